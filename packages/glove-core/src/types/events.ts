@@ -1,0 +1,56 @@
+import type { Message, ToolCall, ToolResultData } from "./message.js";
+
+export interface TokenConsumptionCounter {
+  tokens_in: number;
+  tokens_out: number;
+}
+
+/** Every event the runtime and model adapters emit, discriminated by `type`. */
+export type SubscriberEvent =
+  | { type: "text_delta"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: unknown }
+  | {
+      type: "model_response";
+      text: string;
+      tool_calls?: ToolCall[];
+      stop_reason?: string;
+      tokens_in?: number;
+      tokens_out?: number;
+    }
+  | {
+      type: "model_response_complete";
+      text: string;
+      tool_calls?: ToolCall[];
+      stop_reason?: string;
+      tokens_in?: number;
+      tokens_out?: number;
+    }
+  | { type: "tool_use_result"; tool_name: string; call_id?: string; result: ToolResultData }
+  | { type: "compaction_start"; current_token_consumption: number }
+  | { type: "compaction_end"; current_token_consumption: number; summary_message: Message }
+  | { type: "token_consumption"; consumption: TokenConsumptionCounter }
+  | { type: "hook_invoked"; name: string }
+  | { type: "skill_invoked"; name: string; source: "user" | "agent"; args?: string }
+  | { type: "subagent_invoked"; name: string; prompt: string }
+  | { type: "subagent_completed"; name: string; status: "success" | "error"; message?: string };
+
+export type SubscriberEventType = SubscriberEvent["type"];
+
+/** The payload of each event: everything but `type`. */
+export type SubscriberEventDataMap = {
+  [E in SubscriberEvent as E["type"]]: Omit<E, "type">;
+};
+
+/** Receives events. Implementations may be async; the runtime awaits each call in order. */
+export interface SubscriberAdapter {
+  record: <T extends SubscriberEventType>(
+    event_type: T,
+    data: SubscriberEventDataMap[T],
+  ) => Promise<void>;
+}
+
+/** Type-safe event emitter handed to model adapters. */
+export type NotifySubscribersFunction = <T extends SubscriberEventType>(
+  event_name: T,
+  data: SubscriberEventDataMap[T],
+) => Promise<void>;

@@ -1,0 +1,80 @@
+import type { DisplayManagerAdapter } from "./display.js";
+import type { SubscriberAdapter } from "./events.js";
+import type { ContentPart, Message } from "./message.js";
+import type { ModelAdapter, ModelPromptResult } from "./model.js";
+import type { GlovePlugin } from "./plugin.js";
+import type { PermissionStatus, StoreAdapter } from "./store.js";
+import type { GloveFoldArgs } from "./tool.js";
+
+export interface CompactionConfig {
+  /** Instructions given to the model when it summarises the conversation. */
+  compaction_instructions: string;
+  /** Session turns since the last compaction after which compaction runs. */
+  max_turns?: number;
+  /** Context size (last call's input + output tokens) at which compaction runs. Default 100 000. */
+  compaction_context_limit?: number;
+}
+
+/**
+ * Decides permission for a `requiresPermission` tool when the store has no
+ * answer yet. Returning "unset" falls through to asking the user (or denial in serverMode).
+ */
+export type PermissionPolicy = (
+  toolName: string,
+  input: unknown,
+) => PermissionStatus | Promise<PermissionStatus>;
+
+export interface GloveConfig {
+  /** Conversation persistence; a fresh MemoryStore when omitted. */
+  store?: StoreAdapter;
+  model: ModelAdapter;
+  displayManager: DisplayManagerAdapter;
+  systemPrompt: string;
+  /** No UI is present: permission prompts cannot be shown. Default false. */
+  serverMode?: boolean;
+  /** Retries for tools that throw. Default 0: a tool with side effects runs once. */
+  maxRetries?: number;
+  compaction_config: CompactionConfig;
+  /** Swap older tool results' data for their summaries before each model call. Default false. */
+  enableToolResultSummary?: boolean;
+  /** How many tool calls of one model turn run at once. Default 8; 1 runs them in order. */
+  toolConcurrency?: number;
+  /** Permission decision for tools whose permission is unset in the store. */
+  permissionPolicy?: PermissionPolicy;
+  /** Model turns allowed in one request before the loop stops politely. Default 120. */
+  maxTurnsPerRequest?: number;
+  /** Name of this agent as plugins see it. Default "main". */
+  name?: string;
+  /** Plugins to install at construction (same as calling `use` for each). */
+  plugins?: GlovePlugin[];
+}
+
+/** Members shared by the builder and the runnable. */
+interface GloveCommon<Self> {
+  fold<I>(args: GloveFoldArgs<I>): Self;
+  use(plugin: GlovePlugin): Self;
+  addSubscriber(subscriber: SubscriberAdapter): Self;
+  removeSubscriber(subscriber: SubscriberAdapter): void;
+  setDisplayManager(dm: DisplayManagerAdapter): Self;
+  setModel(model: ModelAdapter): void;
+  setSystemPrompt(prompt: string): void;
+  getSystemPrompt(): string;
+  readonly displayManager: DisplayManagerAdapter;
+  readonly model: ModelAdapter;
+  readonly serverMode: boolean;
+}
+
+export interface IGloveBuilder extends GloveCommon<IGloveBuilder> {
+  build(store?: StoreAdapter): IGloveRunnable;
+}
+
+/** A built agent, ready to process requests. */
+export interface IGloveRunnable extends GloveCommon<IGloveRunnable> {
+  processRequest(
+    request: string | ContentPart[],
+    signal?: AbortSignal,
+  ): Promise<ModelPromptResult | Message>;
+  rebuild(store?: StoreAdapter): IGloveRunnable;
+  /** The store this agent currently persists to. */
+  readonly store: StoreAdapter;
+}

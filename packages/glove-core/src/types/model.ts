@@ -1,0 +1,31 @@
+import type { NotifySubscribersFunction } from "./events.js";
+import type { Message } from "./message.js";
+import type { Tool } from "./tool.js";
+
+export interface PromptRequest {
+  messages: Message[];
+  tools?: Tool<unknown>[];
+  /**
+   * The system prompt for this call. Adapters should prefer it over any prompt
+   * set with `setSystemPrompt`, so Gloves sharing one adapter never mix prompts.
+   */
+  systemPrompt?: string;
+}
+
+export interface ModelPromptResult {
+  /** Response messages, typically one agent message. */
+  messages: Message[];
+  tokens_in: number;
+  tokens_out: number;
+}
+
+/** Connects a language model to Glove. */
+export interface ModelAdapter {
+  name: string;
+  prompt(
+    request: PromptRequest,
+    notify: NotifySubscribersFunction,
+    signal?: AbortSignal,
+  ): Promise<ModelPromptResult>;
+  setSystemPrompt(systemPrompt: string): void;
+}

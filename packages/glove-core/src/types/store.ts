@@ -1,0 +1,76 @@
+import type { TokenConsumptionCounter } from "./events.js";
+import type { Message } from "./message.js";
+
+export type TaskStatus = "pending" | "in_progress" | "completed";
+
+export interface Task {
+  id: string;
+  /** Imperative form, e.g. "Fix the login bug". */
+  content: string;
+  /** Present-continuous form, e.g. "Fixing the login bug". */
+  activeForm: string;
+  status: TaskStatus;
+}
+
+export type PermissionStatus = "granted" | "denied" | "unset";
+
+export type InboxItemStatus = "pending" | "resolved" | "consumed";
+
+/**
+ * An asynchronous request the agent posted and an outside party answers later
+ * (a webhook, a cron job, an admin). Plain text both ways.
+ */
+export interface InboxItem {
+  id: string;
+  /** Short machine-friendly label, e.g. "restock_check". */
+  tag: string;
+  /** What the agent is waiting for, in natural language. */
+  request: string;
+  /** The answer, set when the item is resolved. */
+  response: string | null;
+  status: InboxItemStatus;
+  /** Blocking items are reminded to the model on every request until resolved. */
+  blocking: boolean;
+  /** ISO-8601 timestamps. */
+  created_at: string;
+  resolved_at: string | null;
+}
+
+export type InboxItemUpdate = Partial<Pick<InboxItem, "status" | "response" | "resolved_at">>;
+
+/** Conversation persistence. The optional groups enable built-in tools when present. */
+export interface StoreAdapter {
+  identifier: string;
+  getMessages(): Promise<Message[]>;
+  appendMessages(msgs: Message[]): Promise<void>;
+  getTokenCount(): Promise<number>;
+  addTokens(args: TokenConsumptionCounter): Promise<void>;
+  getTurnCount(): Promise<number>;
+  incrementTurn(): Promise<void>;
+  resetCounters(): Promise<void>;
+
+  // Optional — tasks
+  getTasks?(): Promise<Task[]>;
+  addTasks?(tasks: Task[]): Promise<void>;
+  updateTask?(taskId: string, updates: Partial<Task>): Promise<void>;
+
+  // Optional — permissions
+  getPermission?(toolName: string): Promise<PermissionStatus>;
+  setPermission?(toolName: string, status: PermissionStatus): Promise<void>;
+
+  // Optional — inbox
+  getInboxItems?(): Promise<InboxItem[]>;
+  addInboxItem?(item: InboxItem): Promise<void>;
+  updateInboxItem?(itemId: string, updates: InboxItemUpdate): Promise<void>;
+  getResolvedInboxItems?(): Promise<InboxItem[]>;
+
+  // Optional — subagent stores
+  createSubAgentStore?(namespace: string, durable?: boolean): Promise<StoreAdapter>;
+
+  /**
+   * Optional fast path: the messages from the last `is_compaction` message onward
+   * (all messages when there is none). Context uses it when present so the model's
+   * view never requires loading the whole history.
+   */
+  getMessagesSinceLastCompaction?(): Promise<Message[]>;
+}

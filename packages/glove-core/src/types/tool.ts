@@ -1,0 +1,48 @@
+import type { z } from "zod";
+import type { DisplayManagerAdapter } from "./display.js";
+import type { ToolResultData } from "./message.js";
+import type { IGloveRunnable } from "./glove.js";
+
+/** Delegation callback handed to tools (e.g. to a renderer or another system). */
+export type HandOverFunction = (input: unknown) => Promise<unknown>;
+
+/**
+ * What a tool may return. A `ToolResultData` (an object whose `status` is
+ * "success", "error" or "aborted") is used as is; any other value is wrapped
+ * as `{ status: "success", data: value }`.
+ */
+export type ToolReturn = ToolResultData | string | number | boolean | null | undefined | object;
+
+/** The runtime representation of a tool, as the Executor runs it. */
+export interface Tool<I = unknown> {
+  name: string;
+  description: string;
+  /** Zod schema: validated before every call and turned into JSON Schema for the model. */
+  input_schema?: z.ZodType<I>;
+  /** Raw JSON Schema (MCP, OpenAPI…); skips local validation. */
+  jsonSchema?: Record<string, unknown>;
+  requiresPermission?: boolean;
+  /** Runs to completion even when the request is aborted; its real result is kept. */
+  unAbortable?: boolean;
+  run(input: I, handOver?: HandOverFunction, signal?: AbortSignal): Promise<ToolReturn>;
+  generateSummary?(args: unknown): Promise<string>;
+}
+
+/** Arguments of `Glove.fold`. */
+export interface GloveFoldArgs<I = unknown> {
+  name: string;
+  description: string;
+  inputSchema?: z.ZodType<I>;
+  jsonSchema?: Record<string, unknown>;
+  requiresPermission?: boolean;
+  unAbortable?: boolean;
+  /** Replace an already folded tool of the same name instead of throwing. */
+  replace?: boolean;
+  do(
+    input: I,
+    display: DisplayManagerAdapter,
+    glove: IGloveRunnable,
+    signal?: AbortSignal,
+  ): Promise<ToolReturn>;
+  generateToolSummary?(summaryArgs?: unknown): Promise<string>;
+}

@@ -36,6 +36,8 @@ export interface RequestContribution {
   messages?: Message[];
   /** Shown to the model for this request only, never persisted (e.g. reminders). */
   reminder?: string;
+  /** Called once `messages` are safely persisted (e.g. to mark inbox items consumed). */
+  onPersisted?: () => Promise<void>;
 }
 
 /**

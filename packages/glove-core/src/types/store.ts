@@ -53,6 +53,8 @@ export interface StoreAdapter {
   getTasks?(): Promise<Task[]>;
   addTasks?(tasks: Task[]): Promise<void>;
   updateTask?(taskId: string, updates: Partial<Task>): Promise<void>;
+  /** Optional: replace the whole task list at once (the task tool prefers it when present). */
+  replaceTasks?(tasks: Task[]): Promise<void>;
 
   // Optional — permissions
   getPermission?(toolName: string): Promise<PermissionStatus>;
@@ -73,4 +75,9 @@ export interface StoreAdapter {
    * view never requires loading the whole history.
    */
   getMessagesSinceLastCompaction?(): Promise<Message[]>;
+  /**
+   * Optional: how many messages the conversation holds. Lets Context keep its
+   * in-memory view across calls and re-read only when another writer appended.
+   */
+  messageCount?(): Promise<number>;
 }

@@ -1,0 +1,11 @@
+// Public entry of the `glove-core/display-manager` subpath.
+export { Displaymanager } from "./display-manager.js";
+export type {
+  DisplayManagerAdapter,
+  ListenerFn,
+  RejectFn,
+  Renderer,
+  ResolverFn,
+  Slot,
+  UnsubscribeFn,
+} from "../types/index.js";

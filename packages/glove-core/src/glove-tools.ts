@@ -1,0 +1,35 @@
+import type { GloveFoldArgs, IGloveRunnable, Tool } from "./types/index.js";
+import { ConfigurationError } from "./errors.js";
+
+/** Names every provider accepts for tools. */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Turns fold arguments into the Executor's Tool. The display manager is read
+ * when the tool runs, so tools always see the one current at call time (decision 9).
+ */
+export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnable): Tool<unknown> {
+  if (!args || typeof args.name !== "string" || !TOOL_NAME.test(args.name)) {
+    throw new ConfigurationError(
+      `fold() needs a tool name of 1–64 letters, digits, "_" or "-"; got ${JSON.stringify(args?.name)}.`,
+    );
+  }
+  if (typeof args.do !== "function") {
+    throw new ConfigurationError(`fold("${args.name}") needs a do(input, display, glove, signal) function.`);
+  }
+  if (typeof args.description !== "string") {
+    throw new ConfigurationError(`fold("${args.name}") needs a description: the model reads it to decide when to call the tool.`);
+  }
+  const generate = args.generateToolSummary;
+  const tool: Tool<I> = {
+    name: args.name,
+    description: args.description,
+    input_schema: args.inputSchema,
+    jsonSchema: args.jsonSchema,
+    requiresPermission: args.requiresPermission,
+    unAbortable: args.unAbortable,
+    run: (input, _handOver, signal) => args.do(input, glove.displayManager, glove, signal),
+    generateSummary: generate ? (summaryArgs) => generate.call(args, summaryArgs) : undefined,
+  };
+  return tool as Tool<unknown>;
+}

@@ -1,0 +1,44 @@
+/**
+ * glove-core — browser-safe entry: no provider SDK and no `node:` import here.
+ * Model adapters live under `glove-core/models/*`.
+ */
+export type * from "./types/index.js";
+
+export { Glove } from "./glove.js";
+export type { GloveParts } from "./glove.js";
+
+export { Agent } from "./runtime/agent.js";
+export type { AskOptions } from "./runtime/agent.js";
+export { Context, splitAtLastCompaction } from "./runtime/context.js";
+export { EventBus } from "./runtime/event-bus.js";
+export type { EventSink } from "./runtime/event-bus.js";
+export { Executor } from "./runtime/executor.js";
+export type { ExecutorOptions } from "./runtime/executor.js";
+export { Observer } from "./runtime/observer.js";
+export { PromptMachine, summarizeOlderToolResults } from "./runtime/prompt-machine.js";
+export type { PromptRunOptions } from "./runtime/prompt-machine.js";
+export { PERMISSION_REQUEST_RENDERER } from "./runtime/permissions.js";
+export type { PermissionAnswer, PermissionRequestInput } from "./runtime/permissions.js";
+export { isToolResultData, normalizeToolReturn } from "./runtime/tool-result.js";
+
+export { CompositePlugin } from "./plugins/composite.js";
+export { ToolRegistryPlugin } from "./plugins/tool-registry.js";
+export { TasksPlugin, createTaskTool, TASK_TOOL_NAME } from "./plugins/tasks.js";
+export type { TaskToolInput } from "./plugins/tasks.js";
+export { InboxPlugin, createInboxTool, INBOX_TOOL_NAME } from "./plugins/inbox.js";
+export type { InboxToolInput } from "./plugins/inbox.js";
+
+export { Displaymanager } from "./display/display-manager.js";
+export { MemoryStore } from "./stores/memory-store.js";
+
+export {
+  GloveError,
+  AbortError,
+  ConfigurationError,
+  DuplicateToolError,
+  DisplaySlotClosedError,
+  DisplaySlotRejectedError,
+  ModelResponseError,
+} from "./errors.js";
+
+export { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";

@@ -1,0 +1,96 @@
+import type {
+  HandOverFunction,
+  Message,
+  ModelPromptResult,
+  StoreAdapter,
+  ToolCall,
+} from "../types/index.js";
+import { throwIfAborted } from "../errors.js";
+import type { Context } from "./context.js";
+import type { Executor } from "./executor.js";
+import type { Observer } from "./observer.js";
+import type { PromptMachine } from "./prompt-machine.js";
+
+export interface AskOptions {
+  /** Shown to the model for this request only (plugin reminders). */
+  systemPromptSuffix?: string;
+}
+
+let callCounter = 0;
+function newCallId(): string {
+  callCounter = (callCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `call_${Date.now().toString(36)}_${callCounter.toString(36)}`;
+}
+
+/**
+ * The agent loop: prompt the model, run the tools it asks for, feed the results
+ * back, until it answers with text only. Every persisted tool call gets a
+ * persisted result before the loop can stop — also on abort (decision 3).
+ */
+export class Agent {
+  constructor(
+    readonly store: StoreAdapter,
+    readonly executor: Executor,
+    readonly context: Context,
+    readonly observer: Observer,
+    readonly prompt_machine: PromptMachine,
+  ) {}
+
+  async ask(
+    message: Message,
+    handOver?: HandOverFunction,
+    signal?: AbortSignal,
+    options?: AskOptions,
+  ): Promise<ModelPromptResult> {
+    throwIfAborted(signal);
+    await this.context.appendMessages([message]);
+    const maxTurns = Math.max(1, this.observer.MAX_TURNS);
+    for (let turn = 1; ; turn++) {
+      const view = await this.context.modelView();
+      const result = await this.prompt_machine.run(view.slice(), this.executor.tools, signal, {
+        systemPromptSuffix: options?.systemPromptSuffix,
+      });
+      await this.observer.addTokensConsumed({ tokens_in: result.tokens_in, tokens_out: result.tokens_out });
+      const calls = collectToolCalls(result.messages);
+      await this.context.appendMessages(result.messages);
+      await this.observer.turnComplete();
+
+      if (calls.length === 0) {
+        await this.observer.tryCompaction(signal);
+        return result;
+      }
+
+      for (const call of calls) this.executor.addToolCallToStack(call);
+      const results = await this.executor.executeToolStack(handOver, signal);
+      // Persisted before any abort surfaces: history never holds an orphaned call.
+      await this.context.appendMessages([{ sender: "user", text: "", tool_results: results }]);
+      throwIfAborted(signal);
+
+      if ((await this.observer.isCompactionImminent()) || (await this.observer.isCompactionDue())) {
+        await this.observer.runCompactionNow(signal);
+      }
+
+      if (turn >= maxTurns) return this.stopAtTurnLimit(maxTurns);
+    }
+  }
+
+  private async stopAtTurnLimit(maxTurns: number): Promise<ModelPromptResult> {
+    const message: Message = {
+      sender: "agent",
+      text: `I stopped after ${maxTurns} steps without finishing, to avoid running on indefinitely. Tell me how you'd like to continue, or narrow the request.`,
+    };
+    await this.context.appendMessages([message]);
+    return { messages: [message], tokens_in: 0, tokens_out: 0 };
+  }
+}
+
+/** Tool calls of a model turn, each with an id so its result can be paired. */
+function collectToolCalls(messages: Message[]): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (const m of messages) {
+    if (!m.tool_calls?.length) continue;
+    m.tool_calls = m.tool_calls.map((c) => (c.id ? c : { ...c, id: newCallId() }));
+    calls.push(...m.tool_calls);
+  }
+  return calls;
+}

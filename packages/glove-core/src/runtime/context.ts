@@ -1,0 +1,83 @@
+import type { Message, StoreAdapter, Task } from "../types/index.js";
+import { ConfigurationError } from "../errors.js";
+
+/** The messages from the last compaction summary onward (all of them when there is none). */
+export function splitAtLastCompaction(messages: Message[]): Message[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.is_compaction) return messages.slice(i);
+  }
+  return messages;
+}
+
+/**
+ * Reads and writes the conversation through a store, and keeps the model's
+ * view (history since the last compaction) in memory so the agent loop never
+ * reloads or rescans the whole history on each model call.
+ *
+ * The cached view is trusted only while the store's `messageCount()` matches
+ * what this Context has seen; stores without it are re-read on every call,
+ * which is always correct (another process may have appended).
+ */
+export class Context {
+  private view: Message[] | undefined;
+  private seenCount = -1;
+
+  constructor(readonly store: StoreAdapter) {}
+
+  /** The messages the model should see: from the last compaction onward. */
+  async getMessages(): Promise<Message[]> {
+    return (await this.modelView()).slice();
+  }
+
+  /** Internal, non-copying access to the model view for the agent loop. Do not mutate. */
+  async modelView(): Promise<readonly Message[]> {
+    if (this.view && this.store.messageCount) {
+      if ((await this.store.messageCount()) === this.seenCount) return this.view;
+    }
+    const loaded = this.store.getMessagesSinceLastCompaction
+      ? await this.store.getMessagesSinceLastCompaction()
+      : splitAtLastCompaction(await this.store.getMessages());
+    this.view = loaded;
+    this.seenCount = this.store.messageCount ? await this.store.messageCount() : -1;
+    return this.view;
+  }
+
+  async appendMessages(msgs: Message[]): Promise<void> {
+    if (msgs.length === 0) return;
+    await this.store.appendMessages(msgs);
+    if (!this.view) return;
+    for (const msg of msgs) {
+      if (msg.is_compaction) this.view = [msg];
+      else this.view.push(msg);
+    }
+    if (this.seenCount >= 0) this.seenCount += msgs.length;
+  }
+
+  /** Forgets the cached view; the next read goes to the store. */
+  invalidate(): void {
+    this.view = undefined;
+    this.seenCount = -1;
+  }
+
+  async getTasks(): Promise<Task[]> {
+    return this.requireTasks("getTasks").getTasks();
+  }
+
+  async addTasks(tasks: Task[]): Promise<void> {
+    return this.requireTasks("addTasks").addTasks(tasks);
+  }
+
+  async updateTask(taskId: string, updates: Partial<Task>): Promise<void> {
+    return this.requireTasks("updateTask").updateTask(taskId, updates);
+  }
+
+  private requireTasks(method: string): Required<Pick<StoreAdapter, "getTasks" | "addTasks" | "updateTask">> {
+    const { store } = this;
+    if (!store.getTasks || !store.addTasks || !store.updateTask) {
+      throw new ConfigurationError(
+        `Context.${method}() needs a store with task support; store "${store.identifier}" does not implement getTasks/addTasks/updateTask.`,
+      );
+    }
+    return store as Required<Pick<StoreAdapter, "getTasks" | "addTasks" | "updateTask">>;
+  }
+}

@@ -1,0 +1,121 @@
+import type {
+  DisplayManagerAdapter,
+  HandOverFunction,
+  PermissionPolicy,
+  StoreAdapter,
+  SubscriberAdapter,
+  Tool,
+  ToolCall,
+  ToolResult,
+} from "../types/index.js";
+import { DuplicateToolError } from "../errors.js";
+import { CompositePlugin } from "../plugins/composite.js";
+import { ToolRegistryPlugin } from "../plugins/tool-registry.js";
+import { EventBus } from "./event-bus.js";
+import { invokeTool, type InvocationOptions } from "./tool-invocation.js";
+
+export interface ExecutorOptions {
+  /** Shared event bus; a private one by default. */
+  bus?: EventBus;
+  /** The plugins whose tools this executor runs; `registerTool` adds to the first registry in it. */
+  plugins?: CompositePlugin;
+  /** Tool calls of one turn run at most this many at a time. Default 8. */
+  concurrency?: number;
+  /** The display manager current at call time (permission prompts). */
+  displayManager?: () => DisplayManagerAdapter | undefined;
+  serverMode?: boolean;
+  permissionPolicy?: PermissionPolicy;
+  /** First retry delay in ms; doubles per attempt. Default 250. */
+  retryBaseDelayMs?: number;
+  /** Agent name reported to plugins. Default "main". */
+  agent?: string;
+}
+
+/**
+ * Runs the tool calls of a model turn: validates, checks permissions, runs them
+ * concurrently, and returns results in call order while `tool_use_result`
+ * events go out in completion order (decision 2).
+ */
+export class Executor {
+  readonly bus: EventBus;
+  readonly plugins: CompositePlugin;
+  private readonly registry: ToolRegistryPlugin;
+  private stack: ToolCall[] = [];
+  private readonly invocation: InvocationOptions;
+  concurrency: number;
+
+  constructor(
+    public MAX_RETRIES = 0,
+    public store?: StoreAdapter,
+    options: ExecutorOptions = {},
+  ) {
+    this.bus = options.bus ?? new EventBus();
+    this.plugins = options.plugins ?? new CompositePlugin();
+    const existing = this.plugins.list().find((p) => p instanceof ToolRegistryPlugin);
+    this.registry = (existing as ToolRegistryPlugin | undefined) ?? new ToolRegistryPlugin("tools");
+    if (!existing) this.plugins.add(this.registry);
+    this.concurrency = Math.max(1, options.concurrency ?? 8);
+    // Getters, so later changes to MAX_RETRIES or store apply to the next call.
+    const currentRetries = () => Math.max(0, this.MAX_RETRIES);
+    const currentStore = () => this.store;
+    this.invocation = {
+      plugins: this.plugins,
+      get maxRetries() {
+        return currentRetries();
+      },
+      retryBaseDelayMs: options.retryBaseDelayMs ?? 250,
+      get store() {
+        return currentStore();
+      },
+      displayManager: options.displayManager ?? (() => undefined),
+      serverMode: options.serverMode ?? false,
+      policy: options.permissionPolicy,
+      agent: options.agent ?? "main",
+      conversationId: () => currentStore()?.identifier ?? "",
+    };
+  }
+
+  /** Every tool this executor can run, from every plugin. */
+  get tools(): Tool<unknown>[] {
+    return this.plugins.tools();
+  }
+
+  /** Registers a tool; a taken name throws unless `replace` is set (decision 10). */
+  registerTool(tool: Tool<unknown>, options?: { replace?: boolean }): void {
+    if (!options?.replace && this.plugins.findTool(tool.name)) throw new DuplicateToolError(tool.name);
+    this.registry.set(tool);
+  }
+
+  addSubscriber(subscriber: SubscriberAdapter): void {
+    this.bus.add(subscriber);
+  }
+
+  removeSubscriber(subscriber: SubscriberAdapter): void {
+    this.bus.remove(subscriber);
+  }
+
+  addToolCallToStack(call: ToolCall): void {
+    this.stack.push(call);
+  }
+
+  /** Runs and clears every queued call. Never throws for a tool's failure. */
+  async executeToolStack(handOver?: HandOverFunction, signal?: AbortSignal): Promise<ToolResult[]> {
+    const calls = this.stack;
+    this.stack = [];
+    const results = new Array<ToolResult>(calls.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < calls.length) {
+        const index = next++;
+        const call = calls[index]!;
+        const result = await invokeTool(this.invocation, call, handOver, signal);
+        const toolResult: ToolResult = { tool_name: call.tool_name, call_id: call.id, result };
+        results[index] = toolResult;
+        await this.bus.emit("tool_use_result", { tool_name: call.tool_name, call_id: call.id, result });
+      }
+    };
+    const workers = Math.min(this.concurrency, calls.length);
+    await Promise.all(Array.from({ length: workers }, worker));
+    return results;
+  }
+}

@@ -1,0 +1,147 @@
+import type {
+  Message,
+  ModelAdapter,
+  ModelPromptResult,
+  NotifySubscribersFunction,
+  SubscriberAdapter,
+  Tool,
+} from "../types/index.js";
+import { ModelResponseError, throwIfAborted, toAbortError } from "../errors.js";
+import type { Context } from "./context.js";
+import { EventBus } from "./event-bus.js";
+
+export interface PromptRunOptions {
+  /** Appended to the system prompt for this call only (e.g. transient reminders). */
+  systemPromptSuffix?: string;
+  /** Where the adapter's events go instead of the subscribers (compaction uses this). */
+  notify?: NotifySubscribersFunction;
+}
+
+/**
+ * Older tool results carry their summary instead of their data. "Older" means at
+ * or before the latest user message that is not a tool-result carrier; messages
+ * left alone are returned by reference.
+ */
+export function summarizeOlderToolResults(messages: Message[]): Message[] {
+  let boundary = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.sender === "user" && !m.tool_results?.length) {
+      boundary = i;
+      break;
+    }
+  }
+  if (boundary < 0) return messages;
+  let out: Message[] | undefined;
+  for (let i = 0; i <= boundary; i++) {
+    const m = messages[i]!;
+    if (!m.tool_results?.some((r) => typeof r.result.summary === "string" && r.result.summary !== "")) continue;
+    out ??= messages.slice();
+    out[i] = {
+      ...m,
+      tool_results: m.tool_results.map((r) =>
+        typeof r.result.summary === "string" && r.result.summary !== ""
+          ? { ...r, result: { ...r.result, data: r.result.summary } }
+          : r,
+      ),
+    };
+  }
+  return out ?? messages;
+}
+
+/** Sends the conversation and tools to the model adapter and relays its events. */
+export class PromptMachine {
+  readonly bus: EventBus;
+  private systemPrompt: string;
+
+  constructor(
+    private model: ModelAdapter,
+    readonly ctx: Context,
+    systemPrompt: string,
+    public enableToolResultSummary = false,
+    bus?: EventBus,
+  ) {
+    this.systemPrompt = systemPrompt;
+    this.bus = bus ?? new EventBus();
+  }
+
+  addSubscriber(subscriber: SubscriberAdapter): void {
+    this.bus.add(subscriber);
+  }
+
+  removeSubscriber(subscriber: SubscriberAdapter): void {
+    this.bus.remove(subscriber);
+  }
+
+  setModel(model: ModelAdapter): void {
+    this.model = model;
+  }
+
+  getModel(): ModelAdapter {
+    return this.model;
+  }
+
+  setSystemPrompt(prompt: string): void {
+    this.systemPrompt = prompt;
+  }
+
+  getSystemPrompt(): string {
+    return this.systemPrompt;
+  }
+
+  summarizeOlderToolResults(messages: Message[]): Message[] {
+    return summarizeOlderToolResults(messages);
+  }
+
+  async run(
+    messages: Message[],
+    tools?: Tool<unknown>[],
+    signal?: AbortSignal,
+    options?: PromptRunOptions,
+  ): Promise<ModelPromptResult> {
+    throwIfAborted(signal);
+    const model = this.model;
+    const systemPrompt = options?.systemPromptSuffix
+      ? `${this.systemPrompt}\n\n${options.systemPromptSuffix}`
+      : this.systemPrompt;
+    // Adapters written against setSystemPrompt read it when prompt() starts; built-in
+    // adapters use request.systemPrompt, which is what keeps shared adapters safe.
+    model.setSystemPrompt(systemPrompt);
+    let result: ModelPromptResult;
+    try {
+      result = await model.prompt(
+        {
+          messages: this.enableToolResultSummary ? summarizeOlderToolResults(messages) : messages,
+          tools: tools && tools.length > 0 ? tools : undefined,
+          systemPrompt,
+        },
+        options?.notify ?? this.bus.emit,
+        signal,
+      );
+    } catch (error) {
+      if (signal?.aborted) throw toAbortError(signal.reason ?? error);
+      throw error;
+    }
+    throwIfAborted(signal);
+    return normalizeResult(result, model.name);
+  }
+}
+
+function normalizeResult(result: ModelPromptResult, modelName: string): ModelPromptResult {
+  if (!result || !Array.isArray(result.messages)) {
+    throw new ModelResponseError(
+      `Model adapter "${modelName}" returned no messages array. A ModelAdapter's prompt() must resolve to { messages, tokens_in, tokens_out }.`,
+    );
+  }
+  const messages = result.messages.map((m) => ({
+    ...m,
+    sender: "agent" as const,
+    text: typeof m.text === "string" ? m.text : "",
+  }));
+  if (messages.length === 0) messages.push({ sender: "agent", text: "" });
+  return {
+    messages,
+    tokens_in: Number.isFinite(result.tokens_in) ? result.tokens_in : 0,
+    tokens_out: Number.isFinite(result.tokens_out) ? result.tokens_out : 0,
+  };
+}

@@ -84,12 +84,31 @@ export class Agent {
   }
 }
 
-/** Tool calls of a model turn, each with an id so its result can be paired. */
+/**
+ * Tool calls of a model turn, each with a string name and an id so its result
+ * can be paired. A malformed entry from an adapter becomes a call to an unknown
+ * tool (and so an error result) rather than a crash.
+ */
 function collectToolCalls(messages: Message[]): ToolCall[] {
   const calls: ToolCall[] = [];
   for (const m of messages) {
-    if (!m.tool_calls?.length) continue;
-    m.tool_calls = m.tool_calls.map((c) => (c.id ? c : { ...c, id: newCallId() }));
+    if (!Array.isArray(m.tool_calls)) {
+      delete m.tool_calls;
+      continue;
+    }
+    if (m.tool_calls.length === 0) {
+      delete m.tool_calls;
+      continue;
+    }
+    m.tool_calls = m.tool_calls.map((raw) => {
+      const c: Partial<ToolCall> = raw && typeof raw === "object" ? raw : {};
+      return {
+        ...c,
+        tool_name: typeof c.tool_name === "string" ? c.tool_name : String(c.tool_name ?? ""),
+        input_args: c.input_args,
+        id: typeof c.id === "string" && c.id ? c.id : newCallId(),
+      };
+    });
     calls.push(...m.tool_calls);
   }
   return calls;

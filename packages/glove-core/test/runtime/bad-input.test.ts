@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { Message } from "glove-core";
 import { makeGlove } from "../support/make-glove.js";
 
-async function toolResults(store: { getMessages(): Promise<import("glove-core").Message[]> }) {
+async function toolResults(store: { getMessages(): Promise<Message[]> }) {
   return (await store.getMessages()).flatMap((m) => m.tool_results ?? []);
 }
 
@@ -87,5 +88,42 @@ describe("bad input never crashes the loop", () => {
     });
     await expect(glove.processRequest("hi")).rejects.toThrow(/returned no messages array/);
     expect((await store.getMessages()).map((m) => m.sender)).toEqual(["user"]);
+  });
+});
+
+describe("malformed tool calls from an adapter", () => {
+  it("calls without ids get ids, nameless calls get an error result, history stays paired", async () => {
+    const { glove, store } = makeGlove([], {
+      model: {
+        name: "sloppy",
+        setSystemPrompt() {},
+        prompt: (() => {
+          let n = 0;
+          return async () => {
+            n++;
+            if (n > 1) return { messages: [{ sender: "agent" as const, text: "done" }], tokens_in: 1, tokens_out: 1 };
+            return {
+              messages: [
+                {
+                  sender: "agent" as const,
+                  text: "",
+                  tool_calls: [{ tool_name: "echo", input_args: { text: "x" } }, { input_args: {} } as never],
+                },
+              ],
+              tokens_in: 1,
+              tokens_out: 1,
+            };
+          };
+        })(),
+      },
+    });
+    glove.fold({ name: "echo", description: "e", do: async () => "ok" });
+    await glove.processRequest("go");
+    const messages = await store.getMessages();
+    const calls = messages[1]!.tool_calls!;
+    expect(calls.every((c) => typeof c.id === "string" && c.id.length > 0)).toBe(true);
+    const results = messages[2]!.tool_results!;
+    expect(results.map((r) => r.call_id)).toEqual(calls.map((c) => c.id));
+    expect(results.map((r) => r.result.status)).toEqual(["success", "error"]);
   });
 });

@@ -46,8 +46,9 @@ export class Agent {
     await this.context.appendMessages([message]);
     const maxTurns = Math.max(1, this.observer.MAX_TURNS);
     for (let turn = 1; ; turn++) {
-      const view = await this.context.modelView();
-      const result = await this.prompt_machine.run(view.slice(), this.executor.tools, signal, {
+      // The live view, not a copy: it is append-only and adapters read it during the call.
+      const view = (await this.context.modelView()) as Message[];
+      const result = await this.prompt_machine.run(view, this.executor.tools, signal, {
         systemPromptSuffix: options?.systemPromptSuffix,
       });
       await this.observer.addTokensConsumed({ tokens_in: result.tokens_in, tokens_out: result.tokens_out });

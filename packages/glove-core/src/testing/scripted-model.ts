@@ -32,6 +32,8 @@ export interface ScriptedModelOptions {
   delayMs?: number;
   /** Characters per text_delta. Default: split on word boundaries. */
   chunkSize?: number;
+  /** Keep a copy of every request in `requests` (default true; benchmarks turn it off). */
+  record?: boolean;
   /** Played when the script has run out, instead of throwing. */
   fallback?: ScriptedStep;
 }
@@ -95,8 +97,8 @@ export class ScriptedModel implements ModelAdapter {
 
   async prompt(request: PromptRequest, notify: NotifySubscribersFunction, signal?: AbortSignal): Promise<ModelPromptResult> {
     const index = this.calls++;
-    // The runtime hands every call its own array, so keeping the reference is a faithful record.
-    this.requests.push(request);
+    // The runtime's array keeps growing after the call: record a snapshot.
+    if (this.options.record !== false) this.requests.push({ ...request, messages: request.messages.slice() });
     checkAbort(signal);
     const step = this.steps.shift() ?? this.options.fallback;
     if (!step) {

@@ -3,6 +3,10 @@ import type { Message } from "./message.js";
 import type { Tool } from "./tool.js";
 
 export interface PromptRequest {
+  /**
+   * The conversation as the model should see it. The array belongs to the runtime
+   * and grows after the call returns: copy it if you keep it.
+   */
   messages: Message[];
   tools?: Tool<unknown>[];
   /**

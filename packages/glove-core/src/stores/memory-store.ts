@@ -7,15 +7,13 @@ import type {
   Task,
   TokenConsumptionCounter,
 } from "../types/index.js";
+import { clonePlain } from "./clone.js";
 
 /**
- * Deep copy used on the way in and out. Messages, tasks and inbox items are plain JSON-like data,
- * so `structuredClone` is exact (every field and flag survives, ARCHITECTURE decision 14) and
- * guarantees callers can never mutate the store through an object they passed in or got back.
+ * Deep copy used on the way in and out, so callers can never mutate the store through an object
+ * they passed in or got back. Every field and flag survives (ARCHITECTURE decision 14).
  */
-function copy<T>(value: T): T {
-  return structuredClone(value);
-}
+const copy = clonePlain;
 
 /**
  * In-process `StoreAdapter`: the default store of a `Glove`, and a good fit for scripts and tests.

@@ -104,8 +104,10 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
 
   /** Installs a lifecycle plugin (RFC 0075). */
   use(plugin: GlovePlugin): this {
+    const names = new Set<string>();
     for (const tool of plugin.tools?.() ?? []) {
-      if (this.plugins.findTool(tool.name)) throw new DuplicateToolError(tool.name);
+      if (names.has(tool.name) || this.plugins.findTool(tool.name)) throw new DuplicateToolError(tool.name);
+      names.add(tool.name);
     }
     this.plugins.add(plugin);
     plugin.onRegister?.(this.name, this.agentConfig);
@@ -155,7 +157,11 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
   }
 
   processRequest(request: string | ContentPart[], signal?: AbortSignal): Promise<ModelPromptResult | Message> {
-    this.requireParts("processRequest");
+    try {
+      this.requireParts("processRequest");
+    } catch (error) {
+      return Promise.reject(error);
+    }
     // One request at a time per Glove (decision 11): later calls wait their turn.
     const run = this.queue.then(() => this.runRequest(request, signal));
     this.queue = run.catch(() => undefined);
@@ -174,6 +180,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     }
     parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
     const message: Message = { sender: "user", text: preprocessed ?? input.text };
+    if (preprocessed !== undefined && preprocessed !== input.text) message.pre_modified_text = input.text;
     if (input.content.length) message.content = input.content;
     try {
       return await parts.agent.ask(message, undefined, signal, { systemPromptSuffix: contribution.reminder });

@@ -71,15 +71,24 @@ async function askUser(
   signal?: AbortSignal,
 ): Promise<PermissionAnswer | undefined> {
   if (signal?.aborted) throw new AbortError();
+  const before = new Set(dm.stack.map((s) => s.id));
   const wait = dm.pushAndWait<PermissionRequestInput, PermissionAnswer>({
     renderer: PERMISSION_REQUEST_RENDERER,
     input,
   });
   if (!signal) return wait;
-  // The slot id is only needed to take the prompt down on abort.
-  const slotId = dm.stack.find((s) => s.renderer === PERMISSION_REQUEST_RENDERER && s.input === input)?.id;
+  // Found at abort time as the permission slot that was not there before: display
+  // managers may store a parsed copy of the input, or push asynchronously.
+  const findSlotId = () =>
+    dm.stack.find(
+      (s) =>
+        s.renderer === PERMISSION_REQUEST_RENDERER &&
+        !before.has(s.id) &&
+        (s.input as Partial<PermissionRequestInput> | undefined)?.call_id === input.call_id,
+    )?.id;
   return new Promise<PermissionAnswer | undefined>((resolve, reject) => {
     const onAbort = () => {
+      const slotId = findSlotId();
       if (slotId) dm.removeSlot(slotId);
       reject(new AbortError());
     };

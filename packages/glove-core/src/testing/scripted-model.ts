@@ -164,6 +164,9 @@ export class ScriptedModel implements ModelAdapter {
 
   private async pause(signal?: AbortSignal): Promise<void> {
     const ms = this.options.delayMs ?? 0;
+    // An already-aborted signal never fires "abort" again: without this check the
+    // pause would sit out the whole delay before noticing.
+    checkAbort(signal);
     if (ms > 0) {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {

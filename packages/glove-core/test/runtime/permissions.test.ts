@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { AbortError, MemoryStore, PERMISSION_REQUEST_RENDERER, type StoreAdapter } from "glove-core";
 import { makeGlove } from "../support/make-glove.js";
 
@@ -129,5 +130,20 @@ describe("permissions fail closed (decision 12)", () => {
     expect(t.dm.stack).toHaveLength(0);
     expect(t.runs()).toBe(0);
     expect((await t.result()).status).toBe("aborted");
+  });
+
+  it("abort takes the prompt down even when a registered renderer stores a parsed copy of the input", async () => {
+    const t = gatedGlove();
+    t.dm.registerRenderer({
+      name: PERMISSION_REQUEST_RENDERER,
+      inputSchema: z.object({ tool_name: z.string(), input: z.unknown(), call_id: z.string().optional() }),
+    });
+    const controller = new AbortController();
+    t.dm.subscribe((stack) => {
+      if (stack.length) setTimeout(() => controller.abort(), 1);
+    });
+    await expect(t.glove.processRequest("go", controller.signal)).rejects.toBeInstanceOf(AbortError);
+    expect(t.dm.stack).toHaveLength(0);
+    expect(t.dm.resolverStore.size).toBe(0);
   });
 });

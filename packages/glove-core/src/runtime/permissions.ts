@@ -5,6 +5,7 @@ import type {
   StoreAdapter,
 } from "../types/index.js";
 import { AbortError } from "../errors.js";
+import { raceAbort } from "./abortable.js";
 
 /** Renderer name of the slot that asks the user for a tool permission. */
 export const PERMISSION_REQUEST_RENDERER = "permission_request";
@@ -86,22 +87,8 @@ async function askUser(
         !before.has(s.id) &&
         (s.input as Partial<PermissionRequestInput> | undefined)?.call_id === input.call_id,
     )?.id;
-  return new Promise<PermissionAnswer | undefined>((resolve, reject) => {
-    const onAbort = () => {
-      const slotId = findSlotId();
-      if (slotId) dm.removeSlot(slotId);
-      reject(new AbortError());
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    wait.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
+  return raceAbort(wait, signal, () => {
+    const slotId = findSlotId();
+    if (slotId) dm.removeSlot(slotId);
   });
 }

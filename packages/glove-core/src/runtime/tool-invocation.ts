@@ -1,6 +1,7 @@
 import type { HandOverFunction, Tool, ToolCall, ToolResultData, ToolReturn } from "../types/index.js";
 import { AbortError } from "../errors.js";
 import type { CompositePlugin } from "../plugins/composite.js";
+import { abortableSleep, raceAbort } from "./abortable.js";
 import { checkPermission, type PermissionGateOptions } from "./permissions.js";
 import { abortedResult, errorResult, normalizeToolReturn } from "./tool-result.js";
 
@@ -107,7 +108,7 @@ async function runWithRetries(
         );
       }
       const delay = opts.retryBaseDelayMs * 2 ** attempt;
-      if (!(await sleep(delay, toolSignal))) return abortedResult(tool.name);
+      if (!(await abortableSleep(delay, toolSignal))) return abortedResult(tool.name);
     }
   }
 }
@@ -129,49 +130,6 @@ function runOnce(
     handOver,
   });
   return dispatched ?? Promise.resolve().then(() => tool.run(input, handOver, signal));
-}
-
-/** Settles when the work does or the signal fires, whichever is first. */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(new AbortError());
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      // The tool may still settle later; nobody is listening, so silence it.
-      work.catch(() => undefined);
-      reject(new AbortError());
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
-/** Resolves true after `ms`, or false as soon as the signal fires. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 async function attachSummary(tool: Tool<unknown>, result: ToolResultData): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type {
+  Glove} from "glove-core";
 import {
-  Displaymanager,
-  Glove,
   INBOX_TOOL_NAME,
   MemoryStore,
   createInboxTool,
@@ -12,7 +12,9 @@ import {
   type TokenConsumptionCounter,
   type ToolResult,
 } from "glove-core";
-import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
+import type { ScriptedModel} from "glove-core/testing";
+import { type ScriptedStep } from "glove-core/testing";
+import { makeGlove } from "../support/make-glove.js";
 
 /** Required members only, plus whichever inbox methods a test passes in. */
 class PartialInboxStore implements StoreAdapter {
@@ -41,15 +43,7 @@ class PartialInboxStore implements StoreAdapter {
 }
 
 function buildGlove(store: StoreAdapter, steps: ScriptedStep[]): { glove: Glove; model: ScriptedModel } {
-  const model = new ScriptedModel(steps);
-  const glove = new Glove({
-    model,
-    store,
-    displayManager: new Displaymanager(),
-    systemPrompt: "You run a coffee shop.",
-    compaction_config: { compaction_instructions: "Summarize." },
-  }).build();
-  return { glove, model };
+  return makeGlove(steps, { store, systemPrompt: "You run a coffee shop." });
 }
 
 function post(tag: string, request: string, blocking?: boolean): ScriptedStep {

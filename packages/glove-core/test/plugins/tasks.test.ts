@@ -14,6 +14,7 @@ import {
   type ToolResult,
 } from "glove-core";
 import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
+import { makeGlove } from "../support/make-glove.js";
 
 /** Only the required StoreAdapter members: no tasks, no inbox, no permissions. */
 class BareStore implements StoreAdapter {
@@ -75,15 +76,7 @@ const two: TaskToolInput["todos"] = [
 ];
 
 function buildGlove(store: StoreAdapter, steps: ScriptedStep[]): { glove: Glove; model: ScriptedModel } {
-  const model = new ScriptedModel(steps);
-  const glove = new Glove({
-    model,
-    store,
-    displayManager: new Displaymanager(),
-    systemPrompt: "You track tasks.",
-    compaction_config: { compaction_instructions: "Summarize." },
-  }).build();
-  return { glove, model };
+  return makeGlove(steps, { store, systemPrompt: "You track tasks." });
 }
 
 function updateTasks(todos: unknown): ScriptedStep {

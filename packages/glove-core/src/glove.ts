@@ -14,38 +14,41 @@ import type {
   SubscriberAdapter,
 } from "./types/index.js";
 import { AbortError, ConfigurationError, DuplicateToolError, throwIfAborted, toAbortError } from "./errors.js";
+import { runDirectives } from "./extensions/directives.js";
+import { SkillRegistry } from "./extensions/skill-registry.js";
+import { SkillsPlugin } from "./extensions/skills-plugin.js";
+import { SubagentsPlugin } from "./extensions/subagents-plugin.js";
+import type {
+  AgentControls,
+  DefineMentionArgs,
+  DefineSkillArgs,
+  DefineSubAgentArgs,
+  HookHandler,
+} from "./extensions/types.js";
+import { assembleParts, type GloveParts } from "./glove-parts.js";
 import { toolFromFoldArgs } from "./glove-tools.js";
 import { CompositePlugin } from "./plugins/composite.js";
 import { InboxPlugin, storeSupportsInbox } from "./plugins/inbox.js";
 import { TasksPlugin, storeSupportsTasks } from "./plugins/tasks.js";
 import { ToolRegistryPlugin } from "./plugins/tool-registry.js";
-import { Agent } from "./runtime/agent.js";
-import { Context } from "./runtime/context.js";
 import { EventBus } from "./runtime/event-bus.js";
-import { Executor } from "./runtime/executor.js";
-import { Observer } from "./runtime/observer.js";
-import { PromptMachine } from "./runtime/prompt-machine.js";
 import { MemoryStore } from "./stores/memory-store.js";
+import { composeSystemPrompt } from "./system-prompt.js";
 
-/** The runtime pieces a build assembles; replaced wholesale by rebuild. */
-export interface GloveParts {
-  store: StoreAdapter;
-  context: Context;
-  promptMachine: PromptMachine;
-  executor: Executor;
-  observer: Observer;
-  agent: Agent;
-}
+export type { GloveParts } from "./glove-parts.js";
 
 /**
- * The builder and the runnable agent in one object. Tools, plugins and
- * subscribers live here, so they survive build/rebuild; the runtime pieces
+ * The builder and the runnable agent in one object. Tools, extensions, plugins
+ * and subscribers live here, so they survive build/rebuild; the runtime pieces
  * are assembled per build.
  */
 export class Glove implements IGloveBuilder, IGloveRunnable {
   readonly bus = new EventBus();
   readonly plugins: CompositePlugin;
   private readonly folded = new ToolRegistryPlugin("glove:folded");
+  private readonly hooks = new Map<string, HookHandler>();
+  private readonly skills = new SkillRegistry();
+  private readonly subagents: SubagentsPlugin;
   private readonly config: GloveConfig;
   private currentModel: ModelAdapter;
   private currentDisplay: DisplayManagerAdapter;
@@ -63,8 +66,11 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     this.currentDisplay = config.displayManager;
     this.basePrompt = config.systemPrompt;
     this.pendingStore = config.store;
-    this.plugins = new CompositePlugin([this.folded]);
-    this.agentConfig = { name: this.name, systemPrompt: this.basePrompt };
+    const controls = () => this.controls;
+    this.subagents = new SubagentsPlugin({ controls, bus: this.bus });
+    this.plugins = new CompositePlugin([this.folded, new SkillsPlugin(this.skills, controls, this.bus), this.subagents]);
+    this.agentConfig = this.baseAgentConfig();
+    this.skills.allowed = config.skills ? new Set(config.skills) : undefined;
     for (const plugin of config.plugins ?? []) this.use(plugin);
   }
 
@@ -94,6 +100,19 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     return this.requireParts("internals");
   }
 
+  /** What hooks, skills and mentions receive. */
+  get controls(): AgentControls {
+    const parts = this.requireParts("controls");
+    return {
+      context: parts.context,
+      observer: parts.observer,
+      promptMachine: parts.promptMachine,
+      executor: parts.executor,
+      glove: this,
+      forceCompaction: () => parts.observer.runCompactionNow(),
+    };
+  }
+
   fold<I>(args: GloveFoldArgs<I>): this {
     const tool = toolFromFoldArgs(args, this);
     const owner = this.plugins.findTool(tool.name);
@@ -102,21 +121,49 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     return this;
   }
 
+  defineHook(name: string, handler: HookHandler): this {
+    if (typeof handler !== "function") throw new ConfigurationError(`defineHook("${name}") needs a handler function.`);
+    this.hooks.set(requireExtensionName(name, "defineHook"), handler);
+    return this;
+  }
+
+  defineSkill(args: DefineSkillArgs): this {
+    requireExtensionName(args?.name, "defineSkill");
+    if (typeof args.handler !== "function") throw new ConfigurationError(`defineSkill("${args.name}") needs a handler function.`);
+    this.skills.define(args);
+    this.refreshAgentConfig();
+    return this;
+  }
+
+  defineMention(args: DefineMentionArgs): this {
+    requireExtensionName(args?.name, "defineMention");
+    if (typeof args.handler !== "function") throw new ConfigurationError(`defineMention("${args.name}") needs a handler function.`);
+    this.subagents.defineMention(args);
+    return this;
+  }
+
+  defineSubAgent(args: DefineSubAgentArgs): this {
+    requireExtensionName(args?.name, "defineSubAgent");
+    if (typeof args.factory !== "function") throw new ConfigurationError(`defineSubAgent("${args.name}") needs a factory function.`);
+    this.subagents.defineSubAgent(args);
+    return this;
+  }
+
   /** Installs a lifecycle plugin (RFC 0075). */
   use(plugin: GlovePlugin): this {
-    const names = new Set<string>();
-    for (const tool of plugin.tools?.() ?? []) {
-      if (names.has(tool.name) || this.plugins.findTool(tool.name)) throw new DuplicateToolError(tool.name);
-      names.add(tool.name);
-    }
-    this.plugins.add(plugin);
+    this.install(plugin);
     plugin.onRegister?.(this.name, this.agentConfig);
     this.refreshAgentConfig();
-    if (plugin.onEvent && !this.removeEventSink) {
-      this.removeEventSink = this.bus.addSink((event) =>
-        this.plugins.onEvent(this.name, this.parts?.store.identifier ?? "", event),
-      );
-    }
+    return this;
+  }
+
+  /**
+   * Installs a plugin the host (e.g. a Runtime) manages: its onRegister /
+   * onUnregister are the host's to call, not this Glove's.
+   */
+  attachHostPlugin(plugin: GlovePlugin): this {
+    this.install(plugin);
+    this.refreshAgentConfig();
     return this;
   }
 
@@ -172,16 +219,24 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     throwIfAborted(signal);
     const parts = this.requireParts("processRequest");
     const input = toUserInput(request);
-    const preprocessed = await this.plugins.preprocess(this.name, input.text);
+    const preprocessed = (await this.plugins.preprocess(this.name, input.text)) ?? input.text;
+    const directives = await runDirectives(preprocessed, this.hooks, this.skills, this.controls, this.bus, signal);
+
+    const message: Message = { sender: "user", text: directives.text };
+    if (message.text !== input.text) message.pre_modified_text = input.text;
+    if (input.content.length) message.content = input.content;
+
+    if (directives.shortCircuit) {
+      await parts.context.appendMessages([message]);
+      return directives.shortCircuit;
+    }
     const contribution = await this.plugins.beforeRequest({ agent: this.name, store: parts.store, signal });
-    if (contribution.messages?.length) {
-      await parts.context.appendMessages(contribution.messages);
+    const before = [...(contribution.messages ?? []), ...directives.skillMessages];
+    if (before.length) {
+      await parts.context.appendMessages(before);
       await contribution.onPersisted?.();
     }
     parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
-    const message: Message = { sender: "user", text: preprocessed ?? input.text };
-    if (preprocessed !== undefined && preprocessed !== input.text) message.pre_modified_text = input.text;
-    if (input.content.length) message.content = input.content;
     try {
       return await parts.agent.ask(message, undefined, signal, { systemPromptSuffix: contribution.reminder });
     } catch (error) {
@@ -190,42 +245,38 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     }
   }
 
+  private install(plugin: GlovePlugin): void {
+    const names = new Set<string>();
+    for (const tool of plugin.tools?.() ?? []) {
+      if (names.has(tool.name) || this.plugins.findTool(tool.name)) throw new DuplicateToolError(tool.name);
+      names.add(tool.name);
+    }
+    this.plugins.add(plugin);
+    if (plugin.onEvent && !this.removeEventSink) {
+      this.removeEventSink = this.bus.addSink((event) =>
+        this.plugins.onEvent(this.name, this.parts?.store.identifier ?? "", event),
+      );
+    }
+  }
+
   private assemble(store?: StoreAdapter): this {
     const chosen = store ?? this.pendingStore ?? this.parts?.store ?? new MemoryStore(`session-${crypto.randomUUID()}`);
     this.pendingStore = undefined;
-    const { config, bus } = this;
-    const context = new Context(chosen);
-    const promptMachine = new PromptMachine(
-      this.currentModel,
-      context,
-      this.composeSystemPrompt(),
-      config.enableToolResultSummary ?? false,
-      bus,
-    );
-    const executor = new Executor(config.maxRetries ?? 0, chosen, {
-      bus,
+    this.parts = assembleParts({
+      config: this.config,
+      store: chosen,
+      model: this.currentModel,
+      systemPrompt: this.composeSystemPrompt(),
+      bus: this.bus,
       plugins: this.plugins,
-      concurrency: config.toolConcurrency,
-      displayManager: () => this.currentDisplay,
-      serverMode: this.serverMode,
-      permissionPolicy: config.permissionPolicy,
-      agent: this.name,
+      executor: {
+        displayManager: () => this.currentDisplay,
+        serverMode: this.serverMode,
+        agent: this.name,
+        scope: () => this.scope(),
+      },
     });
-    const compaction = config.compaction_config;
-    const observer = new Observer(
-      chosen,
-      context,
-      promptMachine,
-      compaction.compaction_instructions,
-      compaction.max_turns,
-      compaction.compaction_context_limit ?? 100_000,
-      90,
-      bus,
-    );
-    if (config.maxTurnsPerRequest !== undefined) observer.MAX_TURNS = config.maxTurnsPerRequest;
-    const agent = new Agent(chosen, executor, context, observer, promptMachine);
-    this.parts = { store: chosen, context, promptMachine, executor, observer, agent };
-    this.installBuiltIn(storeSupportsTasks(chosen) ? new TasksPlugin(context) : undefined, "glove:tasks");
+    this.installBuiltIn(storeSupportsTasks(chosen) ? new TasksPlugin(this.parts.context) : undefined, "glove:tasks");
     this.installBuiltIn(storeSupportsInbox(chosen) ? new InboxPlugin(chosen) : undefined, "glove:inbox");
     this.refreshAgentConfig();
     return this;
@@ -239,14 +290,30 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     this.plugins.add(plugin);
   }
 
+  private get scoped(): boolean {
+    return this.config.tools !== undefined || this.config.skills !== undefined;
+  }
+
+  /** The tool names this agent may call, or undefined when it is not restricted. */
+  private scope(): ReadonlySet<string> | undefined {
+    return this.scoped ? new Set(this.plugins.scopedTools(this.agentConfig).tools) : undefined;
+  }
+
+  private baseAgentConfig(): AgentConfig {
+    const { tools, skills } = this.config;
+    return { name: this.name, systemPrompt: this.basePrompt, tools, skills };
+  }
+
   private refreshAgentConfig(): void {
-    this.agentConfig = this.plugins.onBuild({ name: this.name, systemPrompt: this.basePrompt });
+    this.agentConfig = this.plugins.onBuild(this.baseAgentConfig());
     this.parts?.promptMachine.setSystemPrompt(this.composeSystemPrompt());
   }
 
   private composeSystemPrompt(): string {
-    const fragments = this.plugins.systemPrompt();
-    return fragments ? `${this.agentConfig.systemPrompt}\n\n${fragments}` : this.agentConfig.systemPrompt;
+    return composeSystemPrompt(this.agentConfig, this.plugins, {
+      environment: this.config.environment,
+      scoped: this.scoped,
+    });
   }
 
   private requireParts(member: string): GloveParts {
@@ -255,6 +322,15 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     }
     return this.parts;
   }
+}
+
+function requireExtensionName(name: unknown, method: string): string {
+  if (typeof name !== "string" || !/^[A-Za-z][\w-]*$/.test(name)) {
+    throw new ConfigurationError(
+      `${method}() needs a name that starts with a letter and holds only letters, digits, "_" or "-"; got ${JSON.stringify(name)}.`,
+    );
+  }
+  return name;
 }
 
 function validateConfig(config: GloveConfig): void {

@@ -39,6 +39,16 @@ export {
   DisplaySlotClosedError,
   DisplaySlotRejectedError,
   ModelResponseError,
+  ExtensionError,
 } from "./errors.js";
 
 export { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
+
+export { parseTokens, placeholderFor } from "./extensions/tokens.js";
+export type { DirectiveToken } from "./extensions/tokens.js";
+export { formatSkillMessage } from "./extensions/skill-message.js";
+export { createSkillInvokeTool, SkillsPlugin, SKILL_INVOKE_TOOL_NAME } from "./extensions/skills-plugin.js";
+export { SkillRegistry } from "./extensions/skill-registry.js";
+export { SubagentsPlugin } from "./extensions/subagents-plugin.js";
+export type * from "./extensions/types.js";
+export { composeSystemPrompt, environmentBlock } from "./system-prompt.js";

@@ -77,6 +77,25 @@ export class CompositePlugin implements GlovePlugin {
     return parts.length ? parts.join("\n\n") : undefined;
   }
 
+  /** Union of every plugin's in-scope tools, and their scope lines. */
+  scopedTools(config: AgentConfig): { tools: string[]; scopeLine?: string } {
+    const tools: string[] = [];
+    const lines: string[] = [];
+    for (const p of this.plugins) {
+      const scoped = p.scopedTools
+        ? p.scopedTools(config)
+        : { tools: (p.tools?.() ?? []).map((t) => t.name).filter((n) => !config.tools || config.tools.includes(n)) };
+      tools.push(...scoped.tools);
+      if (scoped.scopeLine) lines.push(scoped.scopeLine);
+    }
+    return { tools, scopeLine: lines.length ? lines.join("\n") : undefined };
+  }
+
+  resourceHints(config: AgentConfig): string | undefined {
+    const hints = this.plugins.map((p) => p.resourceHints?.(config)).filter((h): h is string => Boolean(h));
+    return hints.length ? hints.join("\n\n") : undefined;
+  }
+
   onBuild(config: AgentConfig): AgentConfig {
     return this.plugins.reduce((c, p) => p.onBuild?.(c) ?? c, config);
   }

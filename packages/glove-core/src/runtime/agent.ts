@@ -48,7 +48,7 @@ export class Agent {
     for (let turn = 1; ; turn++) {
       // The live view, not a copy: it is append-only and adapters read it during the call.
       const view = (await this.context.modelView()) as Message[];
-      const result = await this.prompt_machine.run(view, this.executor.tools, signal, {
+      const result = await this.prompt_machine.run(view, this.executor.offeredTools(), signal, {
         systemPromptSuffix: options?.systemPromptSuffix,
       });
       await this.observer.addTokensConsumed({ tokens_in: result.tokens_in, tokens_out: result.tokens_out });

@@ -29,6 +29,8 @@ export interface ExecutorOptions {
   retryBaseDelayMs?: number;
   /** Agent name reported to plugins. Default "main". */
   agent?: string;
+  /** Tool names the agent may call; undefined means every tool. Read on each call. */
+  scope?: () => ReadonlySet<string> | undefined;
 }
 
 /**
@@ -72,12 +74,20 @@ export class Executor {
       policy: options.permissionPolicy,
       agent: options.agent ?? "main",
       conversationId: () => currentStore()?.identifier ?? "",
+      scope: options.scope ?? (() => undefined),
     };
   }
 
   /** Every tool this executor can run, from every plugin. */
   get tools(): Tool<unknown>[] {
     return this.plugins.tools();
+  }
+
+  /** The tools the model is offered: every tool, narrowed to the agent's scope. */
+  offeredTools(): Tool<unknown>[] {
+    const all = this.plugins.tools();
+    const scope = this.invocation.scope();
+    return scope ? all.filter((t) => scope.has(t.name)) : all;
   }
 
   /** Registers a tool; a taken name throws unless `replace` is set (decision 10). */

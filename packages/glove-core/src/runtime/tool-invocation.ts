@@ -12,6 +12,8 @@ export interface InvocationOptions extends PermissionGateOptions {
   retryBaseDelayMs: number;
   agent: string;
   conversationId: () => string;
+  /** Tool names the agent may call; undefined means every tool. */
+  scope: () => ReadonlySet<string> | undefined;
 }
 
 /**
@@ -25,11 +27,15 @@ export async function invokeTool(
   handOver: HandOverFunction | undefined,
   signal: AbortSignal | undefined,
 ): Promise<ToolResultData> {
+  const scope = opts.scope();
   const found = opts.plugins.findTool(call.tool_name);
-  if (!found) {
-    const names = opts.plugins.tools().map((t) => t.name);
+  if (!found || (scope && !scope.has(call.tool_name))) {
+    const names = opts.plugins.tools().map((t) => t.name).filter((n) => !scope || scope.has(n));
+    const list = names.length ? names.join(", ") : "(none)";
     return errorResult(
-      `Unknown tool "${call.tool_name}". Available tools: ${names.length ? names.join(", ") : "(none)"}. Call one of these by its exact name.`,
+      found
+        ? `Tool "${call.tool_name}" is outside the scope of agent "${opts.agent}" and was not run. Tools you may use: ${list}.`
+        : `Unknown tool "${call.tool_name}". Available tools: ${list}. Call one of these by its exact name.`,
     );
   }
   const { tool } = found;

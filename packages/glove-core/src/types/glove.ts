@@ -5,6 +5,12 @@ import type { ModelAdapter, ModelPromptResult } from "./model.js";
 import type { GlovePlugin } from "./plugin.js";
 import type { PermissionStatus, StoreAdapter } from "./store.js";
 import type { GloveFoldArgs } from "./tool.js";
+import type {
+  DefineMentionArgs,
+  DefineSkillArgs,
+  DefineSubAgentArgs,
+  HookHandler,
+} from "../extensions/types.js";
 
 export interface CompactionConfig {
   /** Instructions given to the model when it summarises the conversation. */
@@ -47,11 +53,25 @@ export interface GloveConfig {
   name?: string;
   /** Plugins to install at construction (same as calling `use` for each). */
   plugins?: GlovePlugin[];
+  /** Restrict the tools this agent may call (RFC 0075 scope). Undefined: every tool. */
+  tools?: string[];
+  /** Restrict the skills this agent may use. Undefined: every skill. */
+  skills?: string[];
+  /** Add an environment block (date, platform) to the system prompt. Default false. */
+  environment?: boolean;
 }
 
 /** Members shared by the builder and the runnable. */
 interface GloveCommon<Self> {
   fold<I>(args: GloveFoldArgs<I>): Self;
+  /** A `/name` hook that runs before the model with full agent controls. */
+  defineHook(name: string, handler: HookHandler): Self;
+  /** A `/name` skill that injects context; `exposeToAgent` lets the model invoke it. */
+  defineSkill(args: DefineSkillArgs): Self;
+  /** A subagent the model reaches through glove_invoke_subagent, answered by a handler. */
+  defineMention(args: DefineMentionArgs): Self;
+  /** A subagent whose factory builds a child Glove per invocation. */
+  defineSubAgent(args: DefineSubAgentArgs): Self;
   use(plugin: GlovePlugin): Self;
   addSubscriber(subscriber: SubscriberAdapter): Self;
   removeSubscriber(subscriber: SubscriberAdapter): void;

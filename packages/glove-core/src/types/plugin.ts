@@ -9,6 +9,8 @@ export interface AgentConfig {
   systemPrompt: string;
   /** When set, the agent may only call these tools (plus tools a plugin scopes in). */
   tools?: string[];
+  /** One-line description, e.g. for routing between agents. */
+  description?: string;
   /** When set, the agent may only use these skills. */
   skills?: string[];
 }
@@ -58,8 +60,14 @@ export interface GlovePlugin {
   onEvent?(agent: string, conversationId: string, event: SubscriberEvent): void | Promise<void>;
   /** Transforms user text before it enters the conversation; undefined passes it through. */
   preprocess?(agent: string, text: string): string | undefined | Promise<string | undefined>;
-  /** The subset of this plugin's tools the agent may call, plus an optional scope line. */
+  /**
+   * The subset of this plugin's tools the agent may call, plus an optional scope
+   * line for the system prompt. Default: the plugin's tools, narrowed to
+   * `config.tools` when the agent restricts its tools.
+   */
   scopedTools?(config: AgentConfig): { tools: string[]; scopeLine?: string };
+  /** Resources the agent can use (e.g. available skills), listed in the system prompt. */
+  resourceHints?(config: AgentConfig): string | undefined;
   /**
    * Runs a call to a tool this plugin owns. Return undefined when the name is not
    * yours; the composite tries the next plugin. When absent, the tool's own `run` is used.

@@ -116,6 +116,52 @@ export class ModelResponseError extends GloveError {
   }
 }
 
+/**
+ * A model provider answered with an error (or the connection to it failed).
+ * `status` is the HTTP status, 0 when no response arrived (network error,
+ * timeout, stream cut mid-way). `retryable` is true for 408/409/429/5xx and
+ * network failures; adapters retry those with backoff before giving up.
+ */
+export class ProviderError extends GloveError {
+  readonly provider: string;
+  readonly status: number;
+  readonly retryable: boolean;
+  /** The provider's own error message, as it sent it (or the transport failure). */
+  readonly providerMessage: string;
+  /** The provider's error type or code when it sent one (e.g. "rate_limit_error"). */
+  readonly providerCode?: string;
+  /** Milliseconds the provider asked us to wait (retry-after), when it said. */
+  readonly retryAfterMs?: number;
+
+  constructor(args: {
+    provider: string;
+    status: number;
+    retryable: boolean;
+    providerMessage: string;
+    providerCode?: string;
+    retryAfterMs?: number;
+    message?: string;
+    cause?: unknown;
+  }) {
+    super(
+      args.message ??
+        `${args.provider} ${args.status ? `returned HTTP ${args.status}` : "request failed"}: ${args.providerMessage}`,
+      { code: "GLOVE_PROVIDER", cause: args.cause },
+    );
+    this.name = "ProviderError";
+    this.provider = args.provider;
+    this.status = args.status;
+    this.retryable = args.retryable;
+    this.providerMessage = args.providerMessage;
+    if (args.providerCode !== undefined) this.providerCode = args.providerCode;
+    if (args.retryAfterMs !== undefined) this.retryAfterMs = args.retryAfterMs;
+  }
+
+  static override isInstance(error: unknown): error is ProviderError {
+    return hasCode(error, "GLOVE_PROVIDER");
+  }
+}
+
 /** Throws an AbortError when the signal has fired. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw toAbortError(signal.reason);
@@ -127,4 +173,25 @@ export function toAbortError(reason: unknown): AbortError {
   const message =
     reason instanceof Error && reason.message ? reason.message : "The request was aborted.";
   return new AbortError(message, { cause: reason });
+}
+
+/** A hook, skill, mention or subagent handler failed; nothing half-done was persisted. */
+export class ExtensionError extends GloveError {
+  readonly kind: "hook" | "skill" | "mention" | "subagent";
+  readonly extensionName: string;
+
+  constructor(kind: ExtensionError["kind"], extensionName: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`The ${kind} "${extensionName}" failed: ${reason}. The request was not sent and nothing was stored.`, {
+      cause,
+      code: "GLOVE_EXTENSION",
+    });
+    this.name = "ExtensionError";
+    this.kind = kind;
+    this.extensionName = extensionName;
+  }
+
+  static override isInstance(error: unknown): error is ExtensionError {
+    return hasCode(error, "GLOVE_EXTENSION");
+  }
 }

@@ -52,3 +52,5 @@ export { SkillRegistry } from "./extensions/skill-registry.js";
 export { SubagentsPlugin } from "./extensions/subagents-plugin.js";
 export type * from "./extensions/types.js";
 export { composeSystemPrompt, environmentBlock } from "./system-prompt.js";
+export { Runtime } from "./host/runtime.js";
+export type { RuntimeAgentConfig, RuntimeOptions } from "./host/runtime.js";

@@ -1,0 +1,147 @@
+import type {
+  AgentConfig,
+  CompactionConfig,
+  ContentPart,
+  DisplayManagerAdapter,
+  GlovePlugin,
+  Message,
+  ModelAdapter,
+  ModelPromptResult,
+  PermissionPolicy,
+  StoreAdapter,
+} from "../types/index.js";
+import { ConfigurationError } from "../errors.js";
+import { Displaymanager } from "../display/display-manager.js";
+import { Glove } from "../glove.js";
+import { CompositePlugin } from "../plugins/composite.js";
+import { MemoryStore } from "../stores/memory-store.js";
+
+/** How an agent is hosted by a Runtime. */
+export interface RuntimeAgentConfig {
+  systemPrompt: string;
+  model: ModelAdapter;
+  description?: string;
+  /** Restrict the tools this agent may call; undefined: every tool. */
+  tools?: string[];
+  /** Restrict the skills this agent may use; undefined: every skill. */
+  skills?: string[];
+  compaction_config?: CompactionConfig;
+  /** A display manager per conversation; none (serverMode) by default. */
+  displayManager?: () => DisplayManagerAdapter;
+  permissionPolicy?: PermissionPolicy;
+  maxRetries?: number;
+  /** Agent-specific setup on every conversation's Glove: fold tools, define skills… */
+  setup?: (glove: Glove) => void;
+}
+
+export interface RuntimeOptions {
+  /** Plugins shared by every agent (skills, memory, MCP…). */
+  plugins?: GlovePlugin[];
+  /** The store of a conversation. Default: a MemoryStore per conversation. */
+  storeFactory?: (agent: string, conversationId: string) => StoreAdapter | Promise<StoreAdapter>;
+  /** Add the environment block (date, platform) to every agent's prompt. Default true. */
+  environment?: boolean;
+}
+
+interface RegisteredAgent {
+  name: string;
+  config: RuntimeAgentConfig;
+  agentConfig: AgentConfig;
+  conversations: Map<string, Promise<Glove>>;
+}
+
+/**
+ * Hosts named agents over one composite of plugins (RFC 0075), for embedded
+ * use or behind a server. Plugin state for an agent is in place before the agent
+ * is visible and dropped before it disappears.
+ */
+export class Runtime {
+  readonly plugins: CompositePlugin;
+  private readonly agents = new Map<string, RegisteredAgent>();
+
+  constructor(private readonly options: RuntimeOptions = {}) {
+    this.plugins = new CompositePlugin(options.plugins ?? []);
+  }
+
+  register(name: string, config: RuntimeAgentConfig): this {
+    if (this.agents.has(name)) {
+      throw new ConfigurationError(`An agent named "${name}" is already registered; unregister it first.`);
+    }
+    const agentConfig = this.plugins.onBuild({
+      name,
+      systemPrompt: config.systemPrompt,
+      tools: config.tools,
+      skills: config.skills,
+      description: config.description,
+    });
+    this.plugins.onRegister(name, agentConfig);
+    this.agents.set(name, { name, config, agentConfig, conversations: new Map() });
+    return this;
+  }
+
+  /** Removes the agent; its plugin state is dropped first. Returns false when unknown. */
+  unregister(name: string): boolean {
+    if (!this.agents.has(name)) return false;
+    this.plugins.onUnregister(name);
+    this.agents.delete(name);
+    return true;
+  }
+
+  /** The registered agent's config, or undefined. */
+  agent(name: string): AgentConfig | undefined {
+    return this.agents.get(name)?.agentConfig;
+  }
+
+  agentNames(): string[] {
+    return [...this.agents.keys()];
+  }
+
+  /** The Glove of one conversation, created on first use with a store from the factory. */
+  conversation(agent: string, conversationId: string): Promise<Glove> {
+    const entry = this.agents.get(agent);
+    if (!entry) {
+      return Promise.reject(
+        new ConfigurationError(`No agent named "${agent}". Registered agents: ${this.agentNames().join(", ") || "(none)"}.`),
+      );
+    }
+    let pending = entry.conversations.get(conversationId);
+    if (!pending) {
+      pending = this.openConversation(entry, conversationId);
+      entry.conversations.set(conversationId, pending);
+      pending.catch(() => entry.conversations.delete(conversationId));
+    }
+    return pending;
+  }
+
+  async processRequest(
+    agent: string,
+    conversationId: string,
+    request: string | ContentPart[],
+    signal?: AbortSignal,
+  ): Promise<ModelPromptResult | Message> {
+    return (await this.conversation(agent, conversationId)).processRequest(request, signal);
+  }
+
+  private async openConversation(entry: RegisteredAgent, conversationId: string): Promise<Glove> {
+    const store = (await this.options.storeFactory?.(entry.name, conversationId)) ?? new MemoryStore(conversationId);
+    const { config } = entry;
+    const glove = new Glove({
+      name: entry.name,
+      model: config.model,
+      // The raw prompt: the Glove runs the plugins' onBuild itself.
+      systemPrompt: config.systemPrompt,
+      displayManager: config.displayManager?.() ?? new Displaymanager(),
+      serverMode: !config.displayManager,
+      compaction_config: config.compaction_config ?? { compaction_instructions: "Summarize the conversation so far." },
+      tools: config.tools,
+      skills: config.skills,
+      environment: this.options.environment ?? true,
+      permissionPolicy: config.permissionPolicy,
+      maxRetries: config.maxRetries,
+    });
+    // The runtime owns the plugins' registration lifecycle; the Glove only uses them.
+    glove.attachHostPlugin(this.plugins);
+    config.setup?.(glove);
+    return glove.build(store);
+  }
+}

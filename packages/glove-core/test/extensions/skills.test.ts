@@ -130,3 +130,19 @@ describe("agent-invoked skills (glove_invoke_skill)", () => {
     ]);
   });
 });
+
+describe("createSkillInvokeTool standalone", () => {
+  it("builds the tool from a registry and reports unexposed skills as errors", async () => {
+    const { SkillRegistry, createSkillInvokeTool } = await import("glove-core");
+    const registry = new SkillRegistry();
+    registry.define({ name: "tone", exposeToAgent: true, description: "Set tone", handler: async ({ args }) => `tone=${args}` });
+    registry.define({ name: "private", handler: async () => "x" });
+    const tool = createSkillInvokeTool(registry, () => {
+      throw new Error("controls are not needed by these handlers");
+    });
+    expect(tool.name).toBe(SKILL_INVOKE_TOOL_NAME);
+    expect(tool.description).toContain("tone: Set tone");
+    expect(tool.description).not.toContain("private");
+    expect(await tool.run({ name: "private" })).toMatchObject({ status: "error", data: null });
+  });
+});

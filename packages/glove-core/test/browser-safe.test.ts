@@ -15,7 +15,8 @@ function importGraph(entry: string): { files: Set<string>; external: Set<string>
   const visit = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
-    const code = readFileSync(file, "utf8");
+    // Comments may show usage examples with imports; only real imports count.
+    const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
     for (const m of code.matchAll(/(?:import|export)\s[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
       const spec = m[1] ?? m[2]!;
       if (!spec.startsWith(".")) {

@@ -6,7 +6,10 @@ const conditions = ["source", "import", "module", "node", "default"];
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: conditions } },
+  // Vitest passes ssr.resolve.conditions to Node as --conditions, which also steer `require()`:
+  // "import"/"module" there make CommonJS packages load the ESM build of their dependencies
+  // (pg requiring pg-pool gets a module namespace and crashes). Vite adds import/require itself.
+  ssr: { resolve: { conditions: ["source", "node", "development|production"], externalConditions: ["source"] } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "bench/**/test/**/*.test.ts"],
     testTimeout: 20_000,

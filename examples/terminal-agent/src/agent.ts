@@ -1,5 +1,8 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { Displaymanager, Glove, MemoryStore } from "glove-core";
-import type { CompactionConfig, ModelAdapter } from "glove-core";
+import type { CompactionConfig, ModelAdapter, StoreAdapter } from "glove-core";
+import { SqliteStore } from "glove-sqlite";
 import { NotesFile } from "./notes-file.js";
 import { addNoteTool } from "./tools/add-note.js";
 import { clearNotesTool } from "./tools/clear-notes.js";
@@ -25,6 +28,58 @@ export interface AgentOptions {
   /** Where notes.json lives. */
   dataDir: string;
   compaction?: CompactionConfig;
+  /**
+   * Keep the conversation in `<dataDir>/sessions.db` under this name and resume it on the next
+   * run. Default: $GLOVE_SESSION (set by `--session NAME`); without either, a MemoryStore.
+   */
+  session?: string;
+}
+
+/** The SQLite file that holds saved sessions. */
+export function sessionsDbPath(dataDir: string): string {
+  return join(dataDir, "sessions.db");
+}
+
+/**
+ * `--session NAME` (or `--session=NAME`, or $GLOVE_SESSION) keeps the conversation in
+ * `<data dir>/sessions.db` and resumes it on the next run with the same name.
+ */
+export function parseSession(argv: readonly string[], env: NodeJS.ProcessEnv): { session?: string; problem?: string } {
+  let session = env.GLOVE_SESSION?.trim() || undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--session") {
+      session = argv[++i]?.trim();
+      if (!session || session.startsWith("--")) return { problem: "--session needs a name, e.g. npm start -- --session groceries" };
+    } else if (arg.startsWith("--session=")) {
+      session = arg.slice("--session=".length).trim();
+      if (!session) return { problem: "--session needs a name, e.g. npm start -- --session=groceries" };
+    } else {
+      return { problem: `unknown argument "${arg}"; usage: npm start [-- --session NAME]` };
+    }
+  }
+  return session ? { session } : {};
+}
+
+/** One line for the start of a run: where the session lives and how much of it is resumed. */
+export async function describeSession(dataDir: string, session: string): Promise<string> {
+  const store = openStore(dataDir, session) as SqliteStore;
+  try {
+    const count = await store.messageCount();
+    const where = sessionsDbPath(dataDir);
+    return count === 0
+      ? `Session "${session}" is new; it is kept in ${where} (resume it with --session ${session}).`
+      : `Session "${session}": resuming ${count} earlier messages from ${where}.`;
+  } finally {
+    store.close();
+  }
+}
+
+/** A SqliteStore for a named session (created on first use), or a fresh MemoryStore. */
+export function openStore(dataDir: string, session: string | undefined): StoreAdapter {
+  if (!session) return new MemoryStore(`terminal-${Date.now().toString(36)}`);
+  mkdirSync(dataDir, { recursive: true });
+  return new SqliteStore({ dbPath: sessionsDbPath(dataDir), sessionId: session });
 }
 
 export interface TerminalAgent {
@@ -34,8 +89,9 @@ export interface TerminalAgent {
 }
 
 /**
- * Builds the agent: a real Glove with a MemoryStore (tasks and permissions
- * built in, so `glove_update_tasks` is registered automatically) and the local tools.
+ * Builds the agent: a real Glove with a MemoryStore, or a SqliteStore for a named session (both
+ * support tasks and permissions, so `glove_update_tasks` is registered automatically), and the
+ * local tools.
  */
 export function createAgent(options: AgentOptions): TerminalAgent {
   const display = new Displaymanager();
@@ -45,7 +101,7 @@ export function createAgent(options: AgentOptions): TerminalAgent {
     displayManager: display,
     systemPrompt: SYSTEM_PROMPT,
     compaction_config: options.compaction ?? DEFAULT_COMPACTION,
-    store: new MemoryStore(`terminal-${Date.now().toString(36)}`),
+    store: openStore(options.dataDir, options.session ?? process.env.GLOVE_SESSION),
   })
     .fold(addNoteTool(notes))
     .fold(listNotesTool(notes))

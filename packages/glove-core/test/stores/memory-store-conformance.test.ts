@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../src/index.js";
+import { MemoryStore } from "../../src/index.js";
+import { storeConformanceCases, type StoreCapability } from "../../src/testing/index.js";
+
+// MemoryStore keeps its data in the instance, so "the same session" is the same instance.
+const sessions = new Map<string, MemoryStore>();
+const ALL: StoreCapability[] = ["tasks", "replaceTasks", "permissions", "inbox", "subAgentStores", "messageCount", "messagesSinceLastCompaction"];
+
+describe("MemoryStore conformance", () => {
+  const cases = storeConformanceCases({
+    createStore: async (sessionId) => {
+      let store = sessions.get(sessionId);
+      if (!store) sessions.set(sessionId, (store = new MemoryStore(sessionId)));
+      return store;
+    },
+    cleanup: async () => sessions.clear(),
+    require: ALL,
+  });
+  for (const c of cases) it(c.name, c.run);
+});
+
+/** The suite must fail broken stores, with a message that says what broke. */
+describe("the conformance suite catches broken stores", () => {
+  const run = async (make: (id: string) => MemoryStore, caseName: RegExp): Promise<string> => {
+    const stores = new Map<string, MemoryStore>();
+    const cases = storeConformanceCases({
+      createStore: async (id) => {
+        let store = stores.get(id);
+        if (!store) stores.set(id, (store = make(id)));
+        return store;
+      },
+      require: ALL,
+    });
+    const target = cases.find((c) => caseName.test(c.name));
+    if (!target) throw new Error(`no case matches ${caseName}`);
+    try {
+      await target.run();
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error(`case "${target.name}" passed a broken store`);
+  };
+
+  it("a store that drops reasoning_content", async () => {
+    class Lossy extends MemoryStore {
+      override async appendMessages(msgs: Message[]) {
+        return super.appendMessages(msgs.map(({ reasoning_content: _r, ...m }) => m));
+      }
+    }
+    expect(await run((id) => new Lossy(id), /every Message field/)).toMatch(/getMessages\(\)\[1\]\.reasoning_content: expected "The user wants/);
+  });
+
+  it("a store that turns an absent flag into false", async () => {
+    class Flags extends MemoryStore {
+      override async getMessages() {
+        return (await super.getMessages()).map((m) => ({ ...m, is_skill_injection: m.is_skill_injection ?? false }));
+      }
+    }
+    expect(await run((id) => new Flags(id), /every Message field/)).toMatch(/is_skill_injection: expected undefined \(absent\), got false/);
+  });
+
+  it("a store whose resetCounters also deletes messages", async () => {
+    class Forgetful extends MemoryStore {
+      override async resetCounters() {
+        await super.resetCounters();
+        (this as unknown as { getMessages: () => Promise<Message[]> }).getMessages = async () => [];
+      }
+    }
+    expect(await run((id) => new Forgetful(id), /resetCounters/)).toMatch(/messages after resetCounters/);
+  });
+
+  it("a store whose getResolvedInboxItems also lists consumed items", async () => {
+    class Leaky extends MemoryStore {
+      override async getResolvedInboxItems() {
+        return (await this.getInboxItems()).filter((i) => i.status !== "pending");
+      }
+    }
+    expect(await run((id) => new Leaky(id), /^inbox/)).toMatch(/getResolvedInboxItems\(\) after consuming/);
+  });
+
+  it("a store that shares one durable sub-store across sessions", async () => {
+    const shared = new MemoryStore("shared");
+    class Global extends MemoryStore {
+      override async createSubAgentStore(namespace: string, durable = false) {
+        return durable ? shared : super.createSubAgentStore(namespace, durable);
+      }
+    }
+    expect(await run((id) => new Global(id), /createSubAgentStore/)).toMatch(/another session's durable sub-store|durable sub-store/);
+  });
+
+  it("a store that half-implements the inbox", async () => {
+    class Half extends MemoryStore {}
+    (Half.prototype as Partial<MemoryStore>).getResolvedInboxItems = undefined;
+    expect(await run((id) => new Half(id), /^inbox/)).toMatch(/implements getInboxItems, addInboxItem, updateInboxItem but not getResolvedInboxItems/);
+  });
+});

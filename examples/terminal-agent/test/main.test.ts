@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "./helpers.js";
+import { getAvailableProviders } from "glove-core";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 let dir: string;
@@ -16,7 +17,11 @@ afterAll(() => cleanup());
 describe("node examples/terminal-agent/dist/main.js", () => {
   it("plays the offline walkthrough when stdin is not a TTY, and exits 0", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, GLOVE_DATA_DIR: dir };
-    for (const key of ["GLOVE_PROVIDER", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY"]) delete env[key];
+    // No provider may be configured, whatever this machine's environment holds.
+    const providerVars = getAvailableProviders().map((p) => p.envVar).filter(Boolean);
+    for (const key of [...providerVars, "GLOVE_PROVIDER", "GLOVE_MODEL", "GLOVE_BASE_URL", "AWS_SECRET_ACCESS_KEY", "AWS_BEARER_TOKEN_BEDROCK"]) {
+      delete env[key as string];
+    }
     const run = spawnSync(process.execPath, ["examples/terminal-agent/dist/main.js"], {
       cwd: root,
       env,

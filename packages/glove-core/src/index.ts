@@ -30,6 +30,7 @@ export type { InboxToolInput } from "./plugins/inbox.js";
 
 export { Displaymanager } from "./display/display-manager.js";
 export { MemoryStore } from "./stores/memory-store.js";
+export { INTERRUPTED_TOOL_MESSAGE, repairForInterruptedTools, decodeMessage } from "./stores/message-integrity.js";
 
 export {
   GloveError,
@@ -40,7 +41,12 @@ export {
   DisplaySlotRejectedError,
   ModelResponseError,
   ExtensionError,
+  ProviderError,
 } from "./errors.js";
+
+// The provider table is browser-safe; each adapter loads on first use (dynamic import).
+export { createAdapter, getAvailableProviders } from "./models/providers.js";
+export type { CreateAdapterOptions } from "./models/providers.js";
 
 export { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
 

@@ -11,7 +11,7 @@ import type {
   TokenConsumptionCounter,
 } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
-import { decodeMessage, repairForInterruptedTools } from "./messages.js";
+import { decodeMessage, repairForInterruptedTools } from "glove-core";
 import { migrate } from "./schema.js";
 
 export interface SqliteStoreOptions {

@@ -6,6 +6,7 @@ import type {
   ToolCall,
 } from "../types/index.js";
 import { throwIfAborted } from "../errors.js";
+import { repairForInterruptedTools } from "../stores/message-integrity.js";
 import type { Context } from "./context.js";
 import type { Executor } from "./executor.js";
 import type { Observer } from "./observer.js";
@@ -43,6 +44,7 @@ export class Agent {
     options?: AskOptions,
   ): Promise<ModelPromptResult> {
     throwIfAborted(signal);
+    await this.answerInterruptedCalls();
     await this.context.appendMessages([message]);
     const maxTurns = Math.max(1, this.observer.MAX_TURNS);
     for (let turn = 1; ; turn++) {
@@ -73,6 +75,18 @@ export class Agent {
 
       if (turn >= maxTurns) return this.stopAtTurnLimit(maxTurns);
     }
+  }
+
+  /**
+   * A crash (or a store failure) between storing a model turn and its results
+   * leaves tool calls unanswered. Before anything else is appended they get
+   * `aborted` results, so no provider ever receives an orphaned call. The loop
+   * always stores results right after the calls, so only the last message can
+   * hold them: an O(1) check.
+   */
+  private async answerInterruptedCalls(): Promise<void> {
+    const repair = repairForInterruptedTools((await this.context.modelView()).at(-1), []);
+    if (repair) await this.context.appendMessages([repair]);
   }
 
   private async stopAtTurnLimit(maxTurns: number): Promise<ModelPromptResult> {

@@ -117,8 +117,10 @@ export class MemoryStore implements StoreAdapter {
           `Add it with addTasks first.`,
       );
     }
-    // The id is the map key; an update must not silently re-key the task.
-    this.#tasks.set(taskId, { ...task, ...copy(updates), id: taskId });
+    // A key present but undefined means "not updated", as in the SQL stores; and the id is the
+    // map key, so an update must not silently re-key the task.
+    const defined = Object.fromEntries(Object.entries(copy(updates)).filter(([, v]) => v !== undefined));
+    this.#tasks.set(taskId, { ...task, ...defined, id: taskId });
   }
 
   // ── Permissions ───────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AbortError } from "glove-core";
+import { AbortError, MemoryStore } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
 import { deferred, expectValidHistory, makeGlove } from "../support/make-glove.js";
 
@@ -100,5 +100,24 @@ describe("abort (decision 4)", () => {
     await expect(glove.processRequest("hi", controller.signal)).rejects.toBeInstanceOf(AbortError);
     expect(await store.getMessages()).toEqual([]);
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe("interrupted runs", () => {
+  it("tool calls left unanswered by a crash get aborted results before the next request", async () => {
+    const store = new MemoryStore("crashed");
+    // What a process killed mid-tool leaves behind: the calls are stored, their results are not.
+    await store.appendMessages([
+      { sender: "user", text: "deploy" },
+      { sender: "agent", text: "", tool_calls: [{ tool_name: "deploy", input_args: {}, id: "d1" }] },
+    ]);
+    const { glove, model } = makeGlove([{ text: "The deploy was interrupted; shall I retry?" }], { store });
+    await glove.processRequest("what happened?");
+    const sent = model.requests[0]!.messages;
+    expect(sent.map((m) => m.sender)).toEqual(["user", "agent", "user", "user"]);
+    expect(sent[2]!.tool_results).toEqual([
+      { tool_name: "deploy", call_id: "d1", result: expect.objectContaining({ status: "aborted" }) },
+    ]);
+    await expectValidHistory(store);
   });
 });

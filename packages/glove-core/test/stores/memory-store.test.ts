@@ -281,3 +281,12 @@ describe("MemoryStore sub-agent stores", () => {
     expect(grandchild.identifier).toBe("p::x::y");
   });
 });
+
+describe("MemoryStore.updateTask with undefined fields", () => {
+  it("treats a key set to undefined as not updated", async () => {
+    const store = new MemoryStore("u");
+    await store.addTasks([{ id: "t", content: "Write", activeForm: "Writing", status: "pending" }]);
+    await store.updateTask("t", { status: "completed", content: undefined });
+    expect(await store.getTasks()).toEqual([{ id: "t", content: "Write", activeForm: "Writing", status: "completed" }]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Message, ToolResult } from "glove-core";
+import type { Message, ToolResult } from "../types/index.js";
 
 /** Text of the result recorded for a tool call whose process stopped before it returned. */
 export const INTERRUPTED_TOOL_MESSAGE =
@@ -6,7 +6,7 @@ export const INTERRUPTED_TOOL_MESSAGE =
   "Its effects are unknown; check before retrying.";
 
 /**
- * The repair for an interrupted tool turn (docs/decisions/0006): when the stored conversation ends
+ * The repair for an interrupted tool turn (docs/decisions/0006; also run by Agent.ask for every store): when the stored conversation ends
  * with an agent message whose tool calls have no results and the next append does not carry
  * results, the store first appends one `aborted` result per call. Returns that message, or
  * undefined when nothing needs repairing.

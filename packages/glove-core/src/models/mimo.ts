@@ -4,18 +4,15 @@
  * turns: this adapter always captures and echoes it.
  */
 import { OpenAICompatAdapter, type ReasoningEffort } from "./openai-compat.js";
+import type { HttpAdapterOptions } from "./shared/adapter-options.js";
 
 export { ProviderError } from "../errors.js";
 
 export const MIMO_BASE_URL = "https://api.xiaomimimo.com/v1";
 
-export interface MiMoAdapterOptions {
-  model: string;
+export interface MiMoAdapterOptions extends HttpAdapterOptions {
   apiKey?: string;
   baseURL?: string;
-  maxTokens?: number;
-  stream?: boolean;
-  timeout?: number;
   /**
    * Mapped onto MiMo's thinking switch: "minimal" turns thinking off
    * (`thinking: { type: "disabled" }`), other values turn it on and are also sent
@@ -24,12 +21,6 @@ export interface MiMoAdapterOptions {
   reasoningEffort?: ReasoningEffort;
   /** Wrap reasoning in <think>…</think> before the visible text (default false). */
   includeReasoningInText?: boolean;
-  systemPrompt?: string;
-  headers?: Record<string, string>;
-  maxRetries?: number;
-  retryBaseDelayMs?: number;
-  maxRetryDelayMs?: number;
-  fetch?: typeof fetch;
 }
 
 export class MiMoAdapter extends OpenAICompatAdapter {

@@ -113,13 +113,6 @@ export function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
-/** Reads an environment variable where there is one (Node, Deno, Bun); undefined in browsers. */
-export function readEnv(name: string): string | undefined {
-  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-  const value = proc?.env?.[name];
-  return value === undefined || value.trim() === "" ? undefined : value;
-}
-
 /** `base64` data or URL of a part as a data: URL / plain URL. */
 export function partUrl(part: ContentPart): string | undefined {
   const source = part.source;

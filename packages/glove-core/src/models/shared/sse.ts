@@ -1,4 +1,4 @@
-import { BodyReadError } from "./transport.js";
+import { readBodyChunks } from "./body-chunks.js";
 
 /** One Server-Sent Event (https://html.spec.whatwg.org/multipage/server-sent-events.html). */
 export interface SSEEvent {
@@ -102,38 +102,20 @@ export class SSEParser {
  * released (cancelled) when the consumer stops early or throws.
  */
 export async function* readSSEBatches(body: ReadableStream<Uint8Array>): AsyncGenerator<SSEEvent[]> {
-  const reader = body.getReader();
   const decoder = new TextDecoder();
   let batch: SSEEvent[] = [];
   const parser = new SSEParser((event) => batch.push(event));
-  let finished = false;
-  try {
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        throw new BodyReadError(error);
-      }
-      const { done, value } = chunk;
-      if (done) {
-        parser.feed(decoder.decode());
-        parser.end();
-        finished = true;
-      } else {
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
-      if (batch.length) {
-        const out = batch;
-        batch = [];
-        yield out;
-      }
-      if (finished) return;
+  for await (const value of readBodyChunks(body)) {
+    parser.feed(decoder.decode(value, { stream: true }));
+    if (batch.length) {
+      const out = batch;
+      batch = [];
+      yield out;
     }
-  } finally {
-    if (!finished) reader.cancel().catch(() => {});
-    reader.releaseLock();
   }
+  parser.feed(decoder.decode());
+  parser.end();
+  if (batch.length) yield batch;
 }
 
 /** Reads a response body as SSE, yielding events one by one. */

@@ -1,0 +1,73 @@
+/**
+ * Anthropic Messages API adapter (`POST {baseURL}/v1/messages`), streaming or
+ * not. Lean transport: the platform's fetch plus our own SSE parser — see
+ * docs/decisions/0007-model-transport.md.
+ */
+import { ConfigurationError } from "../../errors.js";
+import type { Message, PromptRequest, Tool } from "../../types/index.js";
+import { trimBaseURL } from "../shared/adapter-options.js";
+import { HttpModelAdapter, type RequestTarget } from "../shared/http-adapter.js";
+import { toolJsonSchema } from "../shared/messages.js";
+import { alternatingTurns, messageTurn } from "../shared/turns.js";
+import { WireCache } from "../shared/wire-cache.js";
+import { ANTHROPIC_BLOCKS } from "./content-blocks.js";
+import { readMessagesJson } from "./json-reader.js";
+import type { AnthropicAdapterOptions, AnthropicUsage } from "./options.js";
+import { readMessagesStream } from "./stream-reader.js";
+import type { MessagesReadContext } from "./usage.js";
+import type { Block } from "./wire-types.js";
+
+export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
+  readonly name: string;
+  readonly provider: string;
+  /** Usage of the last completed prompt, with cache token counts. */
+  lastUsage: AnthropicUsage | undefined;
+  private readonly requestTarget: RequestTarget;
+  protected readonly readContext: MessagesReadContext;
+  private readonly bodyHead: string;
+  private readonly cacheSystemPrompt: boolean;
+  private readonly turns = new WireCache((message: Message) => messageTurn(message, ANTHROPIC_BLOCKS));
+  private readonly tools = new WireCache((tool: Tool<unknown>) =>
+    JSON.stringify({ name: tool.name, description: tool.description, input_schema: toolJsonSchema(tool) }),
+  );
+
+  constructor(options: AnthropicAdapterOptions) {
+    if (!options.model) throw new ConfigurationError("AnthropicAdapter needs a model name (option `model`).");
+    const provider = options.provider ?? "anthropic";
+    super(provider, options, { stream: readMessagesStream, json: readMessagesJson });
+    this.provider = provider;
+    this.name = `${provider}:${options.model}`;
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "anthropic-version": options.version ?? "2023-06-01",
+      ...options.headers,
+    };
+    if (options.apiKey) headers["x-api-key"] = options.apiKey;
+    this.requestTarget = { url: `${trimBaseURL(options.baseURL ?? "https://api.anthropic.com")}/v1/messages`, headers };
+    this.readContext = { provider, recordUsage: (usage) => (this.lastUsage = usage) };
+    this.cacheSystemPrompt = options.cacheSystemPrompt !== false;
+    const head: Record<string, unknown> = { model: options.model, max_tokens: options.maxTokens ?? 8192 };
+    if (options.thinking) head["thinking"] = options.thinking;
+    if (this.stream) head["stream"] = true;
+    this.bodyHead = JSON.stringify(head).slice(0, -1);
+  }
+
+  /** The request body this adapter sends for `request`. */
+  buildBody(request: PromptRequest): string {
+    const system = this.systemFor(request);
+    let body = this.bodyHead;
+    if (system) {
+      const block: Block = { type: "text", text: system };
+      if (this.cacheSystemPrompt) block["cache_control"] = { type: "ephemeral" };
+      body += `,"system":${JSON.stringify([block])}`;
+    }
+    const messages = alternatingTurns(request.messages.map((m) => this.turns.get(m)), ANTHROPIC_BLOCKS);
+    body += `,"messages":${JSON.stringify(messages)}`;
+    if (request.tools?.length) body += `,"tools":[${request.tools.map((t) => this.tools.get(t)).join(",")}]`;
+    return body + "}";
+  }
+
+  protected target(): RequestTarget {
+    return this.requestTarget;
+  }
+}

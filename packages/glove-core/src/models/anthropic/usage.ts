@@ -1,0 +1,32 @@
+import type { ModelPromptResult, ToolCall } from "../../types/index.js";
+import { estimateTokens } from "../shared/messages.js";
+import { agentMessage } from "../shared/response.js";
+import type { AnthropicUsage } from "./options.js";
+import type { Usage } from "./wire-types.js";
+
+/** What the response readers need to know about their adapter. */
+export interface MessagesReadContext {
+  provider: string;
+  /** Receives the usage of the answer before subscribers hear of it. */
+  recordUsage(usage: AnthropicUsage): void;
+}
+
+/** The prompt result; the usage (every field filled in, estimated when the API sent none) is recorded first. */
+export function messagesResult(
+  context: MessagesReadContext,
+  answer: { text: string; reasoning: string; toolCalls: ToolCall[] },
+  reported: Usage | undefined,
+  bodyChars: number,
+): ModelPromptResult {
+  const { text, reasoning, toolCalls } = answer;
+  const usage: AnthropicUsage = {
+    input_tokens: reported?.input_tokens ?? estimateTokens(bodyChars),
+    output_tokens: reported?.output_tokens ?? estimateTokens(text.length + reasoning.length),
+    cache_creation_input_tokens: reported?.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: reported?.cache_read_input_tokens ?? 0,
+  };
+  context.recordUsage(usage);
+  // tokens_in counts every input token, cached or not: compaction sizes the context with it.
+  const tokens_in = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+  return { messages: [agentMessage(text, reasoning, toolCalls)], tokens_in, tokens_out: usage.output_tokens };
+}

@@ -1,0 +1,69 @@
+/**
+ * OpenAI-compatible chat completions adapter (OpenAI, OpenRouter, Gemini,
+ * MiniMax, Kimi, GLM, Ollama, LM Studio and any other server speaking
+ * `POST {baseURL}/chat/completions`). Lean transport: the platform's fetch plus
+ * our own SSE parser — see docs/decisions/0007-model-transport.md.
+ */
+import { ConfigurationError } from "../../errors.js";
+import type { PromptRequest, Tool } from "../../types/index.js";
+import { trimBaseURL } from "../shared/adapter-options.js";
+import { HttpModelAdapter, type RequestTarget } from "../shared/http-adapter.js";
+import { toolJsonSchema } from "../shared/messages.js";
+import { WireCache } from "../shared/wire-cache.js";
+import { ChatHistoryEncoder } from "./history-encoder.js";
+import { readChatJson } from "./json-reader.js";
+import type { OpenAICompatAdapterOptions } from "./options.js";
+import { resolveReasoning } from "./reasoning.js";
+import { requestBodyHead } from "./request-body.js";
+import type { ChatReadContext } from "./response.js";
+import { readChatStream } from "./stream-reader.js";
+
+export class OpenAICompatAdapter extends HttpModelAdapter<ChatReadContext> {
+  readonly name: string;
+  readonly provider: string;
+  private readonly requestTarget: RequestTarget;
+  protected readonly readContext: ChatReadContext;
+  /** The request body without messages and tools, as JSON text minus its closing brace. */
+  private readonly bodyHead: string;
+  private readonly history: ChatHistoryEncoder;
+  private readonly tools = new WireCache((tool: Tool<unknown>) =>
+    JSON.stringify({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) },
+    }),
+  );
+
+  constructor(options: OpenAICompatAdapterOptions) {
+    if (!options.model) throw new ConfigurationError("OpenAICompatAdapter needs a model name (option `model`).");
+    const provider = options.provider ?? "openai";
+    super(provider, options, { stream: readChatStream, json: readChatJson });
+    this.provider = provider;
+    this.name = `${provider}:${options.model}`;
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...options.headers,
+    };
+    if (options.apiKey) headers["authorization"] = `Bearer ${options.apiKey}`;
+    this.requestTarget = { url: `${trimBaseURL(options.baseURL)}/chat/completions`, headers };
+    const reasoning = resolveReasoning(options);
+    this.readContext = { provider, reasoning };
+    this.history = new ChatHistoryEncoder(reasoning.echo);
+    this.bodyHead = requestBodyHead(options, provider, this.stream, reasoning);
+  }
+
+  /** The request body this adapter sends for `request` (exposed for tests and benchmarks). */
+  buildBody(request: PromptRequest): string {
+    const system = this.systemFor(request);
+    const history = this.history.json(request.messages);
+    const systemJson = system ? JSON.stringify({ role: "system", content: system }) : "";
+    const sep = systemJson && history ? "," : "";
+    let body = `${this.bodyHead},"messages":[${systemJson}${sep}${history}]`;
+    if (request.tools?.length) body += `,"tools":[${request.tools.map((t) => this.tools.get(t)).join(",")}]`;
+    return body + "}";
+  }
+
+  protected target(): RequestTarget {
+    return this.requestTarget;
+  }
+}

@@ -1,0 +1,122 @@
+import { ConfigurationError } from "../../errors.js";
+import type { ModelAdapter } from "../../types/index.js";
+import type { OpenAICompatReasoningOptions, ReasoningEffort } from "../openai-compat.js";
+import { DEFAULT_TIMEOUT_MS } from "../shared/adapter-options.js";
+import { awsEnvCredentials, awsRegion, readEnv } from "../shared/env.js";
+import { LazyAdapter } from "./lazy-adapter.js";
+import { getProvider } from "./lookup.js";
+import { PROVIDERS, type ProviderId } from "./table.js";
+
+export interface CreateAdapterOptions {
+  provider: ProviderId | (string & {});
+  model?: string;
+  /** Defaults to the provider's environment variable (for bedrock: the access key id). */
+  apiKey?: string;
+  maxTokens?: number;
+  /** Default true. */
+  stream?: boolean;
+  baseURL?: string;
+  /** Per-attempt timeout in ms. Default 600 000. */
+  timeout?: number;
+  /** OpenAI-compatible providers only. */
+  reasoning?: boolean | OpenAICompatReasoningOptions;
+  reasoningEffort?: ReasoningEffort;
+  includeReasoningInText?: boolean;
+  /** Retries for 429/5xx/network failures (default 2). */
+  maxRetries?: number;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Bedrock: region (default AWS_REGION, AWS_DEFAULT_REGION, then us-east-1). */
+  region?: string;
+  /** fetch to use (default globalThis.fetch). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * A ModelAdapter for `opts.provider`. Checks the key and model now (clear errors
+ * naming the env var / option), loads the adapter module on the first prompt.
+ */
+export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
+  if (!opts || typeof opts.provider !== "string") {
+    throw new ConfigurationError(`createAdapter() needs { provider }: one of ${Object.keys(PROVIDERS).join(", ")}.`);
+  }
+  const p = getProvider(opts.provider.trim().toLowerCase());
+  const model = opts.model?.trim() || p.defaultModel;
+  if (!model) {
+    throw new ConfigurationError(
+      `Provider "${p.id}" has no default model: pass createAdapter({ provider: "${p.id}", model: "<name>" }) with a model your ${p.name} server has loaded.`,
+    );
+  }
+  const maxTokens = opts.maxTokens ?? p.defaultMaxTokens;
+  const timeout = opts.timeout ?? DEFAULT_TIMEOUT_MS;
+  const common = {
+    model,
+    maxTokens,
+    stream: opts.stream ?? true,
+    timeout,
+    ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
+    ...(opts.headers ? { headers: opts.headers } : {}),
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  };
+  const name = `${p.id}:${model}`;
+
+  if (p.format === "bedrock") {
+    const region = awsRegion(opts.region);
+    const credentials = awsEnvCredentials(opts.apiKey ?? readEnv("AWS_ACCESS_KEY_ID"));
+    const bearerToken = readEnv("AWS_BEARER_TOKEN_BEDROCK");
+    if (!credentials && !bearerToken) {
+      throw new ConfigurationError(
+        "Provider \"bedrock\" needs AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials), or AWS_BEARER_TOKEN_BEDROCK.",
+      );
+    }
+    return new LazyAdapter(name, async () => {
+      const { BedrockAdapter } = await import("../bedrock.js");
+      return new BedrockAdapter({
+        ...common,
+        region,
+        ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
+        credentials,
+        ...(bearerToken && !credentials ? { bearerToken } : {}),
+      });
+    });
+  }
+
+  const apiKey = opts.apiKey ?? (p.envVar ? readEnv(p.envVar) : undefined);
+  if (p.requiresApiKey && !apiKey) {
+    throw new ConfigurationError(
+      `Provider "${p.id}" needs an API key: set ${p.envVar} in the environment or pass createAdapter({ provider: "${p.id}", apiKey }).`,
+    );
+  }
+  const baseURL = opts.baseURL ?? p.baseURL;
+
+  if (p.format === "anthropic") {
+    return new LazyAdapter(name, async () => {
+      const { AnthropicAdapter } = await import("../anthropic.js");
+      return new AnthropicAdapter({ ...common, baseURL, ...(apiKey ? { apiKey } : {}) });
+    });
+  }
+  if (p.id === "mimo") {
+    return new LazyAdapter(name, async () => {
+      const { MiMoAdapter } = await import("../mimo.js");
+      return new MiMoAdapter({
+        ...common,
+        baseURL,
+        ...(apiKey ? { apiKey } : {}),
+        ...(opts.reasoningEffort ? { reasoningEffort: opts.reasoningEffort } : {}),
+        ...(opts.includeReasoningInText !== undefined ? { includeReasoningInText: opts.includeReasoningInText } : {}),
+      });
+    });
+  }
+  return new LazyAdapter(name, async () => {
+    const { OpenAICompatAdapter } = await import("../openai-compat.js");
+    return new OpenAICompatAdapter({
+      ...common,
+      provider: p.id,
+      baseURL,
+      ...(apiKey ? { apiKey } : {}),
+      ...(opts.reasoning !== undefined ? { reasoning: opts.reasoning } : {}),
+      ...(opts.reasoningEffort ? { reasoningEffort: opts.reasoningEffort } : {}),
+      ...(opts.includeReasoningInText !== undefined ? { includeReasoningInText: opts.includeReasoningInText } : {}),
+    });
+  });
+}

@@ -1,0 +1,34 @@
+import type { ModelAdapter, ModelPromptResult, NotifySubscribersFunction, PromptRequest } from "../../types/index.js";
+
+/** Loads the real adapter on first use; forwards everything to it. */
+export class LazyAdapter implements ModelAdapter {
+  private inner: ModelAdapter | undefined;
+  private loading: Promise<ModelAdapter> | undefined;
+  private systemPrompt: string | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly load: () => Promise<ModelAdapter>,
+  ) {}
+
+  setSystemPrompt(systemPrompt: string): void {
+    this.systemPrompt = systemPrompt;
+    this.inner?.setSystemPrompt(systemPrompt);
+  }
+
+  /** The loaded adapter (loads it if needed). */
+  async adapter(): Promise<ModelAdapter> {
+    if (this.inner) return this.inner;
+    this.loading ??= this.load().then((adapter) => {
+      if (this.systemPrompt !== undefined) adapter.setSystemPrompt(this.systemPrompt);
+      this.inner = adapter;
+      return adapter;
+    });
+    return this.loading;
+  }
+
+  async prompt(request: PromptRequest, notify: NotifySubscribersFunction, signal?: AbortSignal): Promise<ModelPromptResult> {
+    const adapter = this.inner ?? (await this.adapter());
+    return adapter.prompt(request, notify, signal);
+  }
+}

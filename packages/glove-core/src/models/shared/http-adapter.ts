@@ -1,0 +1,86 @@
+import type { ModelAdapter, ModelPromptResult, NotifySubscribersFunction, PromptRequest } from "../../types/index.js";
+import { transportOptions, type HttpAdapterOptions } from "./adapter-options.js";
+import { post, type TransportOptions } from "./transport.js";
+
+/** What an adapter's response readers need to know about it. */
+export interface ReadContext {
+  /** Provider id, carried by every ProviderError. */
+  provider: string;
+}
+
+/** Reads one answer from a response: streamed or whole. */
+export type ResponseReader<C extends ReadContext> = (
+  context: C,
+  response: Response,
+  notify: NotifySubscribersFunction,
+  bodyChars: number,
+) => Promise<ModelPromptResult>;
+
+/** How an adapter reads answers of each kind. */
+export interface ResponseReaders<C extends ReadContext> {
+  stream: ResponseReader<C>;
+  json: ResponseReader<C>;
+}
+
+/** Where one request goes and with which headers. */
+export interface RequestTarget {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The request lifecycle every HTTP adapter shares: build the body, POST it
+ * (retries and timeout in the transport), read the answer streamed or whole,
+ * and turn a failure while reading into the right error. Subclasses supply the
+ * wire format.
+ */
+export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAdapter {
+  abstract readonly name: string;
+  readonly model: string;
+  protected systemPrompt: string;
+  protected readonly transport: TransportOptions;
+  protected readonly stream: boolean;
+
+  /** Set by the subclass constructor; read only once prompts run. */
+  protected abstract readonly readContext: C;
+
+  protected constructor(
+    provider: string,
+    options: HttpAdapterOptions,
+    private readonly readers: ResponseReaders<C>,
+  ) {
+    this.model = options.model;
+    this.systemPrompt = options.systemPrompt ?? "";
+    this.transport = transportOptions(provider, options);
+    this.stream = options.stream ?? true;
+  }
+
+  setSystemPrompt(systemPrompt: string): void {
+    this.systemPrompt = systemPrompt;
+  }
+
+  /** The request body this adapter sends for `request` (exposed for tests and benchmarks). */
+  abstract buildBody(request: PromptRequest): string;
+
+  async prompt(request: PromptRequest, notify: NotifySubscribersFunction, signal?: AbortSignal): Promise<ModelPromptResult> {
+    const body = this.buildBody(request);
+    const target = await this.target(body);
+    const open = await post(this.transport, { url: target.url, headers: target.headers, body, signal });
+    try {
+      const read = this.stream ? this.readers.stream : this.readers.json;
+      return await read(this.readContext, open.response, notify, body.length);
+    } catch (error) {
+      throw open.readFailure(error);
+    } finally {
+      open.close();
+    }
+  }
+
+  /** The system prompt for `request`: its own, else the adapter's. */
+  protected systemFor(request: PromptRequest): string {
+    return request.systemPrompt ?? this.systemPrompt;
+  }
+
+  /** URL and headers for a request carrying `body` (signing may need the body). */
+  protected abstract target(body: string): RequestTarget | Promise<RequestTarget>;
+}

@@ -200,6 +200,29 @@ describe("BedrockAdapter — ConverseStream", () => {
   });
 });
 
+describe("BedrockAdapter — credentials provider", () => {
+  it("asks a provider (e.g. the AWS SDK's fromNodeProviderChain) for credentials on every request", async () => {
+    let calls = 0;
+    const provider = async () => {
+      calls++;
+      return { accessKeyId: `AKIDROTATED${calls}`, secretAccessKey: "secret", sessionToken: "session" };
+    };
+    const answer = json(200, {
+      output: { message: { role: "assistant", content: [{ text: "ok" }] } },
+      stopReason: "end_turn",
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
+    const { adapter, server } = await adapterFor([answer, answer], { stream: false, credentials: provider });
+    const rec = recorder();
+    await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, rec.notify);
+    await adapter.prompt({ messages: [{ sender: "user", text: "b" }] }, rec.notify);
+    expect(calls).toBe(2);
+    expect(server.received[0]!.headers["authorization"]).toContain("Credential=AKIDROTATED1/");
+    expect(server.received[1]!.headers["authorization"]).toContain("Credential=AKIDROTATED2/");
+    expect(server.received[1]!.headers["x-amz-security-token"]).toBe("session");
+  });
+});
+
 describe("BedrockAdapter — Converse and HTTP errors", () => {
   it("non-streaming: one model_response; bearer token auth", async () => {
     const { adapter, server } = await adapterFor(

@@ -13,7 +13,7 @@ import { toolJsonSchema } from "../shared/messages.js";
 import { alternatingTurns, messageTurn } from "../shared/turns.js";
 import { WireCache } from "../shared/wire-cache.js";
 import { CONVERSE_BLOCKS, numberDocuments } from "./content-blocks.js";
-import { bedrockAuth, type BedrockAuth } from "./credentials.js";
+import { bedrockAuth, resolveCredentials, type BedrockAuth } from "./credentials.js";
 import { readConverseJson } from "./json-reader.js";
 import type { BedrockAdapterOptions } from "./options.js";
 import { readConverseStream } from "./stream-reader.js";
@@ -62,7 +62,15 @@ export class BedrockAdapter extends HttpModelAdapter<ReadContext> {
     };
     const { credentials, bearerToken } = this.auth;
     const headers = credentials
-      ? await signV4({ method: "POST", url, headers: baseHeaders, body, region: this.region, service: "bedrock", credentials })
+      ? await signV4({
+          method: "POST",
+          url,
+          headers: baseHeaders,
+          body,
+          region: this.region,
+          service: "bedrock",
+          credentials: await resolveCredentials(credentials),
+        })
       : { ...baseHeaders, authorization: `Bearer ${bearerToken}` };
     return { url, headers };
   }

@@ -1,10 +1,22 @@
 import { ConfigurationError } from "../../errors.js";
-import type { AwsCredentials } from "../shared/aws.js";
+import type { AwsCredentials, AwsCredentialsProvider } from "../shared/aws.js";
 import { awsEnvCredentials, readEnv } from "../shared/env.js";
 import type { BedrockAdapterOptions } from "./options.js";
 
 /** How requests are authorised: SigV4 with credentials, or a Bedrock API key as bearer token. */
-export type BedrockAuth = { credentials: AwsCredentials; bearerToken: undefined } | { credentials: undefined; bearerToken: string };
+export type BedrockAuth =
+  | { credentials: AwsCredentials | AwsCredentialsProvider; bearerToken: undefined }
+  | { credentials: undefined; bearerToken: string };
+
+/** The credentials for one request: a provider is asked each time (it caches and refreshes itself). */
+export async function resolveCredentials(credentials: AwsCredentials | AwsCredentialsProvider): Promise<AwsCredentials> {
+  if (typeof credentials !== "function") return credentials;
+  const resolved = await credentials();
+  if (!resolved?.accessKeyId || !resolved.secretAccessKey) {
+    throw new ConfigurationError("The Bedrock credentials provider returned no accessKeyId/secretAccessKey.");
+  }
+  return resolved;
+}
 
 /**
  * Credentials from the options, else from the environment unless a bearer

@@ -1,11 +1,15 @@
 import type { HttpAdapterOptions } from "../shared/adapter-options.js";
-import type { AwsCredentials } from "../shared/aws.js";
+import type { AwsCredentials, AwsCredentialsProvider } from "../shared/aws.js";
 
 export interface BedrockAdapterOptions extends HttpAdapterOptions {
   /** Default AWS_REGION, AWS_DEFAULT_REGION, then us-east-1. */
   region?: string;
-  /** Default from the environment: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN. */
-  credentials?: AwsCredentials | undefined;
+  /**
+   * Static credentials, or a provider called per request (pass the AWS SDK's
+   * `fromNodeProviderChain()` for profiles, SSO and instance roles). Default from
+   * the environment: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN.
+   */
+  credentials?: AwsCredentials | AwsCredentialsProvider | undefined;
   /** A Bedrock API key (AWS_BEARER_TOKEN_BEDROCK), used instead of SigV4 when no credentials are set. */
   bearerToken?: string;
   /** Default https://bedrock-runtime.{region}.amazonaws.com. */

@@ -10,6 +10,13 @@ export interface AwsCredentials {
   sessionToken?: string;
 }
 
+/**
+ * Resolves credentials per request, e.g. the AWS SDK's `fromNodeProviderChain()`
+ * (profiles, SSO, container and instance roles). It is the SDK's own
+ * credential-provider shape, and such providers cache and refresh themselves.
+ */
+export type AwsCredentialsProvider = () => Promise<AwsCredentials>;
+
 const encoder = new TextEncoder();
 
 function hex(buffer: ArrayBuffer): string {

@@ -31,6 +31,20 @@ export type { InboxToolInput } from "./plugins/inbox.js";
 export { Displaymanager } from "./display/display-manager.js";
 export { MemoryStore } from "./stores/memory-store.js";
 export { INTERRUPTED_TOOL_MESSAGE, repairForInterruptedTools, decodeMessage } from "./stores/message-integrity.js";
+export { createRecordCodec, emptySessionRecord, requireSessionId, subStoreSession } from "./stores/record-codec.js";
+export type {
+  RecordCodec,
+  RecordCodecOptions,
+  StoreErrorCode,
+  TaskRecord,
+  InboxRecord,
+  MessageRecord,
+  SessionRecord,
+  SubStoreInfo,
+} from "./stores/record-codec.js";
+export { StoreSessionError } from "./stores/store-session-error.js";
+export { schemaVersionPolicy } from "./stores/schema-version.js";
+export type { SchemaMigration, SchemaVersionPolicyOptions } from "./stores/schema-version.js";
 
 export {
   GloveError,

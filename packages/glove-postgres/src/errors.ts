@@ -1,15 +1,11 @@
-import { GloveError } from "glove-core";
+import { StoreSessionError } from "glove-core";
 
 /**
  * A PostgresStore cannot read or write its session: unknown schema version, corrupt row, missing
  * task or inbox item. The message names the session; nothing is ever deleted to recover.
  */
-export class PostgresStoreError extends GloveError {
-  readonly sessionId: string;
-
+export class PostgresStoreError extends StoreSessionError {
   constructor(sessionId: string, detail: string, code = "GLOVE_STORE") {
-    super(`PostgresStore session "${sessionId}": ${detail}`, { code });
-    this.name = "PostgresStoreError";
-    this.sessionId = sessionId;
+    super("PostgresStore", sessionId, detail, code);
   }
 }

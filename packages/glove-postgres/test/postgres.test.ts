@@ -1,13 +1,13 @@
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Displaymanager, GloveError, Glove, type Message } from "glove-core";
+import { GloveError } from "glove-core";
 import { ScriptedModel, storeConformanceCases } from "glove-core/testing";
 import { INTERRUPTED_TOOL_MESSAGE, PostgresStore, PostgresStoreError, SCHEMA_VERSION } from "../src/index.js";
 import { PG_URL, pgProblem, uniqueSchema } from "./pg-env.js";
+import { expectInboxAnswerReachesNextRequest, expectNoOrphanedToolCalls, makeCoffeeAgent as makeAgent } from "../../../test-support/coffee-agent.js";
+import { buildForChildProcesses, expectBatchesIntact, expectNodeOutput, killWhileToolRuns, runNode } from "../../../test-support/child-processes.js";
 
 const problem = await pgProblem();
 const enabled = problem === undefined;
@@ -24,7 +24,6 @@ if (!enabled && process.env.CI === "true") {
   });
 }
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const schema = uniqueSchema("pg");
 let pool: pg.Pool;
@@ -140,92 +139,31 @@ describe.runIf(enabled)("PostgresStore", () => {
 });
 
 describe.runIf(enabled)("PostgresStore across processes", () => {
-  beforeAll(() => {
-    if (!existsSync(join(root, "packages/glove-core/dist/index.js"))) {
-      execFileSync("npx", ["tsc", "-b", "packages/glove-core"], { cwd: root, stdio: "pipe" });
-    }
-    execFileSync("npx", ["tsc", "-p", "packages/glove-postgres"], { cwd: root, stdio: "pipe" });
-  }, 180_000);
-
-  const node = (script: string, args: string[]) =>
-    spawnSync(process.execPath, [join(fixtures, script), ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  beforeAll(() => buildForChildProcesses("packages/glove-postgres"), 180_000);
 
   it("two processes appending to one conversation at once neither interleave a batch nor lose a message", async () => {
     const startAt = String(Date.now() + 1500);
-    const run = (writer: string) =>
-      new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(fixtures, "append-batches.mjs"), PG_URL, schema, "shared-log", writer, "150", startAt], { cwd: root });
-        let out = "";
-        child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-        child.stderr.on("data", (c: Buffer) => (out += c.toString()));
-        child.on("exit", (code) => resolve({ code, out }));
-      });
+    const run = (writer: string) => runNode(join(fixtures, "append-batches.mjs"), [PG_URL, schema, "shared-log", writer, "150", startAt]);
     const results = await Promise.all([run("A"), run("B")]);
     for (const r of results) expect(r, r.out).toMatchObject({ code: 0, out: "DONE\n" });
 
     const store = await PostgresStore.open({ pool, schema, sessionId: "shared-log" });
     const texts = (await store.getMessages()).map((m) => m.text);
-    expect(texts).toHaveLength(2 * 150 * 3);
+    expectBatchesIntact(texts, 150);
     expect(await store.messageCount()).toBe(900);
     const seqs = (await pool.query(`SELECT seq FROM "${schema}".glove_messages WHERE session_id = 'shared-log' ORDER BY seq`)).rows.map((r) => r.seq);
     expect(seqs).toEqual(Array.from({ length: 900 }, (_, i) => i));
-    for (const writer of ["A", "B"]) {
-      let last = -1;
-      for (let i = 0; i < 150; i++) {
-        const start = texts.indexOf(`${writer}:${i}:0`);
-        expect(texts.slice(start, start + 3)).toEqual([`${writer}:${i}:0`, `${writer}:${i}:1`, `${writer}:${i}:2`]);
-        expect(start).toBeGreaterThan(last);
-        last = start;
-      }
-    }
-    // Both writers really overlapped (otherwise this test proves little).
-    const firstB = texts.indexOf("B:0:0");
-    const lastA = texts.lastIndexOf("A:149:2");
-    const firstA = texts.indexOf("A:0:0");
-    const lastB = texts.lastIndexOf("B:149:2");
-    expect(firstB < lastA && firstA < lastB).toBe(true);
   });
 
   it("injects an inbox item resolved by another node process into the next request", async () => {
     const store = await PostgresStore.open({ pool, schema, sessionId: "cafe" });
-    const model = new ScriptedModel([
-      { toolCalls: [{ name: "glove_post_to_inbox", input: { tag: "oat_milk", request: "When is oat milk back?", blocking: false } }] },
-      { text: "I've asked; I'll let you know." },
-      { text: "Good news: oat milk is back." },
-    ]);
-    const agent = makeAgent(store, model);
-    await agent.processRequest("Do you have oat milk?");
-    const [item] = await store.getInboxItems();
-    expect(item?.status).toBe("pending");
-
-    const child = node("resolve-inbox.mjs", [PG_URL, schema, "cafe", item!.id, "Back in stock Tuesday."]);
-    expect(child.stderr).toBe("");
-    expect(child.stdout).toBe("RESOLVED\n");
-
-    await agent.processRequest("Any news?");
-    const request = model.requests[2]!.messages;
-    expect(request.some((m) => m.text.includes("Back in stock Tuesday."))).toBe(true);
-    expect(request.at(-1)?.text).toBe("Any news?");
-    expect((await store.getInboxItems())[0]?.status).toBe("consumed");
+    await expectInboxAnswerReachesNextRequest(store, (itemId) =>
+      expectNodeOutput(join(fixtures, "resolve-inbox.mjs"), [PG_URL, schema, "cafe", itemId, "Back in stock Tuesday."], "RESOLVED\n", 60_000),
+    );
   });
 
   it("a process killed with SIGKILL mid-tool leaves a conversation the next process continues with no orphaned tool call", async () => {
-    const child = spawn(process.execPath, [join(fixtures, "run-until-killed.mjs"), PG_URL, schema, "report-job"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`child never started its tool; stderr: ${stderr}`)), 30_000);
-      child.stdout.on("data", (chunk: Buffer) => {
-        if (chunk.toString().includes("TOOL_RUNNING")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.on("exit", (code) => reject(new Error(`child exited early (${code}); stderr: ${stderr}`)));
-    });
-    const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-    child.kill("SIGKILL");
-    expect(await exited).toBe("SIGKILL");
+    await killWhileToolRuns(join(fixtures, "run-until-killed.mjs"), [PG_URL, schema, "report-job"]);
 
     const store = await PostgresStore.open({ pool, schema, sessionId: "report-job" });
     expect((await store.getMessages()).map((m) => m.sender)).toEqual(["user", "agent"]);
@@ -237,21 +175,3 @@ describe.runIf(enabled)("PostgresStore across processes", () => {
     expect(seen.at(-1)?.text).toBe("Did the export finish?");
   });
 });
-
-function makeAgent(store: PostgresStore, model: ScriptedModel) {
-  return new Glove({
-    store,
-    model,
-    displayManager: new Displaymanager(),
-    systemPrompt: "You run a coffee shop.",
-    compaction_config: { compaction_instructions: "Summarize." },
-  }).build();
-}
-
-function expectNoOrphanedToolCalls(messages: readonly Message[]): void {
-  messages.forEach((m, i) => {
-    if (!m.tool_calls?.length) return;
-    const answered = new Set(messages[i + 1]?.tool_results?.map((r) => r.call_id));
-    for (const call of m.tool_calls) expect(answered.has(call.id), `tool call ${call.id} of message ${i} has no result`).toBe(true);
-  });
-}

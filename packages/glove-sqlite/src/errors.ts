@@ -1,15 +1,11 @@
-import { GloveError } from "glove-core";
+import { StoreSessionError } from "glove-core";
 
 /**
  * A SqliteStore cannot read or write its session: unknown schema version, corrupt row, missing
  * task or inbox item. The message names the session; nothing is ever deleted to recover.
  */
-export class SqliteStoreError extends GloveError {
-  readonly sessionId: string;
-
+export class SqliteStoreError extends StoreSessionError {
   constructor(sessionId: string, detail: string, code = "GLOVE_STORE") {
-    super(`SqliteStore session "${sessionId}": ${detail}`, { code });
-    this.name = "SqliteStoreError";
-    this.sessionId = sessionId;
+    super("SqliteStore", sessionId, detail, code);
   }
 }

@@ -1,0 +1,80 @@
+import type { PoolClient } from "pg";
+import type { Message, MessageRecord, SessionRecord } from "glove-core";
+import { repairForInterruptedTools } from "glove-core";
+import type { PostgresSession } from "./session.js";
+
+/** The session's messages: one row each in glove_messages, numbered from 0 by `seq`. */
+export class PostgresMessages {
+  readonly #session: PostgresSession;
+  readonly #repair: boolean;
+  /** Appends of this store, chained so they reach the database in call order. */
+  #appendQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(session: PostgresSession, repairInterruptedToolCalls: boolean) {
+    this.#session = session;
+    this.#repair = repairInterruptedToolCalls;
+  }
+
+  async all(): Promise<Message[]> {
+    const { rows } = await this.#session.query<MessageRecord>(`SELECT seq, body FROM ${this.#session.tables.messages} WHERE session_id = $1 ORDER BY seq`, [
+      this.#session.sessionId,
+    ]);
+    return rows.map((row) => this.#decode(row));
+  }
+
+  /** The last compaction summary and what follows (everything when there is none); one indexed range read. */
+  async sinceLastCompaction(): Promise<Message[]> {
+    const { messages, sessions } = this.#session.tables;
+    const { rows } = await this.#session.query<MessageRecord>(
+      `SELECT m.seq, m.body FROM ${messages} m
+       WHERE m.session_id = $1
+         AND m.seq >= COALESCE((SELECT s.last_compaction_seq FROM ${sessions} s WHERE s.session_id = $1), 0)
+       ORDER BY m.seq`,
+      [this.#session.sessionId],
+    );
+    return rows.map((row) => this.#decode(row));
+  }
+
+  /** Appends a batch in one transaction holding the session's row lock, after this store's earlier appends. */
+  append(msgs: Message[]): Promise<void> {
+    if (msgs.length === 0) return Promise.resolve();
+    const snapshot = msgs.slice();
+    const run = this.#appendQueue.then(() => this.#session.transaction((client, row) => this.#appendLocked(client, row, snapshot)));
+    this.#appendQueue = run.catch(() => {});
+    return run;
+  }
+
+  async #appendLocked(client: PoolClient, session: SessionRecord, msgs: Message[]): Promise<void> {
+    const { sessionId, codec, tables } = this.#session;
+    let seq = session.message_count;
+    let lastCompaction = session.last_compaction_seq;
+    const rows: Message[] = [];
+    if (this.#repair && seq > 0) {
+      const tail = await client.query<MessageRecord>(`SELECT seq, body FROM ${tables.messages} WHERE session_id = $1 AND seq = $2`, [sessionId, seq - 1]);
+      const repair = repairForInterruptedTools(tail.rows[0] ? this.#decode(tail.rows[0]) : undefined, msgs);
+      if (repair) rows.push(repair);
+    }
+    rows.push(...msgs);
+    const seqs: number[] = [];
+    const flags: boolean[] = [];
+    const bodies: string[] = [];
+    for (const message of rows) {
+      const body = codec.encodeMessage(message);
+      if (message.is_compaction === true) lastCompaction = seq;
+      seqs.push(seq);
+      flags.push(message.is_compaction === true);
+      bodies.push(body);
+      seq += 1;
+    }
+    await client.query(
+      `INSERT INTO ${tables.messages} (session_id, seq, is_compaction, body)
+       SELECT $1, t.seq, t.is_compaction, t.body FROM unnest($2::int[], $3::boolean[], $4::text[]) AS t(seq, is_compaction, body)`,
+      [sessionId, seqs, flags, bodies],
+    );
+    await client.query(`UPDATE ${tables.sessions} SET message_count = $2, last_compaction_seq = $3 WHERE session_id = $1`, [sessionId, seq, lastCompaction]);
+  }
+
+  #decode(row: MessageRecord): Message {
+    return this.#session.codec.decodeMessage(row, { in: this.#session.tables.messages });
+  }
+}

@@ -1,0 +1,88 @@
+import type { Database } from "better-sqlite3";
+import type { RecordCodec, SessionRecord, SubStoreInfo } from "glove-core";
+import { emptySessionRecord } from "glove-core";
+import { SqliteStoreError } from "./errors.js";
+
+/** What every part of a SqliteStore works on: one session in one open database. */
+export interface SqliteSession {
+  readonly db: Database;
+  readonly sessionId: string;
+  /** The database, as named in errors ("SQLite database ./chat.db"). */
+  readonly where: string;
+  readonly codec: RecordCodec;
+}
+
+const INTEGER_COLUMNS = ["message_count", "tokens_in", "tokens_out", "turns"] as const;
+
+/** The session's row: created on open, read with integrity checks, and its counters. */
+export class SqliteSessionRow {
+  readonly #session: SqliteSession;
+  readonly #s: ReturnType<typeof prepare>;
+
+  constructor(session: SqliteSession) {
+    this.#session = session;
+    this.#s = prepare(session.db);
+  }
+
+  /** Creates the row when missing; `child` records where a sub-store sits. */
+  ensure(child?: SubStoreInfo): void {
+    this.#s.ensure.run({
+      session_id: this.#session.sessionId,
+      parent_id: child?.parentId ?? null,
+      namespace: child?.namespace ?? null,
+      durable: child ? (child.durable ? 1 : 0) : null,
+      created_at: new Date().toISOString(),
+    });
+  }
+
+  read(): SessionRecord {
+    const { sessionId, where } = this.#session;
+    const row = this.#s.read.get(sessionId) as SessionRecord | undefined;
+    if (!row) {
+      // Removed by hand while open: recreate it empty rather than fail every call.
+      this.ensure();
+      return emptySessionRecord();
+    }
+    for (const key of INTEGER_COLUMNS) {
+      if (typeof row[key] !== "number" || !Number.isInteger(row[key])) {
+        throw new SqliteStoreError(
+          sessionId,
+          `the session row in ${where} is corrupt: ${key} is ${JSON.stringify(row[key])}. Nothing was changed.`,
+          "GLOVE_STORE_CORRUPT",
+        );
+      }
+    }
+    return row;
+  }
+
+  setMessageCount(count: number, lastCompactionSeq: number | null): void {
+    this.#s.setMessageCount.run(count, lastCompactionSeq, this.#session.sessionId);
+  }
+
+  addTokens(tokensIn: number, tokensOut: number): void {
+    this.#s.addTokens.run(tokensIn, tokensOut, this.#session.sessionId);
+  }
+
+  incrementTurn(): void {
+    this.#s.incrementTurn.run(this.#session.sessionId);
+  }
+
+  resetCounters(): void {
+    this.#s.resetCounters.run(this.#session.sessionId);
+  }
+}
+
+function prepare(db: Database) {
+  return {
+    ensure: db.prepare(
+      `INSERT INTO glove_sessions (session_id, parent_id, namespace, durable, created_at)
+       VALUES (@session_id, @parent_id, @namespace, @durable, @created_at)
+       ON CONFLICT (session_id) DO NOTHING`,
+    ),
+    read: db.prepare("SELECT message_count, last_compaction_seq, tokens_in, tokens_out, turns FROM glove_sessions WHERE session_id = ?"),
+    setMessageCount: db.prepare("UPDATE glove_sessions SET message_count = ?, last_compaction_seq = ? WHERE session_id = ?"),
+    addTokens: db.prepare("UPDATE glove_sessions SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ? WHERE session_id = ?"),
+    incrementTurn: db.prepare("UPDATE glove_sessions SET turns = turns + 1 WHERE session_id = ?"),
+    resetCounters: db.prepare("UPDATE glove_sessions SET tokens_in = 0, tokens_out = 0, turns = 0 WHERE session_id = ?"),
+  };
+}

@@ -1,0 +1,36 @@
+import type { StoreAdapter } from "../../types/index.js";
+
+/** Optional capability groups a store may implement; see `StoreConformanceOptions.require`. */
+export type StoreCapability =
+  | "tasks"
+  | "replaceTasks"
+  | "permissions"
+  | "inbox"
+  | "subAgentStores"
+  | "messageCount"
+  | "messagesSinceLastCompaction";
+
+export interface StoreConformanceOptions {
+  /**
+   * A store for `sessionId`. Calling it again with the same id must give a store over the same
+   * data: persistent stores should open a new instance (new connection) so the suite also proves
+   * that everything survives a reopen and is visible to a second writer; an in-memory store may
+   * return the same instance. Every case uses its own, fresh session ids.
+   */
+  createStore(sessionId: string): Promise<StoreAdapter>;
+  /** Runs after every case, passed or failed: close the stores `createStore` opened for it. */
+  cleanup?(): Promise<void>;
+  /**
+   * Capabilities the store must implement. A case for an optional group the store lacks passes
+   * (after checking the group is not half-implemented) unless the group is listed here.
+   */
+  require?: StoreCapability[];
+  /** Prefix of the session ids the cases create (default "conformance"). */
+  sessionPrefix?: string;
+}
+
+export interface StoreConformanceCase {
+  name: string;
+  /** Resolves when the store conforms; rejects with a descriptive Error on the first violation. */
+  run(): Promise<void>;
+}

@@ -26,6 +26,7 @@ import type {
   HookHandler,
 } from "./extensions/types.js";
 import { assembleParts, type GloveParts } from "./glove-parts.js";
+import { requireExtensionName, toUserInput, validateConfig } from "./glove-input.js";
 import { toolFromFoldArgs } from "./glove-tools.js";
 import { CompositePlugin } from "./plugins/composite.js";
 import { InboxPlugin, storeSupportsInbox } from "./plugins/inbox.js";
@@ -322,37 +323,4 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     }
     return this.parts;
   }
-}
-
-function requireExtensionName(name: unknown, method: string): string {
-  if (typeof name !== "string" || !/^[A-Za-z][\w-]*$/.test(name)) {
-    throw new ConfigurationError(
-      `${method}() needs a name that starts with a letter and holds only letters, digits, "_" or "-"; got ${JSON.stringify(name)}.`,
-    );
-  }
-  return name;
-}
-
-function validateConfig(config: GloveConfig): void {
-  const missing: string[] = [];
-  if (!config) throw new ConfigurationError("new Glove(config) needs a config object.");
-  if (!config.model) missing.push("model (a ModelAdapter, e.g. createAdapter({ provider }))");
-  if (!config.displayManager) missing.push("displayManager (e.g. new Displaymanager())");
-  if (typeof config.systemPrompt !== "string") missing.push("systemPrompt (a string)");
-  if (typeof config.compaction_config?.compaction_instructions !== "string") {
-    missing.push("compaction_config.compaction_instructions (a string)");
-  }
-  if (missing.length) throw new ConfigurationError(`new Glove() is missing: ${missing.join("; ")}.`);
-}
-
-function toUserInput(request: string | ContentPart[]): { text: string; content: ContentPart[] } {
-  if (typeof request === "string") return { text: request, content: [] };
-  if (!Array.isArray(request)) {
-    throw new ConfigurationError("processRequest() takes a string or an array of ContentParts.");
-  }
-  const text = request
-    .filter((p) => p.type === "text" && typeof p.text === "string")
-    .map((p) => p.text)
-    .join("\n");
-  return { text, content: request.filter((p) => p.type !== "text") };
 }

@@ -1,0 +1,37 @@
+import type { ContentPart, GloveConfig } from "./types/index.js";
+import { ConfigurationError } from "./errors.js";
+
+/** Checks, with messages that say what to pass, for what users hand to a Glove. */
+
+export function requireExtensionName(name: unknown, method: string): string {
+  if (typeof name !== "string" || !/^[A-Za-z][\w-]*$/.test(name)) {
+    throw new ConfigurationError(
+      `${method}() needs a name that starts with a letter and holds only letters, digits, "_" or "-"; got ${JSON.stringify(name)}.`,
+    );
+  }
+  return name;
+}
+
+export function validateConfig(config: GloveConfig): void {
+  const missing: string[] = [];
+  if (!config) throw new ConfigurationError("new Glove(config) needs a config object.");
+  if (!config.model) missing.push("model (a ModelAdapter, e.g. createAdapter({ provider }))");
+  if (!config.displayManager) missing.push("displayManager (e.g. new Displaymanager())");
+  if (typeof config.systemPrompt !== "string") missing.push("systemPrompt (a string)");
+  if (typeof config.compaction_config?.compaction_instructions !== "string") {
+    missing.push("compaction_config.compaction_instructions (a string)");
+  }
+  if (missing.length) throw new ConfigurationError(`new Glove() is missing: ${missing.join("; ")}.`);
+}
+
+export function toUserInput(request: string | ContentPart[]): { text: string; content: ContentPart[] } {
+  if (typeof request === "string") return { text: request, content: [] };
+  if (!Array.isArray(request)) {
+    throw new ConfigurationError("processRequest() takes a string or an array of ContentParts.");
+  }
+  const text = request
+    .filter((p) => p.type === "text" && typeof p.text === "string")
+    .map((p) => p.text)
+    .join("\n");
+  return { text, content: request.filter((p) => p.type !== "text") };
+}

@@ -1,15 +1,15 @@
 import { defineConfig } from "vitest/config";
 
-// Resolve workspace packages to their TypeScript sources (the "source" export
+// Resolve workspace packages to their TypeScript sources (the "glove-source" export
 // condition), so tests run without a build and see edits immediately.
-const conditions = ["source", "import", "module", "node", "default"];
+const conditions = ["glove-source", "import", "module", "node", "default"];
 
 export default defineConfig({
   resolve: { conditions },
   // Vitest passes ssr.resolve.conditions to Node as --conditions, which also steer `require()`:
   // "import"/"module" there make CommonJS packages load the ESM build of their dependencies
   // (pg requiring pg-pool gets a module namespace and crashes). Vite adds import/require itself.
-  ssr: { resolve: { conditions: ["source", "node", "development|production"], externalConditions: ["source"] } },
+  ssr: { resolve: { conditions: ["glove-source", "node", "development|production"], externalConditions: ["glove-source"] } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "bench/**/test/**/*.test.ts"],
     testTimeout: 20_000,

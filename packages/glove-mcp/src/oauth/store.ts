@@ -1,17 +1,27 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 
-/** Persisted OAuth state for one MCP server (one `key`). */
+/** Persisted OAuth state for one MCP server (one `key`). Every field is plain JSON. */
 export interface McpOAuthRecord {
-  clientInformation?: Record<string, unknown>;
-  tokens?: Record<string, unknown>;
+  /** The tokens of the last exchange or refresh; `access_token` is the bearer token. */
+  tokens?: OAuthTokens;
+  /** The registered (or pre-registered) client. */
+  clientInformation?: OAuthClientInformationMixed;
+  /** PKCE verifier of the authorization in progress. */
   codeVerifier?: string;
-  [field: string]: unknown;
+  /** `state` of the authorization in progress, checked on the callback. */
+  state?: string;
+  /** Cached discovery results (resource and authorization-server metadata). */
+  discovery?: OAuthDiscoveryState;
 }
 
+/** Where OAuth state lives, by key (one key per MCP server, or per user and server). */
 export interface OAuthStore {
-  get(key: string): Promise<McpOAuthRecord | undefined>;
+  /** The record for `key`; an empty record when there is none. */
+  get(key: string): Promise<McpOAuthRecord>;
   set(key: string, record: McpOAuthRecord): Promise<void>;
   delete(key: string): Promise<void>;
 }
@@ -19,9 +29,9 @@ export interface OAuthStore {
 /** In-process store; records are deep-copied in and out. */
 export class MemoryOAuthStore implements OAuthStore {
   private readonly records = new Map<string, string>();
-  async get(key: string): Promise<McpOAuthRecord | undefined> {
+  async get(key: string): Promise<McpOAuthRecord> {
     const raw = this.records.get(key);
-    return raw === undefined ? undefined : (JSON.parse(raw) as McpOAuthRecord);
+    return raw === undefined ? {} : (JSON.parse(raw) as McpOAuthRecord);
   }
   async set(key: string, record: McpOAuthRecord): Promise<void> {
     this.records.set(key, JSON.stringify(record));
@@ -67,8 +77,8 @@ export class FsOAuthStore implements OAuthStore {
     return next;
   }
 
-  async get(key: string): Promise<McpOAuthRecord | undefined> {
-    return (await this.readAll())[key];
+  async get(key: string): Promise<McpOAuthRecord> {
+    return (await this.readAll())[key] ?? {};
   }
   set(key: string, record: McpOAuthRecord): Promise<void> {
     return this.serial(async () => {

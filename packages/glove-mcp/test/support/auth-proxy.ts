@@ -1,6 +1,20 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** Streams one request to `upstream` (same path) and its response back. */
+export function forwardRequest(upstream: URL, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const forward = http.request(
+    { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+    (upstreamRes) => {
+      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+      upstreamRes.pipe(res);
+    },
+  );
+  forward.on("error", () => res.destroy());
+  res.on("close", () => forward.destroy());
+  req.pipe(forward);
+}
+
 /**
  * A loopback reverse proxy that lets through only requests bearing the current token and
  * answers 401 otherwise, the way an OAuth-protected MCP server treats an expired token.
@@ -15,16 +29,7 @@ export async function startAuthProxy(upstream: URL, validToken: string) {
       req.resume();
       return;
     }
-    const forward = http.request(
-      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
-      (upstreamRes) => {
-        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-        upstreamRes.pipe(res);
-      },
-    );
-    forward.on("error", () => res.destroy());
-    res.on("close", () => forward.destroy());
-    req.pipe(forward);
+    forwardRequest(upstream, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

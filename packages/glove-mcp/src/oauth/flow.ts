@@ -1,0 +1,155 @@
+import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { McpOAuthError, type McpOAuthStep } from "./errors.js";
+import { buildClientMetadata } from "./metadata.js";
+import { McpOAuthProvider, type PreRegisteredClient } from "./provider.js";
+import type { OAuthStore } from "./store.js";
+
+/** What both halves of the flow need; the same values must reach both. */
+export interface McpOAuthFlowOptions {
+  serverUrl: string | URL;
+  store: OAuthStore;
+  key: string;
+  /** The callback URL the authorization server redirects to. */
+  redirectUrl: string;
+  /** Default: `buildClientMetadata({ redirectUrl, scope })`. */
+  clientMetadata?: OAuthClientMetadata;
+  preRegisteredClient?: PreRegisteredClient;
+  /** Requested scope; default: the server's `WWW-Authenticate` scope, then its advertised scopes. */
+  scope?: string;
+  fetch?: FetchLike;
+}
+
+export type BeginMcpOAuthResult =
+  | { status: "redirect"; authorizationUrl: URL }
+  /** A stored refresh token was exchanged; no browser round trip is needed. */
+  | { status: "authorized"; tokens: OAuthTokens };
+
+function providerFor(options: McpOAuthFlowOptions, onAuthorizationUrl?: (url: URL) => void): McpOAuthProvider {
+  return new McpOAuthProvider({
+    store: options.store,
+    key: options.key,
+    redirectUrl: options.redirectUrl,
+    clientMetadata:
+      options.clientMetadata ??
+      buildClientMetadata({ redirectUrl: options.redirectUrl, ...(options.scope ? { scope: options.scope } : {}) }),
+    ...(options.preRegisteredClient ? { preRegisteredClient: options.preRegisteredClient } : {}),
+    ...(onAuthorizationUrl ? { onAuthorizationUrl } : {}),
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function fail(step: McpOAuthStep, what: string, error: unknown): never {
+  if (McpOAuthError.isInstance(error)) throw error;
+  throw new McpOAuthError(step, `${what}: ${messageOf(error)}`, { cause: error });
+}
+
+/**
+ * Asks the MCP server, without a token, how to authorize: a protected server answers 401 with
+ * `WWW-Authenticate: Bearer resource_metadata="…", scope="…"`. Servers that leave those out get
+ * the SDK's well-known fallbacks (path-aware, then root protected-resource metadata, then the
+ * authorization server at the server's origin).
+ */
+async function probeChallenge(serverUrl: URL, fetchFn: FetchLike): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  let response: Response;
+  try {
+    response = await fetchFn(serverUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "glove-mcp-oauth", version: "0.1.0" } },
+      }),
+    });
+  } catch (error) {
+    fail("discovery", `Could not reach the MCP server at ${serverUrl.href}`, error);
+  }
+  await response.body?.cancel().catch(() => undefined);
+  if (response.status !== 401) return {};
+  const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+  return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+}
+
+/**
+ * First half of the authorization-code flow: discovery, Dynamic Client Registration (unless a
+ * client is pre-registered or already stored), PKCE S256 and a fresh `state`, all persisted under
+ * `key`. Send the user to `authorizationUrl`; finish with `completeMcpOAuth` on the callback.
+ */
+export async function beginMcpOAuth(options: McpOAuthFlowOptions): Promise<BeginMcpOAuthResult> {
+  const serverUrl = new URL(options.serverUrl);
+  const fetchFn = options.fetch ?? fetch;
+  const challenge = await probeChallenge(serverUrl, fetchFn);
+  let authorizationUrl: URL | undefined;
+  const provider = providerFor(options, (url) => {
+    authorizationUrl = url;
+  });
+  const scope = options.scope ?? challenge.scope;
+  let result: Awaited<ReturnType<typeof auth>>;
+  try {
+    result = await auth(provider, {
+      serverUrl,
+      fetchFn,
+      ...(scope ? { scope } : {}),
+      ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+    });
+  } catch (error) {
+    fail("authorization", `Could not start authorization with ${serverUrl.href}`, error);
+  }
+  if (result === "AUTHORIZED") {
+    const tokens = await provider.tokens();
+    if (tokens) return { status: "authorized", tokens };
+  }
+  if (!authorizationUrl) throw new McpOAuthError("authorization", "The OAuth flow produced no authorization URL.");
+  return { status: "redirect", authorizationUrl };
+}
+
+/** The query of the callback request: `code` and `state`, or the server's `error`. */
+export interface McpOAuthCallbackParams {
+  code?: string | null;
+  state?: string | null;
+  error?: string | null;
+  error_description?: string | null;
+}
+
+/**
+ * Second half: checks `state` against the pending authorization, exchanges the code (with the
+ * PKCE verifier) for tokens and persists them. Returns the tokens.
+ */
+export async function completeMcpOAuth(
+  options: McpOAuthFlowOptions,
+  callback: McpOAuthCallbackParams,
+): Promise<OAuthTokens> {
+  if (callback.error) {
+    const detail = callback.error_description ? ` (${callback.error_description})` : "";
+    throw new McpOAuthError("callback", `The authorization server refused: ${callback.error}${detail}.`);
+  }
+  const provider = providerFor(options);
+  if (!(await provider.checkState(callback.state))) {
+    throw new McpOAuthError(
+      "callback",
+      "The callback's state does not match the authorization in progress (a stale or forged redirect). Start the authorization again.",
+    );
+  }
+  if (!callback.code) throw new McpOAuthError("callback", "The callback carries no authorization code.");
+  const serverUrl = new URL(options.serverUrl);
+  try {
+    await auth(provider, {
+      serverUrl,
+      authorizationCode: callback.code,
+      fetchFn: options.fetch ?? fetch,
+      ...(options.scope ? { scope: options.scope } : {}),
+    });
+  } catch (error) {
+    fail("token", "Exchanging the authorization code failed", error);
+  }
+  const tokens = await provider.tokens();
+  if (!tokens) throw new McpOAuthError("token", "The token exchange returned no tokens.");
+  return tokens;
+}

@@ -1,0 +1,130 @@
+import { randomBytes } from "node:crypto";
+import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { McpOAuthRecord, OAuthStore } from "./store.js";
+
+/** Credentials issued out of band, for servers without Dynamic Client Registration. */
+export interface PreRegisteredClient {
+  client_id: string;
+  client_secret?: string;
+}
+
+export interface McpOAuthProviderOptions {
+  store: OAuthStore;
+  /** The store key of this server's record. */
+  key: string;
+  /** Where the authorization server sends the browser back. */
+  redirectUrl: string;
+  /** Registration metadata (see `buildClientMetadata`). */
+  clientMetadata: OAuthClientMetadata;
+  /** Used instead of registering; never written to the store. */
+  preRegisteredClient?: PreRegisteredClient;
+  /** Receives the authorization URL the user must open. */
+  onAuthorizationUrl?: (url: URL) => void | Promise<void>;
+}
+
+/**
+ * The MCP SDK's `OAuthClientProvider`, backed by an `OAuthStore`: tokens, the registered
+ * client, the PKCE verifier, the pending `state` and discovery results all live under one key,
+ * so a flow started in one process (or request handler) can be finished in another.
+ */
+export class McpOAuthProvider implements OAuthClientProvider {
+  readonly store: OAuthStore;
+  readonly key: string;
+  private readonly options: McpOAuthProviderOptions;
+
+  constructor(options: McpOAuthProviderOptions) {
+    this.options = options;
+    this.store = options.store;
+    this.key = options.key;
+  }
+
+  get redirectUrl(): string {
+    return this.options.redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return this.options.clientMetadata;
+  }
+
+  /** A fresh random `state` per authorization, persisted so the callback can be checked. */
+  async state(): Promise<string> {
+    const state = randomBytes(24).toString("base64url");
+    await this.update({ state });
+    return state;
+  }
+
+  /** True when `received` is the `state` of the authorization in progress. */
+  async checkState(received: string | null | undefined): Promise<boolean> {
+    const { state } = await this.store.get(this.key);
+    return typeof received === "string" && state !== undefined && received === state;
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    if (this.options.preRegisteredClient) return { ...this.options.preRegisteredClient };
+    const stored = (await this.store.get(this.key)).clientInformation;
+    // A client registered for another callback URL (another port) cannot finish this flow:
+    // report none, so the flow registers again.
+    const registered = stored && "redirect_uris" in stored ? stored.redirect_uris : undefined;
+    if (registered && !registered.includes(this.redirectUrl)) return undefined;
+    return stored;
+  }
+
+  async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
+    // Pre-registered secrets come from the app's configuration; they are not copied to disk.
+    if (this.options.preRegisteredClient) return;
+    await this.update({ clientInformation });
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    return (await this.store.get(this.key)).tokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    // The exchange is done: the verifier and state are single-use.
+    await this.update({ tokens, codeVerifier: undefined, state: undefined });
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    await this.options.onAuthorizationUrl?.(authorizationUrl);
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    await this.update({ codeVerifier });
+  }
+
+  async codeVerifier(): Promise<string> {
+    const { codeVerifier } = await this.store.get(this.key);
+    if (!codeVerifier) throw new Error(`No PKCE code verifier is stored for "${this.key}": start the authorization again.`);
+    return codeVerifier;
+  }
+
+  async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {
+    await this.update({ discovery });
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return (await this.store.get(this.key)).discovery;
+  }
+
+  async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    const cleared: Partial<Record<keyof McpOAuthRecord, undefined>> = {};
+    if (scope === "all" || scope === "client") cleared.clientInformation = undefined;
+    if (scope === "all" || scope === "tokens") cleared.tokens = undefined;
+    if (scope === "all" || scope === "verifier") cleared.codeVerifier = undefined;
+    if (scope === "all" || scope === "discovery") cleared.discovery = undefined;
+    await this.update(cleared);
+  }
+
+  private async update(patch: Partial<McpOAuthRecord>): Promise<void> {
+    const record: McpOAuthRecord = { ...(await this.store.get(this.key)), ...patch };
+    for (const field of Object.keys(record) as Array<keyof McpOAuthRecord>) {
+      if (record[field] === undefined) delete record[field];
+    }
+    await this.store.set(this.key, record);
+  }
+}

@@ -1,26 +1,10 @@
 import { createInterface } from "node:readline";
 import { Displaymanager, Glove, MemoryStore, type Message, type ModelAdapter } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { mountMcp, type McpAdapter } from "glove-mcp";
+import { mountMcp, type McpCatalogueEntry } from "glove-mcp";
+import { FsOAuthStore } from "glove-mcp/oauth";
 import { startLocalCatalogue } from "./catalogue.js";
-
-/** Per-conversation record of the active catalogue entries (kept in memory here). */
-export class MemoryMcpAdapter implements McpAdapter {
-  private readonly active = new Set<string>();
-  constructor(readonly identifier: string) {}
-  async getActive(): Promise<string[]> {
-    return [...this.active];
-  }
-  async activate(id: string): Promise<void> {
-    this.active.add(id);
-  }
-  async deactivate(id: string): Promise<void> {
-    this.active.delete(id);
-  }
-  async getAccessToken(): Promise<string> {
-    return "local-catalogue-needs-no-token";
-  }
-}
+import { DEFAULT_TOKEN_FILE, OAuthStoreMcpAdapter } from "./remote.js";
 
 export const SYSTEM_PROMPT =
   "You are a terminal assistant. When you lack a capability, ask the discovermcp subagent to find and activate an MCP server for it; its tools are available on your next turn.";
@@ -73,6 +57,10 @@ export interface RunOptions {
   /** Lines to send; when absent, read from stdin (live) or the canned inputs (offline). */
   inputs?: string[];
   write?: (line: string) => void;
+  /** OAuth-protected entries to add to the local catalogue (`--remote`: Notion and Gmail). */
+  remote?: McpCatalogueEntry[];
+  /** Where `auth <id>` stored the tokens. Default `.glove/mcp-oauth.json`. */
+  tokenFile?: string;
 }
 
 /** Starts the local catalogue, mounts it on a Glove, runs the conversation, and cleans up. */
@@ -81,7 +69,8 @@ export async function runMcpCli(options: RunOptions = {}): Promise<{ activeEntri
   const model = options.model ?? walkthroughModel();
   const catalogue = await startLocalCatalogue();
   try {
-    write(`Catalogue: ${catalogue.entries.map((e) => `${e.id} (${e.stdio ? "stdio" : e.url})`).join(", ")}`);
+    const entries = [...catalogue.entries, ...(options.remote ?? [])];
+    write(`Catalogue: ${entries.map((e) => `${e.id} (${e.stdio ? "stdio" : e.url})`).join(", ")}`);
     const store = new MemoryStore("mcp-cli");
     const glove = new Glove({
       store,
@@ -91,8 +80,9 @@ export async function runMcpCli(options: RunOptions = {}): Promise<{ activeEntri
       serverMode: true,
       compaction_config: { compaction_instructions: "Summarise the conversation." },
     }).build();
-    const adapter = new MemoryMcpAdapter("mcp-cli");
-    const mount = await mountMcp(glove, { adapter, entries: catalogue.entries });
+    const tokens = new FsOAuthStore(options.tokenFile ?? DEFAULT_TOKEN_FILE);
+    const adapter = new OAuthStoreMcpAdapter("mcp-cli", tokens, new Set(catalogue.entries.map((e) => e.id)));
+    const mount = await mountMcp(glove, { adapter, entries });
     try {
       const send = async (input: string) => {
         write(`you: ${input}`);

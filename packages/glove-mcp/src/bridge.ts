@@ -80,7 +80,17 @@ export function bridgeMcpTool(
   };
 }
 
-/** Bridges every tool of a connection. */
+/**
+ * Bridges every tool of a connection. Two MCP names that become one provider-safe name
+ * (`a.b` and `a_b`, or a long shared prefix cut at 64) get `_2`, `_3`… so neither is lost.
+ */
 export function bridgeMcpTools(connection: McpConnection, serverMode: boolean): Array<GloveFoldArgs<Record<string, unknown>>> {
-  return connection.tools.map((tool) => bridgeMcpTool(connection, tool, serverMode));
+  const taken = new Set<string>();
+  return connection.tools.map((tool) => {
+    const fold = bridgeMcpTool(connection, tool, serverMode);
+    let name = fold.name;
+    for (let n = 2; taken.has(name); n++) name = `${fold.name.slice(0, 64 - `_${n}`.length)}_${n}`;
+    taken.add(name);
+    return name === fold.name ? fold : { ...fold, name };
+  });
 }

@@ -4,6 +4,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { GloveError } from "glove-core";
+import { bearerFetch } from "./bearer-fetch.js";
 import type { McpCatalogueEntry } from "./types.js";
 
 export type { McpTool };
@@ -37,13 +39,32 @@ export interface ConnectMcpOptions {
 }
 
 /** Thrown when the server rejects the bearer token (HTTP 401). */
-export class McpAuthError extends Error {
-  override readonly name = "McpAuthError";
+export class McpAuthError extends GloveError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { ...options, code: "GLOVE_MCP_AUTH" });
+    this.name = "McpAuthError";
+  }
+
+  static override isInstance(error: unknown): error is McpAuthError {
+    return GloveError.isInstance(error) && error.code === "GLOVE_MCP_AUTH";
+  }
+}
+
+/** Thrown when no transport could reach the server; the message lists each attempt. */
+export class McpConnectError extends GloveError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { ...options, code: "GLOVE_MCP_CONNECT" });
+    this.name = "McpConnectError";
+  }
+
+  static override isInstance(error: unknown): error is McpConnectError {
+    return GloveError.isInstance(error) && error.code === "GLOVE_MCP_CONNECT";
+  }
 }
 
 /** True for the errors that mean "the token was refused or expired". */
 export function isAuthError(error: unknown): boolean {
-  if (error instanceof McpAuthError) return true;
+  if (McpAuthError.isInstance(error)) return true;
   if (!(error instanceof Error)) return false;
   if (error.name === "UnauthorizedError") return true;
   const code = (error as { code?: unknown }).code;
@@ -97,32 +118,37 @@ export async function connectMcp(entry: McpCatalogueEntry, options: ConnectMcpOp
     await open(client, transport, options.signal);
     kind = "stdio";
   } else {
-    const headers: Record<string, string> = {};
-    if (options.getAccessToken) headers.Authorization = `Bearer ${await options.getAccessToken(entry.id)}`;
     const url = new URL(entry.url);
+    const getAccessToken = options.getAccessToken;
+    const authFetch = getAccessToken
+      ? bearerFetch(await getAccessToken(entry.id), () => getAccessToken(entry.id))
+      : undefined;
     const attempts: Array<"streamable-http" | "sse"> = options.httpTransport
       ? [options.httpTransport]
       : ["streamable-http", "sse"];
-    let lastError: unknown;
+    const failures: string[] = [];
     let connected: { client: Client; kind: McpTransportKind } | undefined;
     for (const attempt of attempts) {
       const candidate = newClient(options);
+      const transportOptions = authFetch ? { fetch: authFetch } : {};
       const transport =
         attempt === "streamable-http"
-          ? new StreamableHTTPClientTransport(url, { requestInit: { headers } })
-          : new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: withHeaders(headers) } });
+          ? new StreamableHTTPClientTransport(url, transportOptions)
+          : new SSEClientTransport(url, transportOptions);
       try {
         await open(candidate, transport, options.signal);
         connected = { client: candidate, kind: attempt };
         break;
       } catch (error) {
-        lastError = error;
         await candidate.close().catch(() => undefined);
-        if (isAuthError(error)) throw new McpAuthError(`MCP server "${entry.id}" refused the token: ${messageOf(error)}`);
+        if (isAuthError(error)) throw new McpAuthError(`MCP server "${entry.id}" refused the token: ${messageOf(error)}`, { cause: error });
         if (options.signal?.aborted) throw error;
+        failures.push(`${attempt}: ${messageOf(error)}`);
       }
     }
-    if (!connected) throw lastError instanceof Error ? lastError : new Error(String(lastError));
+    if (!connected) {
+      throw new McpConnectError(`Could not connect to MCP server "${entry.id}" at ${entry.url} (${failures.join("; ")}). Check that it is running and the URL is right.`);
+    }
     client = connected.client;
     kind = connected.kind;
   }
@@ -154,14 +180,6 @@ export async function connectMcp(entry: McpCatalogueEntry, options: ConnectMcpOp
     },
   };
   return connection;
-}
-
-function withHeaders(headers: Record<string, string>): typeof fetch {
-  return (input, init) => {
-    const merged = new Headers(init?.headers);
-    for (const [k, v] of Object.entries(headers)) merged.set(k, v);
-    return fetch(input, { ...init, headers: merged });
-  };
 }
 
 export function messageOf(error: unknown): string {

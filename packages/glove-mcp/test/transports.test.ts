@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Displaymanager, Glove, MemoryStore, type ToolResult } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { bridgeMcpTools, connectMcp, McpAuthError, type McpCatalogueEntry } from "glove-mcp";
+import { bridgeMcpTools, connectMcp, McpAuthError, McpConnectError, type McpCatalogueEntry } from "glove-mcp";
 import { TestAdapter } from "./support/adapter.js";
 import { startAuthProxy } from "./support/auth-proxy.js";
 import { startEverything, type RunningServer } from "./support/servers.js";
@@ -75,12 +75,21 @@ describe("bearer tokens", () => {
       proxy.rotate("token-2");
       const expired = await echo.do({ message: "hi" }, display, undefined as never);
       expect(expired).toEqual({ status: "error", message: "auth_expired", data: null });
+
+      // The app stores a refreshed token: the live connection re-reads it on the next 401.
+      adapter.tokens.set("everything", "token-2");
+      expect(await echo.do({ message: "refreshed" }, display, undefined as never)).toMatchObject({
+        status: "success",
+        data: "Echo: refreshed",
+      });
     } finally {
       await connection.close().catch(() => undefined);
     }
 
     // A refused token fails the connection without falling back to SSE.
-    await expect(connectMcp(entry(proxy.url), { getAccessToken })).rejects.toBeInstanceOf(McpAuthError);
+    adapter.tokens.set("everything", "token-1");
+    const refused = await connectMcp(entry(proxy.url), { getAccessToken }).catch((e: unknown) => e);
+    expect(McpAuthError.isInstance(refused)).toBe(true);
 
     adapter.tokens.set("everything", "token-2");
     const fresh = await connectMcp(entry(proxy.url), { getAccessToken });
@@ -90,6 +99,12 @@ describe("bearer tokens", () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it("names both transports it tried when nothing answers", async () => {
+    const error = await connectMcp(entry("http://127.0.0.1:9/mcp")).catch((e: unknown) => e);
+    expect(McpConnectError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/streamable-http: .*; sse: /);
   });
 
   it("fails the connection when getAccessToken throws", async () => {

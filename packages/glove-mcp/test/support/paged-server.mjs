@@ -4,9 +4,10 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
-const tools = Array.from({ length: 7 }, (_, i) => ({
-  name: `tool.${i}`,
-  description: `Tool number ${i}`,
+// Eight tools over three pages; "tool_6" becomes the same provider-safe name as "tool.6".
+const tools = [...Array.from({ length: 7 }, (_, i) => `tool.${i}`), "tool_6"].map((name) => ({
+  name,
+  description: `Tool ${name}`,
   inputSchema: { type: "object", properties: {} },
 }));
 const PAGE = 3;

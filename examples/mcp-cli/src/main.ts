@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { FsOAuthStore } from "glove-mcp/oauth";
 import { runMcpCli } from "./agent.js";
-import { selectModel } from "./model.js";
+// Provider selection from the environment is the terminal-agent example's.
+import { selectModel } from "glove-example-terminal-agent/model";
 import { authorizeEntry, DEFAULT_TOKEN_FILE, REMOTE_ENTRIES } from "./remote.js";
 
 // Ctrl-C / SIGTERM: exit through process.exit so the catalogue's exit hook stops server-everything

@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Displaymanager, Glove, MemoryStore, type Message } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { connectMcp, mountMcp, type McpAdapter, type McpCatalogueEntry } from "glove-mcp";
+import { connectMcp, mountMcp, type McpCatalogueEntry } from "glove-mcp";
+import { TestAdapter } from "./support/adapter.js";
 import {
   beginMcpOAuth,
   completeMcpOAuth,
@@ -63,20 +64,11 @@ function tempFile(): string {
 }
 
 /** The adapter of the spec's example: bearer tokens read from the OAuth store. */
-class StoreAdapter implements McpAdapter {
-  readonly identifier = "oauth-convo";
-  private readonly active = new Set<string>();
-  constructor(private readonly store: FsOAuthStore) {}
-  async getActive() {
-    return [...this.active];
+class StoreAdapter extends TestAdapter {
+  constructor(private readonly store: FsOAuthStore) {
+    super("oauth-convo");
   }
-  async activate(id: string) {
-    this.active.add(id);
-  }
-  async deactivate(id: string) {
-    this.active.delete(id);
-  }
-  async getAccessToken(id: string) {
+  override async getAccessToken(id: string) {
     const state = await this.store.get(id);
     if (state.tokens?.access_token) return state.tokens.access_token;
     throw new Error(`Run the auth command for ${id}`);

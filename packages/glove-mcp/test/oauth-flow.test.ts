@@ -227,4 +227,11 @@ describe("runMcpOAuth against the SDK's auth router", () => {
     expect(front.provider.tokens.has(tokens.access_token)).toBe(true);
     expect(front.provider.registrations).toBe(1); // the stored registration served both attempts
   });
+
+  it("says so when the server does not ask for a token", async () => {
+    const flow: McpOAuthFlowOptions = { serverUrl: everything.url, store: new MemoryOAuthStore(), key: "open", redirectUrl: "http://127.0.0.1:9/cb" };
+    const error = await beginMcpOAuth(flow).catch((e: unknown) => e);
+    expect(McpOAuthError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ step: "authorization", message: expect.stringContaining("may not use OAuth") });
+  });
 });

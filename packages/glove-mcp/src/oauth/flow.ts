@@ -55,7 +55,10 @@ function fail(step: McpOAuthStep, what: string, error: unknown): never {
  * the SDK's well-known fallbacks (path-aware, then root protected-resource metadata, then the
  * authorization server at the server's origin).
  */
-async function probeChallenge(serverUrl: URL, fetchFn: FetchLike): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+async function probeChallenge(
+  serverUrl: URL,
+  fetchFn: FetchLike,
+): Promise<{ status: number; resourceMetadataUrl?: URL; scope?: string }> {
   let response: Response;
   try {
     response = await fetchFn(serverUrl, {
@@ -72,9 +75,9 @@ async function probeChallenge(serverUrl: URL, fetchFn: FetchLike): Promise<{ res
     fail("discovery", `Could not reach the MCP server at ${serverUrl.href}`, error);
   }
   await response.body?.cancel().catch(() => undefined);
-  if (response.status !== 401) return {};
+  if (response.status !== 401) return { status: response.status };
   const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-  return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+  return { status: 401, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
 }
 
 /**
@@ -100,7 +103,9 @@ export async function beginMcpOAuth(options: McpOAuthFlowOptions): Promise<Begin
       ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
     });
   } catch (error) {
-    fail("authorization", `Could not start authorization with ${serverUrl.href}`, error);
+    const hint =
+      challenge.status === 401 ? "" : ` (the server answered ${challenge.status} without asking for a token: it may not use OAuth)`;
+    fail("authorization", `Could not start authorization with ${serverUrl.href}${hint}`, error);
   }
   if (result === "AUTHORIZED") {
     const tokens = await provider.tokens();

@@ -23,6 +23,7 @@ export { isToolResultData, normalizeToolReturn } from "./runtime/tool-result.js"
 
 export { CompositePlugin } from "./plugins/composite.js";
 export { ToolRegistryPlugin } from "./plugins/tool-registry.js";
+export { toolFromFoldArgs } from "./glove-tools.js";
 export { TasksPlugin, createTaskTool, TASK_TOOL_NAME } from "./plugins/tasks.js";
 export type { TaskToolInput } from "./plugins/tasks.js";
 export { InboxPlugin, createInboxTool, INBOX_TOOL_NAME } from "./plugins/inbox.js";

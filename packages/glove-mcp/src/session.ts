@@ -1,17 +1,7 @@
-import { ToolRegistryPlugin, type GloveFoldArgs, type IGloveRunnable, type Tool } from "glove-core";
+import { ToolRegistryPlugin, toolFromFoldArgs, type IGloveRunnable } from "glove-core";
 import { bridgeMcpTools } from "./bridge.js";
 import { connectMcp, type McpConnection } from "./connect.js";
 import type { McpAdapter, McpCatalogueEntry } from "./types.js";
-
-function toTool(fold: GloveFoldArgs<Record<string, unknown>>, glove: IGloveRunnable): Tool<unknown> {
-  return {
-    name: fold.name,
-    description: fold.description,
-    jsonSchema: fold.jsonSchema,
-    requiresPermission: fold.requiresPermission,
-    run: (input, _handOver, signal) => fold.do(input as Record<string, unknown>, glove.displayManager, glove, signal),
-  };
-}
 
 /**
  * The live MCP state of one Glove: open connections and the tools they contributed,
@@ -55,7 +45,7 @@ export class McpSession {
     const promise = (async () => {
       const connection = await connectMcp(entry, { getAccessToken: (x) => this.adapter.getAccessToken(x) });
       const folds = bridgeMcpTools(connection, this.glove.serverMode);
-      for (const fold of folds) this.registry.set(toTool(fold, this.glove));
+      for (const fold of folds) this.registry.set(toolFromFoldArgs(fold, this.glove));
       this.connections.set(id, { connection, tools: folds.map((f) => f.name) });
       return connection;
     })();

@@ -2,6 +2,7 @@ import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/cl
 import type { OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { messageOf } from "../connect.js";
 import { McpOAuthError, type McpOAuthStep } from "./errors.js";
 import { buildClientMetadata } from "./metadata.js";
 import { McpOAuthProvider, type PreRegisteredClient } from "./provider.js";
@@ -14,8 +15,10 @@ export interface McpOAuthFlowOptions {
   key: string;
   /** The callback URL the authorization server redirects to. */
   redirectUrl: string;
-  /** Default: `buildClientMetadata({ redirectUrl, scope })`. */
+  /** Default: `buildClientMetadata({ redirectUrl, scope, clientName })`. */
   clientMetadata?: OAuthClientMetadata;
+  /** Registered client name when `clientMetadata` is not given. */
+  clientName?: string;
   preRegisteredClient?: PreRegisteredClient;
   /** Requested scope; default: the server's `WWW-Authenticate` scope, then its advertised scopes. */
   scope?: string;
@@ -34,14 +37,14 @@ function providerFor(options: McpOAuthFlowOptions, onAuthorizationUrl?: (url: UR
     redirectUrl: options.redirectUrl,
     clientMetadata:
       options.clientMetadata ??
-      buildClientMetadata({ redirectUrl: options.redirectUrl, ...(options.scope ? { scope: options.scope } : {}) }),
+      buildClientMetadata({
+        redirectUrl: options.redirectUrl,
+        ...(options.scope ? { scope: options.scope } : {}),
+        ...(options.clientName ? { clientName: options.clientName } : {}),
+      }),
     ...(options.preRegisteredClient ? { preRegisteredClient: options.preRegisteredClient } : {}),
     ...(onAuthorizationUrl ? { onAuthorizationUrl } : {}),
   });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function fail(step: McpOAuthStep, what: string, error: unknown): never {

@@ -1,12 +1,11 @@
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { connectMcp, isAuthError } from "../connect.js";
+import { connectMcp, isAuthError, messageOf } from "../connect.js";
 import { joinContentText } from "../bridge.js";
 import { canOpenBrowser, openInBrowser } from "./browser.js";
 import { startCallbackListener } from "./callback-listener.js";
 import { McpOAuthError } from "./errors.js";
 import { beginMcpOAuth, completeMcpOAuth, type McpOAuthFlowOptions } from "./flow.js";
-import { buildClientMetadata } from "./metadata.js";
 import type { PreRegisteredClient } from "./provider.js";
 import type { OAuthStore } from "./store.js";
 
@@ -66,7 +65,7 @@ async function verifyToken(options: RunMcpOAuthOptions, accessToken: string): Pr
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    const why = isAuthError(error) ? "the server refused the token" : (error as Error).message;
+    const why = isAuthError(error) ? "the server refused the token" : messageOf(error);
     throw new McpOAuthError("verification", `Verifying the token against ${options.serverUrl} failed: ${why}.`, { cause: error });
   }
   try {
@@ -79,7 +78,7 @@ async function verifyToken(options: RunMcpOAuthOptions, accessToken: string): Pr
     return { tools: connection.tools.length, result: text };
   } catch (error) {
     if (McpOAuthError.isInstance(error)) throw error;
-    throw new McpOAuthError("verification", `The verification call failed: ${(error as Error).message}`, { cause: error });
+    throw new McpOAuthError("verification", `The verification call failed: ${messageOf(error)}`, { cause: error });
   } finally {
     await connection.close().catch(() => undefined);
   }
@@ -120,11 +119,7 @@ export async function runMcpOAuth(options: RunMcpOAuthOptions): Promise<RunMcpOA
       store: options.store,
       key: options.key,
       redirectUrl: listener.redirectUrl,
-      clientMetadata: buildClientMetadata({
-        redirectUrl: listener.redirectUrl,
-        ...(options.clientName ? { clientName: options.clientName } : {}),
-        ...(options.scope ? { scope: options.scope } : {}),
-      }),
+      ...(options.clientName ? { clientName: options.clientName } : {}),
       ...(options.preRegisteredClient ? { preRegisteredClient: options.preRegisteredClient } : {}),
       ...(options.scope ? { scope: options.scope } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),

@@ -1,4 +1,5 @@
 import type { GloveFoldArgs, IGloveRunnable, Tool } from "./types/index.js";
+import { ToolCallDisplay } from "./display/tool-call-display.js";
 import { ConfigurationError } from "./errors.js";
 
 /** Names every provider accepts for tools. */
@@ -7,6 +8,7 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * Turns fold arguments into the Executor's Tool. The display manager is read
  * when the tool runs, so tools always see the one current at call time (decision 9).
+ * A pushed slot's renderer defaults to the tool's name.
  */
 export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnable): Tool<unknown> {
   if (!args || typeof args.name !== "string" || !TOOL_NAME.test(args.name)) {
@@ -28,7 +30,17 @@ export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnabl
     jsonSchema: args.jsonSchema,
     requiresPermission: args.requiresPermission,
     unAbortable: args.unAbortable,
-    run: (input, _handOver, signal) => args.do(input, glove.displayManager, glove, signal),
+    run: (input, _handOver, signal, context) => {
+      // Each call sees the display through its own tag, so its slots carry the call's id and name.
+      const display = new ToolCallDisplay(glove.displayManager, {
+        toolName: args.name,
+        toolCallId: context?.callId,
+        displayStrategy: args.displayStrategy,
+        resolveSchema: args.resolveSchema,
+        signal,
+      });
+      return args.do(input, display, glove, signal);
+    },
     generateSummary: generate ? (summaryArgs) => generate.call(args, summaryArgs) : undefined,
   };
   return tool as Tool<unknown>;

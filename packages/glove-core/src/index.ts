@@ -30,6 +30,8 @@ export { InboxPlugin, createInboxTool, INBOX_TOOL_NAME } from "./plugins/inbox.j
 export type { InboxToolInput } from "./plugins/inbox.js";
 
 export { Displaymanager } from "./display/display-manager.js";
+export { ToolCallDisplay } from "./display/tool-call-display.js";
+export type { ToolCallDisplayOptions } from "./display/tool-call-display.js";
 export { MemoryStore } from "./stores/memory-store.js";
 export { INTERRUPTED_TOOL_MESSAGE, repairForInterruptedTools, decodeMessage } from "./stores/message-integrity.js";
 export { createRecordCodec, emptySessionRecord, requireSessionId, subStoreSession } from "./stores/record-codec.js";

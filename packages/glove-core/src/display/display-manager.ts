@@ -6,8 +6,11 @@ import type {
   Renderer,
   ResolverFn,
   Slot,
+  SlotAnswerCheck,
+  SlotPush,
   UnsubscribeFn,
 } from "../types/index.js";
+import type { z } from "zod";
 
 /** Renderer name used when a push does not say which renderer should draw the slot. */
 const DEFAULT_RENDERER = "default";
@@ -43,6 +46,8 @@ export class Displaymanager implements DisplayManagerAdapter {
   stack: Slot<unknown>[] = [];
   listeners = new Set<ListenerFn>();
   resolverStore = new Map<string, { resolve: ResolverFn<unknown>; reject: RejectFn }>();
+  /** Per-push resolve schemas of pending slots (kept off the slot: schemas are not data). */
+  readonly #resolveSchemas = new Map<string, z.ZodType>();
 
   /** Registers a renderer; a renderer with the same name is replaced in place (keeps its position). */
   registerRenderer<I, O>(renderer: Renderer<I, O>): void {
@@ -54,7 +59,7 @@ export class Displaymanager implements DisplayManagerAdapter {
   }
 
   /** Pushes a slot without waiting for an answer; resolves with the slot id once listeners ran. */
-  async pushAndForget<I>(slot: { renderer?: string; input: I }): Promise<string> {
+  async pushAndForget<I>(slot: SlotPush<I>): Promise<string> {
     const entry = this.#createSlot(slot);
     this.stack = [...this.stack, entry];
     await this.notify();
@@ -66,7 +71,7 @@ export class Displaymanager implements DisplayManagerAdapter {
    * Rejects with `DisplaySlotRejectedError` (UI `reject`), `DisplaySlotClosedError` (slot removed or
    * stack cleared) or a `GloveError` when the answer fails the renderer's `outputSchema`.
    */
-  async pushAndWait<I, O = unknown>(slot: { renderer?: string; input: I }): Promise<O> {
+  async pushAndWait<I, O = unknown>(slot: SlotPush<I>): Promise<O> {
     const entry = this.#createSlot(slot);
 
     let settle!: { resolve: (value: O) => void; reject: RejectFn };
@@ -79,9 +84,11 @@ export class Displaymanager implements DisplayManagerAdapter {
     answer.catch(() => undefined);
 
     // Registered BEFORE the slot becomes visible to listeners: see the class comment.
+    if (slot.resolveSchema) this.#resolveSchemas.set(entry.id, slot.resolveSchema);
     this.resolverStore.set(entry.id, {
       resolve: (value: unknown) => {
-        const checked = this.#checkOutput(entry, value);
+        // The push's schema is captured here: the pending entry is gone by the time this runs.
+        const checked = this.#checkOutput(entry, value, slot.resolveSchema);
         if (checked.success) settle.resolve(checked.data as O);
         else settle.reject(checked.error);
       },
@@ -118,6 +125,31 @@ export class Displaymanager implements DisplayManagerAdapter {
     }
   }
 
+  /**
+   * Checks an answer against the slot's resolve schema (or its renderer's outputSchema) without
+   * settling anything: a UI shows the issues and the tool keeps waiting.
+   */
+  checkAnswer(slot_id: string, value: unknown): SlotAnswerCheck {
+    const slot = this.resolverStore.has(slot_id) ? this.stack.find((s) => s.id === slot_id) : undefined;
+    if (!slot) {
+      return { ok: false, reason: "unknown_slot", message: `No pending slot "${slot_id}": it was answered, closed, or never existed.` };
+    }
+    const schema = this.#schemaFor(slot);
+    if (!schema) return { ok: true, value };
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    const issues = parsed.error.issues.map((issue) => ({
+      path: issue.path.map((segment) => String(segment)).join(".") || "(root)",
+      message: issue.message,
+    }));
+    return {
+      ok: false,
+      reason: "invalid",
+      message: `The answer for slot ${slot_id} (renderer "${slot.renderer}") is invalid: ${describeIssues(parsed.error.issues)}.`,
+      issues,
+    };
+  }
+
   /** Answers a pending `pushAndWait` slot. Unknown or already-settled ids are ignored. */
   resolve<O>(slot_id: string, value: O): void {
     const pending = this.#takePending(slot_id);
@@ -140,6 +172,7 @@ export class Displaymanager implements DisplayManagerAdapter {
     const present = this.stack.some((slot) => slot.id === id);
     if (!pending && !present) return;
     this.resolverStore.delete(id);
+    this.#resolveSchemas.delete(id);
     this.stack = this.stack.filter((slot) => slot.id !== id);
     pending?.reject(new DisplaySlotClosedError(id, "removeSlot was called"));
     void this.notify();
@@ -149,6 +182,7 @@ export class Displaymanager implements DisplayManagerAdapter {
   async clearStack(): Promise<void> {
     const pending = [...this.resolverStore.entries()];
     this.resolverStore.clear();
+    this.#resolveSchemas.clear();
     this.stack = [];
     for (const [id, handlers] of pending) {
       handlers.reject(new DisplaySlotClosedError(id, "the display stack was cleared"));
@@ -161,8 +195,14 @@ export class Displaymanager implements DisplayManagerAdapter {
     const pending = this.resolverStore.get(id);
     if (!pending) return undefined;
     this.resolverStore.delete(id);
+    this.#resolveSchemas.delete(id);
     this.stack = this.stack.filter((slot) => slot.id !== id);
     return pending;
+  }
+
+  /** The schema answers must match: the push's own, else the renderer's outputSchema (looked up now). */
+  #schemaFor(slot: Slot<unknown>): z.ZodType | undefined {
+    return this.#resolveSchemas.get(slot.id) ?? this.#findRenderer(slot.renderer)?.outputSchema;
   }
 
   #findRenderer(name: string): Renderer<unknown, unknown> | undefined {
@@ -170,7 +210,7 @@ export class Displaymanager implements DisplayManagerAdapter {
   }
 
   /** Builds a slot, validating the input against the renderer's inputSchema when one is registered. */
-  #createSlot<I>(slot: { renderer?: string; input: I }): Slot<unknown> {
+  #createSlot<I>(slot: SlotPush<I>): Slot<unknown> {
     const name = slot.renderer ?? DEFAULT_RENDERER;
     const renderer = this.#findRenderer(name);
     let input: unknown = slot.input;
@@ -186,15 +226,20 @@ export class Displaymanager implements DisplayManagerAdapter {
       // Keep zod's output (defaults applied, unknown keys stripped): it is what the renderer expects.
       input = parsed.data;
     }
-    return { id: crypto.randomUUID(), renderer: name, input };
+    const entry: Slot<unknown> = { id: crypto.randomUUID(), renderer: name, input };
+    if (slot.toolCallId !== undefined) entry.toolCallId = slot.toolCallId;
+    if (slot.toolName !== undefined) entry.toolName = slot.toolName;
+    if (slot.displayStrategy !== undefined) entry.displayStrategy = slot.displayStrategy;
+    return entry;
   }
 
   /** Validates an answer against the renderer's outputSchema (looked up now, so re-registration counts). */
   #checkOutput(
     slot: Slot<unknown>,
     value: unknown,
+    own: z.ZodType | undefined,
   ): { success: true; data: unknown } | { success: false; error: GloveError } {
-    const schema = this.#findRenderer(slot.renderer)?.outputSchema;
+    const schema = own ?? this.#findRenderer(slot.renderer)?.outputSchema;
     if (!schema) return { success: true, data: value };
     const parsed = schema.safeParse(value);
     if (parsed.success) return { success: true, data: parsed.data };

@@ -7,5 +7,8 @@ export type {
   Renderer,
   ResolverFn,
   Slot,
+  SlotAnswerCheck,
+  SlotPush,
+  DisplayStrategy,
   UnsubscribeFn,
 } from "../types/index.js";

@@ -96,8 +96,11 @@ export class Runtime {
     return [...this.agents.keys()];
   }
 
-  /** The Glove of one conversation, created on first use with a store from the factory. */
-  conversation(agent: string, conversationId: string): Promise<Glove> {
+  /**
+   * The Glove of one conversation, created on first use with `options.store`, else a store from
+   * the factory. A host that evicts idle conversations calls `closeConversation` to forget one.
+   */
+  conversation(agent: string, conversationId: string, options: { store?: StoreAdapter } = {}): Promise<Glove> {
     const entry = this.agents.get(agent);
     if (!entry) {
       return Promise.reject(
@@ -106,11 +109,31 @@ export class Runtime {
     }
     let pending = entry.conversations.get(conversationId);
     if (!pending) {
-      pending = this.openConversation(entry, conversationId);
+      pending = this.openConversation(entry, conversationId, options.store);
       entry.conversations.set(conversationId, pending);
       pending.catch(() => entry.conversations.delete(conversationId));
     }
     return pending;
+  }
+
+  /** Whether the runtime was given a store factory (hosts then leave persistence to it). */
+  get hasStoreFactory(): boolean {
+    return this.options.storeFactory !== undefined;
+  }
+
+  /**
+   * Forgets a conversation's Glove so a long-running host keeps memory bounded; the next
+   * `conversation` call rebuilds it from its store. Returns false when it was not open.
+   */
+  closeConversation(agent: string, conversationId: string): boolean {
+    return this.agents.get(agent)?.conversations.delete(conversationId) ?? false;
+  }
+
+  /** How many conversations are open (across agents). */
+  get openConversations(): number {
+    let count = 0;
+    for (const entry of this.agents.values()) count += entry.conversations.size;
+    return count;
   }
 
   async processRequest(
@@ -122,8 +145,8 @@ export class Runtime {
     return (await this.conversation(agent, conversationId)).processRequest(request, signal);
   }
 
-  private async openConversation(entry: RegisteredAgent, conversationId: string): Promise<Glove> {
-    const store = (await this.options.storeFactory?.(entry.name, conversationId)) ?? new MemoryStore(conversationId);
+  private async openConversation(entry: RegisteredAgent, conversationId: string, given?: StoreAdapter): Promise<Glove> {
+    const store = given ?? (await this.options.storeFactory?.(entry.name, conversationId)) ?? new MemoryStore(conversationId);
     const { config } = entry;
     const glove = new Glove({
       name: entry.name,

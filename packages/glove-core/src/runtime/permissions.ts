@@ -76,6 +76,8 @@ async function askUser(
   const wait = dm.pushAndWait<PermissionRequestInput, PermissionAnswer>({
     renderer: PERMISSION_REQUEST_RENDERER,
     input,
+    toolName: input.tool_name,
+    toolCallId: input.call_id,
   });
   if (!signal) return wait;
   // Found at abort time as the permission slot that was not there before: display

@@ -135,7 +135,7 @@ function runOnce(
     signal,
     handOver,
   });
-  return dispatched ?? Promise.resolve().then(() => tool.run(input, handOver, signal));
+  return dispatched ?? Promise.resolve().then(() => tool.run(input, handOver, signal, { callId: call.id }));
 }
 
 async function attachSummary(tool: Tool<unknown>, result: ToolResultData): Promise<void> {

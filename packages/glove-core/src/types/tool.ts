@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { DisplayManagerAdapter } from "./display.js";
+import type { DisplayManagerAdapter, DisplayStrategy } from "./display.js";
 import type { ToolResultData } from "./message.js";
 import type { IGloveRunnable } from "./glove.js";
 
@@ -13,6 +13,12 @@ export type HandOverFunction = (input: unknown) => Promise<unknown>;
  */
 export type ToolReturn = ToolResultData | string | number | boolean | null | undefined | object;
 
+/** Which call a tool run answers (the Executor passes it; plain callers may omit it). */
+export interface ToolRunContext {
+  /** The model's id for this call. */
+  callId?: string;
+}
+
 /** The runtime representation of a tool, as the Executor runs it. */
 export interface Tool<I = unknown> {
   name: string;
@@ -24,7 +30,7 @@ export interface Tool<I = unknown> {
   requiresPermission?: boolean;
   /** Runs to completion even when the request is aborted; its real result is kept. */
   unAbortable?: boolean;
-  run(input: I, handOver?: HandOverFunction, signal?: AbortSignal): Promise<ToolReturn>;
+  run(input: I, handOver?: HandOverFunction, signal?: AbortSignal, context?: ToolRunContext): Promise<ToolReturn>;
   generateSummary?(args: unknown): Promise<string>;
 }
 
@@ -36,6 +42,10 @@ export interface GloveFoldArgs<I = unknown> {
   jsonSchema?: Record<string, unknown>;
   requiresPermission?: boolean;
   unAbortable?: boolean;
+  /** How UIs keep this tool's slots visible; stamped on every slot it pushes. */
+  displayStrategy?: DisplayStrategy;
+  /** Answers to this tool's `pushAndWait` slots must match this schema (a push may give its own). */
+  resolveSchema?: z.ZodType;
   /** Replace an already folded tool of the same name instead of throwing. */
   replace?: boolean;
   do(

@@ -14,6 +14,7 @@ import {
   type PromptRequest,
   type StoreAdapter,
   type ToolResult,
+  type ToolCallDisplay,
 } from "glove-core";
 import { RecordingSubscriber, ScriptedModel } from "glove-core/testing";
 
@@ -327,7 +328,8 @@ describe("Glove: model, system prompt, display manager", () => {
         name: "show",
         description: "Records its display manager.",
         async do(_input, display) {
-          seen.push(display);
+          // Tools get a per-call view (tags slots with the call); it forwards to the current manager.
+          seen.push((display as ToolCallDisplay).manager);
           return "shown";
         },
       })
@@ -356,7 +358,7 @@ describe("Glove: model, system prompt, display manager", () => {
         name: "show",
         description: "d",
         async do(_input, display) {
-          seen = display;
+          seen = (display as ToolCallDisplay).manager;
           return "ok";
         },
       })

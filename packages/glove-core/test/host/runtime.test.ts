@@ -60,6 +60,28 @@ describe("Runtime: registration lifecycle", () => {
   });
 });
 
+describe("Runtime: hosts that pick stores and evict conversations", () => {
+  it("opens a conversation on a store the host passes, and closeConversation forgets it until it is rebuilt from that store", async () => {
+    const runtime = new Runtime({ storeFactory: () => new MemoryStore("from-factory") });
+    expect(runtime.hasStoreFactory).toBe(true);
+    const model = new ScriptedModel([{ text: "first" }, { text: "second" }]);
+    runtime.register("a", { systemPrompt: "a", model });
+    const store = new MemoryStore("given");
+    const glove = await runtime.conversation("a", "c1", { store });
+    expect(glove.store).toBe(store);
+    await glove.processRequest("hello");
+    expect(runtime.openConversations).toBe(1);
+    expect(runtime.closeConversation("a", "c1")).toBe(true);
+    expect(runtime.closeConversation("a", "c1")).toBe(false);
+    expect(runtime.openConversations).toBe(0);
+    const reopened = await runtime.conversation("a", "c1", { store });
+    expect(reopened).not.toBe(glove);
+    await reopened.processRequest("again");
+    expect(model.requests[1]!.messages.map((m) => m.text)).toEqual(["hello", "first", "again"]);
+    expect(new Runtime().hasStoreFactory).toBe(false);
+  });
+});
+
 describe("Runtime: scope and prompt assembly", () => {
   it("offers only in-scope tools, adds a scope line, and refuses an out-of-scope call with an error result", async () => {
     const ran: string[] = [];

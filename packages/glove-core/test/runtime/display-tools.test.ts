@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Displaymanager, DuplicateToolError } from "glove-core";
+import { Displaymanager, DuplicateToolError, type ToolCallDisplay } from "glove-core";
 import { makeGlove } from "../support/make-glove.js";
 
 describe("display stack from tools (decision 9)", () => {
@@ -37,8 +37,8 @@ describe("display stack from tools (decision 9)", () => {
       name: "which",
       description: "w",
       do: async (_i, display, glove) => {
-        seen = display;
-        expect(glove.displayManager).toBe(display);
+        seen = (display as ToolCallDisplay).manager;
+        expect(glove.displayManager).toBe(seen);
         return "ok";
       },
     });

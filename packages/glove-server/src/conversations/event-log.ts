@@ -1,0 +1,129 @@
+/** One event as it goes over the wire, encoded once for every reader. */
+interface Frame {
+  id: number;
+  text: string;
+}
+
+export interface EventLogLimits {
+  /** Events kept for replay. Default 5000. */
+  maxEvents: number;
+  /** Characters kept for replay. Default 2 000 000. */
+  maxChars: number;
+}
+
+export type ReadResult =
+  | { kind: "frames"; text: string; lastId: number }
+  | { kind: "gap" }
+  | { kind: "closed" };
+
+/**
+ * A conversation's events with strictly increasing ids, each encoded once as an SSE frame and kept
+ * in a bounded window for replay. Readers are cursors into the window, not queues: a slow reader
+ * costs no memory, and one that falls out of the window is told (`gap`) and starts over from a
+ * snapshot.
+ */
+export class EventLog {
+  #frames: Frame[] = [];
+  #head = 0;
+  #chars = 0;
+  #lastId: number;
+  /** Ids at or below this were handed out before this log existed (an earlier process). */
+  readonly baseId: number;
+  #waiters = new Set<() => void>();
+  #closed = false;
+  readonly #limits: EventLogLimits;
+  readonly #onId: (id: number) => void;
+
+  constructor(baseId: number, limits: EventLogLimits, onId: (id: number) => void = () => undefined) {
+    this.baseId = baseId;
+    this.#lastId = baseId;
+    this.#limits = limits;
+    this.#onId = onId;
+  }
+
+  get lastId(): number {
+    return this.#lastId;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Appends an event and wakes the readers. Returns its id. */
+  append(type: string, data: unknown): number {
+    if (this.#closed) return this.#lastId;
+    const id = ++this.#lastId;
+    const text = `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data ?? null)}\n\n`;
+    this.#frames.push({ id, text });
+    this.#chars += text.length;
+    this.#trim();
+    this.#onId(id);
+    this.#wake();
+    return id;
+  }
+
+  /**
+   * Whether a reader that saw everything up to `after` can continue from here without a gap:
+   * the id was handed out by this log and the events after it are still kept.
+   */
+  canResumeAfter(after: number): boolean {
+    if (after < this.baseId || after > this.#lastId) return false;
+    const first = this.#frames[this.#head];
+    return first === undefined ? after === this.#lastId : after >= first.id - 1;
+  }
+
+  /** Every kept frame after `after`, joined; `gap` when some were already dropped. */
+  readAfter(after: number, maxChars = 256_000): ReadResult {
+    if (!this.canResumeAfter(after)) return this.#closed ? { kind: "closed" } : { kind: "gap" };
+    let index = this.#head + Math.max(0, after - (this.#frames[this.#head]?.id ?? after + 1) + 1);
+    let text = "";
+    let lastId = after;
+    while (index < this.#frames.length && text.length < maxChars) {
+      const frame = this.#frames[index++]!;
+      text += frame.text;
+      lastId = frame.id;
+    }
+    if (text === "" && this.#closed) return { kind: "closed" };
+    return { kind: "frames", text, lastId };
+  }
+
+  /** Resolves when an event is appended after `after`, the log closes, or `timeoutMs` passes. */
+  waitAfter(after: number, timeoutMs: number): Promise<void> {
+    if (this.#lastId > after || this.#closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.#waiters.add(done);
+    });
+  }
+
+  /** Ends every reader once it has read what is left. */
+  close(): void {
+    this.#closed = true;
+    this.#wake();
+  }
+
+  #wake(): void {
+    if (this.#waiters.size === 0) return;
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const wake of waiters) wake();
+  }
+
+  #trim(): void {
+    const { maxEvents, maxChars } = this.#limits;
+    while (this.#frames.length - this.#head > maxEvents || (this.#chars > maxChars && this.#frames.length - this.#head > 1)) {
+      this.#chars -= this.#frames[this.#head]!.text.length;
+      this.#head++;
+    }
+    // Compact now and then instead of shifting on every append.
+    if (this.#head > 1024 && this.#head * 2 > this.#frames.length) {
+      this.#frames = this.#frames.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import { repairForInterruptedTools, type IGloveRunnable, type SubscriberAdapter } from "glove-core";
+import type { AgentSource } from "../agents/agent-source.js";
+import type { ResolvedServerOptions } from "../options.js";
+import type { Principal } from "../security/authenticate.js";
+import type { ConversationCatalog, ConversationRecord } from "../storage/types.js";
+import { EventLog } from "./event-log.js";
+import { ObservedStore } from "./observed-store.js";
+import { SideLists } from "./side-lists.js";
+import { SlotBoard } from "./slot-board.js";
+import { TurnRunner } from "./turn-runner.js";
+
+/** Event ids reserved in the catalog at a time (one catalog write per block). */
+const ID_BLOCK = 10_000;
+
+export interface ConversationDeps {
+  catalog: ConversationCatalog;
+  agents: AgentSource;
+  storeFor(conversationId: string): Promise<import("glove-core").StoreAdapter>;
+  options: ResolvedServerOptions;
+}
+
+/**
+ * One conversation held in memory: its Glove, its event log, its slots and its running turn.
+ * Built from the store when first needed and dropped when idle; everything that must survive
+ * that lives in the store and the catalog.
+ */
+export class LiveConversation {
+  readonly log: EventLog;
+  readonly slots: SlotBoard;
+  readonly turns: TurnRunner;
+  readonly sides: SideLists;
+  /** Open event streams. */
+  subscribers = 0;
+  lastActive = Date.now();
+  /** Text streamed by the current model call and not yet in a persisted message. */
+  streamingText = "";
+  #reserved: number;
+  #reserving = false;
+  #unsubscribeDisplay: () => void = () => undefined;
+  #subscriber: SubscriberAdapter | undefined;
+
+  private constructor(
+    readonly record: ConversationRecord,
+    readonly glove: IGloveRunnable,
+    readonly observed: ObservedStore,
+    private readonly deps: ConversationDeps,
+  ) {
+    this.#reserved = record.eventIdsReserved + ID_BLOCK;
+    const { options } = deps;
+    this.log = new EventLog(record.eventIdsReserved, { maxEvents: options.replayEvents, maxChars: options.replayChars }, (id) =>
+      this.#onEventId(id),
+    );
+    this.slots = new SlotBoard({
+      pushed: (slot) => this.log.append("slot_push", { slot }),
+      settled: (slotId, status) => this.log.append("slot_settled", { slotId, status }),
+    });
+    this.sides = new SideLists(observed.store, this.log, options.inboxPollMs, () => this.subscribers > 0);
+    this.turns = new TurnRunner(this, deps.catalog, options, () => this.#closeLeftoverSlots());
+  }
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  get busy(): boolean {
+    return this.turns.running !== undefined;
+  }
+
+  /** True when nothing depends on this conversation staying in memory. */
+  get idle(): boolean {
+    return !this.busy && this.subscribers === 0 && this.slots.pendingCount === 0;
+  }
+
+  static async open(record: ConversationRecord, principal: Principal, deps: ConversationDeps): Promise<LiveConversation> {
+    // Reserve ids first: whatever an earlier process handed out is at or below the old reservation.
+    await deps.catalog.update(record.id, { eventIdsReserved: record.eventIdsReserved + ID_BLOCK });
+    const inner = await deps.storeFor(record.id);
+    let conversation: LiveConversation | undefined;
+    const observed = new ObservedStore(inner, {
+      onMessagesAppended: (messages, startIndex) => conversation?.log.append("messages_appended", { messages, startIndex }),
+      onTasksChanged: () => void conversation?.sides.refreshTasks(),
+      onInboxChanged: () => void conversation?.sides.refreshInbox(),
+    });
+    const history = await inner.getMessages();
+    observed.setMessageCount(history.length);
+    const glove = await deps.agents.open({ conversationId: record.id, agent: record.agent, principal, store: observed.store });
+    conversation = new LiveConversation(record, glove, observed, deps);
+    await conversation.#recoverInterruptedTurn(history);
+    conversation.#attach();
+    await conversation.sides.start();
+    return conversation;
+  }
+
+  /** The state a client starts from, consistent with `lastEventId` (retried while a write is in flight). */
+  async snapshot(): Promise<{ data: Record<string, unknown>; lastId: number }> {
+    const store = this.observed.store;
+    for (let attempt = 0; ; attempt++) {
+      while (this.observed.writing && attempt < 50) await new Promise((resolve) => setTimeout(resolve, 2));
+      const version = this.observed.version;
+      const [messages, tasks, inbox] = await Promise.all([store.getMessages(), store.getTasks?.(), store.getInboxItems?.()]);
+      if ((this.observed.version !== version || this.observed.writing) && attempt < 50) continue;
+      const lastId = this.log.lastId;
+      const data = {
+        id: this.id,
+        agent: this.record.agent,
+        title: this.record.title,
+        messages,
+        slots: this.slots.list(),
+        tasks: tasks ?? [],
+        inbox: inbox ?? [],
+        busy: this.busy,
+        turnId: this.turns.running?.id ?? null,
+        streamingText: this.streamingText,
+        lastEventId: lastId,
+      };
+      return { data, lastId };
+    }
+  }
+
+  /** Drops the conversation from memory: streams end, the Glove is released; the store keeps everything. */
+  async close(): Promise<void> {
+    this.log.close();
+    this.sides.stop();
+    this.#unsubscribeDisplay();
+    if (this.#subscriber) this.glove.removeSubscriber(this.#subscriber);
+    this.deps.agents.release(this.record.agent, this.id);
+    const closable = this.observed.inner as { close?: () => unknown };
+    if (typeof closable.close === "function") await Promise.resolve(closable.close()).catch(() => undefined);
+  }
+
+  #attach(): void {
+    this.#subscriber = {
+      record: async (type, data) => {
+        if (type === "text_delta") this.streamingText += (data as { text: string }).text;
+        else if (type === "model_response_complete" || type === "model_response") this.streamingText = "";
+        this.log.append(type, data);
+      },
+    };
+    this.glove.addSubscriber(this.#subscriber);
+    const display = this.glove.displayManager;
+    const sync = (stack: Parameters<SlotBoard["sync"]>[0]) => this.slots.sync(stack, (id) => display.resolverStore.has(id));
+    this.#unsubscribeDisplay = display.subscribe(sync);
+    sync(display.stack);
+  }
+
+  /** A turn that was running when its process died ends as interrupted, with every tool call answered. */
+  async #recoverInterruptedTurn(history: import("glove-core").Message[]): Promise<void> {
+    const turnId = this.record.runningTurnId;
+    if (!turnId) return;
+    const repair = repairForInterruptedTools(history.at(-1), []);
+    if (repair) await this.observed.store.appendMessages([repair]);
+    this.log.append("turn_end", { turnId, status: "interrupted", error: { code: "GLOVE_INTERRUPTED", message: "The server stopped while this turn ran." } });
+    this.record.runningTurnId = null;
+    await this.deps.catalog.update(this.id, { runningTurnId: null });
+  }
+
+  /** Slots nobody can answer any more once their turn is over. */
+  #closeLeftoverSlots(): void {
+    const display = this.glove.displayManager;
+    for (const slot of this.slots.list()) if (slot.status === "pending") display.removeSlot(slot.id);
+  }
+
+  #onEventId(id: number): void {
+    if (this.#reserving || id < this.#reserved - ID_BLOCK / 2) return;
+    this.#reserving = true;
+    const next = this.#reserved + ID_BLOCK;
+    this.deps.catalog
+      .update(this.id, { eventIdsReserved: next })
+      .then(() => (this.#reserved = next))
+      .catch((error: unknown) => this.deps.options.log("[glove-server] could not reserve event ids", error))
+      .finally(() => (this.#reserving = false));
+  }
+}

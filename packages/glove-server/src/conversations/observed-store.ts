@@ -1,0 +1,88 @@
+import type { Message, StoreAdapter } from "glove-core";
+
+export interface StoreObserver {
+  /** Messages were persisted, starting at history index `startIndex`. */
+  onMessagesAppended(messages: Message[], startIndex: number): void;
+  onTasksChanged(): void;
+  onInboxChanged(): void;
+}
+
+const TASK_WRITES = new Set(["addTasks", "updateTask", "replaceTasks"]);
+const INBOX_WRITES = new Set(["addInboxItem", "updateInboxItem"]);
+
+/**
+ * The store as the conversation's Glove sees it: every call goes to the real store (optional
+ * capabilities stay exactly as present or absent), and writes are reported once they are
+ * persisted. `version` changes on every write, so a reader can tell whether what it read is
+ * still current.
+ */
+export class ObservedStore {
+  readonly store: StoreAdapter;
+  #version = 0;
+  #writing = 0;
+  #messageCount: number | undefined;
+
+  constructor(
+    readonly inner: StoreAdapter,
+    private readonly observer: StoreObserver,
+  ) {
+    this.store = new Proxy(inner, {
+      get: (target, key, receiver) => {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (typeof value !== "function") return value;
+        const name = String(key);
+        if (name === "appendMessages") return (msgs: Message[]) => this.#append(msgs);
+        if (TASK_WRITES.has(name)) return (...args: unknown[]) => this.#write(() => value.apply(target, args), () => observer.onTasksChanged());
+        if (INBOX_WRITES.has(name)) return (...args: unknown[]) => this.#write(() => value.apply(target, args), () => observer.onInboxChanged());
+        return value.bind(target);
+      },
+    });
+  }
+
+  /** Changes whenever a write starts or ends. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** True while a write is in flight. */
+  get writing(): boolean {
+    return this.#writing > 0;
+  }
+
+  /** Sets the history length the next append continues from (read once when the conversation opens). */
+  setMessageCount(count: number): void {
+    this.#messageCount = count;
+  }
+
+  async #append(messages: Message[]): Promise<void> {
+    await this.#write(
+      () => this.inner.appendMessages(messages),
+      async () => {
+        // Stores may add a repair message before the batch (an interrupted tool call): re-count.
+        const total = this.inner.messageCount ? await this.inner.messageCount() : undefined;
+        const start = total !== undefined ? total - messages.length : (this.#messageCount ?? 0);
+        if (total !== undefined && this.#messageCount !== undefined && total - messages.length > this.#messageCount) {
+          const all = await this.inner.getMessages();
+          const added = all.slice(this.#messageCount);
+          this.#messageCount = all.length;
+          this.observer.onMessagesAppended(added, all.length - added.length);
+          return;
+        }
+        this.#messageCount = start + messages.length;
+        this.observer.onMessagesAppended(messages, start);
+      },
+    );
+  }
+
+  async #write(run: () => Promise<void>, after: () => void | Promise<void>): Promise<void> {
+    this.#writing++;
+    this.#version++;
+    try {
+      await run();
+      await after();
+    } finally {
+      this.#writing--;
+      this.#version++;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import type { StoreAdapter } from "glove-core";
+import type { EventLog } from "./event-log.js";
+
+/**
+ * Tasks and inbox of a conversation, pushed as `tasks` / `inbox` events whenever they change:
+ * after this process writes them, and (inbox) when another process resolves an item, found by
+ * re-reading while someone is watching.
+ */
+export class SideLists {
+  #tasksSeen = "";
+  #inboxSeen = "";
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly store: StoreAdapter,
+    private readonly log: EventLog,
+    private readonly pollMs: number,
+    private readonly watched: () => boolean,
+  ) {}
+
+  /** Reads the current lists (no events: the snapshot carries them) and starts the inbox poll. */
+  async start(): Promise<void> {
+    if (this.store.getTasks) this.#tasksSeen = JSON.stringify(await this.store.getTasks());
+    if (!this.store.getInboxItems) return;
+    this.#inboxSeen = JSON.stringify(await this.store.getInboxItems());
+    this.#timer = setInterval(() => {
+      if (this.watched()) void this.refreshInbox();
+    }, this.pollMs);
+    this.#timer.unref?.();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  async refreshTasks(): Promise<void> {
+    if (!this.store.getTasks) return;
+    const tasks = await this.store.getTasks().catch(() => undefined);
+    if (!tasks) return;
+    const seen = JSON.stringify(tasks);
+    if (seen === this.#tasksSeen) return;
+    this.#tasksSeen = seen;
+    this.log.append("tasks", { tasks });
+  }
+
+  async refreshInbox(): Promise<void> {
+    if (!this.store.getInboxItems) return;
+    const items = await this.store.getInboxItems().catch(() => undefined);
+    if (!items) return;
+    const seen = JSON.stringify(items);
+    if (seen === this.#inboxSeen) return;
+    this.#inboxSeen = seen;
+    this.log.append("inbox", { items });
+  }
+}

@@ -1,0 +1,90 @@
+import { ConfigurationError } from "glove-core";
+import { agentSource } from "./agents/agent-source.js";
+import { ConversationHost } from "./conversations/conversation-host.js";
+import { HttpError, notFound } from "./errors.js";
+import { listenNode, type ListenOptions, type Listening } from "./http/node-listen.js";
+import { errorResponse } from "./http/responses.js";
+import { resolveOptions, type GloveServerOptions } from "./options.js";
+import { corsHeaders, preflight } from "./security/cors.js";
+import { requirePrincipal } from "./security/authenticate.js";
+import { checkOrigin } from "./security/origin-check.js";
+import { pathSegments, route } from "./routes/router.js";
+import type { ServerParts } from "./routes/route-context.js";
+import { resolveStorage } from "./storage/resolve-storage.js";
+
+export interface GloveServer {
+  /** Web-standard handler: mount it in Next.js route handlers, Hono, Bun or Deno. */
+  fetch(request: Request): Promise<Response>;
+  /** Serves on node:http (127.0.0.1 by default). */
+  listen(options?: ListenOptions): Promise<Listening>;
+  /** Ends running turns as interrupted (history stays valid), closes streams and stores. */
+  close(): Promise<void>;
+  /** Conversations currently held in memory (the rest live only in the store). */
+  readonly liveConversations: number;
+}
+
+/**
+ * Glove's daemon mode: hosts agents over HTTP + Server-Sent Events. Every route is authenticated;
+ * conversations belong to their creator; events can be resumed with Last-Event-ID.
+ */
+export function createGloveServer(options: GloveServerOptions): GloveServer {
+  if (!options || typeof options.authenticate !== "function") {
+    throw new ConfigurationError(
+      "createGloveServer needs authenticate: (request) => ({ id }) | null. There is no default: an agent server open to anyone spends your model budget.",
+    );
+  }
+  const resolved = resolveOptions(options);
+  const agents = agentSource(options.agents);
+  const storage = resolveStorage(options);
+  const storeFor = async (id: string) => storage.store(id);
+  const parts: ServerParts = {
+    catalog: storage.catalog,
+    agents,
+    options: resolved,
+    host: new ConversationHost({ catalog: storage.catalog, agents, storeFor, options: resolved }),
+  };
+  const listeners: Listening[] = [];
+  let closing: Promise<void> | undefined;
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const segments = pathSegments(url.pathname, resolved.basePath);
+    if (!segments) throw notFound(`This server serves ${resolved.basePath || "/"} only.`);
+    if (request.method === "OPTIONS") return preflight(request, resolved.allowedOrigins);
+    if (closing) throw new HttpError(503, "GLOVE_SHUTTING_DOWN", "The server is shutting down; retry in a moment.");
+    checkOrigin(request, resolved.allowedOrigins);
+    const principal = await requirePrincipal(options.authenticate, request);
+    const { handler, params } = route(segments, request.method);
+    return handler({ ...parts, request, url, principal, params });
+  }
+
+  return {
+    async fetch(request) {
+      let response: Response;
+      try {
+        response = await handle(request);
+      } catch (error) {
+        response = errorResponse(error, resolved.log);
+      }
+      for (const [key, value] of Object.entries(corsHeaders(request, resolved.allowedOrigins))) response.headers.set(key, value);
+      return response;
+    },
+    async listen(listenOptions) {
+      const listening = await listenNode((request) => this.fetch(request), listenOptions);
+      listeners.push(listening);
+      return listening;
+    },
+    close() {
+      closing ??= (async () => {
+        await parts.host.closeAll();
+        await Promise.all(listeners.map((l) => l.close()));
+        await storage.catalog.close?.();
+        await storage.close?.();
+      })();
+      return closing;
+    },
+    get liveConversations() {
+      return parts.host.size;
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { Readable } from "node:stream";
+import { sseSourceOf, type SseSource } from "./sse-response.js";
+
+/** A web-standard handler, as `server.fetch` and `relay.fetch` are. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export interface ListenOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default "127.0.0.1": loopback only. Pass "0.0.0.0" deliberately to serve a network. */
+  host?: string;
+}
+
+export interface Listening {
+  /** e.g. "http://127.0.0.1:8787" */
+  url: string;
+  port: number;
+  /** Stops accepting connections and closes the open ones (streams included). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a fetch handler on node:http. The request's signal aborts when the client goes away
+ * (so upstream work can stop); response bodies are written with back-pressure: the next chunk
+ * is read only when the socket has room, so a stalled reader never grows server memory.
+ */
+export function listenNode(handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    void serve(handler, req, res);
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  const host = options.host ?? "127.0.0.1";
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      const { port } = server.address() as AddressInfo;
+      const shownHost = host.includes(":") ? `[${host}]` : host;
+      resolve({
+        url: `http://${shownHost}:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            for (const socket of sockets) socket.destroy();
+          }),
+      });
+    });
+  });
+}
+
+async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const controller = new AbortController();
+  // "close" on the response fires when the exchange ends either way; only an unfinished one is an abort.
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  let response: Response;
+  try {
+    response = await handler(toRequest(req, controller.signal));
+  } catch {
+    response = new Response(JSON.stringify({ error: { code: "GLOVE_INTERNAL", message: "The server failed to handle the request." } }), {
+      status: 500,
+      headers: { "content-type": "application/json" },
+    });
+  }
+  await writeResponse(response, res, controller.signal);
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(url, {
+    method,
+    headers,
+    signal,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    // Required by undici for streamed request bodies.
+    ...(hasBody ? { duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    if (key === "set-cookie") return;
+    headers[key] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const sse = sseSourceOf(response);
+  if (sse) return writeSse(sse, res, signal);
+  const reader = response.body.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await drained(res);
+      if (signal.aborted) return;
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    signal.removeEventListener("abort", stop);
+  }
+}
+
+/** Writes an SSE source as text, reading the next batch only once the socket has room. */
+async function writeSse(source: SseSource, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const stop = () => source.cancel();
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    while (!signal.aborted) {
+      const text = await source.read();
+      if (text === undefined) break;
+      if (!res.write(text)) await drained(res);
+    }
+    if (!signal.aborted) res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    signal.removeEventListener("abort", stop);
+    source.cancel();
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}

@@ -1,0 +1,22 @@
+import { HttpError } from "../errors.js";
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+
+export function json(status: number, body: unknown, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/**
+ * The JSON body of every error: a stable code and a message for people; never a stack trace.
+ * Errors that are not HttpErrors are logged with `log` and answered as a plain 500.
+ */
+export function errorResponse(error: unknown, log: (message: string, error: unknown) => void): Response {
+  if (HttpError.isInstance(error)) {
+    const body: Record<string, unknown> = { code: error.code, message: error.message };
+    if (error.issues) body.issues = error.issues;
+    const headers: Record<string, string> = error.status === 401 ? { "www-authenticate": "Bearer" } : {};
+    return json(error.status, { error: body }, headers);
+  }
+  log("[glove-server] unexpected error while handling a request", error);
+  return json(500, { error: { code: "GLOVE_INTERNAL", message: "The server failed to handle the request; it was logged. Try again." } });
+}

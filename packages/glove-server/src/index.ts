@@ -1,0 +1,15 @@
+/** glove-server: Glove agents over HTTP + Server-Sent Events (the daemon mode). */
+export { createGloveServer } from "./create-glove-server.js";
+export type { GloveServer } from "./create-glove-server.js";
+export type { GloveServerOptions, GloveServerLimits, GloveServerEventOptions } from "./options.js";
+export type { AgentContext, AgentFactory, AgentsOption } from "./agents/agent-source.js";
+export type { Authenticate, Principal } from "./security/authenticate.js";
+export { HttpError } from "./errors.js";
+export type { RequestIssue } from "./errors.js";
+export { listenNode } from "./http/node-listen.js";
+export type { FetchHandler, ListenOptions, Listening } from "./http/node-listen.js";
+export { sqliteStorage, SqliteCatalog } from "./storage/sqlite-storage.js";
+export type { SqliteStorageOptions } from "./storage/sqlite-storage.js";
+export { memoryStorage, MemoryCatalog } from "./storage/memory-storage.js";
+export type { ConversationCatalog, ConversationChanges, ConversationRecord, ServerStorage, StoreFactory } from "./storage/types.js";
+export type { WireSlot, SlotStatus } from "./conversations/slot-board.js";

@@ -1,0 +1,110 @@
+import { ConfigurationError } from "glove-core";
+import type { AgentsOption } from "./agents/agent-source.js";
+import type { Authenticate } from "./security/authenticate.js";
+import type { ConversationCatalog, ServerStorage, StoreFactory } from "./storage/types.js";
+
+export interface GloveServerLimits {
+  /** Largest JSON body accepted, in bytes. Default 1 MiB. */
+  bodyBytes?: number;
+  /** Longest message text, in characters. Default 100 000. */
+  textChars?: number;
+  /** Turns waiting behind a running one when `busy` is "queue". Default 8. */
+  queuedTurns?: number;
+}
+
+export interface GloveServerEventOptions {
+  /** A comment line after this much silence keeps proxies from closing the stream. Default 15 000 ms. */
+  heartbeatMs?: number;
+  /** Reconnect delay suggested to EventSource clients. Default 1000 ms. */
+  retryMs?: number;
+  /** Events kept per conversation for Last-Event-ID replay. Default 5000. */
+  replayEvents?: number;
+  /** Characters kept per conversation for replay. Default 2 000 000. */
+  replayChars?: number;
+  /** How often open conversations re-read their inbox (items resolved by other processes). Default 2000 ms. */
+  inboxPollMs?: number;
+}
+
+export interface GloveServerOptions {
+  /** Named agent factories, or a glove-core Runtime. The first name is the default agent. */
+  agents: AgentsOption;
+  /** Required: resolves the caller, or null for a 401. There is no default. */
+  authenticate: Authenticate;
+  /**
+   * Where conversations live: a ServerStorage (`sqliteStorage()`, `postgresStorage()` from
+   * "glove-server/postgres", `memoryStorage()`), or a store factory per conversation (the
+   * conversation list then stays in SQLite under `dataDir`). Default: `sqliteStorage()` in `dataDir`.
+   */
+  store?: ServerStorage | StoreFactory;
+  /** The conversation list to use with a store factory. */
+  catalog?: ConversationCatalog;
+  /** Folder of the embedded SQLite file. Default ".glove". */
+  dataDir?: string;
+  /** Where the routes are mounted, e.g. "/api/glove". Default "/". */
+  basePath?: string;
+  /** Origins (besides the server's own) allowed to make state-changing requests and CORS reads. */
+  allowedOrigins?: string[];
+  /** A message while a turn runs: "reject" answers 409 (default), "queue" runs it afterwards. */
+  busy?: "reject" | "queue";
+  limits?: GloveServerLimits;
+  events?: GloveServerEventOptions;
+  /** Idle conversations (no turn, no open stream) are dropped from memory after this. Default 60 000 ms. */
+  idleTimeoutMs?: number;
+  /** Conversations kept in memory at most; the least recently used idle ones go first. Default 1000. */
+  maxLiveConversations?: number;
+  /** Where unexpected errors are reported. Default console.error. */
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface ResolvedServerOptions {
+  basePath: string;
+  allowedOrigins: ReadonlySet<string>;
+  busy: "reject" | "queue";
+  bodyBytes: number;
+  textChars: number;
+  queuedTurns: number;
+  heartbeatMs: number;
+  retryMs: number;
+  replayEvents: number;
+  replayChars: number;
+  inboxPollMs: number;
+  idleTimeoutMs: number;
+  maxLiveConversations: number;
+  log: (message: string, error?: unknown) => void;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new ConfigurationError(`createGloveServer: ${name} must be a positive number, got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
+export function resolveOptions(options: GloveServerOptions): ResolvedServerOptions {
+  const basePath = (options.basePath ?? "/").replace(/\/+$/, "");
+  if (basePath !== "" && !basePath.startsWith("/")) {
+    throw new ConfigurationError(`createGloveServer: basePath must start with "/", got ${JSON.stringify(options.basePath)}.`);
+  }
+  if (options.busy !== undefined && options.busy !== "reject" && options.busy !== "queue") {
+    throw new ConfigurationError(`createGloveServer: busy must be "reject" or "queue", got ${JSON.stringify(options.busy)}.`);
+  }
+  const limits = options.limits ?? {};
+  const events = options.events ?? {};
+  return {
+    basePath,
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    busy: options.busy ?? "reject",
+    bodyBytes: positive("limits.bodyBytes", limits.bodyBytes, 1024 * 1024),
+    textChars: positive("limits.textChars", limits.textChars, 100_000),
+    queuedTurns: positive("limits.queuedTurns", limits.queuedTurns, 8),
+    heartbeatMs: positive("events.heartbeatMs", events.heartbeatMs, 15_000),
+    retryMs: positive("events.retryMs", events.retryMs, 1000),
+    replayEvents: positive("events.replayEvents", events.replayEvents, 5000),
+    replayChars: positive("events.replayChars", events.replayChars, 2_000_000),
+    inboxPollMs: positive("events.inboxPollMs", events.inboxPollMs, 2000),
+    idleTimeoutMs: positive("idleTimeoutMs", options.idleTimeoutMs, 60_000),
+    maxLiveConversations: positive("maxLiveConversations", options.maxLiveConversations, 1000),
+    log: options.log ?? ((message, error) => console.error(message, error ?? "")),
+  };
+}

@@ -1,0 +1,35 @@
+import { eventStream } from "../conversations/sse-stream.js";
+import { badRequest } from "../errors.js";
+import { sseResponse } from "../http/sse-response.js";
+import { ownedLive, type RouteContext } from "./route-context.js";
+
+/** The position a client resumes from: `Last-Event-ID` (what EventSource sends) or `?after=`. */
+function resumePosition(ctx: RouteContext): number | undefined {
+  const raw = ctx.request.headers.get("last-event-id") ?? ctx.url.searchParams.get("after");
+  if (raw === null || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw badRequest(`Last-Event-ID / after must be an event id (a whole number), got ${JSON.stringify(raw)}.`);
+  return value;
+}
+
+/** GET /conversations/:id/events → Server-Sent Events: a snapshot or a replay, then live events. */
+export async function streamEvents(ctx: RouteContext): Promise<Response> {
+  const after = resumePosition(ctx);
+  const conversation = await ownedLive(ctx);
+  conversation.subscribers++;
+  const source = eventStream({
+    log: conversation.log,
+    after,
+    heartbeatMs: ctx.options.heartbeatMs,
+    retryMs: ctx.options.retryMs,
+    snapshot: async () => {
+      const { data, lastId } = await conversation.snapshot();
+      return { frame: `id: ${lastId}\nevent: snapshot\ndata: ${JSON.stringify(data)}\n\n`, lastId };
+    },
+    onClose: () => {
+      conversation.subscribers--;
+      conversation.lastActive = Date.now();
+    },
+  });
+  return sseResponse(source);
+}

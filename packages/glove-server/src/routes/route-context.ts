@@ -1,0 +1,39 @@
+import type { AgentSource } from "../agents/agent-source.js";
+import type { ConversationHost } from "../conversations/conversation-host.js";
+import type { LiveConversation } from "../conversations/live-conversation.js";
+import { notFound } from "../errors.js";
+import type { ResolvedServerOptions } from "../options.js";
+import type { Principal } from "../security/authenticate.js";
+import type { ConversationCatalog, ConversationRecord } from "../storage/types.js";
+
+/** What every route handler works with. */
+export interface ServerParts {
+  catalog: ConversationCatalog;
+  host: ConversationHost;
+  agents: AgentSource;
+  options: ResolvedServerOptions;
+}
+
+export interface RouteContext extends ServerParts {
+  request: Request;
+  url: URL;
+  principal: Principal;
+  /** Path parameters, e.g. `id` and `slotId`. */
+  params: Record<string, string>;
+}
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The caller's conversation named in the path; anyone else's (or none) is a 404, so ids leak nothing. */
+export async function ownedRecord(ctx: RouteContext): Promise<ConversationRecord> {
+  const id = ctx.params.id ?? "";
+  const record = ID.test(id) ? await ctx.catalog.get(id) : undefined;
+  if (!record || record.owner !== ctx.principal.id) throw notFound(`No conversation ${JSON.stringify(id)} for you. List yours with GET /conversations.`);
+  return record;
+}
+
+/** The caller's conversation, live in memory. */
+export async function ownedLive(ctx: RouteContext): Promise<LiveConversation> {
+  const record = await ownedRecord(ctx);
+  return ctx.host.open(record, ctx.principal);
+}

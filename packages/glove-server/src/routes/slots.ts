@@ -1,0 +1,35 @@
+import { badRequest, conflict, notFound } from "../errors.js";
+import { readJsonObject } from "../http/read-json.js";
+import { json } from "../http/responses.js";
+import { ownedLive, type RouteContext } from "./route-context.js";
+
+/** POST /conversations/:id/slots/:slotId `{ resolve: value }` | `{ reject: reason }` */
+export async function answerSlot(ctx: RouteContext): Promise<Response> {
+  const body = await readJsonObject(ctx.request, ctx.options.bodyBytes);
+  const resolving = "resolve" in body;
+  if (resolving === "reject" in body) {
+    throw badRequest("Send exactly one of { resolve: value } or { reject: reason }.", [{ path: "(root)", message: "needs resolve or reject" }]);
+  }
+  const conversation = await ownedLive(ctx);
+  const slotId = ctx.params.slotId ?? "";
+  const slot = conversation.slots.get(slotId);
+  if (!slot || slot.mode !== "wait") throw notFound(`No slot ${JSON.stringify(slotId)} waits for an answer in this conversation.`);
+  if (slot.status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${slot.status}; the first answer won.`);
+
+  const display = conversation.glove.displayManager;
+  let value: unknown = body.resolve;
+  if (resolving && display.checkAnswer) {
+    const checked = display.checkAnswer(slotId, value);
+    if (!checked.ok) {
+      if (checked.reason === "unknown_slot") throw conflict("GLOVE_SLOT_SETTLED", checked.message);
+      throw badRequest(`${checked.message} The slot keeps waiting for a valid answer.`, checked.issues);
+    }
+    value = checked.value;
+  }
+  if (!conversation.slots.claim(slotId, resolving ? "resolved" : "rejected")) {
+    throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} was answered by another client first.`);
+  }
+  if (resolving) display.resolve(slotId, value);
+  else display.reject(slotId, typeof body.reject === "string" ? body.reject : "rejected by the user");
+  return json(200, { slotId, status: resolving ? "resolved" : "rejected" });
+}

@@ -1,0 +1,31 @@
+import { badRequest, tooLarge } from "../errors.js";
+import { readJsonObject } from "../http/read-json.js";
+import { json } from "../http/responses.js";
+import { ownedLive, type RouteContext } from "./route-context.js";
+
+/** POST /conversations/:id/messages `{ text, clientMessageId? }` → 202 `{ turnId }` */
+export async function postMessage(ctx: RouteContext): Promise<Response> {
+  const body = await readJsonObject(ctx.request, ctx.options.bodyBytes);
+  const { text, clientMessageId } = body;
+  if (typeof text !== "string" || text.trim() === "") {
+    throw badRequest("Send { text: string } with the message to the agent.", [{ path: "text", message: "must be a non-empty string" }]);
+  }
+  if (text.length > ctx.options.textChars) throw tooLarge(`The message has ${text.length} characters; the limit is ${ctx.options.textChars}.`);
+  if (clientMessageId !== undefined && (typeof clientMessageId !== "string" || clientMessageId.length === 0 || clientMessageId.length > 200)) {
+    throw badRequest("clientMessageId must be a string of 1 to 200 characters.", [{ path: "clientMessageId", message: "invalid" }]);
+  }
+  const conversation = await ownedLive(ctx);
+  const { turnId, duplicate } = await conversation.turns.start(text, clientMessageId);
+  return json(202, { turnId, duplicate });
+}
+
+/** POST /conversations/:id/abort → stops the running turn everywhere; `{ aborted, turnId?, status? }` */
+export async function abortTurn(ctx: RouteContext): Promise<Response> {
+  const conversation = await ownedLive(ctx);
+  const turnId = conversation.turns.running?.id;
+  const ending = conversation.turns.abort("aborted");
+  if (!ending) return json(200, { aborted: false, message: "No turn is running." });
+  // Abortable work stops at once; an unAbortable tool may keep the turn a while: do not wait forever.
+  const status = await Promise.race([ending, new Promise<undefined>((resolve) => void setTimeout(() => resolve(undefined), 2000).unref())]);
+  return json(200, { aborted: true, turnId, status: status ?? "aborting" });
+}

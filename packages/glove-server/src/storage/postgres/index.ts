@@ -1,0 +1,43 @@
+import pg from "pg";
+import type { Pool } from "pg";
+import { ConfigurationError } from "glove-core";
+import { PostgresStore } from "glove-postgres";
+import type { ServerStorage } from "../types.js";
+import { PostgresCatalog } from "./postgres-catalog.js";
+
+export { PostgresCatalog } from "./postgres-catalog.js";
+
+export interface PostgresStorageOptions {
+  /** A pool to share (not ended by the server). Give this or `connectionString`. */
+  pool?: Pool;
+  /** e.g. "postgres://user@127.0.0.1:5432/app": the server opens and ends its own pool. */
+  connectionString?: string;
+  /** The schema for Glove's tables. Default "glove". */
+  schema?: string;
+}
+
+/**
+ * Conversations in PostgreSQL (glove-postgres for messages, tasks, permissions and inbox, plus the
+ * catalog table): several server processes can share one database.
+ */
+export function postgresStorage(options: PostgresStorageOptions): ServerStorage {
+  const schema = options.schema ?? "glove";
+  let pool = options.pool;
+  const owned = !pool;
+  if (!pool) {
+    if (typeof options.connectionString !== "string" || !/^postgres(ql)?:\/\//.test(options.connectionString)) {
+      throw new ConfigurationError(
+        `postgresStorage needs a pool or a connectionString starting with postgres:// (got ${JSON.stringify(options.connectionString)}).`,
+      );
+    }
+    pool = new pg.Pool({ connectionString: options.connectionString });
+  }
+  const shared = pool;
+  return {
+    catalog: new PostgresCatalog(shared, schema),
+    store: (conversationId) => PostgresStore.open({ pool: shared, schema, sessionId: conversationId }),
+    close: async () => {
+      if (owned) await shared.end();
+    },
+  };
+}

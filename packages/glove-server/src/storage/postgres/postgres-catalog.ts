@@ -1,0 +1,73 @@
+import type { Pool } from "pg";
+import { CATALOG_COLUMNS, changedColumns, recordFromRow } from "../record-columns.js";
+import type { ConversationCatalog, ConversationChanges, ConversationRecord } from "../types.js";
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The catalog in `<schema>.glove_server_conversations`, safe for many server processes. */
+export class PostgresCatalog implements ConversationCatalog {
+  readonly #pool: Pool;
+  readonly #table: string;
+  #ready: Promise<void> | undefined;
+
+  constructor(pool: Pool, schema: string) {
+    if (!SCHEMA_NAME.test(schema)) throw new TypeError(`Invalid PostgreSQL schema name ${JSON.stringify(schema)}.`);
+    this.#pool = pool;
+    this.#table = `${schema}.glove_server_conversations`;
+    this.#schema = schema;
+  }
+  readonly #schema: string;
+
+  /** Creates the table once (concurrent servers are fine: IF NOT EXISTS under an advisory lock). */
+  ready(): Promise<void> {
+    this.#ready ??= (async () => {
+      const client = await this.#pool.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock(hashtext('glove_server_catalog'))");
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.#schema}`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (
+          id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NULL, title TEXT,
+          created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved BIGINT NOT NULL DEFAULT 0,
+          running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`);
+        await client.query(`CREATE INDEX IF NOT EXISTS glove_server_conversations_owner ON ${this.#table} (owner, updated_at DESC)`);
+      } finally {
+        await client.query("SELECT pg_advisory_unlock(hashtext('glove_server_catalog'))").catch(() => undefined);
+        client.release();
+      }
+    })();
+    this.#ready.catch(() => (this.#ready = undefined));
+    return this.#ready;
+  }
+
+  async create(record: ConversationRecord): Promise<void> {
+    await this.ready();
+    const keys = Object.keys(CATALOG_COLUMNS) as Array<keyof ConversationRecord>;
+    await this.#pool.query(
+      `INSERT INTO ${this.#table} (${keys.map((k) => CATALOG_COLUMNS[k]).join(", ")}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(", ")})`,
+      keys.map((k) => record[k]),
+    );
+  }
+  async get(id: string): Promise<ConversationRecord | undefined> {
+    await this.ready();
+    const { rows } = await this.#pool.query(`SELECT * FROM ${this.#table} WHERE id = $1`, [id]);
+    return rows[0] ? recordFromRow(rows[0] as Record<string, unknown>) : undefined;
+  }
+  async listByOwner(owner: string, limit: number): Promise<ConversationRecord[]> {
+    await this.ready();
+    const { rows } = await this.#pool.query(`SELECT * FROM ${this.#table} WHERE owner = $1 ORDER BY updated_at DESC LIMIT $2`, [owner, limit]);
+    return rows.map((row) => recordFromRow(row as Record<string, unknown>));
+  }
+  async update(id: string, changes: ConversationChanges): Promise<void> {
+    const pairs = changedColumns(changes);
+    if (!pairs.length) return;
+    await this.ready();
+    await this.#pool.query(
+      `UPDATE ${this.#table} SET ${pairs.map(([column], i) => `${column} = $${i + 1}`).join(", ")} WHERE id = $${pairs.length + 1}`,
+      [...pairs.map(([, value]) => value), id],
+    );
+  }
+  async delete(id: string): Promise<void> {
+    await this.ready();
+    await this.#pool.query(`DELETE FROM ${this.#table} WHERE id = $1`, [id]);
+  }
+}

@@ -1,0 +1,99 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import type { Database } from "better-sqlite3";
+import { ConfigurationError } from "glove-core";
+import { SqliteStore } from "glove-sqlite";
+import { CATALOG_COLUMNS, changedColumns, recordFromRow } from "./record-columns.js";
+import type { ConversationCatalog, ConversationChanges, ConversationRecord, ServerStorage } from "./types.js";
+
+export interface SqliteStorageOptions {
+  /** The database file, created with its folder when missing. Default "./.glove/glove.db". */
+  path?: string;
+  /** An open better-sqlite3 handle to use instead (not closed by the server). */
+  database?: Database;
+}
+
+// Not "glove_…": glove-sqlite refuses files with glove_ tables it did not create.
+const TABLE = "gloveserver_conversations";
+
+/** The catalog in a table of the same SQLite file that holds the messages. */
+export class SqliteCatalog implements ConversationCatalog {
+  readonly #db: Database;
+  readonly #s: ReturnType<typeof prepare>;
+
+  constructor(db: Database) {
+    this.#db = db;
+    db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (
+      id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NULL, title TEXT,
+      created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved INTEGER NOT NULL DEFAULT 0,
+      running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`);
+    db.exec(`CREATE INDEX IF NOT EXISTS ${TABLE}_owner ON ${TABLE} (owner, updated_at DESC)`);
+    this.#s = prepare(db);
+  }
+
+  async create(record: ConversationRecord): Promise<void> {
+    const row: Record<string, unknown> = {};
+    for (const [key, column] of Object.entries(CATALOG_COLUMNS)) row[column] = record[key as keyof ConversationRecord];
+    this.#s.insert.run(row);
+  }
+  async get(id: string): Promise<ConversationRecord | undefined> {
+    const row = this.#s.get.get(id) as Record<string, unknown> | undefined;
+    return row && recordFromRow(row);
+  }
+  async listByOwner(owner: string, limit: number): Promise<ConversationRecord[]> {
+    return (this.#s.list.all(owner, limit) as Array<Record<string, unknown>>).map(recordFromRow);
+  }
+  async update(id: string, changes: ConversationChanges): Promise<void> {
+    const pairs = changedColumns(changes);
+    if (!pairs.length) return;
+    this.#db
+      .prepare(`UPDATE ${TABLE} SET ${pairs.map(([column]) => `${column} = ?`).join(", ")} WHERE id = ?`)
+      .run(...pairs.map(([, value]) => value), id);
+  }
+  async delete(id: string): Promise<void> {
+    this.#s.delete.run(id);
+  }
+}
+
+function prepare(db: Database) {
+  const columns = Object.values(CATALOG_COLUMNS);
+  return {
+    insert: db.prepare(`INSERT INTO ${TABLE} (${columns.join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`),
+    get: db.prepare(`SELECT * FROM ${TABLE} WHERE id = ?`),
+    list: db.prepare(`SELECT * FROM ${TABLE} WHERE owner = ? ORDER BY updated_at DESC LIMIT ?`),
+    delete: db.prepare(`DELETE FROM ${TABLE} WHERE id = ?`),
+  };
+}
+
+/**
+ * The embedded default: one SQLite file (WAL) holds the catalog and every conversation's
+ * messages, tasks, permissions and inbox (glove-sqlite), so a restart resumes everything.
+ */
+export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage {
+  let db = options.database;
+  const owned = !db;
+  if (!db) {
+    const path = resolve(options.path ?? ".glove/glove.db");
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      db = new BetterSqlite3(path);
+    } catch (error) {
+      throw new ConfigurationError(
+        `glove-server could not open its SQLite file ${path}: ${error instanceof Error ? error.message : String(error)}. ` +
+          `Pass store: sqliteStorage({ path }) with a writable location.`,
+        { cause: error },
+      );
+    }
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 5000");
+  }
+  const database = db;
+  return {
+    catalog: new SqliteCatalog(database),
+    store: (conversationId) => new SqliteStore({ database, sessionId: conversationId }),
+    close: async () => {
+      if (owned) database.close();
+    },
+  };
+}

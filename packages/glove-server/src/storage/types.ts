@@ -1,0 +1,47 @@
+import type { StoreAdapter } from "glove-core";
+
+/** What the server keeps about a conversation besides its messages. */
+export interface ConversationRecord {
+  /** Unguessable (a random UUID). */
+  id: string;
+  /** The principal id that created it; nobody else sees it. */
+  owner: string;
+  agent: string;
+  title: string | null;
+  /** ISO-8601 */
+  createdAt: string;
+  updatedAt: string;
+  /**
+   * Event ids up to this one may have been handed out. A reopened conversation continues after
+   * it, so ids stay strictly increasing across evictions, restarts and crashes.
+   */
+  eventIdsReserved: number;
+  /** The turn that was running, set while it runs: after a crash it is reported as interrupted. */
+  runningTurnId: string | null;
+  /** The client message id of the last turn, so a retried POST does not start a second turn. */
+  lastClientMessageId: string | null;
+  lastTurnId: string | null;
+}
+
+export type ConversationChanges = Partial<Omit<ConversationRecord, "id" | "owner" | "agent" | "createdAt">>;
+
+/** The list of conversations: who owns which, and the server's bookkeeping for each. */
+export interface ConversationCatalog {
+  create(record: ConversationRecord): Promise<void>;
+  get(id: string): Promise<ConversationRecord | undefined>;
+  /** The owner's conversations, most recently updated first. */
+  listByOwner(owner: string, limit: number): Promise<ConversationRecord[]>;
+  update(id: string, changes: ConversationChanges): Promise<void>;
+  delete(id: string): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** Where conversations live: the catalog and one StoreAdapter per conversation. */
+export interface ServerStorage {
+  catalog: ConversationCatalog;
+  store(conversationId: string): StoreAdapter | Promise<StoreAdapter>;
+  close?(): Promise<void>;
+}
+
+/** A store factory, as `createGloveServer({ store })` accepts it besides a ServerStorage. */
+export type StoreFactory = (conversationId: string) => StoreAdapter | Promise<StoreAdapter>;

@@ -1,0 +1,4 @@
+import { memoryStorage } from "glove-server";
+import { describeServerSuite } from "./suite/server-suite.js";
+
+describeServerSuite("memory storage", () => memoryStorage());

@@ -168,6 +168,7 @@ export function describeServerSuite(label: string, makeStorage: () => ServerStor
       const s = await start({ kit: { script: [{ text: LONG_TEXT }], delayMs: 5 } });
       const id = await s.conversation();
       const tab = s.events(id);
+      await tab.waitForEvent("snapshot");
       const first = await s.api(`/conversations/${id}/messages`, { body: { text: "one", clientMessageId: "m-1" } });
       const retry = await s.api(`/conversations/${id}/messages`, { body: { text: "one", clientMessageId: "m-1" } });
       expect(retry.status).toBe(202);
@@ -185,6 +186,7 @@ export function describeServerSuite(label: string, makeStorage: () => ServerStor
       const s = await start({ idleTimeoutMs: 100, kit: { script: [{ text: "first answer" }, { text: "second answer" }] } });
       const id = await s.conversation();
       let tab = s.events(id);
+      await tab.waitForEvent("snapshot");
       await s.api(`/conversations/${id}/messages`, { body: { text: "one" } });
       await tab.waitForEvent("turn_end");
       const before = tab.lastId!;
@@ -208,6 +210,7 @@ export function describeServerSuite(label: string, makeStorage: () => ServerStor
       const s = await startServer({ store: { catalog: storage.catalog, store: storage.store }, kit: { script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "k1" }] }] } });
       const id = await s.conversation();
       const tab = s.events(id);
+      await tab.waitForEvent("snapshot");
       await s.api(`/conversations/${id}/messages`, { body: { text: "go" } });
       await tab.waitForEvent("tool_use");
       const storeBefore = await storage.store(id);

@@ -4,7 +4,7 @@ import type { ConversationCatalog, ConversationChanges, ConversationRecord } fro
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** The catalog in `<schema>.glove_server_conversations`, safe for many server processes. */
+/** The catalog in `<schema>.gloveserver_conversations`, safe for many server processes. */
 export class PostgresCatalog implements ConversationCatalog {
   readonly #pool: Pool;
   readonly #table: string;
@@ -13,7 +13,8 @@ export class PostgresCatalog implements ConversationCatalog {
   constructor(pool: Pool, schema: string) {
     if (!SCHEMA_NAME.test(schema)) throw new TypeError(`Invalid PostgreSQL schema name ${JSON.stringify(schema)}.`);
     this.#pool = pool;
-    this.#table = `${schema}.glove_server_conversations`;
+    // Not "glove_…": glove-postgres refuses schemas with glove_ tables it did not create.
+    this.#table = `${schema}.gloveserver_conversations`;
     this.#schema = schema;
   }
   readonly #schema: string;
@@ -29,7 +30,7 @@ export class PostgresCatalog implements ConversationCatalog {
           id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NULL, title TEXT,
           created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved BIGINT NOT NULL DEFAULT 0,
           running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`);
-        await client.query(`CREATE INDEX IF NOT EXISTS glove_server_conversations_owner ON ${this.#table} (owner, updated_at DESC)`);
+        await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner ON ${this.#table} (owner, updated_at DESC)`);
       } finally {
         await client.query("SELECT pg_advisory_unlock(hashtext('glove_server_catalog'))").catch(() => undefined);
         client.release();

@@ -1,0 +1,21 @@
+/** Request headers, or a function giving them for each request (e.g. a fresh session token). */
+export type RelayHeaders =
+  | Record<string, string>
+  | (() => Record<string, string> | Promise<Record<string, string>>);
+
+export interface RelayModelOptions {
+  /** The relay's URL; relative URLs work in browsers (`/api/model`). */
+  endpoint: string;
+  /** fetch to use (default globalThis.fetch, looked up at each request). */
+  fetch?: typeof fetch;
+  /** Sent with every request, typically the credentials the relay's `authenticate` checks. */
+  headers?: RelayHeaders;
+  /** One of the relay's allowed models (default: the relay's first). */
+  model?: string;
+  /** Asked of the relay, which lowers it to its own cap. */
+  maxTokens?: number;
+  /** The adapter's name (default "relay:<model>" or "relay"). */
+  name?: string;
+  /** Used when a request carries no systemPrompt. */
+  systemPrompt?: string;
+}

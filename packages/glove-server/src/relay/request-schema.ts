@@ -1,0 +1,115 @@
+/**
+ * The relay's request body, checked with zod. Unknown fields are dropped
+ * (clients may send more than a model needs); limits that are about size
+ * answer 413, shape problems 400 with one issue per bad field.
+ */
+import type { Message } from "glove-core";
+import type { RelayRequestBody, RelayToolSpec } from "glove-core/models/relay";
+import { z } from "zod";
+import { badRequest, tooLarge, type RequestIssue } from "../errors.js";
+
+/** Deeper JSON is refused: no model needs it, and serialising it upstream could overflow the stack. */
+export const MAX_JSON_DEPTH = 64;
+const MAX_ISSUES = 20;
+
+const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const contentPart = z.object({
+  type: z.enum(["text", "image", "video", "document"]),
+  text: z.string().optional(),
+  source: z
+    .object({ type: z.string(), media_type: z.string(), data: z.string().optional(), url: z.string().optional() })
+    .optional(),
+});
+
+const toolCall = z.object({ tool_name: z.string().min(1), input_args: z.unknown().optional(), id: z.string().optional() });
+
+const toolResult = z.object({
+  tool_name: z.string(),
+  call_id: z.string().optional(),
+  result: z.object({
+    status: z.enum(["success", "error", "aborted"]),
+    data: z.unknown().optional(),
+    message: z.string().optional(),
+  }),
+});
+
+const message = z.object({
+  sender: z.enum(["user", "agent"]),
+  id: z.string().optional(),
+  text: z.string(),
+  content: z.array(contentPart).optional(),
+  tool_results: z.array(toolResult).optional(),
+  tool_calls: z.array(toolCall).optional(),
+  is_compaction: z.boolean().optional(),
+  is_compaction_request: z.boolean().optional(),
+  is_skill_injection: z.boolean().optional(),
+  reasoning_content: z.string().optional(),
+});
+
+const toolSpec = z.object({
+  name: z.string().min(1).max(128),
+  description: z.string(),
+  // Kept as sent (not rebuilt by zod), since it goes upstream verbatim as JSON Schema.
+  parameters: z.custom<Record<string, unknown>>(isJsonObject, { message: "Expected a JSON Schema object" }),
+});
+
+const relayBody = z.object({
+  model: z.string().min(1).max(256).optional(),
+  systemPrompt: z.string().optional(),
+  messages: z.array(message).min(1),
+  tools: z.array(toolSpec).optional(),
+  maxTokens: z.number().int().positive().optional(),
+});
+
+/** Size limits checked before the shape. */
+export interface BodyLimits {
+  maxMessages: number;
+  maxTools: number;
+}
+
+/** The checked body: throws a 413 HttpError for too many messages or tools, a 400 with issues otherwise. */
+export function parseRelayBody(raw: Record<string, unknown>, limits: BodyLimits): RelayRequestBody {
+  // Counted first, so an oversized list is refused before every item is checked.
+  const messages = raw["messages"];
+  if (Array.isArray(messages) && messages.length > limits.maxMessages) {
+    throw tooLarge(`The request has ${messages.length} messages; this relay accepts at most ${limits.maxMessages} (limits.maxMessages). Compact the conversation.`);
+  }
+  const tools = raw["tools"];
+  if (Array.isArray(tools) && tools.length > limits.maxTools) {
+    throw tooLarge(`The request has ${tools.length} tools; this relay accepts at most ${limits.maxTools} (limits.maxTools).`);
+  }
+  const deep = deeperThan(raw, MAX_JSON_DEPTH);
+  if (deep !== undefined) {
+    throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels.`, [{ path: deep, message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+  }
+  const parsed = relayBody.safeParse(raw);
+  if (!parsed.success) {
+    throw badRequest("The body is not a valid model relay request; see issues.", toIssues(parsed.error.issues));
+  }
+  const body = parsed.data;
+  const out: RelayRequestBody = { messages: body.messages as Message[] };
+  if (body.model !== undefined) out.model = body.model;
+  if (body.systemPrompt !== undefined) out.systemPrompt = body.systemPrompt;
+  if (body.tools !== undefined) out.tools = body.tools as RelayToolSpec[];
+  if (body.maxTokens !== undefined) out.maxTokens = body.maxTokens;
+  return out;
+}
+
+function toIssues(issues: readonly z.core.$ZodIssue[]): RequestIssue[] {
+  return issues.slice(0, MAX_ISSUES).map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
+}
+
+/** The path of the first value nested deeper than `max`, if any. Iterative: the input itself may be deep. */
+function deeperThan(root: unknown, max: number): string | undefined {
+  const stack: Array<{ value: unknown; depth: number; path: string }> = [{ value: root, depth: 0, path: "" }];
+  while (stack.length) {
+    const { value, depth, path } = stack.pop()!;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth >= max) return path;
+    for (const [key, child] of Object.entries(value)) {
+      if (typeof child === "object" && child !== null) stack.push({ value: child, depth: depth + 1, path: path ? `${path}.${key}` : key });
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Message } from "glove-core";
+import { sqliteStorage } from "glove-server";
+import { buildForChildProcesses, expectNodeOutput, repoRoot } from "../../../test-support/child-processes.js";
+import { startServer } from "./support/harness.js";
+import { SseClient } from "./support/sse-client.js";
+import { expectValidHistory } from "./suite/server-suite.js";
+
+const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
+const sqliteFixtures = fileURLToPath(new URL("../../glove-sqlite/test/fixtures/", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "glove-server-xproc-"));
+const children: ChildProcess[] = [];
+beforeAll(() => buildForChildProcesses("packages/glove-server"), 180_000);
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts the fixture server and resolves with its URL and the process. */
+function serverProcess(dbPath: string, mode: "hang" | "answer"): Promise<{ url: string; child: ChildProcess; toolRunning: Promise<void> }> {
+  const child = spawn(process.execPath, [join(fixtures, "server-process.mjs"), dbPath, mode], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let out = "";
+  let err = "";
+  child.stderr!.on("data", (c: Buffer) => (err += c.toString()));
+  let markRunning!: () => void;
+  const toolRunning = new Promise<void>((resolve) => (markRunning = resolve));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString();
+      const url = /URL (\S+)/.exec(out)?.[1];
+      if (url) resolve({ url, child, toolRunning });
+      if (out.includes("TOOL_RUNNING")) markRunning();
+    });
+    child.on("exit", (code) => reject(new Error(`server process exited (${code}): ${err}`)));
+  });
+}
+
+async function api(url: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(url + path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: "Bearer alice", "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+describe("glove-server across processes", () => {
+  it("a server killed with SIGKILL mid-turn restarts on the same SQLite file: history valid, next message works", async () => {
+    const dbPath = join(dir, "crash.db");
+    const first = await serverProcess(dbPath, "hang");
+    const id = (await api(first.url, "/conversations", {})).body.id as string;
+    const watcher = new SseClient(`${first.url}/conversations/${id}/events`, { authorization: "Bearer alice" });
+    await watcher.waitForEvent("snapshot");
+    await api(first.url, `/conversations/${id}/messages`, { text: "start something long" });
+    await first.toolRunning;
+    await watcher.waitForEvent("tool_use");
+    const lastSeen = watcher.lastId!;
+    const exited = new Promise((resolve) => first.child.on("exit", (_code, signal) => resolve(signal)));
+    first.child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+    await watcher.close();
+
+    const second = await serverProcess(dbPath, "answer");
+    // The old stream position belongs to the dead process: the client gets a snapshot, never a gap.
+    const resumed = new SseClient(`${second.url}/conversations/${id}/events`, { authorization: "Bearer alice", "last-event-id": String(lastSeen) });
+    const snapshot = await resumed.waitForEvent("snapshot");
+    expect(snapshot.id!).toBeGreaterThan(lastSeen);
+    const state = snapshot.data as { busy: boolean; messages: Message[] };
+    expect(state.busy).toBe(false);
+    expectValidHistory(state.messages);
+    expect(state.messages.at(-1)?.tool_results?.[0]?.result.status).toBe("aborted");
+
+    expect((await api(second.url, `/conversations/${id}/messages`, { text: "are you back?" })).status).toBe(202);
+    const end = await resumed.waitForEvent("turn_end");
+    expect(end.data).toMatchObject({ status: "done" });
+    const after = (await api(second.url, `/conversations/${id}`)).body as { messages: Message[] };
+    expectValidHistory(after.messages);
+    expect(after.messages.at(-1)?.text).toBe("Recovered after the restart.");
+    await resumed.close();
+    second.child.kill("SIGKILL");
+  });
+
+  it("an inbox item resolved by another process reaches an open stream without a new message", async () => {
+    const dbPath = join(dir, "inbox.db");
+    const s = await startServer({
+      store: sqliteStorage({ path: dbPath }),
+      events: { inboxPollMs: 50 },
+      kit: { script: [{ toolCalls: [{ name: "glove_post_to_inbox", input: { tag: "restock", request: "When is oat milk back?" }, id: "p1" }] }, { text: "I asked." }] },
+    });
+    try {
+      const id = await s.conversation();
+      const tab = s.events(id);
+      await tab.waitForEvent("snapshot");
+      await s.api(`/conversations/${id}/messages`, { body: { text: "oat milk?" } });
+      const posted = await tab.waitForEvent("inbox");
+      const item = (posted.data as { items: Array<{ id: string; status: string }> }).items[0]!;
+      expect(item.status).toBe("pending");
+      await tab.waitForEvent("turn_end");
+      expectNodeOutput(join(sqliteFixtures, "resolve-inbox.mjs"), [dbPath, id, item.id, "Back on Tuesday."], "RESOLVED\n", 30_000);
+      const resolved = await tab.waitForEvent("inbox", (d) => (d.items as Array<{ status: string }>)[0]?.status === "resolved");
+      expect((resolved.data as { items: Array<{ response: string }> }).items[0]!.response).toBe("Back on Tuesday.");
+    } finally {
+      await s.close();
+    }
+  });
+});

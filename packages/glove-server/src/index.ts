@@ -13,3 +13,17 @@ export type { SqliteStorageOptions } from "./storage/sqlite-storage.js";
 export { memoryStorage, MemoryCatalog } from "./storage/memory-storage.js";
 export type { ConversationCatalog, ConversationChanges, ConversationRecord, ServerStorage, StoreFactory } from "./storage/types.js";
 export type { WireSlot, SlotStatus } from "./conversations/slot-board.js";
+export { createModelRelay, RELAY_DEFAULT_LIMITS } from "./relay/index.js";
+export type {
+  ModelRelay,
+  ModelRelayOptions,
+  RelayLimits,
+  RelayAuthenticate,
+  RelayPrincipal,
+  RelayProviderFactory,
+  RelayAdapterOptions,
+  RelayRequestBody,
+  RelayToolSpec,
+  RelayErrorPayload,
+  RelayErrorBody,
+} from "./relay/index.js";

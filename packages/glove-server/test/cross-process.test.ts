@@ -41,6 +41,7 @@ function serverProcess(dbPath: string, mode: "hang" | "answer"): Promise<{ url: 
   });
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of many shapes
 async function api(url: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(url + path, {
     method: body === undefined ? "GET" : "POST",

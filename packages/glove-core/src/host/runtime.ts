@@ -116,11 +116,6 @@ export class Runtime {
     return pending;
   }
 
-  /** Whether the runtime was given a store factory (hosts then leave persistence to it). */
-  get hasStoreFactory(): boolean {
-    return this.options.storeFactory !== undefined;
-  }
-
   /**
    * Forgets a conversation's Glove so a long-running host keeps memory bounded; the next
    * `conversation` call rebuilds it from its store. Returns false when it was not open.

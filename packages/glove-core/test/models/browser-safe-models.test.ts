@@ -10,8 +10,8 @@ import { importGraph as graph, srcDir as src } from "../support/import-graph.js"
 describe("model adapters are browser-safe and lazily loaded", () => {
   const entries = readdirSync(join(src, "models")).filter((f) => f.endsWith(".ts"));
 
-  it("covers the five subpaths", () => {
-    expect(entries.sort()).toEqual(["anthropic.ts", "bedrock.ts", "mimo.ts", "openai-compat.ts", "providers.ts"]);
+  it("covers the six subpaths", () => {
+    expect(entries.sort()).toEqual(["anthropic.ts", "bedrock.ts", "mimo.ts", "openai-compat.ts", "providers.ts", "relay.ts"]);
   });
 
   for (const entry of entries) {

@@ -1,4 +1,4 @@
-import { repairForInterruptedTools, type IGloveRunnable, type SubscriberAdapter } from "glove-core";
+import { repairForInterruptedTools, type IGloveRunnable, type Message, type StoreAdapter, type SubscriberAdapter } from "glove-core";
 import type { AgentSource } from "../agents/agent-source.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { Principal } from "../security/authenticate.js";
@@ -15,7 +15,7 @@ const ID_BLOCK = 10_000;
 export interface ConversationDeps {
   catalog: ConversationCatalog;
   agents: AgentSource;
-  storeFor(conversationId: string): Promise<import("glove-core").StoreAdapter>;
+  storeFor(conversationId: string): Promise<StoreAdapter>;
   options: ResolvedServerOptions;
 }
 
@@ -75,16 +75,18 @@ export class LiveConversation {
     // Reserve ids first: whatever an earlier process handed out is at or below the old reservation.
     await deps.catalog.update(record.id, { eventIdsReserved: record.eventIdsReserved + ID_BLOCK });
     const inner = await deps.storeFor(record.id);
-    let conversation: LiveConversation | undefined;
+    // The store reports writes to the conversation, which exists only once the Glove is built on it.
+    const ref: { conversation?: LiveConversation } = {};
     const observed = new ObservedStore(inner, {
-      onMessagesAppended: (messages, startIndex) => conversation?.log.append("messages_appended", { messages, startIndex }),
-      onTasksChanged: () => void conversation?.sides.refreshTasks(),
-      onInboxChanged: () => void conversation?.sides.refreshInbox(),
+      onMessagesAppended: (messages, startIndex) => ref.conversation?.log.append("messages_appended", { messages, startIndex }),
+      onTasksChanged: () => void ref.conversation?.sides.refreshTasks(),
+      onInboxChanged: () => void ref.conversation?.sides.refreshInbox(),
     });
     const history = await inner.getMessages();
     observed.setMessageCount(history.length);
     const glove = await deps.agents.open({ conversationId: record.id, agent: record.agent, principal, store: observed.store });
-    conversation = new LiveConversation(record, glove, observed, deps);
+    const conversation = new LiveConversation(record, glove, observed, deps);
+    ref.conversation = conversation;
     await conversation.#recoverInterruptedTurn(history);
     conversation.#attach();
     await conversation.sides.start();
@@ -144,7 +146,7 @@ export class LiveConversation {
   }
 
   /** A turn that was running when its process died ends as interrupted, with every tool call answered. */
-  async #recoverInterruptedTurn(history: import("glove-core").Message[]): Promise<void> {
+  async #recoverInterruptedTurn(history: Message[]): Promise<void> {
     const turnId = this.record.runningTurnId;
     if (!turnId) return;
     const repair = repairForInterruptedTools(history.at(-1), []);

@@ -30,7 +30,7 @@ export function eventStream(options: EventStreamOptions): SseSource {
   };
   return {
     async read() {
-      let out = preamble;
+      const out = preamble;
       preamble = "";
       for (;;) {
         if (ended) return undefined;

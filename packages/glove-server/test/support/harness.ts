@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Displaymanager, Glove, type StoreAdapter } from "glove-core";
-import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
+import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
 import { createGloveServer, type GloveServer, type GloveServerOptions, type Listening } from "glove-server";
 import { SseClient } from "./sse-client.js";
 
@@ -12,7 +12,7 @@ export const authenticate = (request: Request) => {
 
 export interface AgentKit {
   /** The script every new conversation's model plays (a fresh copy each). */
-  script: ScriptedStep[];
+  script: ScriptedTurn[];
   delayMs: number;
   /** Called when the `slow_tool` tool runs, with its abort signal. */
   toolSignals: AbortSignal[];
@@ -69,6 +69,7 @@ export interface TestServer {
   listening: Listening;
   url: string;
   kit: AgentKit;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of many shapes
   api(path: string, init?: { method?: string; body?: unknown; user?: string; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
   events(conversationId: string, opts?: { user?: string; after?: number }): SseClient;
   /** Creates a conversation as `user` and returns its id. */

@@ -204,6 +204,22 @@ export function describeServerSuite(label: string, makeStorage: () => ServerStor
       expect(streamedText(tab.events)).toBe("second answer");
     });
 
+    it("pushes task list changes as tasks events and keeps them in the snapshot", async () => {
+      const todos = [{ content: "Book the room", activeForm: "Booking the room", status: "in_progress" }];
+      const s = await start({ kit: { script: [{ toolCalls: [{ name: "glove_update_tasks", input: { todos }, id: "t1" }] }, { text: "Planned." }] } });
+      const id = await s.conversation();
+      const tab = s.events(id);
+      await tab.waitForEvent("snapshot");
+      await s.api(`/conversations/${id}/messages`, { body: { text: "plan it" } });
+      const event = await tab.waitForEvent("tasks");
+      expect((event.data as { tasks: Array<{ content: string; status: string }> }).tasks).toEqual([
+        expect.objectContaining({ content: "Book the room", status: "in_progress" }),
+      ]);
+      await tab.waitForEvent("turn_end");
+      const snapshot = (await s.api(`/conversations/${id}`)).body;
+      expect(snapshot.tasks).toEqual([expect.objectContaining({ content: "Book the room" })]);
+    });
+
     it("close() ends a running turn as interrupted and leaves valid history", async () => {
       const storage = await makeStorage();
       // The test reads the history after the server closed, so it closes the storage itself.

@@ -33,7 +33,14 @@ export { Displaymanager } from "./display/display-manager.js";
 export { ToolCallDisplay } from "./display/tool-call-display.js";
 export type { ToolCallDisplayOptions } from "./display/tool-call-display.js";
 export { MemoryStore } from "./stores/memory-store.js";
-export { INTERRUPTED_TOOL_MESSAGE, repairForInterruptedTools, decodeMessage } from "./stores/message-integrity.js";
+export {
+  INTERRUPTED_TOOL_MESSAGE,
+  repairForInterruptedTools,
+  unansweredToolCalls,
+  currentTurnStart,
+  needsTurnWindow,
+  decodeMessage,
+} from "./stores/message-integrity.js";
 export { createRecordCodec, emptySessionRecord, requireSessionId, subStoreSession } from "./stores/record-codec.js";
 export type {
   RecordCodec,

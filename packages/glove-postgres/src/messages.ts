@@ -1,9 +1,12 @@
 import type { PoolClient } from "pg";
 import type { Message, MessageRecord, SessionRecord } from "glove-core";
-import { repairForInterruptedTools } from "glove-core";
+import { currentTurnStart, needsTurnWindow, repairForInterruptedTools } from "glove-core";
 import type { PostgresSession } from "./session.js";
 
 /** The session's messages: one row each in glove_messages, numbered from 0 by `seq`. */
+/** Messages read back first when looking for the start of an interrupted turn. */
+const TURN_WINDOW = 64;
+
 export class PostgresMessages {
   readonly #session: PostgresSession;
   readonly #repair: boolean;
@@ -50,8 +53,7 @@ export class PostgresMessages {
     let lastCompaction = session.last_compaction_seq;
     const rows: Message[] = [];
     if (this.#repair && seq > 0) {
-      const tail = await client.query<MessageRecord>(`SELECT seq, body FROM ${tables.messages} WHERE session_id = $1 AND seq = $2`, [sessionId, seq - 1]);
-      const repair = repairForInterruptedTools(tail.rows[0] ? this.#decode(tail.rows[0]) : undefined, msgs);
+      const repair = repairForInterruptedTools(await this.#currentTurn(client, seq, lastCompaction), msgs);
       if (repair) rows.push(repair);
     }
     rows.push(...msgs);
@@ -72,6 +74,23 @@ export class PostgresMessages {
       [sessionId, seqs, flags, bodies],
     );
     await client.query(`UPDATE ${tables.sessions} SET message_count = $2, last_compaction_seq = $3 WHERE session_id = $1`, [sessionId, seq, lastCompaction]);
+  }
+
+  /**
+   * The stored end of the conversation for the repair check: just the last message when it is a
+   * user's (the common case, one indexed read), else back to the last user turn.
+   */
+  async #currentTurn(client: PoolClient, count: number, lastCompaction: number | null): Promise<Message[]> {
+    const { sessionId, tables } = this.#session;
+    const read = async (from: number, to: number) =>
+      (
+        await client.query<MessageRecord>(`SELECT seq, body FROM ${tables.messages} WHERE session_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`, [sessionId, from, to])
+      ).rows.map((row) => this.#decode(row));
+    const tail = await read(count - 1, count);
+    if (!needsTurnWindow(tail[0])) return tail;
+    const recent = await read(Math.max(0, count - TURN_WINDOW), count);
+    if (currentTurnStart(recent) > 0 || count <= TURN_WINDOW) return recent;
+    return read(lastCompaction ?? 0, count);
   }
 
   #decode(row: MessageRecord): Message {

@@ -162,6 +162,18 @@ describe.runIf(enabled)("PostgresStore across processes", () => {
     );
   });
 
+  it("answers every call of an interrupted turn stored as several messages, not only the last message's", async () => {
+    const store = await PostgresStore.open({ pool, schema, sessionId: "multi-message-turn" });
+    await store.appendMessages([
+      { sender: "user", text: "do two things" },
+      { sender: "agent", text: "", tool_calls: [{ tool_name: "first", id: "c1", input_args: {} }] },
+      { sender: "agent", text: "", tool_calls: [{ tool_name: "second", id: "c2", input_args: {} }] },
+    ]);
+    await store.appendMessages([{ sender: "user", text: "are you there?" }]);
+    const repaired = (await store.getMessages())[3]!;
+    expect(repaired.tool_results?.map((r) => [r.call_id, r.result.status])).toEqual([["c1", "aborted"], ["c2", "aborted"]]);
+  });
+
   it("a process killed with SIGKILL mid-tool leaves a conversation the next process continues with no orphaned tool call", async () => {
     await killWhileToolRuns(join(fixtures, "run-until-killed.mjs"), [PG_URL, schema, "report-job"]);
 

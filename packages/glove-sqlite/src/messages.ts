@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { Message, MessageRecord } from "glove-core";
-import { repairForInterruptedTools } from "glove-core";
+import { currentTurnStart, needsTurnWindow, repairForInterruptedTools } from "glove-core";
 import type { SqliteSession, SqliteSessionRow } from "./session.js";
 
 /** The session's messages: one row each in glove_messages, numbered from 0 by `seq`. */
@@ -41,8 +41,7 @@ export class SqliteMessages {
     let lastCompaction = session.last_compaction_seq;
     const rows: Message[] = [];
     if (this.#repair && seq > 0) {
-      const tail = this.#s.at.get(sessionId, seq - 1) as MessageRecord | undefined;
-      const repair = repairForInterruptedTools(tail ? this.#decode(tail) : undefined, msgs);
+      const repair = repairForInterruptedTools(this.#currentTurn(seq, lastCompaction), msgs);
       if (repair) rows.push(repair);
     }
     rows.push(...msgs);
@@ -56,10 +55,28 @@ export class SqliteMessages {
     this.#row.setMessageCount(seq, lastCompaction);
   }
 
+  /**
+   * The stored end of the conversation for the repair check: just the last message when it is a
+   * user's (the common case, one indexed read), else back to the last user turn.
+   */
+  #currentTurn(count: number, lastCompaction: number | null): Message[] {
+    const { sessionId } = this.#session;
+    const tail = this.#s.at.get(sessionId, count - 1) as MessageRecord | undefined;
+    const last = tail ? this.#decode(tail) : undefined;
+    if (!last || !needsTurnWindow(last)) return last ? [last] : [];
+    const read = (from: number) => (this.#s.from.all(sessionId, from) as MessageRecord[]).map((row) => this.#decode(row));
+    const recent = read(Math.max(0, count - TURN_WINDOW));
+    if (currentTurnStart(recent) > 0 || count <= TURN_WINDOW) return recent;
+    return read(lastCompaction ?? 0);
+  }
+
   #decode(row: MessageRecord): Message {
     return this.#session.codec.decodeMessage(row, { in: this.#session.where, table: "glove_messages" });
   }
 }
+
+/** Messages read back first when looking for the start of an interrupted turn. */
+const TURN_WINDOW = 64;
 
 function prepare(db: Database) {
   return {

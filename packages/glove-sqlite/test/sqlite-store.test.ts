@@ -129,6 +129,18 @@ describe("SqliteStore", () => {
     expect(await store.messageCount()).toBe(6);
   });
 
+  it("answers every call of an interrupted turn stored as several messages, not only the last message's", async () => {
+    const store = open(fresh(), "s");
+    await store.appendMessages([
+      { sender: "user", text: "do two things" },
+      { sender: "agent", text: "", tool_calls: [{ tool_name: "first", id: "c1", input_args: {} }] },
+      { sender: "agent", text: "", tool_calls: [{ tool_name: "second", id: "c2", input_args: {} }] },
+    ]);
+    await store.appendMessages([{ sender: "user", text: "are you there?" }]);
+    const repaired = (await store.getMessages())[3]!;
+    expect(repaired.tool_results?.map((r) => [r.call_id, r.result.status])).toEqual([["c1", "aborted"], ["c2", "aborted"]]);
+  });
+
   it("can leave interrupted tool calls alone when asked", async () => {
     const dbPath = fresh();
     const store = new SqliteStore({ dbPath, sessionId: "s", repairInterruptedToolCalls: false });

@@ -80,12 +80,11 @@ export class Agent {
   /**
    * A crash (or a store failure) between storing a model turn and its results
    * leaves tool calls unanswered. Before anything else is appended they get
-   * `aborted` results, so no provider ever receives an orphaned call. The loop
-   * always stores results right after the calls, so only the last message can
-   * hold them: an O(1) check.
+   * `aborted` results, so no provider ever receives an orphaned call. Every call
+   * since the last user turn counts (a model turn may be stored as several messages).
    */
   private async answerInterruptedCalls(): Promise<void> {
-    const repair = repairForInterruptedTools((await this.context.modelView()).at(-1), []);
+    const repair = repairForInterruptedTools(await this.context.modelView(), []);
     if (repair) await this.context.appendMessages([repair]);
   }
 

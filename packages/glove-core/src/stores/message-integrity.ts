@@ -1,4 +1,4 @@
-import type { Message, ToolResult } from "../types/index.js";
+import type { Message, ToolCall, ToolResult } from "../types/index.js";
 
 /** Text of the result recorded for a tool call whose process stopped before it returned. */
 export const INTERRUPTED_TOOL_MESSAGE =
@@ -6,21 +6,62 @@ export const INTERRUPTED_TOOL_MESSAGE =
   "Its effects are unknown; check before retrying.";
 
 /**
- * The repair for an interrupted tool turn (docs/decisions/0006; also run by Agent.ask for every store): when the stored conversation ends
- * with an agent message whose tool calls have no results and the next append does not carry
- * results, the store first appends one `aborted` result per call. Returns that message, or
- * undefined when nothing needs repairing.
+ * Where the current turn starts in `messages`: after the last user message that is a real turn
+ * (text, not tool results). Everything from there on belongs to the model's work on that turn.
  */
-export function repairForInterruptedTools(tail: Message | undefined, incoming: readonly Message[]): Message | undefined {
-  if (!tail || tail.sender !== "agent" || !Array.isArray(tail.tool_calls) || tail.tool_calls.length === 0) return undefined;
+export function currentTurnStart(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.sender === "user" && !(Array.isArray(m.tool_results) && m.tool_results.length > 0)) return i + 1;
+  }
+  return 0;
+}
+
+/** Tool calls of the current turn that no result answers yet, in call order. */
+export function unansweredToolCalls(messages: readonly Message[]): ToolCall[] {
+  const pending: ToolCall[] = [];
+  for (const m of messages.slice(currentTurnStart(messages))) {
+    if (m.sender === "agent" && Array.isArray(m.tool_calls)) pending.push(...m.tool_calls);
+    if (m.sender !== "user" || !Array.isArray(m.tool_results)) continue;
+    for (const result of m.tool_results) {
+      const index =
+        result.call_id !== undefined
+          ? pending.findIndex((call) => call.id === result.call_id)
+          : pending.findIndex((call) => call.id === undefined && call.tool_name === result.tool_name);
+      if (index !== -1) pending.splice(index, 1);
+    }
+  }
+  return pending;
+}
+
+/**
+ * The repair for an interrupted tool turn (docs/decisions/0006; also run by Agent.ask for every
+ * store). `recent` is the end of the stored conversation (at least back to the last user turn when
+ * it ends with an agent message; see `needsTurnWindow`). When calls of the current turn have no
+ * result and the next append does not carry results, one `aborted` result per unanswered call is
+ * appended first — every call since the last user turn, not only those of the last message.
+ * Returns that message, or undefined when nothing needs repairing.
+ */
+export function repairForInterruptedTools(recent: readonly Message[], incoming: readonly Message[]): Message | undefined {
+  if (!needsTurnWindow(recent.at(-1))) return undefined;
   const next = incoming[0];
   if (next && Array.isArray(next.tool_results) && next.tool_results.length > 0) return undefined;
-  const tool_results: ToolResult[] = tail.tool_calls.map((call) => ({
+  const calls = unansweredToolCalls(recent);
+  if (calls.length === 0) return undefined;
+  const tool_results: ToolResult[] = calls.map((call) => ({
     tool_name: call.tool_name,
     ...(call.id === undefined ? {} : { call_id: call.id }),
     result: { status: "aborted", data: null, message: INTERRUPTED_TOOL_MESSAGE },
   }));
   return { sender: "user", text: "", tool_results };
+}
+
+/**
+ * Only a conversation that ends with an agent message can have unanswered calls (the loop stores
+ * a turn's results in one message right after its calls), so stores read further back only then.
+ */
+export function needsTurnWindow(tail: Message | undefined): boolean {
+  return tail?.sender === "agent";
 }
 
 /**

@@ -149,7 +149,7 @@ export class LiveConversation {
   async #recoverInterruptedTurn(history: Message[]): Promise<void> {
     const turnId = this.record.runningTurnId;
     if (!turnId) return;
-    const repair = repairForInterruptedTools(history.at(-1), []);
+    const repair = repairForInterruptedTools(history, []);
     if (repair) await this.observed.store.appendMessages([repair]);
     this.log.append("turn_end", { turnId, status: "interrupted", error: { code: "GLOVE_INTERRUPTED", message: "The server stopped while this turn ran." } });
     this.record.runningTurnId = null;

@@ -29,8 +29,9 @@ export function placeholderFor(kind: "hook" | "skill", name: string): string {
 }
 
 /**
- * Replaces the given tokens: with their placeholder, or removed (`null`), collapsing
- * the whitespace left behind.
+ * Replaces the given tokens: with their placeholder, or removed (`null`). Only a removed token's
+ * own surroundings change (one adjacent space or tab goes with it); the rest of the text, its
+ * indentation and spacing included, is kept exactly, so code in a message reaches the model intact.
  */
 export function replaceTokens(
   text: string,
@@ -40,10 +41,19 @@ export function replaceTokens(
   let out = "";
   let cursor = 0;
   for (const t of tokens) {
-    out += text.slice(cursor, t.start);
+    let start = t.start;
+    let end = t.end;
+    if (t.replacement === null) {
+      if (isBlank(text[end])) end += 1;
+      else if (start > cursor && isBlank(text[start - 1])) start -= 1;
+    }
+    out += text.slice(cursor, start);
     if (t.replacement !== null) out += t.replacement;
-    cursor = t.end;
+    cursor = end;
   }
-  out += text.slice(cursor);
-  return out.replace(/[ \t]{2,}/g, " ").replace(/^[ \t]+|[ \t]+$/gm, "").trim();
+  return out + text.slice(cursor);
+}
+
+function isBlank(char: string | undefined): boolean {
+  return char === " " || char === "\t";
 }

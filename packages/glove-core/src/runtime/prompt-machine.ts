@@ -9,6 +9,7 @@ import type {
 import { ModelResponseError, throwIfAborted, toAbortError } from "../errors.js";
 import type { Context } from "./context.js";
 import { EventBus } from "./event-bus.js";
+import { SeenToolCallIds, ToolCallIds } from "./tool-call-ids.js";
 
 export interface PromptRunOptions {
   /** Appended to the system prompt for this call only (e.g. transient reminders). */
@@ -53,6 +54,8 @@ export function summarizeOlderToolResults(messages: Message[]): Message[] {
 export class PromptMachine {
   readonly bus: EventBus;
   private systemPrompt: string;
+  /** Ids used so far, so a model's repeated or empty ids are replaced before anyone sees them. */
+  private readonly seenIds = new SeenToolCallIds();
 
   constructor(
     private model: ModelAdapter,
@@ -107,6 +110,7 @@ export class PromptMachine {
     // Adapters written against setSystemPrompt read it when prompt() starts; built-in
     // adapters use request.systemPrompt, which is what keeps shared adapters safe.
     model.setSystemPrompt(systemPrompt);
+    const ids = new ToolCallIds(this.seenIds.update(messages));
     let result: ModelPromptResult;
     try {
       result = await model.prompt(
@@ -115,7 +119,7 @@ export class PromptMachine {
           tools: tools && tools.length > 0 ? tools : undefined,
           systemPrompt,
         },
-        options?.notify ?? this.bus.emit,
+        ids.notify(options?.notify ?? this.bus.emit),
         signal,
       );
     } catch (error) {
@@ -123,7 +127,9 @@ export class PromptMachine {
       throw error;
     }
     throwIfAborted(signal);
-    return normalizeResult(result, model.name);
+    const normalized = normalizeResult(result, model.name);
+    normalized.messages = ids.apply(normalized.messages);
+    return normalized;
   }
 }
 

@@ -1,0 +1,95 @@
+import type { Message, NotifySubscribersFunction, ToolCall } from "../types/index.js";
+
+/**
+ * Makes every tool-call id unique and non-empty before anything sees it. Models send empty ids
+ * (Gemini's ""), reuse ids across turns, or repeat one within a turn; results are paired with
+ * calls by id, and providers reject a request whose ids repeat. One instance per model call:
+ * `notify` rewrites `tool_use` and response events, `apply` the returned messages, consistently.
+ */
+export class ToolCallIds {
+  private readonly streamed: Array<{ original: string | undefined; assigned: string; used: boolean }> = [];
+  private finalIds: string[] | undefined;
+
+  constructor(private readonly seen: Set<string>) {}
+
+  /** Wraps the adapter's notify so subscribers only ever see the repaired ids. */
+  notify(inner: NotifySubscribersFunction): NotifySubscribersFunction {
+    return ((type, data) => {
+      if (type === "tool_use") {
+        const event = data as { id: string };
+        const assigned = this.fresh(event.id);
+        this.streamed.push({ original: event.id, assigned, used: false });
+        return inner(type, assigned === event.id ? data : { ...data, id: assigned });
+      }
+      if ((type === "model_response_complete" || type === "model_response") && (data as { tool_calls?: ToolCall[] }).tool_calls) {
+        const calls = (data as { tool_calls: ToolCall[] }).tool_calls;
+        return inner(type, { ...data, tool_calls: this.relabel(calls) });
+      }
+      return inner(type, data);
+    }) as NotifySubscribersFunction;
+  }
+
+  /** The response's messages with the same ids the events announced. */
+  apply(messages: Message[]): Message[] {
+    const calls = messages.flatMap((m) => m.tool_calls ?? []);
+    if (calls.length === 0) return messages;
+    const ids = this.assign(calls);
+    let next = 0;
+    return messages.map((m) =>
+      m.tool_calls ? { ...m, tool_calls: m.tool_calls.map((call) => ({ ...call, id: ids[next++]! })) } : m,
+    );
+  }
+
+  private relabel(calls: ToolCall[]): ToolCall[] {
+    const ids = this.assign(calls);
+    return calls.map((call, i) => (call.id === ids[i] ? call : { ...call, id: ids[i]! }));
+  }
+
+  /** Ids for the response's final call list, computed once and shared by its event and its messages. */
+  private assign(calls: ToolCall[]): string[] {
+    if (this.finalIds && this.finalIds.length === calls.length) return this.finalIds;
+    this.finalIds = calls.map((call) => {
+      const original = typeof call.id === "string" ? call.id : undefined;
+      const match = this.streamed.find((entry) => !entry.used && entry.original === original);
+      if (match) {
+        match.used = true;
+        return match.assigned;
+      }
+      return this.fresh(original);
+    });
+    return this.finalIds;
+  }
+
+  private fresh(original: string | undefined): string {
+    if (typeof original === "string" && original !== "" && !this.seen.has(original)) {
+      this.seen.add(original);
+      return original;
+    }
+    let id: string;
+    do id = `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`;
+    while (this.seen.has(id));
+    this.seen.add(id);
+    return id;
+  }
+}
+
+/** Tool-call ids already used in a conversation, grown as the history grows. */
+export class SeenToolCallIds {
+  readonly ids = new Set<string>();
+  private scanned = 0;
+  private first: Message | undefined;
+
+  /** Brings the set up to date with `messages` (the model's view), scanning only what is new. */
+  update(messages: readonly Message[]): Set<string> {
+    // A compaction or rebuild changes the view: start over.
+    if (messages.length < this.scanned || messages[0] !== this.first) {
+      this.ids.clear();
+      this.scanned = 0;
+      this.first = messages[0];
+    }
+    for (; this.scanned < messages.length; this.scanned++) {
+      for (const call of messages[this.scanned]!.tool_calls ?? []) if (call.id) this.ids.add(call.id);
+    }
+    return this.ids;
+  }
+}

@@ -35,6 +35,7 @@ import { ToolRegistryPlugin } from "./plugins/tool-registry.js";
 import { EventBus } from "./runtime/event-bus.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { composeSystemPrompt } from "./system-prompt.js";
+import { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
 
 export type { GloveParts } from "./glove-parts.js";
 
@@ -139,6 +140,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
   defineMention(args: DefineMentionArgs): this {
     requireExtensionName(args?.name, "defineMention");
     if (typeof args.handler !== "function") throw new ConfigurationError(`defineMention("${args.name}") needs a handler function.`);
+    this.requireSubagentToolFree();
     this.subagents.defineMention(args);
     return this;
   }
@@ -146,8 +148,15 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
   defineSubAgent(args: DefineSubAgentArgs): this {
     requireExtensionName(args?.name, "defineSubAgent");
     if (typeof args.factory !== "function") throw new ConfigurationError(`defineSubAgent("${args.name}") needs a factory function.`);
+    this.requireSubagentToolFree();
     this.subagents.defineSubAgent(args);
     return this;
+  }
+
+  /** Subagents are reached through one tool; a folded tool of that name would shadow it. */
+  private requireSubagentToolFree(): void {
+    const owner = this.plugins.findTool(SUBAGENT_DISPATCH_TOOL_NAME)?.owner;
+    if (owner && owner !== this.subagents) throw new DuplicateToolError(SUBAGENT_DISPATCH_TOOL_NAME);
   }
 
   /** Installs a lifecycle plugin (RFC 0075). */

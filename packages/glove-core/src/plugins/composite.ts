@@ -49,13 +49,35 @@ export class CompositePlugin implements GlovePlugin {
     if (i >= 0) this.plugins.splice(i, 1);
   }
 
+  /**
+   * Every tool, each name once: the first owner wins, as in `findTool` and dispatch, so a plugin
+   * whose `tools()` later returns a taken name can never put a duplicate in front of a provider.
+   */
   tools(): Tool<unknown>[] {
     const out: Tool<unknown>[] = [];
+    const names = new Set<string>();
     for (const p of this.plugins) {
       const tools = p.tools?.();
-      if (tools) for (const t of tools) out.push(t);
+      if (!tools) continue;
+      for (const t of tools) {
+        if (names.has(t.name)) {
+          this.warnShadowed(p, t.name);
+          continue;
+        }
+        names.add(t.name);
+        out.push(t);
+      }
     }
     return out;
+  }
+
+  private readonly shadowWarnings = new Set<string>();
+
+  private warnShadowed(plugin: GlovePlugin, name: string): void {
+    const key = `${plugin.name}\u0000${name}`;
+    if (this.shadowWarnings.has(key)) return;
+    this.shadowWarnings.add(key);
+    console.warn(`[glove] Plugin "${plugin.name}" offers a tool named "${name}", which another plugin already owns; the model only sees the first one.`);
   }
 
   /** The tool with this name and the plugin that owns it, first owner wins. */

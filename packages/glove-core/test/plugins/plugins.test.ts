@@ -294,12 +294,15 @@ describe("CompositePlugin", () => {
     conversationId: "conv",
   });
 
-  it("unions tools in plugin order and finds the first owner", () => {
+  it("unions tools in plugin order, each name once, and finds the first owner", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const a: GlovePlugin = { name: "a", tools: () => [tool("a1"), tool("a2")] };
     const none: GlovePlugin = { name: "none" };
     const b: GlovePlugin = { name: "b", tools: () => [tool("b1"), tool("a1")] };
     const composite = new CompositePlugin([a, none, b]);
-    expect(composite.tools().map((t) => t.name)).toEqual(["a1", "a2", "b1", "a1"]);
+    // b's "a1" is shadowed by a's: a provider must never receive two tools of one name.
+    expect(composite.tools().map((t) => t.name)).toEqual(["a1", "a2", "b1"]);
+    warn.mockRestore();
     expect(composite.findTool("a1")?.owner).toBe(a);
     expect(composite.findTool("b1")?.owner).toBe(b);
     expect(composite.findTool("missing")).toBeUndefined();

@@ -27,11 +27,25 @@ export function validateConfig(config: GloveConfig): void {
 export function toUserInput(request: string | ContentPart[]): { text: string; content: ContentPart[] } {
   if (typeof request === "string") return { text: request, content: [] };
   if (!Array.isArray(request)) {
-    throw new ConfigurationError("processRequest() takes a string or an array of ContentParts.");
+    throw new ConfigurationError(`processRequest() takes a string or an array of ContentParts; got ${describeValue(request)}.`);
   }
+  request.forEach((part, i) => {
+    if (typeof part !== "object" || part === null || typeof (part as { type?: unknown }).type !== "string") {
+      throw new ConfigurationError(`processRequest(): request[${i}] must be a ContentPart like { type: "text", text }; got ${describeValue(part)}.`);
+    }
+    if (part.type === "text" && typeof part.text !== "string") {
+      throw new ConfigurationError(`processRequest(): request[${i}].text must be a string for a "text" part; got ${describeValue(part.text)}.`);
+    }
+  });
   const text = request
     .filter((p) => p.type === "text" && typeof p.text === "string")
     .map((p) => p.text)
     .join("\n");
   return { text, content: request.filter((p) => p.type !== "text") };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)?.slice(0, 40) ?? ""}`.trim();
 }

@@ -22,6 +22,14 @@ export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnabl
   if (typeof args.description !== "string") {
     throw new ConfigurationError(`fold("${args.name}") needs a description: the model reads it to decide when to call the tool.`);
   }
+  for (const field of ["inputSchema", "resolveSchema"] as const) {
+    const schema = args[field];
+    if (schema !== undefined && !isZodSchema(schema)) {
+      throw new ConfigurationError(
+        `fold("${args.name}"): ${field} must be a zod 4 schema (z.object({...})); got ${schema === null ? "null" : typeof schema}. For raw JSON Schema use jsonSchema instead.`,
+      );
+    }
+  }
   const generate = args.generateToolSummary;
   const tool: Tool<I> = {
     name: args.name,
@@ -44,4 +52,9 @@ export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnabl
     generateSummary: generate ? (summaryArgs) => generate.call(args, summaryArgs) : undefined,
   };
   return tool as Tool<unknown>;
+}
+
+/** What the runtime calls on schemas: checked at fold so a bad one fails now, not at the first call. */
+function isZodSchema(value: unknown): boolean {
+  return typeof value === "object" && value !== null && typeof (value as { safeParse?: unknown }).safeParse === "function";
 }

@@ -11,7 +11,7 @@ import type {
   Task,
   TokenConsumptionCounter,
 } from "glove-core";
-import { createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
+import { ConfigurationError, createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
 import { PostgresCounters } from "./counters.js";
 import { PostgresStoreError } from "./errors.js";
 import { PostgresInbox } from "./inbox.js";
@@ -73,10 +73,10 @@ export class PostgresStore implements StoreAdapter {
       this.pool = options.pool;
       this.#ownsPool = false;
     } else if (options.connectionString) {
-      this.pool = new pg.Pool({ connectionString: options.connectionString });
+      this.pool = new pg.Pool({ connectionString: checkConnectionString(options.connectionString, sessionId) });
       this.#ownsPool = true;
     } else {
-      throw new TypeError(`PostgresStore session "${sessionId}": pass a pool or a connectionString.`);
+      throw new ConfigurationError(`PostgresStore session "${sessionId}": pass a pool or a connectionString.`);
     }
     const codec = createRecordCodec({ error: (detail, code) => new PostgresStoreError(sessionId, detail, code) });
     this.#session = new PostgresSession({ pool: this.pool, schema: this.schema, tables, sessionId, codec, child });
@@ -210,4 +210,25 @@ export class PostgresStore implements StoreAdapter {
     await store.ready();
     return store;
   }
+}
+
+/** A postgres:// URL (or a libpq "key=value" string); anything else is refused before a pool exists. */
+function checkConnectionString(value: unknown, sessionId: string): string {
+  if (typeof value !== "string") {
+    throw new ConfigurationError(`PostgresStore session "${sessionId}": connectionString must be a string, got ${typeof value}.`);
+  }
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    try {
+      new URL(value);
+      return value;
+    } catch {
+      throw new ConfigurationError(`PostgresStore session "${sessionId}": the connectionString is not a valid URL. Expected postgres://user:password@host:5432/database.`);
+    }
+  }
+  if (/^[a-z]+:\/\//i.test(value)) {
+    const scheme = value.slice(0, value.indexOf(":"));
+    throw new ConfigurationError(`PostgresStore session "${sessionId}": "${scheme}://" is not a PostgreSQL URL. Expected postgres://user:password@host:5432/database.`);
+  }
+  if (/^\s*\w+\s*=/.test(value)) return value;
+  throw new ConfigurationError(`PostgresStore session "${sessionId}": the connectionString is neither a postgres:// URL nor "key=value" settings. Expected postgres://user:password@host:5432/database.`);
 }

@@ -187,3 +187,25 @@ describe.runIf(enabled)("PostgresStore across processes", () => {
     expect(seen.at(-1)?.text).toBe("Did the export finish?");
   });
 });
+
+describe("PostgresStore configuration errors", () => {
+  it.each([
+    ["mysql://root@127.0.0.1/test", /"mysql:\/\/" is not a PostgreSQL URL/],
+    ["postgres://user:p@ss@:bad:port/db", /not a valid URL/],
+    ["just some words", /neither a postgres:\/\/ URL nor/],
+  ])("refuses %s with a ConfigurationError that says what is expected", (connectionString, message) => {
+    let error: unknown;
+    try {
+      new PostgresStore({ connectionString, sessionId: "s" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(GloveError.isInstance(error) && error.code).toBe("GLOVE_CONFIGURATION");
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).toMatch(/postgres:\/\/user:password@host:5432\/database/);
+  });
+
+  it("asks for a pool or a connectionString", () => {
+    expect(() => new PostgresStore({ sessionId: "s" })).toThrow(/pass a pool or a connectionString/);
+  });
+});

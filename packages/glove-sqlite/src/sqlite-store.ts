@@ -11,7 +11,7 @@ import type {
   Task,
   TokenConsumptionCounter,
 } from "glove-core";
-import { createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
+import { ConfigurationError, createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import { SqliteInbox } from "./inbox.js";
 import { SqliteMessages } from "./messages.js";
@@ -68,8 +68,8 @@ export class SqliteStore implements StoreAdapter {
       this.db = options.database;
       this.#ownsDb = false;
     } else {
-      if (!options.dbPath) throw new TypeError(`SqliteStore session "${sessionId}": pass dbPath (a file or ":memory:") or database.`);
-      this.db = new BetterSqlite3(options.dbPath);
+      if (!options.dbPath) throw new ConfigurationError(`SqliteStore session "${sessionId}": pass dbPath (a file or ":memory:") or database.`);
+      this.db = openDatabase(options.dbPath, sessionId);
       this.#ownsDb = true;
     }
     const where = `SQLite database ${this.db.name}`;
@@ -199,5 +199,18 @@ export class SqliteStore implements StoreAdapter {
   async createSubAgentStore(namespace: string, durable = false): Promise<StoreAdapter> {
     const { sessionId, child } = subStoreSession(this, namespace, durable, randomUUID);
     return new SqliteStore({ ...this.#options, database: this.db, sessionId }, child);
+  }
+}
+
+/** Opens the file, naming it (and what to do) when that fails, e.g. in a folder that does not exist. */
+function openDatabase(dbPath: string, sessionId: string): Database {
+  try {
+    return new BetterSqlite3(dbPath);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigurationError(
+      `SqliteStore session "${sessionId}": cannot open the database file ${dbPath} (${reason}). Create its folder first or pass another dbPath.`,
+      { cause: error },
+    );
   }
 }

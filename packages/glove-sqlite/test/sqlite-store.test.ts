@@ -199,3 +199,22 @@ describe("SqliteStore", () => {
     expect(() => new SqliteStore({ sessionId: "s" })).toThrow(/SqliteStore session "s": pass dbPath/);
   });
 });
+
+describe("SqliteStore configuration errors", () => {
+  it("names the path when the file's folder does not exist", () => {
+    const path = join(tmpdir(), `glove-missing-${process.pid}`, "nested", "chat.db");
+    let error: unknown;
+    try {
+      new SqliteStore({ dbPath: path, sessionId: "s" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(GloveError.isInstance(error) && error.code).toBe("GLOVE_CONFIGURATION");
+    expect((error as Error).message).toContain(path);
+  });
+
+  it("asks for dbPath or database with a ConfigurationError", () => {
+    expect(() => new SqliteStore({ sessionId: "s" })).toThrow(/pass dbPath/);
+    expect(() => new SqliteStore({ sessionId: "s" })).not.toThrow(TypeError);
+  });
+});

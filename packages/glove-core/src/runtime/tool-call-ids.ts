@@ -1,7 +1,9 @@
 import type { Message, NotifySubscribersFunction, ToolCall } from "../types/index.js";
+import { boundedToolInput } from "./tool-input-depth.js";
 
 /**
- * Makes every tool-call id unique and non-empty before anything sees it. Models send empty ids
+ * Makes every tool-call id unique and non-empty before anything sees it (and bounds the nesting
+ * of call inputs on the way, see tool-input-depth.ts). Models send empty ids
  * (Gemini's ""), reuse ids across turns, or repeat one within a turn; results are paired with
  * calls by id, and providers reject a request whose ids repeat. One instance per model call:
  * `notify` rewrites `tool_use` and response events, `apply` the returned messages, consistently.
@@ -16,10 +18,11 @@ export class ToolCallIds {
   notify(inner: NotifySubscribersFunction): NotifySubscribersFunction {
     return ((type, data) => {
       if (type === "tool_use") {
-        const event = data as { id: string };
+        const event = data as { id: string; input: unknown };
         const assigned = this.fresh(event.id);
         this.streamed.push({ original: event.id, assigned, used: false });
-        return inner(type, assigned === event.id ? data : { ...data, id: assigned });
+        const input = boundedToolInput(event.input);
+        return inner(type, assigned === event.id && input === event.input ? data : { ...data, id: assigned, input });
       }
       if ((type === "model_response_complete" || type === "model_response") && (data as { tool_calls?: ToolCall[] }).tool_calls) {
         const calls = (data as { tool_calls: ToolCall[] }).tool_calls;
@@ -36,13 +39,13 @@ export class ToolCallIds {
     const ids = this.assign(calls);
     let next = 0;
     return messages.map((m) =>
-      m.tool_calls ? { ...m, tool_calls: m.tool_calls.map((call) => ({ ...call, id: ids[next++]! })) } : m,
+      m.tool_calls ? { ...m, tool_calls: m.tool_calls.map((call) => ({ ...call, id: ids[next++]!, input_args: boundedToolInput(call.input_args) })) } : m,
     );
   }
 
   private relabel(calls: ToolCall[]): ToolCall[] {
     const ids = this.assign(calls);
-    return calls.map((call, i) => (call.id === ids[i] ? call : { ...call, id: ids[i]! }));
+    return calls.map((call, i) => ({ ...call, id: ids[i]!, input_args: boundedToolInput(call.input_args) }));
   }
 
   /** Ids for the response's final call list, computed once and shared by its event and its messages. */

@@ -59,6 +59,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
   private parts: GloveParts | undefined;
   private pendingStore: StoreAdapter | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  private pendingRequests = 0;
   private removeEventSink: (() => void) | undefined;
 
   constructor(config: GloveConfig) {
@@ -91,6 +92,11 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
 
   get serverMode(): boolean {
     return this.config.serverMode ?? false;
+  }
+
+  /** True while a request runs or waits its turn (hosts only evict idle agents). */
+  get busy(): boolean {
+    return this.pendingRequests > 0;
   }
 
   get store(): StoreAdapter {
@@ -220,7 +226,8 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
       return Promise.reject(error);
     }
     // One request at a time per Glove (decision 11): later calls wait their turn.
-    const run = this.queue.then(() => this.runRequest(request, signal));
+    this.pendingRequests++;
+    const run = this.queue.then(() => this.runRequest(request, signal)).finally(() => this.pendingRequests--);
     this.queue = run.catch(() => undefined);
     return run;
   }

@@ -41,6 +41,12 @@ export interface RuntimeOptions {
   storeFactory?: (agent: string, conversationId: string) => StoreAdapter | Promise<StoreAdapter>;
   /** Add the environment block (date, platform) to every agent's prompt. Default true. */
   environment?: boolean;
+  /**
+   * Keep at most this many conversations' Gloves in memory: beyond it the least recently used
+   * idle ones are forgotten and rebuilt from their store when next used. Set it with a persistent
+   * `storeFactory` (the default MemoryStore lives only as long as its Glove). Default: no limit.
+   */
+  maxOpenConversations?: number;
 }
 
 interface RegisteredAgent {
@@ -58,8 +64,14 @@ interface RegisteredAgent {
 export class Runtime {
   readonly plugins: CompositePlugin;
   private readonly agents = new Map<string, RegisteredAgent>();
+  /** Open conversations, least recently used first (Map order), for `maxOpenConversations`. */
+  private readonly recent = new Map<string, { agent: RegisteredAgent; conversationId: string; glove?: Glove }>();
 
   constructor(private readonly options: RuntimeOptions = {}) {
+    const limit = options.maxOpenConversations;
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
+      throw new ConfigurationError(`Runtime: maxOpenConversations must be a positive whole number, got ${JSON.stringify(limit)}.`);
+    }
     this.plugins = new CompositePlugin(options.plugins ?? []);
   }
 
@@ -84,6 +96,7 @@ export class Runtime {
     if (!this.agents.has(name)) return false;
     this.plugins.onUnregister(name);
     this.agents.delete(name);
+    for (const [key, used] of this.recent) if (used.agent.name === name) this.recent.delete(key);
     return true;
   }
 
@@ -107,13 +120,45 @@ export class Runtime {
         new ConfigurationError(`No agent named "${agent}". Registered agents: ${this.agentNames().join(", ") || "(none)"}.`),
       );
     }
+    const key = `${agent}\u0000${conversationId}`;
     let pending = entry.conversations.get(conversationId);
+    const used = this.recent.get(key) ?? { agent: entry, conversationId };
+    this.recent.delete(key);
+    this.recent.set(key, used);
     if (!pending) {
       pending = this.openConversation(entry, conversationId, options.store);
       entry.conversations.set(conversationId, pending);
-      pending.catch(() => entry.conversations.delete(conversationId));
+      pending.then(
+        (glove) => {
+          used.glove = glove;
+          this.evictBeyondLimit();
+        },
+        () => {
+          entry.conversations.delete(conversationId);
+          this.recent.delete(key);
+        },
+      );
     }
     return pending;
+  }
+
+  /** Forgets every open conversation (their stores keep everything). */
+  close(): void {
+    for (const entry of this.agents.values()) entry.conversations.clear();
+    this.recent.clear();
+  }
+
+  private evictBeyondLimit(): void {
+    const limit = this.options.maxOpenConversations;
+    if (limit === undefined || this.recent.size <= limit) return;
+    let excess = this.recent.size - limit;
+    for (const [key, used] of this.recent) {
+      if (excess <= 0) break;
+      if (!used.glove || used.glove.busy) continue;
+      used.agent.conversations.delete(used.conversationId);
+      this.recent.delete(key);
+      excess--;
+    }
   }
 
   /**
@@ -121,6 +166,7 @@ export class Runtime {
    * `conversation` call rebuilds it from its store. Returns false when it was not open.
    */
   closeConversation(agent: string, conversationId: string): boolean {
+    this.recent.delete(`${agent}\u0000${conversationId}`);
     return this.agents.get(agent)?.conversations.delete(conversationId) ?? false;
   }
 

@@ -80,6 +80,42 @@ describe("Runtime: hosts that pick stores and evict conversations", () => {
   });
 });
 
+describe("Runtime: bounded memory", () => {
+  it("keeps at most maxOpenConversations Gloves, evicting the least recently used idle ones; their stores keep the history", async () => {
+    const stores = new Map<string, MemoryStore>();
+    const runtime = new Runtime({
+      maxOpenConversations: 3,
+      storeFactory: (_agent, id) => stores.get(id) ?? stores.set(id, new MemoryStore(id)).get(id)!,
+    });
+    const model = new ScriptedModel([], { fallback: (request) => ({ text: `seen ${request.messages.length}` }) });
+    runtime.register("a", { systemPrompt: "a", model });
+    for (let i = 0; i < 10; i++) await runtime.processRequest("a", `c${i}`, "hello");
+    expect(runtime.openConversations).toBe(3);
+    // An evicted conversation comes back from its store with its history.
+    await runtime.processRequest("a", "c0", "again");
+    expect((await stores.get("c0")!.getMessages()).map((m) => m.text)).toEqual(["hello", "seen 1", "again", "seen 3"]);
+    expect(runtime.openConversations).toBe(3);
+    expect(() => new Runtime({ maxOpenConversations: 0 })).toThrow(/maxOpenConversations/);
+  });
+
+  it("never evicts a conversation whose request is still running", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const runtime = new Runtime({ maxOpenConversations: 1 });
+    runtime.register("a", { systemPrompt: "a", model: new ScriptedModel([], { fallback: { text: "ok" } }) });
+    runtime.register("slow", {
+      systemPrompt: "s",
+      model: { name: "slow", setSystemPrompt: () => undefined, prompt: async () => (await gate, { messages: [{ sender: "agent", text: "done" }], tokens_in: 1, tokens_out: 1 }) },
+    });
+    const busy = await runtime.conversation("slow", "long");
+    const running = busy.processRequest("go");
+    await runtime.processRequest("a", "quick", "hi");
+    expect(await runtime.conversation("slow", "long")).toBe(busy);
+    release();
+    await running;
+  });
+});
+
 describe("Runtime: scope and prompt assembly", () => {
   it("offers only in-scope tools, adds a scope line, and refuses an out-of-scope call with an error result", async () => {
     const ran: string[] = [];

@@ -20,6 +20,22 @@ describe("callback listener", () => {
     }
   });
 
+  it("ignores hits with another state (a forged redirect cannot cancel the login) until the right one", async () => {
+    const listener = await startCallbackListener(0);
+    try {
+      const waiting = listener.waitForCallback({ timeoutMs: 5_000, expectedState: "real" });
+      const forged = await fetch(`${listener.redirectUrl}?error=access_denied&state=forged`);
+      expect(forged.status).toBe(400);
+      expect(await forged.text()).toContain("ignored");
+      const noState = await fetch(`${listener.redirectUrl}?code=evil`);
+      expect(noState.status).toBe(400);
+      expect((await fetch(`${listener.redirectUrl}?code=good&state=real`)).status).toBe(200);
+      expect(await waiting).toMatchObject({ code: "good", state: "real" });
+    } finally {
+      await listener.close();
+    }
+  });
+
   it("fails with a clear error on timeout and on abort", async () => {
     const listener = await startCallbackListener(0);
     try {

@@ -10,8 +10,12 @@ export interface OAuthCallbackListener {
   readonly port: number;
   /** `http://127.0.0.1:<port><path>`: the redirect URI to register. */
   readonly redirectUrl: string;
-  /** Resolves with the first callback's query; rejects on timeout or abort. */
-  waitForCallback(options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<McpOAuthCallbackParams>;
+  /**
+   * Resolves with the first callback's query — the first whose `state` is `expectedState` when
+   * given: other hits (a forged or stale redirect) are answered 400 and ignored, so one of them
+   * cannot cancel the login. Rejects on timeout or abort.
+   */
+  waitForCallback(options?: { timeoutMs?: number; signal?: AbortSignal; expectedState?: string }): Promise<McpOAuthCallbackParams>;
   close(): Promise<void>;
 }
 
@@ -20,10 +24,9 @@ const PAGE = (title: string, body: string) =>
 
 /** Starts listening on 127.0.0.1 only; the callback never accepts connections from elsewhere. */
 export async function startCallbackListener(port: number, callbackPath = "/callback"): Promise<OAuthCallbackListener> {
-  let deliver: ((params: McpOAuthCallbackParams) => void) | undefined;
-  const received = new Promise<McpOAuthCallbackParams>((resolve) => {
-    deliver = resolve;
-  });
+  // Callbacks that arrived, and the waiter deciding which one it takes.
+  const arrived: McpOAuthCallbackParams[] = [];
+  let waiter: { accepts: (params: McpOAuthCallbackParams) => boolean; deliver: (params: McpOAuthCallbackParams) => void } | undefined;
   const expectedPath = callbackPath.startsWith("/") ? callbackPath : `/${callbackPath}`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -38,6 +41,12 @@ export async function startCallbackListener(port: number, callbackPath = "/callb
       error: q.get("error"),
       error_description: q.get("error_description"),
     };
+    if (waiter && !waiter.accepts(params)) {
+      res
+        .writeHead(400, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+        .end(PAGE("Not this authorization", "This link does not belong to the authorization in progress and was ignored."));
+      return;
+    }
     const ok = Boolean(params.code) && !params.error;
     res
       .writeHead(ok ? 200 : 400, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
@@ -46,8 +55,12 @@ export async function startCallbackListener(port: number, callbackPath = "/callb
           ? PAGE("Authorized", "Authorization received. You can close this window and return to the terminal.")
           : PAGE("Authorization failed", "Authorization did not complete. Return to the terminal for details."),
       );
-    deliver?.(params);
-    deliver = undefined;
+    if (waiter) {
+      waiter.deliver(params);
+      waiter = undefined;
+    } else {
+      arrived.push(params);
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) =>
@@ -60,11 +73,13 @@ export async function startCallbackListener(port: number, callbackPath = "/callb
   return {
     port: bound,
     redirectUrl: loopbackRedirectUrl(bound, callbackPath),
-    waitForCallback({ timeoutMs = 300_000, signal } = {}) {
+    waitForCallback({ timeoutMs = 300_000, signal, expectedState } = {}) {
+      const accepts = (params: McpOAuthCallbackParams) => expectedState === undefined || params.state === expectedState;
       return new Promise<McpOAuthCallbackParams>((resolve, reject) => {
         const cleanup = () => {
           clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
+          waiter = undefined;
         };
         const onAbort = () => {
           cleanup();
@@ -76,10 +91,19 @@ export async function startCallbackListener(port: number, callbackPath = "/callb
         }, timeoutMs);
         if (signal?.aborted) return onAbort();
         signal?.addEventListener("abort", onAbort, { once: true });
-        void received.then((params) => {
+        const early = arrived.find(accepts);
+        if (early) {
           cleanup();
-          resolve(params);
-        });
+          resolve(early);
+          return;
+        }
+        waiter = {
+          accepts,
+          deliver: (params) => {
+            cleanup();
+            resolve(params);
+          },
+        };
       });
     },
     async close() {

@@ -129,7 +129,9 @@ export async function runMcpOAuth(options: RunMcpOAuthOptions): Promise<RunMcpOA
     if (begun.status === "authorized") {
       tokens = begun.tokens;
     } else {
+      const expectedState = new URL(begun.authorizationUrl).searchParams.get("state") ?? undefined;
       const callback = listener.waitForCallback({
+        ...(expectedState !== undefined ? { expectedState } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -43,27 +43,34 @@ export class MemoryOAuthStore implements OAuthStore {
 
 /**
  * One JSON file holding every key. Writes go to a temp file (mode 0600) in the same directory and
- * are renamed over the target, so readers never see a partial file.
+ * are renamed over the target, so readers never see a partial file. Every read-modify-write holds
+ * a lock directory next to the file, so several instances or processes on one file never lose an
+ * update; keys are kept in a Map, so names like `__proto__` are ordinary keys.
  */
 export class FsOAuthStore implements OAuthStore {
   private queue: Promise<unknown> = Promise.resolve();
   constructor(readonly filePath: string) {}
 
-  private async readAll(): Promise<Record<string, McpOAuthRecord>> {
+  private async readAll(): Promise<Map<string, McpOAuthRecord>> {
+    let raw: string;
     try {
-      return JSON.parse(await readFile(this.filePath, "utf8")) as Record<string, McpOAuthRecord>;
+      raw = await readFile(this.filePath, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Map();
       throw error;
     }
+    const parsed = JSON.parse(raw) as unknown;
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return new Map();
+    return new Map(Object.entries(parsed as Record<string, McpOAuthRecord>));
   }
 
-  private async writeAll(all: Record<string, McpOAuthRecord>): Promise<void> {
+  private async writeAll(all: Map<string, McpOAuthRecord>): Promise<void> {
     const dir = path.dirname(this.filePath);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const tmp = path.join(dir, `.${path.basename(this.filePath)}.${randomBytes(6).toString("hex")}.tmp`);
     try {
-      await writeFile(tmp, JSON.stringify(all, null, 2), { mode: 0o600 });
+      // Object.fromEntries defines own properties: "__proto__" is written as a key, not a prototype.
+      await writeFile(tmp, JSON.stringify(Object.fromEntries(all), null, 2), { mode: 0o600 });
       await rename(tmp, this.filePath);
     } catch (error) {
       await rm(tmp, { force: true });
@@ -71,27 +78,55 @@ export class FsOAuthStore implements OAuthStore {
     }
   }
 
+  /** One update at a time in this instance, and across instances and processes through the lock. */
   private serial<T>(op: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(op, op);
+    const locked = () => withFileLock(this.filePath, op);
+    const next = this.queue.then(locked, locked);
     this.queue = next.catch(() => undefined);
     return next;
   }
 
   async get(key: string): Promise<McpOAuthRecord> {
-    return (await this.readAll())[key] ?? {};
+    return (await this.readAll()).get(key) ?? {};
   }
   set(key: string, record: McpOAuthRecord): Promise<void> {
     return this.serial(async () => {
       const all = await this.readAll();
-      all[key] = record;
+      all.set(key, record);
       await this.writeAll(all);
     });
   }
   delete(key: string): Promise<void> {
     return this.serial(async () => {
       const all = await this.readAll();
-      delete all[key];
+      all.delete(key);
       await this.writeAll(all);
     });
+  }
+}
+
+/** A lock older than this was left by a process that died while holding it. */
+const STALE_LOCK_MS = 10_000;
+
+async function withFileLock<T>(filePath: string, op: () => Promise<T>): Promise<T> {
+  const lock = `${filePath}.lock`;
+  await mkdir(path.dirname(filePath), { recursive: true, mode: 0o700 });
+  const giveUpAt = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const since = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (since > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
+      else if (Date.now() > giveUpAt) throw new Error(`Timed out waiting for the lock ${lock}; remove it if no other process uses ${filePath}.`);
+      else await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    }
+  }
+  try {
+    return await op();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
   }
 }

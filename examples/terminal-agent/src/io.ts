@@ -4,8 +4,8 @@ import type { Prompter } from "./terminal-ui.js";
 
 /** Line input over node:readline, shared by the user prompt and the UI's questions. */
 export interface LineIo extends Prompter {
-  /** Resolves with the next line, or undefined once input has ended (Ctrl-D, EOF). */
-  readLine(prompt: string): Promise<string | undefined>;
+  /** Resolves with the next line, or undefined once input has ended (Ctrl-D, EOF) or `signal` fired. */
+  readLine(prompt: string, signal?: AbortSignal): Promise<string | undefined>;
   /** Ctrl-C calls this; when none is set, or it returns false, input is closed. */
   onInterrupt: (() => boolean) | undefined;
   close(): void;
@@ -20,20 +20,28 @@ export function createReadlineIo(input: Readable, output: Writable): LineIo {
 
   const io: LineIo = {
     onInterrupt: undefined,
-    readLine(prompt) {
+    readLine(prompt, signal) {
       return new Promise((resolve) => {
-        if (closed) return resolve(undefined);
-        const onClose = () => resolve(undefined);
-        rl.once("close", onClose);
-        rl.question(prompt, (answer) => {
+        if (closed || signal?.aborted) return resolve(undefined);
+        const done = (answer: string | undefined) => {
           rl.off("close", onClose);
+          signal?.removeEventListener("abort", onAbort);
           resolve(answer);
-        });
+        };
+        const onClose = () => done(undefined);
+        // A question left pending would swallow the next one (readline asks one at a time).
+        const onAbort = () => {
+          output.write("\n");
+          done(undefined);
+        };
+        rl.once("close", onClose);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        rl.question(prompt, signal ? { signal } : {}, (answer) => done(answer));
       });
     },
-    // A question the user never answers (input closed) counts as "no".
-    async ask(question) {
-      return (await io.readLine(question)) ?? "";
+    // A question the user never answers (input closed, or the prompt was taken down) counts as "no".
+    async ask(question, signal) {
+      return (await io.readLine(question, signal)) ?? "";
     },
     close() {
       if (!closed) rl.close();

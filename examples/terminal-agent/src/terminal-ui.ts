@@ -16,7 +16,7 @@ import { CONFIRM_RENDERER, type ConfirmInput } from "./tools/clear-notes.js";
 
 /** Asks the user one question and resolves with the line they answer. */
 export interface Prompter {
-  ask(question: string): Promise<string>;
+  ask(question: string, signal?: AbortSignal): Promise<string>;
 }
 
 /** A prompter for non-interactive runs: prints the question and answers it itself. */
@@ -40,6 +40,8 @@ export class TerminalUi implements SubscriberAdapter {
   private streaming = false;
   private readonly handled = new Set<string>();
   private prompts: Promise<unknown> = Promise.resolve();
+  /** Questions on screen, by slot: taken down when their slot leaves the stack (e.g. Ctrl-C aborted the request). */
+  private readonly open = new Map<string, AbortController>();
 
   constructor(
     private readonly out: Writable,
@@ -49,6 +51,8 @@ export class TerminalUi implements SubscriberAdapter {
   /** Starts answering slots of `display`; returns the unsubscribe function. */
   watch(display: DisplayManagerAdapter): () => void {
     return display.subscribe((stack) => {
+      const present = new Set(stack.map((slot) => slot.id));
+      for (const [id, question] of this.open) if (!present.has(id)) question.abort();
       for (const slot of stack) {
         if (this.handled.has(slot.id)) continue;
         this.handled.add(slot.id);
@@ -116,11 +120,24 @@ export class TerminalUi implements SubscriberAdapter {
   }
 
   private async answer(display: DisplayManagerAdapter, slot: Slot<unknown>): Promise<void> {
+    // Queued behind another question: the slot may be gone already.
+    if (!display.stack.some((s) => s.id === slot.id)) return;
+    const question = new AbortController();
+    this.open.set(slot.id, question);
+    try {
+      await this.ask(display, slot, question.signal);
+    } finally {
+      this.open.delete(slot.id);
+    }
+  }
+
+  private async ask(display: DisplayManagerAdapter, slot: Slot<unknown>, signal: AbortSignal): Promise<void> {
     try {
       if (slot.renderer === PERMISSION_REQUEST_RENDERER) {
         const request = slot.input as PermissionRequestInput;
         this.line(`  ?? ${request.tool_name} needs your permission to run with ${short(JSON.stringify(request.input))}`);
-        const reply = (await this.prompter.ask(`Allow ${request.tool_name}? [y/N/always] `)).trim().toLowerCase();
+        const reply = (await this.prompter.ask(`Allow ${request.tool_name}? [y/N/always] `, signal)).trim().toLowerCase();
+        if (signal.aborted) return this.line("  (prompt closed)");
         const always = reply === "always" || reply === "a";
         const granted = always || reply === "y" || reply === "yes";
         const answer: PermissionAnswer = { granted, remember: always };
@@ -129,7 +146,8 @@ export class TerminalUi implements SubscriberAdapter {
       } else if (slot.renderer === CONFIRM_RENDERER) {
         const { question } = slot.input as ConfirmInput;
         this.endStream();
-        const reply = (await this.prompter.ask(`${question} [y/N] `)).trim().toLowerCase();
+        const reply = (await this.prompter.ask(`${question} [y/N] `, signal)).trim().toLowerCase();
+        if (signal.aborted) return this.line("  (prompt closed)");
         display.resolve(slot.id, reply === "y" || reply === "yes");
       } else {
         this.line(`  (display slot "${slot.renderer}" has no terminal renderer: ${short(JSON.stringify(slot.input))})`);

@@ -149,6 +149,12 @@ export class WalkthroughDirector {
 
   constructor(private readonly scenes: Scene[] = SCENES) {}
 
+  /** Continues a resumed session: the first `completed` scenes were played in an earlier run. */
+  resumeAfter(completed: number): void {
+    this.scene = completed - 1;
+    this.turn = 0;
+  }
+
   readonly step = (request: PromptRequest): ScriptedTurn => {
     const last = request.messages.at(-1);
     if (last?.is_compaction_request) return { text: this.summary() };

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import type { Message } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
 import { createAgent, DEFAULT_COMPACTION } from "./agent.js";
 import { sendRequest } from "./chat.js";
@@ -46,22 +47,34 @@ export async function runWalkthrough(options: WalkthroughOptions): Promise<void>
   });
   agent.glove.addSubscriber(ui);
   const unwatch = ui.watch(agent.display);
+  // A resumed session (--session) continues with the next scene instead of starting over.
+  const completed = Math.min(scenesPlayed(await agent.glove.store.getMessages()), SCENES.length);
+  director.resumeAfter(completed);
 
   ui.line("Offline walkthrough: a scripted model drives the real Glove runtime and tools.");
   ui.line(`Notes are kept in ${agent.notes.path}. Compaction runs every ${WALKTHROUGH_MAX_TURNS} model turns here.`);
   if (!interactive) ui.line("stdin is not a TTY: playing the suggested inputs and answering prompts with \"y\".");
+  if (completed > 0) ui.line(`Resuming after scene ${completed} of ${SCENES.length}.`);
   try {
     for (const [index, scene] of SCENES.entries()) {
+      if (index < completed) continue;
       ui.line(`\n== ${index + 1}/${SCENES.length}: ${scene.title} ==`);
       const text = await userLine(io, ui, scene.suggestion);
       if (text === undefined) break;
       await sendRequest(agent.glove, text, io, ui);
     }
-    ui.line("\nThat was the offline walkthrough. Set ANTHROPIC_API_KEY or OPENAI_API_KEY to chat with a real model once adapters are available.");
+    ui.line(
+      "\nThat was the offline walkthrough. Set ANTHROPIC_API_KEY or OPENAI_API_KEY (or GLOVE_PROVIDER with GLOVE_MODEL / GLOVE_BASE_URL for a local server) to chat with a real model.",
+    );
   } finally {
     unwatch();
     io?.close();
   }
+}
+
+/** How many scenes a stored conversation already played: one real user message each. */
+function scenesPlayed(history: readonly Message[]): number {
+  return history.filter((m) => m.sender === "user" && !m.tool_results?.length && !m.is_skill_injection && !m.is_compaction && !m.is_compaction_request).length;
 }
 
 /** The user's line (Enter = the suggestion), the suggestion itself when not interactive, undefined to quit. */

@@ -2,7 +2,10 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteStore } from "glove-sqlite";
+import { PassThrough } from "node:stream";
 import { parseSession, sessionsDbPath } from "../src/agent.js";
+import { runWalkthrough } from "../src/walkthrough.js";
+import { SCENES } from "../src/walkthrough-script.js";
 import { tempDir } from "./helpers.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -41,8 +44,30 @@ describe("npm start -- --session NAME", () => {
     const reopened = new SqliteStore({ dbPath: sessionsDbPath(dir), sessionId: "groceries" });
     const after = await reopened.getMessages();
     reopened.close();
-    expect(after.slice(0, saved.length)).toEqual(saved);
-    expect(after.length).toBeGreaterThan(saved.length);
+    // The walkthrough was finished: resuming replays nothing and keeps the history as it was.
+    expect(second.stdout).toContain(`Resuming after scene ${SCENES.length} of ${SCENES.length}.`);
+    expect(after).toEqual(saved);
+  });
+
+  it("resumes an unfinished walkthrough at the next scene instead of restarting the script", async () => {
+    // One scene played interactively (Enter takes the suggestion), then the input ends.
+    const input = new PassThrough();
+    input.end("\n");
+    process.env.GLOVE_SESSION = "halfway";
+    try {
+      await runWalkthrough({ input, output: new PassThrough(), dataDir: dir, interactive: true, delayMs: 0 });
+    } finally {
+      delete process.env.GLOVE_SESSION;
+    }
+    const resumed = start(["--session", "halfway"]);
+    expect(resumed.stderr).toBe("");
+    expect(resumed.stdout).toContain(`Resuming after scene 1 of ${SCENES.length}.`);
+    expect(resumed.stdout).not.toContain(`you> ${SCENES[0]!.suggestion}`);
+    expect(resumed.stdout).toContain(`you> ${SCENES[1]!.suggestion}`);
+    const store = new SqliteStore({ dbPath: sessionsDbPath(dir), sessionId: "halfway" });
+    const userTurns = (await store.getMessages()).filter((m) => m.sender === "user" && !m.tool_results?.length && !m.is_compaction && !m.is_compaction_request);
+    store.close();
+    expect(userTurns.map((m) => m.text)).toEqual(SCENES.map((scene) => scene.suggestion));
   });
 
   it("rejects a --session without a name, and unknown arguments, exiting 1", () => {

@@ -65,7 +65,7 @@ export class Runtime {
   readonly plugins: CompositePlugin;
   private readonly agents = new Map<string, RegisteredAgent>();
   /** Open conversations, least recently used first (Map order), for `maxOpenConversations`. */
-  private readonly recent = new Map<string, { agent: RegisteredAgent; conversationId: string; glove?: Glove }>();
+  private readonly recent = new Map<string, { agent: RegisteredAgent; conversationId: string; glove?: Glove; ownsStore?: boolean }>();
 
   constructor(private readonly options: RuntimeOptions = {}) {
     const limit = options.maxOpenConversations;
@@ -126,6 +126,7 @@ export class Runtime {
     this.recent.delete(key);
     this.recent.set(key, used);
     if (!pending) {
+      used.ownsStore = options.store === undefined;
       pending = this.openConversation(entry, conversationId, options.store);
       entry.conversations.set(conversationId, pending);
       pending.then(
@@ -157,6 +158,8 @@ export class Runtime {
       if (!used.glove || used.glove.busy) continue;
       used.agent.conversations.delete(used.conversationId);
       this.recent.delete(key);
+      // A store the factory made for this conversation is the Runtime's to close (connections, files).
+      if (used.ownsStore) void Promise.resolve((used.glove.store as { close?: () => unknown }).close?.()).catch(() => undefined);
       excess--;
     }
   }

@@ -98,6 +98,21 @@ describe("Runtime: bounded memory", () => {
     expect(() => new Runtime({ maxOpenConversations: 0 })).toThrow(/maxOpenConversations/);
   });
 
+  it("closes the stores its factory made when it evicts their conversations", async () => {
+    const closed: string[] = [];
+    class ClosableStore extends MemoryStore {
+      close(): void {
+        closed.push(this.identifier);
+      }
+    }
+    const runtime = new Runtime({ maxOpenConversations: 1, storeFactory: (_agent, id) => new ClosableStore(id) });
+    runtime.register("a", { systemPrompt: "a", model: new ScriptedModel([], { fallback: { text: "ok" } }) });
+    await runtime.processRequest("a", "first", "hi");
+    await runtime.processRequest("a", "second", "hi");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(closed).toEqual(["first"]);
+  });
+
   it("never evicts a conversation whose request is still running", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

@@ -1,0 +1,35 @@
+import type { CompactionConfig, Glove, GloveConfig, ModelAdapter, StoreAdapter, SubscriberAdapter } from "glove-core";
+import type { ToolConfig } from "../types/tool.js";
+import type { KeyValueStorage } from "./persisted-store.js";
+
+/** Keep the session in Web Storage so it survives a reload. */
+export interface PersistSessionOptions {
+  /** Default: `localStorage` (looked up when the session starts, in an effect). */
+  storage?: KeyValueStorage;
+  /** Key prefix. Default "glove:". */
+  prefix?: string;
+}
+
+/** Everything local mode needs: the Glove it builds in the tab and where its history lives. */
+export interface LocalSessionOptions {
+  model: ModelAdapter;
+  systemPrompt: string;
+  tools?: readonly ToolConfig[];
+  compaction?: CompactionConfig;
+  subscribers?: readonly SubscriberAdapter[];
+  /** The store of the first session (default: `createStore`, a persisted store, or a MemoryStore). */
+  store?: StoreAdapter;
+  /** Builds the store of a session (also for `newConversation` / `switchConversation`). */
+  createStore?: (sessionId: string) => StoreAdapter | Promise<StoreAdapter>;
+  /** The session to open; default: the last persisted one, else a new id. */
+  sessionId?: string;
+  persistSession?: boolean | PersistSessionOptions;
+  /** More of glove-core's Glove config (permissionPolicy, maxRetries, toolConcurrency…). */
+  gloveConfig?: Omit<Partial<GloveConfig>, "store" | "model" | "displayManager" | "systemPrompt" | "compaction_config">;
+  /** Called before build: define hooks, skills, subagents, plugins on the tab's Glove. */
+  configure?: (glove: Glove) => void;
+}
+
+export const DEFAULT_COMPACTION: CompactionConfig = {
+  compaction_instructions: "Summarize the conversation so far. Keep decisions, open questions, facts the user gave and the state of any work.",
+};

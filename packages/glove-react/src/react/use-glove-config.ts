@@ -1,0 +1,95 @@
+import type { ReactNode } from "react";
+import type { CompactionConfig, Glove, GloveConfig, InboxItem, Message, ModelAdapter, StoreAdapter, SubscriberAdapter, Task } from "glove-core";
+import type { PersistSessionOptions } from "../local/local-options.js";
+import type { BackoffOptions } from "../server/backoff.js";
+import type { HeadersOption } from "../server/server-api.js";
+import type { FrameScheduler } from "../state/frame-batcher.js";
+import type { ImageInput, SlotAnswerResult } from "../types/session.js";
+import type { ClientSlot, ConnectionState, GloveStats } from "../types/state.js";
+import type { TimelineEntry, ToolEntry } from "../types/timeline.js";
+import type { SlotRenderer, ToolConfig } from "../types/tool.js";
+import type { ConversationSnapshot, ErrorInfo } from "../types/wire.js";
+
+/** `useGlove`'s config: `server` selects server mode; otherwise `endpoint` or `model` (local mode). */
+export interface UseGloveConfig {
+  // ── Local mode: the Glove runs in this tab ──
+  /** A model relay route (glove-server's `createModelRelay`), e.g. "/api/model". */
+  endpoint?: string;
+  /** Any glove-core ModelAdapter (instead of `endpoint`). */
+  model?: ModelAdapter;
+  systemPrompt?: string;
+  /** The first session's store (default: a MemoryStore, or a persisted one). Create it outside render. */
+  store?: StoreAdapter;
+  /** The store of each session (also for newConversation / switchConversation). */
+  createStore?: (sessionId: string) => StoreAdapter | Promise<StoreAdapter>;
+  /** The local session to open (default: the last persisted one, else a new id). */
+  sessionId?: string;
+  /** Keep the history in localStorage so it survives a reload. */
+  persistSession?: boolean | PersistSessionOptions;
+  compaction?: CompactionConfig;
+  subscribers?: SubscriberAdapter[];
+  /** More Glove config (permissionPolicy, maxRetries, toolConcurrency…). */
+  gloveConfig?: Omit<Partial<GloveConfig>, "store" | "model" | "displayManager" | "systemPrompt" | "compaction_config">;
+  /** Define hooks, skills, subagents or plugins on the tab's Glove before it is built. */
+  configure?: (glove: Glove) => void;
+
+  // ── Server mode: attach to a glove-server conversation ──
+  /** The glove-server's base URL (its basePath), e.g. "/api/glove". */
+  server?: string;
+  /** The agent new conversations are created for. */
+  agent?: string;
+  /** The conversation to attach to; without one, the first message creates it. */
+  conversationId?: string;
+  /** A snapshot fetched on the server for SSR: rendered at once, then the stream resumes after it. */
+  initialSnapshot?: ConversationSnapshot;
+  onConversationChange?: (conversationId: string | null) => void;
+  backoff?: BackoffOptions;
+  /** Failed connection attempts in a row before `connection` says "offline". Default 3. */
+  offlineAfter?: number;
+  staleAfterMs?: number;
+
+  // ── Both ──
+  /** Tools: their `do` (local mode) and their `render` / `renderResult` (both modes). */
+  tools?: ToolConfig[];
+  /** Extra slot renderers by name (e.g. for slots a server tool pushes, or to replace "permission_request"). */
+  renderers?: Record<string, SlotRenderer>;
+  /** Sent with server requests and to the model relay. */
+  headers?: HeadersOption;
+  credentials?: RequestCredentials;
+  fetch?: typeof fetch;
+  /** How streaming text is batched (default: per animation frame). */
+  frameScheduler?: FrameScheduler;
+}
+
+/** What `useGlove` returns: the state (the same in both modes) and the actions. */
+export interface UseGloveReturn {
+  mode: "local" | "server";
+  busy: boolean;
+  timeline: TimelineEntry[];
+  streamingText: string;
+  /** Every slot still known, with its status (settled ones too: `stay` keeps showing them). */
+  slots: ClientSlot[];
+  tasks: Task[];
+  inbox: InboxItem[];
+  stats: GloveStats;
+  isCompacting: boolean;
+  connection: ConnectionState;
+  error: ErrorInfo | null;
+  /** The local session id, or the server conversation id (null until there is one). */
+  sessionId: string | null;
+  /** The persisted history, every flag included. */
+  messages: Message[];
+  /** Shows the message at once and sends it (queued behind a running turn); returns its client id. */
+  sendMessage(text: string, images?: ImageInput[]): string;
+  abort(): Promise<void>;
+  resolveSlot(slotId: string, value?: unknown): Promise<SlotAnswerResult>;
+  rejectSlot(slotId: string, reason?: string): Promise<SlotAnswerResult>;
+  /** Sends a failed message again. */
+  retry(clientMessageId: string): void;
+  /** The slot drawn by its tool's render (or the named renderer, or a visible fallback). */
+  renderSlot(slot: ClientSlot): ReactNode;
+  /** A finished call drawn by its tool's `renderResult` from `renderData`; null without one. */
+  renderToolResult(entry: ToolEntry): ReactNode;
+  newConversation(): void;
+  switchConversation(id: string): void;
+}

@@ -1,0 +1,65 @@
+import type { DisplayStrategy, InboxItem, Message, SubscriberEvent, Task } from "glove-core";
+
+/**
+ * The events both modes feed into the reducer. They are glove-server's wire events (see its
+ * README): in server mode they arrive over SSE; in local mode the tab's own Glove, store and
+ * display stack are observed and described with the same events, so one reducer serves both.
+ * The shapes are repeated here instead of imported so glove-react never depends on glove-server.
+ */
+
+export type SlotStatus = "pending" | "shown" | "resolved" | "rejected" | "closed";
+
+/** A display slot as clients see it: glove-server's `WireSlot`. */
+export interface WireSlot {
+  id: string;
+  renderer: string;
+  input: unknown;
+  toolName: string | null;
+  toolCallId: string | null;
+  displayStrategy: DisplayStrategy | null;
+  /** "wait": a pushAndWait the tool is blocked on; "forget": shown only. */
+  mode: "wait" | "forget";
+  status: SlotStatus;
+}
+
+export type TurnStatus = "done" | "aborted" | "error" | "interrupted";
+
+/** What went wrong, as the server (or the local session) reports it. */
+export interface ErrorInfo {
+  code: string;
+  message: string;
+}
+
+/** A conversation's whole state: glove-server's `GET /conversations/:id` answer and `snapshot` event. */
+export interface ConversationSnapshot {
+  id: string;
+  agent?: string | null;
+  title?: string | null;
+  /** The full history, every flag included. */
+  messages: Message[];
+  slots: WireSlot[];
+  tasks: Task[];
+  inbox: InboxItem[];
+  busy: boolean;
+  turnId: string | null;
+  /** Text streamed by the running model call and not yet in a persisted message. */
+  streamingText: string;
+  /** The event id this snapshot stands for (server mode). */
+  lastEventId?: number | null;
+}
+
+/** Events that are not glove-core's own: turns, slots, persisted history, side lists, snapshots. */
+export type SessionEvent =
+  | { type: "turn_start"; turnId: string }
+  | { type: "turn_end"; turnId: string; status: TurnStatus; error?: ErrorInfo }
+  | { type: "slot_push"; slot: WireSlot }
+  | { type: "slot_settled"; slotId: string; status: "resolved" | "rejected" | "closed" }
+  | { type: "messages_appended"; messages: Message[]; startIndex: number }
+  | { type: "tasks"; tasks: Task[] }
+  | { type: "inbox"; items: InboxItem[] }
+  | { type: "snapshot"; snapshot: ConversationSnapshot };
+
+/** Every event the reducer understands from the agent's side. */
+export type WireEvent = SubscriberEvent | SessionEvent;
+
+export type WireEventType = WireEvent["type"];

@@ -1,6 +1,7 @@
 import type { ContentPart } from "../../types/index.js";
-import { argsObject, isErrorResult, toolResultContent } from "../shared/messages.js";
+import { argsObject, isErrorResult, parseArgs, toolResultContent } from "../shared/messages.js";
 import type { TurnBlocks } from "../shared/turns.js";
+import type { WireShape } from "../shared/wire-shape.js";
 import type { Block } from "./wire-types.js";
 
 /** One user content part as an Anthropic block (images and documents, base64 or URL). */
@@ -40,3 +41,13 @@ export const ANTHROPIC_BLOCKS: TurnBlocks<Block> = {
   userPart: (part) => toAnthropicBlock(part),
   isToolResult: (block) => block.type === "tool_result",
 };
+
+/**
+ * The input of a tool_use block: the object itself; JSON text (some proxies send it as a string) is
+ * parsed like streamed arguments; absent is `{}`. Anything else is the wrong shape.
+ */
+export function toolInput(shape: WireShape, value: unknown, path: string): unknown {
+  if (value === undefined || value === null) return {};
+  if (typeof value === "string") return parseArgs(value);
+  return shape.object(value, path);
+}

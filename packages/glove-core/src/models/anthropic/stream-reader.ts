@@ -5,8 +5,10 @@ import { parseStreamEvent, streamFailure } from "../shared/response.js";
 import { readSSEBatches } from "../shared/sse.js";
 import { StreamedAnswer } from "../shared/streamed-answer.js";
 import { isRetryableStatus } from "../shared/transport.js";
-import { messagesResult, type MessagesReadContext } from "./usage.js";
-import type { Block, Usage } from "./wire-types.js";
+import { isJsonObject, WireShape, type JsonObject } from "../shared/wire-shape.js";
+import { toolInput } from "./content-blocks.js";
+import { mergeUsage, messagesResult, type MessagesReadContext } from "./usage.js";
+import type { Usage } from "./wire-types.js";
 
 /** A content block being streamed: tool calls gather their JSON input. */
 interface OpenBlock {
@@ -14,9 +16,15 @@ interface OpenBlock {
   id?: string;
   name?: string;
   json: string;
+  /** The input sent whole in content_block_start (used when no input_json_delta follows). */
+  input?: unknown;
 }
 
-/** Reads a streamed Messages API answer, forwarding text deltas and tool calls as they complete. */
+/**
+ * Reads a streamed Messages API answer, forwarding text deltas and tool calls as they complete.
+ * Every field it uses is checked: an event of the wrong shape is a ProviderError naming the field;
+ * block and delta types it does not know are skipped (the API adds new ones).
+ */
 export async function readMessagesStream(
   context: MessagesReadContext,
   response: Response,
@@ -25,50 +33,59 @@ export async function readMessagesStream(
 ): Promise<ModelPromptResult> {
   const { provider } = context;
   if (!response.body) throw streamFailure(provider, "response has no body", false);
+  const shape = new WireShape(provider, response.status);
   const answer = new StreamedAnswer(notify);
-  let usage: Usage = {};
+  const usage: Usage = {};
   let stopped = false;
   const blocks = new Map<number, OpenBlock>();
 
   for await (const batch of readSSEBatches(response.body)) for (const event of batch) {
-    const data = parseStreamEvent<Record<string, unknown>>(provider, response.status, event.data);
+    const parsed = parseStreamEvent(provider, response.status, event.data);
     // After message_stop, read on to the end of the body (cheaper than cancelling it).
     if (stopped) continue;
-    const type = (data["type"] as string | undefined) ?? event.event;
+    const data = shape.object(parsed, `the ${event.event} event`);
+    const type = shape.optString(data["type"], `${event.event}.type`) ?? event.event;
     switch (type) {
       case "message_start": {
-        const message = data["message"] as { usage?: Usage } | undefined;
-        if (message?.usage) usage = { ...usage, ...message.usage };
+        const message = shape.optObject(data["message"], "message_start.message");
+        if (message) mergeUsage(shape, usage, message["usage"], "message_start.message.usage");
         break;
       }
       case "content_block_start": {
-        const block = data["content_block"] as Block;
-        const entry: OpenBlock = { type: block.type, json: "" };
-        if (block.type === "tool_use") {
-          entry.id = String(block["id"]);
-          entry.name = String(block["name"]);
-        } else if (block.type === "text" && typeof block["text"] === "string" && block["text"]) {
-          await answer.addText(block["text"]);
-        } else if (block.type === "thinking" && typeof block["thinking"] === "string") {
-          answer.reasoning += block["thinking"];
+        const index = shape.index(data["index"], "content_block_start.index");
+        const block = shape.object(data["content_block"], "content_block_start.content_block");
+        const blockType = shape.string(block["type"], "content_block_start.content_block.type");
+        const entry: OpenBlock = { type: blockType, json: "" };
+        if (blockType === "tool_use") {
+          entry.id = shape.string(block["id"], "content_block_start.content_block.id");
+          entry.name = shape.string(block["name"], "content_block_start.content_block.name");
+          entry.input = block["input"];
+        } else if (blockType === "text") {
+          const text = shape.optString(block["text"], "content_block_start.content_block.text");
+          if (text) await answer.addText(text);
+        } else if (blockType === "thinking") {
+          answer.reasoning += shape.optString(block["thinking"], "content_block_start.content_block.thinking") ?? "";
         }
-        blocks.set(data["index"] as number, entry);
+        blocks.set(index, entry);
         break;
       }
       case "content_block_delta": {
-        const delta = data["delta"] as Record<string, unknown>;
-        const entry = blocks.get(data["index"] as number);
-        switch (delta["type"]) {
+        const index = shape.index(data["index"], "content_block_delta.index");
+        const delta = shape.object(data["delta"], "content_block_delta.delta");
+        const entry = blocks.get(index);
+        switch (shape.string(delta["type"], "content_block_delta.delta.type")) {
           case "text_delta": {
-            const chunk = String(delta["text"] ?? "");
+            const chunk = shape.string(delta["text"], "content_block_delta.delta.text");
             if (chunk) await answer.addText(chunk);
             break;
           }
-          case "input_json_delta":
-            if (entry) entry.json += String(delta["partial_json"] ?? "");
+          case "input_json_delta": {
+            const json = shape.string(delta["partial_json"], "content_block_delta.delta.partial_json");
+            if (entry) entry.json += json;
             break;
+          }
           case "thinking_delta":
-            answer.reasoning += String(delta["thinking"] ?? "");
+            answer.reasoning += shape.string(delta["thinking"], "content_block_delta.delta.thinking");
             break;
           default:
             // signature_delta, citations_delta…: nothing to surface
@@ -77,21 +94,20 @@ export async function readMessagesStream(
         break;
       }
       case "content_block_stop": {
-        const index = data["index"] as number;
+        const index = shape.index(data["index"], "content_block_stop.index");
         const entry = blocks.get(index);
         if (entry?.type === "tool_use") {
-          await answer.addToolCall({ tool_name: entry.name!, input_args: parseArgs(entry.json), id: entry.id! });
+          const input = entry.json.trim() ? parseArgs(entry.json) : toolInput(shape, entry.input, "content_block_start.content_block.input");
+          await answer.addToolCall({ tool_name: entry.name!, input_args: input, id: entry.id! });
         }
         blocks.delete(index);
         break;
       }
       case "message_delta": {
-        const delta = data["delta"] as { stop_reason?: string | null } | undefined;
-        if (delta?.stop_reason) answer.stopReason = delta.stop_reason;
-        const u = data["usage"] as Usage | undefined;
-        if (u) {
-          for (const [k, v] of Object.entries(u)) if (v !== null && v !== undefined) (usage as Record<string, unknown>)[k] = v;
-        }
+        const delta = shape.optObject(data["delta"], "message_delta.delta");
+        const stopReason = delta && shape.optString(delta["stop_reason"], "message_delta.delta.stop_reason");
+        if (stopReason) answer.stopReason = stopReason;
+        mergeUsage(shape, usage, data["usage"], "message_delta.usage");
         break;
       }
       case "message_stop":
@@ -111,15 +127,16 @@ export async function readMessagesStream(
   return result;
 }
 
-/** An `error` event, with the HTTP status its type stands for so overloads and rate limits are retried. */
-function streamedError(provider: string, data: Record<string, unknown>, raw: string): ProviderError {
-  const err = (data["error"] ?? {}) as { type?: string; message?: string };
-  const status = err.type === "overloaded_error" ? 529 : err.type === "rate_limit_error" ? 429 : err.type === "api_error" ? 500 : 0;
+/** An `error` event (or error body), with the HTTP status its type stands for so overloads and rate limits are retried. */
+export function streamedError(provider: string, data: JsonObject, raw: string): ProviderError {
+  const err = isJsonObject(data["error"]) ? data["error"] : {};
+  const type = typeof err["type"] === "string" ? err["type"] : undefined;
+  const status = type === "overloaded_error" ? 529 : type === "rate_limit_error" ? 429 : type === "api_error" ? 500 : 0;
   return new ProviderError({
     provider,
     status,
     retryable: status !== 0 && isRetryableStatus(status),
-    providerMessage: err.message ?? raw,
-    ...(err.type ? { providerCode: err.type } : {}),
+    providerMessage: typeof err["message"] === "string" ? err["message"] : raw,
+    ...(type ? { providerCode: type } : {}),
   });
 }

@@ -1,6 +1,7 @@
 import type { ModelPromptResult, ToolCall } from "../../types/index.js";
 import { estimateTokens } from "../shared/messages.js";
 import { agentMessage } from "../shared/response.js";
+import { addCounts, tokenCount, type WireShape } from "../shared/wire-shape.js";
 import type { AnthropicUsage } from "./options.js";
 import type { Usage } from "./wire-types.js";
 
@@ -27,6 +28,22 @@ export function messagesResult(
   };
   context.recordUsage(usage);
   // tokens_in counts every input token, cached or not: compaction sizes the context with it.
-  const tokens_in = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+  const tokens_in = addCounts(usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens);
   return { messages: [agentMessage(text, reasoning, toolCalls)], tokens_in, tokens_out: usage.output_tokens };
+}
+
+const USAGE_FIELDS = ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"] as const;
+
+/**
+ * Adds the counts of a `usage` object (message_start, message_delta, a whole body) to `into`: a
+ * count that is not a non-negative integer ("12", -1, 1.5, null) is ignored, as if absent.
+ */
+export function mergeUsage(shape: WireShape, into: Usage, value: unknown, path: string): Usage {
+  const usage = shape.optObject(value, path);
+  if (!usage) return into;
+  for (const key of USAGE_FIELDS) {
+    const count = tokenCount(usage[key]);
+    if (count !== undefined) into[key] = count;
+  }
+  return into;
 }

@@ -1,34 +1,44 @@
 import type { ModelPromptResult, NotifySubscribersFunction, ToolCall } from "../../types/index.js";
 import type { ReadContext } from "../shared/http-adapter.js";
 import { announceResponse, readJsonBody } from "../shared/response.js";
-import { converseResult } from "./result.js";
-import type { Block, BedrockUsage } from "./wire-types.js";
+import { WireShape } from "../shared/wire-shape.js";
+import { converseResult, readUsage, toolUseInput } from "./result.js";
 
-interface ConverseResponse {
-  output?: { message?: { content?: Block[] } };
-  stopReason?: string;
-  usage?: BedrockUsage;
-}
-
-/** Reads a Converse (non-streamed) answer. */
+/**
+ * Reads a Converse (non-streamed) answer. Every field it uses is checked (a wrong shape is a
+ * ProviderError naming the field); block kinds it does not know are skipped.
+ */
 export async function readConverseJson(
   context: ReadContext,
   response: Response,
   notify: NotifySubscribersFunction,
   bodyChars: number,
 ): Promise<ModelPromptResult> {
-  const json = await readJsonBody<ConverseResponse>(context.provider, response);
+  const shape = new WireShape(context.provider, response.status);
+  const json = shape.object(await readJsonBody(context.provider, response), "response");
+  const output = shape.object(json["output"], "response.output");
+  const message = shape.object(output["message"], "response.output.message");
   let text = "";
   let reasoning = "";
   const toolCalls: ToolCall[] = [];
-  for (const block of json.output?.message?.content ?? []) {
-    if (typeof block["text"] === "string") text += block["text"];
-    const use = block["toolUse"] as { toolUseId: string; name: string; input?: unknown } | undefined;
-    if (use) toolCalls.push({ tool_name: use.name, input_args: use.input ?? {}, id: use.toolUseId });
-    const rc = block["reasoningContent"] as { reasoningText?: { text?: string } } | undefined;
-    if (rc?.reasoningText?.text) reasoning += rc.reasoningText.text;
-  }
-  const result = converseResult(text, reasoning, toolCalls, json.usage ?? {}, bodyChars);
-  await announceResponse(notify, false, { text, toolCalls, stopReason: json.stopReason ?? undefined, result });
+  shape.array(message["content"], "response.output.message.content").forEach((value, i) => {
+    const path = `response.output.message.content[${i}]`;
+    const block = shape.object(value, path);
+    text += shape.optString(block["text"], `${path}.text`) ?? "";
+    const use = shape.optObject(block["toolUse"], `${path}.toolUse`);
+    if (use) {
+      toolCalls.push({
+        tool_name: shape.string(use["name"], `${path}.toolUse.name`),
+        input_args: toolUseInput(shape, use["input"], `${path}.toolUse.input`),
+        id: shape.string(use["toolUseId"], `${path}.toolUse.toolUseId`),
+      });
+    }
+    const rc = shape.optObject(block["reasoningContent"], `${path}.reasoningContent`);
+    const rt = rc && shape.optObject(rc["reasoningText"], `${path}.reasoningContent.reasoningText`);
+    if (rt) reasoning += shape.optString(rt["text"], `${path}.reasoningContent.reasoningText.text`) ?? "";
+  });
+  const result = converseResult(text, reasoning, toolCalls, readUsage(shape, json["usage"], "response.usage"), bodyChars);
+  const stopReason = shape.optString(json["stopReason"], "response.stopReason");
+  await announceResponse(notify, false, { text, toolCalls, stopReason, result });
   return result;
 }

@@ -7,7 +7,8 @@ import { parseArgs } from "../shared/messages.js";
 import { parseStreamEvent, streamFailure } from "../shared/response.js";
 import { StreamedAnswer } from "../shared/streamed-answer.js";
 import { isRetryableStatus } from "../shared/transport.js";
-import { converseResult } from "./result.js";
+import { argumentsValue, isJsonObject, WireShape, type ArgumentsValue } from "../shared/wire-shape.js";
+import { converseResult, readUsage } from "./result.js";
 import type { BedrockUsage } from "./wire-types.js";
 
 /** HTTP statuses of ConverseStream's in-stream exceptions. */
@@ -20,7 +21,33 @@ const EXCEPTION_STATUS: Record<string, number> = {
   modelTimeoutException: 408,
 };
 
-/** Reads a ConverseStream answer (AWS binary event stream), forwarding text deltas and tool calls as they complete. */
+/** The event types the reader uses; others are skipped unread. */
+const READ_EVENTS: ReadonlySet<string> = new Set(["contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"]);
+
+/** A toolUse block being streamed: its input as JSON text, or the object some servers send instead. */
+interface StreamedToolUse {
+  id: string;
+  name: string;
+  json: string;
+  input?: Record<string, unknown>;
+}
+
+function addInput(shape: WireShape, entry: StreamedToolUse, input: NonNullable<ArgumentsValue>): void {
+  if ("text" in input) {
+    if (!input.text) return;
+    if (entry.input) throw shape.fail("contentBlockDelta.delta.toolUse.input is text, but this tool call's input already arrived as an object");
+    entry.json += input.text;
+  } else {
+    if (entry.input || entry.json.trim()) throw shape.fail("contentBlockDelta.delta.toolUse.input is an object, but this tool call's input already arrived in another delta");
+    entry.input = input.object;
+  }
+}
+
+/**
+ * Reads a ConverseStream answer (AWS binary event stream), forwarding text deltas and tool calls as
+ * they complete. Every field it uses is checked: a frame of the wrong shape is a ProviderError naming
+ * the field; event types it does not know are skipped.
+ */
 export async function readConverseStream(
   { provider }: ReadContext,
   response: Response,
@@ -31,48 +58,64 @@ export async function readConverseStream(
   const decoder = new EventStreamDecoder();
   const textDecoder = new TextDecoder();
   const answer = new StreamedAnswer(notify);
+  const shape = new WireShape(provider, response.status);
   let usage: BedrockUsage = {};
   let sawStop = false;
-  const tools = new Map<number, { id: string; name: string; json: string }>();
+  const tools = new Map<number, StreamedToolUse>();
 
   for await (const bytes of readBodyChunks(response.body)) {
     for (const { headers, payload } of decodeMessages(provider, decoder, bytes, response.status)) {
       const raw = textDecoder.decode(payload);
-      const data = raw ? parseStreamEvent<Record<string, unknown>>(provider, response.status, raw) : {};
-      if (headers[":message-type"] === "exception" || headers[":message-type"] === "error") {
-        throw streamedException(provider, headers, data, raw);
+      const parsed = raw ? parseStreamEvent(provider, response.status, raw) : {};
+      const messageType = headers[":message-type"];
+      if (messageType === "exception" || messageType === "error") {
+        throw streamedException(provider, headers, isJsonObject(parsed) ? parsed : {}, raw);
       }
-      switch (headers[":event-type"]) {
+      const eventType = headers[":event-type"];
+      if (typeof eventType !== "string" || !READ_EVENTS.has(eventType)) continue; // messageStart and future event types
+      const data = shape.object(parsed, `the ${eventType} event`);
+      switch (eventType) {
         case "contentBlockStart": {
-          const start = (data["start"] as { toolUse?: { toolUseId: string; name: string } } | undefined)?.toolUse;
-          if (start) tools.set(data["contentBlockIndex"] as number, { id: start.toolUseId, name: start.name, json: "" });
+          const start = shape.optObject(data["start"], "contentBlockStart.start");
+          const toolUse = start && shape.optObject(start["toolUse"], "contentBlockStart.start.toolUse");
+          if (toolUse) {
+            tools.set(shape.index(data["contentBlockIndex"], "contentBlockStart.contentBlockIndex"), {
+              id: shape.string(toolUse["toolUseId"], "contentBlockStart.start.toolUse.toolUseId"),
+              name: shape.string(toolUse["name"], "contentBlockStart.start.toolUse.name"),
+              json: "",
+            });
+          }
           break;
         }
         case "contentBlockDelta": {
-          const delta = (data["delta"] ?? {}) as { text?: string; toolUse?: { input?: string }; reasoningContent?: { text?: string } };
-          if (delta.text) await answer.addText(delta.text);
-          if (delta.toolUse) {
-            const entry = tools.get(data["contentBlockIndex"] as number);
-            if (entry) entry.json += delta.toolUse.input ?? "";
+          const delta = shape.object(data["delta"], "contentBlockDelta.delta");
+          const text = shape.optString(delta["text"], "contentBlockDelta.delta.text");
+          if (text) await answer.addText(text);
+          const toolUse = shape.optObject(delta["toolUse"], "contentBlockDelta.delta.toolUse");
+          if (toolUse) {
+            const entry = tools.get(shape.index(data["contentBlockIndex"], "contentBlockDelta.contentBlockIndex"));
+            const input = argumentsValue(shape, toolUse["input"], "contentBlockDelta.delta.toolUse.input");
+            if (entry && input) addInput(shape, entry, input);
           }
-          if (delta.reasoningContent?.text) answer.reasoning += delta.reasoningContent.text;
+          const reasoningContent = shape.optObject(delta["reasoningContent"], "contentBlockDelta.delta.reasoningContent");
+          if (reasoningContent) answer.reasoning += shape.optString(reasoningContent["text"], "contentBlockDelta.delta.reasoningContent.text") ?? "";
           break;
         }
         case "contentBlockStop": {
-          const index = data["contentBlockIndex"] as number;
+          const index = shape.index(data["contentBlockIndex"], "contentBlockStop.contentBlockIndex");
           const entry = tools.get(index);
           if (entry) {
             tools.delete(index);
-            await answer.addToolCall({ tool_name: entry.name, input_args: parseArgs(entry.json), id: entry.id });
+            await answer.addToolCall({ tool_name: entry.name, input_args: entry.input ?? parseArgs(entry.json), id: entry.id });
           }
           break;
         }
         case "messageStop":
           sawStop = true;
-          answer.stopReason = (data["stopReason"] as string | undefined) ?? undefined;
+          answer.stopReason = shape.optString(data["stopReason"], "messageStop.stopReason");
           break;
         case "metadata":
-          usage = (data["usage"] as BedrockUsage | undefined) ?? {};
+          usage = readUsage(shape, data["usage"], "metadata.usage");
           break;
         default:
           break;
@@ -108,12 +151,13 @@ function streamedException(
   raw: string,
 ): ProviderError {
   const type = String(headers[":exception-type"] ?? headers[":error-code"] ?? "error");
-  const status = EXCEPTION_STATUS[type] ?? 0;
+  const status = Object.hasOwn(EXCEPTION_STATUS, type) ? EXCEPTION_STATUS[type]! : 0;
+  const message = [data["message"], data["Message"], headers[":error-message"]].find((m) => typeof m === "string");
   return new ProviderError({
     provider,
     status,
     retryable: status !== 0 && isRetryableStatus(status),
-    providerMessage: String(data["message"] ?? data["Message"] ?? headers[":error-message"] ?? raw),
+    providerMessage: typeof message === "string" ? message : raw,
     providerCode: type,
   });
 }

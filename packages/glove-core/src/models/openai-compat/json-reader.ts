@@ -1,30 +1,45 @@
 import type { ModelPromptResult, NotifySubscribersFunction } from "../../types/index.js";
 import { announceResponse, readJsonBody } from "../shared/response.js";
-import { chatError, finishAnswer, type ChatReadContext } from "./response.js";
-import type { ChunkBody, StreamedCall } from "./wire-types.js";
+import { argumentsValue, WireShape } from "../shared/wire-shape.js";
+import { chatError, contentText, finishAnswer, readUsage, reasoningText, type ChatReadContext } from "./response.js";
+import type { StreamedCall } from "./wire-types.js";
 
-/** Reads a non-streamed chat-completions answer. */
+/** Reads a non-streamed chat-completions answer; every field it uses is checked (a wrong shape is a ProviderError). */
 export async function readChatJson(
   context: ChatReadContext,
   response: Response,
   notify: NotifySubscribersFunction,
   bodyChars: number,
 ): Promise<ModelPromptResult> {
-  const json = await readJsonBody<ChunkBody>(context.provider, response);
-  if (json.error) throw chatError(context.provider, json.error);
-  const choice = json.choices?.[0];
-  const msg = choice?.message ?? {};
-  const reasoning = context.reasoning.on ? (msg.reasoning_content ?? msg.reasoning ?? "") : "";
-  const calls: StreamedCall[] = (msg.tool_calls ?? []).map((c, i) => ({
-    id: c.id ?? `call_${i}`,
-    name: c.function?.name ?? "",
-    args: c.function?.arguments ?? "",
-  }));
-  const answer = finishAnswer(context, msg.content ?? "", reasoning, calls, json.usage, bodyChars);
+  const shape = new WireShape(context.provider, response.status);
+  const json = shape.object(await readJsonBody(context.provider, response), "response");
+  if (json["error"]) throw chatError(context.provider, json["error"]);
+  const choices = shape.array(json["choices"], "response.choices");
+  if (choices.length === 0) throw shape.fail("response.choices is empty: the answer holds no message");
+  const choice = shape.object(choices[0], "response.choices[0]");
+  const msg = shape.object(choice["message"], "response.choices[0].message");
+  const reasoning = context.reasoning.on ? (reasoningText(shape, msg, "response.choices[0].message") ?? "") : "";
+  const text = contentText(shape, msg["content"], "response.choices[0].message.content") ?? "";
+  const calls: StreamedCall[] = (shape.optArray(msg["tool_calls"], "response.choices[0].message.tool_calls") ?? []).map((value, i) => {
+    const path = `response.choices[0].message.tool_calls[${i}]`;
+    const c = shape.object(value, path);
+    const fn = shape.object(c["function"], `${path}.function`);
+    const call: StreamedCall = {
+      id: shape.optString(c["id"], `${path}.id`) || `call_${i}`,
+      name: shape.string(fn["name"], `${path}.function.name`),
+      args: "",
+    };
+    const args = argumentsValue(shape, fn["arguments"], `${path}.function.arguments`);
+    if (args && "text" in args) call.args = args.text;
+    else if (args) call.input = args.object;
+    return call;
+  });
+  const usage = readUsage(shape, json["usage"], "response.usage");
+  const answer = finishAnswer(context, text, reasoning, calls, usage, bodyChars);
   await announceResponse(notify, false, {
     text: answer.text,
     toolCalls: answer.toolCalls,
-    stopReason: choice?.finish_reason ?? undefined,
+    stopReason: shape.optString(choice["finish_reason"], "response.choices[0].finish_reason"),
     result: answer.result,
   });
   return answer.result;

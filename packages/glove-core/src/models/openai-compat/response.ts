@@ -2,8 +2,9 @@ import { ProviderError } from "../../errors.js";
 import type { ModelPromptResult, ToolCall } from "../../types/index.js";
 import { estimateTokens, parseArgs } from "../shared/messages.js";
 import { agentMessage } from "../shared/response.js";
+import { isJsonObject, tokenCount, type WireShape } from "../shared/wire-shape.js";
 import { visibleText, type ReasoningSettings } from "./reasoning.js";
-import type { ChunkBody, StreamedCall } from "./wire-types.js";
+import type { ChatUsage, StreamedCall } from "./wire-types.js";
 
 /** What the response readers need to know about their adapter. */
 export interface ChatReadContext {
@@ -25,33 +26,66 @@ export function finishAnswer(
   text: string,
   reasoning: string,
   calls: StreamedCall[],
-  usage: ChunkBody["usage"],
+  usage: ChatUsage | undefined,
   bodyChars: number,
 ): ChatAnswer {
-  const toolCalls: ToolCall[] = calls.map((c) => ({ tool_name: c.name, input_args: parseArgs(c.args), id: c.id }));
+  const toolCalls: ToolCall[] = calls.map((c) => ({ tool_name: c.name, input_args: c.input ?? parseArgs(c.args), id: c.id }));
   const visible = visibleText(context.reasoning, text, reasoning);
   const message = agentMessage(visible, context.reasoning.on ? reasoning : "", toolCalls);
   const outChars = text.length + reasoning.length + calls.reduce((n, c) => n + c.args.length + c.name.length, 0);
   return {
     result: {
       messages: [message],
-      tokens_in: usage?.prompt_tokens ?? estimateTokens(bodyChars),
-      tokens_out: usage?.completion_tokens ?? estimateTokens(outChars),
+      tokens_in: usage?.prompt ?? estimateTokens(bodyChars),
+      tokens_out: usage?.completion ?? estimateTokens(outChars),
     },
     toolCalls,
     text: visible,
   };
 }
 
-/** An error the provider reported inside a 200 response (body or stream). */
-export function chatError(provider: string, error: ChunkBody["error"]): ProviderError {
-  const e = typeof error === "string" ? { message: error } : (error ?? {});
-  const code = e.code ?? e.type;
+/** The `usage` object of a chunk or body; counts that are not non-negative integers count as absent. */
+export function readUsage(shape: WireShape, value: unknown, path: string): ChatUsage | undefined {
+  const usage = shape.optObject(value, path);
+  if (!usage) return undefined;
+  const out: ChatUsage = {};
+  const prompt = tokenCount(usage["prompt_tokens"]);
+  const completion = tokenCount(usage["completion_tokens"]);
+  if (prompt !== undefined) out.prompt = prompt;
+  if (completion !== undefined) out.completion = completion;
+  return out;
+}
+
+/**
+ * Message content as text: a string, or an array of content parts whose `text` strings are joined
+ * (some servers answer in parts); parts without text (refusals, images) add nothing.
+ */
+export function contentText(shape: WireShape, value: unknown, path: string): string | undefined {
+  if (value === undefined || value === null || typeof value === "string") return value ?? undefined;
+  if (!Array.isArray(value)) throw shape.wrong(path, value, "a string or an array of content parts");
+  let text = "";
+  value.forEach((part, i) => {
+    const p = shape.object(part, `${path}[${i}]`);
+    text += shape.optString(p["text"], `${path}[${i}].text`) ?? "";
+  });
+  return text;
+}
+
+/** The reasoning of a delta or message (`reasoning_content`, else `reasoning`). */
+export function reasoningText(shape: WireShape, holder: Record<string, unknown>, path: string): string | undefined {
+  return shape.optString(holder["reasoning_content"], `${path}.reasoning_content`) ?? shape.optString(holder["reasoning"], `${path}.reasoning`);
+}
+
+/** An error the provider reported inside a 200 response (body or stream), whatever its shape. */
+export function chatError(provider: string, error: unknown): ProviderError {
+  const e = isJsonObject(error) ? error : {};
+  const message = typeof error === "string" ? error : typeof e["message"] === "string" ? e["message"] : JSON.stringify(error);
+  const code = e["code"] ?? e["type"];
   return new ProviderError({
     provider,
     status: 0,
     retryable: false,
-    providerMessage: e.message ?? JSON.stringify(error),
-    ...(code !== undefined ? { providerCode: String(code) } : {}),
+    providerMessage: message,
+    ...(typeof code === "string" || typeof code === "number" ? { providerCode: String(code) } : {}),
   });
 }

@@ -1,10 +1,11 @@
 import type { ModelPromptResult, NotifySubscribersFunction } from "../../types/index.js";
 import { announceResponse, announceToolUse, parseStreamEvent, streamFailure } from "../shared/response.js";
 import { readSSEBatches } from "../shared/sse.js";
+import { WireShape } from "../shared/wire-shape.js";
 import { ThinkTagStream } from "./reasoning.js";
-import { chatError, finishAnswer, type ChatReadContext } from "./response.js";
+import { chatError, contentText, finishAnswer, readUsage, reasoningText, type ChatReadContext } from "./response.js";
 import { ToolCallDeltas } from "./tool-call-deltas.js";
-import type { ChunkBody } from "./wire-types.js";
+import type { ChatUsage } from "./wire-types.js";
 
 /** Reads a streamed chat-completions answer, forwarding text deltas as they arrive. */
 export async function readChatStream(
@@ -14,13 +15,14 @@ export async function readChatStream(
   bodyChars: number,
 ): Promise<ModelPromptResult> {
   if (!response.body) throw chatError(context.provider, "response has no body");
+  const shape = new WireShape(context.provider, response.status);
   let text = "";
   let reasoning = "";
   let stopReason: string | undefined;
-  let usage: ChunkBody["usage"];
+  let usage: ChatUsage | undefined;
   let sawDone = false;
   const think = new ThinkTagStream(context.reasoning, notify);
-  const calls = new ToolCallDeltas();
+  const calls = new ToolCallDeltas(shape);
 
   for await (const batch of readSSEBatches(response.body)) for (const event of batch) {
     if (event.data === "[DONE]") {
@@ -30,26 +32,30 @@ export async function readChatStream(
       continue;
     }
     if (sawDone) continue;
-    const chunk = parseStreamEvent<ChunkBody>(context.provider, response.status, event.data);
-    if (chunk.error) throw chatError(context.provider, chunk.error);
-    if (chunk.usage) usage = chunk.usage;
-    const choice = chunk.choices?.[0];
+    const chunk = shape.object(parseStreamEvent(context.provider, response.status, event.data), "chunk");
+    if (chunk["error"]) throw chatError(context.provider, chunk["error"]);
+    usage = readUsage(shape, chunk["usage"], "chunk.usage") ?? usage;
+    const choices = shape.optArray(chunk["choices"], "chunk.choices");
+    const choice = shape.optObject(choices?.[0], "chunk.choices[0]");
     if (!choice) continue;
-    const delta = choice.delta;
+    const delta = shape.optObject(choice["delta"], "chunk.choices[0].delta");
     if (delta) {
-      const r = context.reasoning.on ? (delta.reasoning_content ?? delta.reasoning) : undefined;
+      const r = context.reasoning.on ? reasoningText(shape, delta, "chunk.choices[0].delta") : undefined;
       if (r) {
         reasoning += r;
         await think.reasoning(r);
       }
-      if (delta.content) {
+      const content = contentText(shape, delta["content"], "chunk.choices[0].delta.content");
+      if (content) {
         await think.close();
-        text += delta.content;
-        await notify("text_delta", { text: delta.content });
+        text += content;
+        await notify("text_delta", { text: content });
       }
-      for (const d of delta.tool_calls ?? []) calls.add(d);
+      const toolCalls = shape.optArray(delta["tool_calls"], "chunk.choices[0].delta.tool_calls");
+      toolCalls?.forEach((d, i) => calls.add(d, `chunk.choices[0].delta.tool_calls[${i}]`));
     }
-    if (choice.finish_reason) stopReason = choice.finish_reason;
+    const finish = shape.optString(choice["finish_reason"], "chunk.choices[0].finish_reason");
+    if (finish) stopReason = finish;
   }
   if (!sawDone && stopReason === undefined) {
     throw streamFailure(context.provider, "the stream ended before the response was complete", true);

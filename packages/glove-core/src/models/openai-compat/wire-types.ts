@@ -10,33 +10,17 @@ export interface ChatMessage {
   reasoning_content?: string;
 }
 
-/** A tool call as received, arguments still JSON text. */
+/** A tool call as received: arguments as JSON text, or as the object some servers send instead. */
 export interface StreamedCall {
   id: string;
   name: string;
   args: string;
+  /** Arguments sent as a JSON object rather than text: used as the parsed input. */
+  input?: Record<string, unknown>;
 }
 
-export interface ChunkChoice {
-  index?: number;
-  delta?: {
-    content?: string | null;
-    reasoning_content?: string | null;
-    reasoning?: string | null;
-    tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>;
-  };
-  message?: {
-    content?: string | null;
-    reasoning_content?: string | null;
-    reasoning?: string | null;
-    tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }>;
-  };
-  finish_reason?: string | null;
-}
-
-/** A streamed chunk, or the whole body of a non-streamed answer. */
-export interface ChunkBody {
-  choices?: ChunkChoice[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-  error?: { message?: string; type?: string; code?: string | number } | string;
+/** Token counts as reported, each a non-negative integer or absent (then estimated). */
+export interface ChatUsage {
+  prompt?: number;
+  completion?: number;
 }

@@ -1,3 +1,4 @@
+import { GloveError, ProviderError } from "../../errors.js";
 import type { ModelAdapter, ModelPromptResult, NotifySubscribersFunction, PromptRequest } from "../../types/index.js";
 import { transportOptions, type HttpAdapterOptions } from "./adapter-options.js";
 import { post, type TransportOptions } from "./transport.js";
@@ -66,11 +67,23 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
     const body = this.buildBody(request);
     const target = await this.target(body);
     const open = await post(this.transport, { url: target.url, headers: target.headers, body, signal });
+    // What a subscriber threw surfaces as it is; anything else thrown while reading is about the response.
+    let subscriberError: { error: unknown } | undefined;
+    const guarded: NotifySubscribersFunction = async (type, data) => {
+      try {
+        await notify(type, data);
+      } catch (error) {
+        subscriberError = { error };
+        throw error;
+      }
+    };
     try {
       const read = this.stream ? this.readers.stream : this.readers.json;
-      return await read(this.readContext, open.response, notify, body.length);
+      return await read(this.readContext, open.response, guarded, body.length);
     } catch (error) {
-      throw open.readFailure(error);
+      if (subscriberError && subscriberError.error === error) throw error;
+      const failure = open.readFailure(error);
+      throw GloveError.isInstance(failure) ? failure : unreadableResponse(this.transport.provider, open.response.status, failure);
     } finally {
       open.close();
     }
@@ -83,4 +96,24 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
 
   /** URL and headers for a request carrying `body` (signing may need the body). */
   protected abstract target(body: string): RequestTarget | Promise<RequestTarget>;
+}
+
+/**
+ * Last line of defence: a reader failed on an answer in a way its shape checks did not foresee.
+ * The caller still gets a ProviderError naming the provider (never a bare TypeError); the
+ * `providerCode` marks it, and tests assert it never happens.
+ */
+export const UNREADABLE_RESPONSE_CODE = "glove_unreadable_response";
+
+function unreadableResponse(provider: string, status: number, cause: unknown): ProviderError {
+  const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  return new ProviderError({
+    provider,
+    status,
+    retryable: false,
+    providerMessage: `could not read the response (${reason})`,
+    providerCode: UNREADABLE_RESPONSE_CODE,
+    message: `${provider}: could not read the response (${reason})`,
+    cause,
+  });
 }

@@ -2,11 +2,14 @@ import { ProviderError } from "../../errors.js";
 import type { Message, ModelPromptResult, NotifySubscribersFunction, ToolCall } from "../../types/index.js";
 import { readBody } from "./transport.js";
 
-/** Reads a non-streamed response body as JSON; an unparseable body is a non-retryable ProviderError. */
-export async function readJsonBody<T>(provider: string, response: Response): Promise<T> {
+/**
+ * Reads a non-streamed response body as JSON; an unparseable body is a non-retryable ProviderError.
+ * The value is whatever JSON the provider sent: check its shape (./wire-shape.ts) before use.
+ */
+export async function readJsonBody(provider: string, response: Response): Promise<unknown> {
   const raw = await readBody(response.text());
   try {
-    return JSON.parse(raw) as T;
+    return JSON.parse(raw) as unknown;
   } catch (error) {
     throw new ProviderError({
       provider,
@@ -18,10 +21,13 @@ export async function readJsonBody<T>(provider: string, response: Response): Pro
   }
 }
 
-/** Parses one streamed event's JSON; a malformed event is a non-retryable ProviderError. */
-export function parseStreamEvent<T>(provider: string, status: number, data: string): T {
+/**
+ * Parses one streamed event's JSON; a malformed event is a non-retryable ProviderError. The value
+ * is whatever JSON the provider sent: check its shape (./wire-shape.ts) before use.
+ */
+export function parseStreamEvent(provider: string, status: number, data: string): unknown {
   try {
-    return JSON.parse(data) as T;
+    return JSON.parse(data) as unknown;
   } catch (error) {
     throw new ProviderError({
       provider,

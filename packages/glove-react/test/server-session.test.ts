@@ -167,6 +167,16 @@ describe("server mode against a real glove-server", () => {
     expect(buildTimeline(state)[0]).toMatchObject({ kind: "user", key: `user:${id}`, text: "are you there?" });
   });
 
+  it("shows a message whose turn failed before storing it as failed, with the turn's error", async () => {
+    const { url } = await server([{ text: "unused" }]);
+    const s = session(url);
+    const id = s.sendMessage("/boom please");
+    const state = await waitForState(s.store, (st) => !st.busy && st.pending[0]?.status === "failed");
+    expect(state.messages).toEqual([]); // a failing hook stores nothing
+    expect(state.pending[0]).toMatchObject({ clientMessageId: id, error: { code: "GLOVE_EXTENSION" } });
+    expect(state.error?.code).toBe("GLOVE_EXTENSION");
+  });
+
   it("reports an unreachable server as offline and retries with growing delays", async () => {
     const net = wire();
     net.offline = true;

@@ -87,15 +87,18 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
   useEffect(() => {
     sessionRef.current?.setTools(tools);
   }, [tools]);
+  // A new prompt or model reaches the running local session; the session was built with the first.
   const { systemPrompt, endpoint, model } = merged;
+  const built = useRef({ systemPrompt, endpoint, model });
   useEffect(() => {
     const session = sessionRef.current;
-    if (session instanceof LocalSession) session.update({ ...(systemPrompt !== undefined ? { systemPrompt } : {}) });
-  }, [systemPrompt]);
-  useEffect(() => {
-    const session = sessionRef.current;
-    if (session instanceof LocalSession && (endpoint || model)) session.update({ model: modelFor(latest.current, () => latest.current) });
-  }, [endpoint, model]);
+    if (!(session instanceof LocalSession)) return;
+    if (systemPrompt !== built.current.systemPrompt && systemPrompt !== undefined) session.update({ systemPrompt });
+    if ((endpoint !== built.current.endpoint || model !== built.current.model) && (endpoint || model)) {
+      session.update({ model: modelFor(latest.current, () => latest.current) });
+    }
+    built.current = { systemPrompt, endpoint, model };
+  }, [systemPrompt, endpoint, model]);
 
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getServerSnapshot);
 

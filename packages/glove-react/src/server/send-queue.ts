@@ -1,7 +1,7 @@
 import { ServerRequestError } from "../errors.js";
 import type { GloveStore } from "../state/glove-store.js";
 import type { GloveAction } from "../types/actions.js";
-import type { ConversationSnapshot, ErrorInfo } from "../types/wire.js";
+import type { ConversationSnapshot, ErrorInfo, TurnStatus } from "../types/wire.js";
 import { toErrorInfo } from "../util/error-info.js";
 import type { ServerApi } from "./server-api.js";
 
@@ -29,8 +29,10 @@ export class SendQueue {
   #items: Array<{ clientMessageId: string; text: string }> = [];
   #pumping = false;
   #generation = 0;
-  readonly #ended: string[] = [];
+  readonly #ended = new Map<string, { status: TurnStatus; error: ErrorInfo | undefined }>();
   readonly #waiters = new Map<string, () => void>();
+  /** Which message started which turn, to settle the optimistic entry when the turn ends. */
+  readonly #turnMessages = new Map<string, string>();
 
   constructor(private readonly deps: SendQueueDeps) {}
 
@@ -49,9 +51,12 @@ export class SendQueue {
     this.#waiters.clear();
   }
 
-  onTurnEnd(turnId: string): void {
-    this.#ended.push(turnId);
-    if (this.#ended.length > REMEMBERED_TURNS) this.#ended.shift();
+  onTurnEnd(turnId: string, status: TurnStatus, error: ErrorInfo | undefined): void {
+    const clientMessageId = this.#turnMessages.get(turnId);
+    this.#turnMessages.delete(turnId);
+    if (clientMessageId) this.#settle(clientMessageId, status, error);
+    this.#ended.set(turnId, { status, error });
+    if (this.#ended.size > REMEMBERED_TURNS) this.#ended.delete(this.#ended.keys().next().value!);
     this.#waiters.get(turnId)?.();
     this.#waiters.delete(turnId);
   }
@@ -83,6 +88,10 @@ export class SendQueue {
           this.#items.shift();
           busyRetries = 0;
           this.deps.dispatch({ type: "user_message_status", clientMessageId, status: "sent" });
+          // The turn may already be over (a fast one ends before its POST is answered).
+          const ended = this.#ended.get(turnId);
+          if (ended) this.#settle(clientMessageId, ended.status, ended.error);
+          else this.#turnMessages.set(turnId, clientMessageId);
           await this.#turnOver(turnId);
         } catch (error) {
           if (generation !== this.#generation) continue;
@@ -101,8 +110,19 @@ export class SendQueue {
     }
   }
 
+  /**
+   * The message's turn is over and it is still optimistic: it never reached the history (the turn
+   * failed or was aborted before storing it) — show it as failed, with retry. After a good turn the
+   * history holds it under another text (a preprocessing plugin): the optimistic copy goes.
+   */
+  #settle(clientMessageId: string, status: TurnStatus, error: ErrorInfo | undefined): void {
+    if (!this.deps.store.current.pending.some((p) => p.clientMessageId === clientMessageId)) return;
+    if (status === "done") this.deps.dispatch({ type: "user_message_removed", clientMessageId });
+    else this.deps.dispatch({ type: "user_message_status", clientMessageId, status: "failed", error: error ?? { code: "GLOVE_ABORTED", message: "The turn was stopped before the message was stored." } });
+  }
+
   #turnOver(turnId: string): Promise<void> {
-    if (this.#ended.includes(turnId)) return Promise.resolve();
+    if (this.#ended.has(turnId)) return Promise.resolve();
     return new Promise((resolve) => this.#waiters.set(turnId, resolve));
   }
 

@@ -215,7 +215,7 @@ export class ServerSession implements GloveSession {
       return;
     }
     this.#dispatch(action);
-    if (action.type === "turn_end") this.#queue.onTurnEnd(action.turnId);
+    if (action.type === "turn_end") this.#queue.onTurnEnd(action.turnId, action.status, action.error);
   }
 
   async #resync(): Promise<void> {

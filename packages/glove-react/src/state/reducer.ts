@@ -71,7 +71,7 @@ export function reduce(state: GloveState, action: GloveAction): GloveState {
     case "error":
       return { ...state, error: action.error };
     case "reset":
-      return { ...initialState(action.snapshot, action.conversationId), stats: state.stats };
+      return initialState(action.snapshot, action.conversationId);
     default:
       return state;
   }

@@ -24,7 +24,10 @@ export async function startServer(script: ScriptedTurn[], options: { delayMs?: n
           .fold(askAge)
           .fold(showCard)
           .fold(deleteFile)
-          .fold(slowJob),
+          .fold(slowJob)
+          .defineHook("boom", async () => {
+            throw new Error("the hook failed");
+          }),
     },
     authenticate: (request) => {
       const header = request.headers.get("authorization");

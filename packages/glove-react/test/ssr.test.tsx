@@ -149,6 +149,21 @@ describe("server rendering", () => {
     expect(render("slots-after").indexOf("SLOT")).toBeGreaterThan(render("slots-after").indexOf("MSG"));
     expect(render("slots-only")).not.toContain("MSG");
   });
+
+  it("puts the streaming text before messages still waiting for their turn", () => {
+    const glove = {
+      ...fakeGlove(),
+      slots: [],
+      streamingText: "STREAM",
+      timeline: [
+        { kind: "user" as const, key: "u1", text: "FIRST" },
+        { kind: "user" as const, key: "u2", text: "QUEUED", status: "queued" as const, clientMessageId: "m2" },
+      ],
+    };
+    const html = renderToString(<Render glove={glove} renderInput={null} />);
+    expect(html.indexOf("FIRST")).toBeLessThan(html.indexOf("STREAM"));
+    expect(html.indexOf("STREAM")).toBeLessThan(html.indexOf("QUEUED"));
+  });
 });
 
 function fakeGlove() {

@@ -78,7 +78,11 @@ function layout(timeline: readonly TimelineEntry[], slots: ClientSlot[], streami
       items.push({ type: "slot", slot });
     }
   });
-  if (streamingText) items.push({ type: "streaming", text: streamingText });
+  // The running call's text belongs before messages still waiting for their turn.
+  if (streamingText) {
+    const queued = items.findIndex((item) => item.type === "entry" && item.entry.kind === "user" && item.entry.status === "queued");
+    items.splice(queued === -1 ? items.length : queued, 0, { type: "streaming", text: streamingText });
+  }
   // Interleaved: slots whose call is not in the transcript (yet) still show, at the end.
   if (strategy === "interleaved") for (const slot of slots) if (!placed.has(slot.id)) items.push({ type: "slot", slot });
   if (strategy === "slots-after" && slots.length) items.push({ type: "slots", slots, key: "slots-after" });

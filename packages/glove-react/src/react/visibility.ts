@@ -12,6 +12,9 @@ export function strategyOf(slot: Pick<ClientSlot, "displayStrategy" | "renderer"
 
 const isOpen = (slot: ClientSlot) => slot.status === "pending" || slot.status === "shown";
 
+/** Which slots count as "the same tool" for hide-on-new: a permission prompt is the runtime's, not the tool's. */
+const groupOf = (slot: ClientSlot) => (slot.renderer === PERMISSION_REQUEST_RENDERER ? `\u0000permission:${slot.toolName ?? ""}` : (slot.toolName ?? slot.renderer));
+
 /**
  * The slots a transcript shows, in the order they appeared:
  * - `stay`: always, also once answered (the renderer gets the final `status`);
@@ -21,7 +24,7 @@ const isOpen = (slot: ClientSlot) => slot.status === "pending" || slot.status ==
 export function visibleSlots(slots: readonly ClientSlot[]): ClientSlot[] {
   const newest = new Map<string, number>();
   for (const slot of slots) {
-    const group = slot.toolName ?? slot.renderer;
+    const group = groupOf(slot);
     newest.set(group, Math.max(newest.get(group) ?? -Infinity, slot.seq));
   }
   return slots
@@ -30,7 +33,7 @@ export function visibleSlots(slots: readonly ClientSlot[]): ClientSlot[] {
         case "hide-on-complete":
           return isOpen(slot);
         case "hide-on-new":
-          return newest.get(slot.toolName ?? slot.renderer) === slot.seq;
+          return newest.get(groupOf(slot)) === slot.seq;
         default:
           return true;
       }

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
 import { MemoryStore } from "glove-core";
+import { z } from "zod";
 import { createRelayModel } from "glove-core/models/relay";
 import { createModelRelay } from "glove-server";
-import { buildTimeline, GloveStore, LocalSession, type LocalSessionOptions, type ToolEntry, type UserEntry } from "glove-react";
+import { buildTimeline, defineTool, GloveStore, LocalSession, type LocalSessionOptions, type ToolEntry, type UserEntry } from "glove-react";
 import { askAge, deleteFile, showCard, slowJob } from "./support/tools.js";
 import { immediateFrames, MemoryStorage, waitForState } from "./support/wait.js";
 
@@ -141,6 +142,36 @@ describe("local mode (the Glove in the tab)", () => {
     const card = buildTimeline(after).find((e): e is ToolEntry => e.kind === "tool")!;
     expect(card).toMatchObject({ name: "show_card", status: "success", renderData: { card: "Tokyo" } });
     expect(after.slots).toEqual([]); // the live slot is gone; renderResult draws it from history
+  });
+
+  it("hands a transforming resolveSchema's output to the tool (the answer is parsed once)", async () => {
+    const pickCount = defineTool({
+      name: "pick_count",
+      description: "Asks how many, as text.",
+      inputSchema: z.object({}),
+      resolveSchema: z.string().transform((text) => text.length),
+      async do(_input, display) {
+        const count = await display.pushAndWait({});
+        return `count ${count}`;
+      },
+    });
+    const { session } = open([{ toolCalls: [{ name: "pick_count", input: {} }] }, { text: "Ok." }], { tools: [pickCount] });
+    session.sendMessage("how many?");
+    const { slots } = await waitForState(session.store, (s) => s.slots.some((x) => x.status === "pending"));
+    expect(await session.resolveSlot(slots[0]!.id, "abcd")).toEqual({ ok: true });
+    const done = await idle(session);
+    expect((buildTimeline(done).find((e) => e.kind === "tool") as ToolEntry).output).toBe("count 4");
+  });
+
+  it("sends images with the text and shows them on the message", async () => {
+    const { session, model } = open([{ text: "A red pixel." }]);
+    session.sendMessage("what is this?", [{ data: "iVBORw0KGgo=", media_type: "image/png" }]);
+    const queued = buildTimeline(session.store.current)[0] as UserEntry;
+    expect(queued.images).toEqual(["data:image/png;base64,iVBORw0KGgo="]);
+    const state = await idle(session);
+    const user = buildTimeline(state)[0] as UserEntry;
+    expect(user).toMatchObject({ text: "what is this?", images: ["data:image/png;base64,iVBORw0KGgo="] });
+    expect(model.requests[0]!.messages[0]!.content?.[0]).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png" } });
   });
 
   it("switches conversations without leaking the old one's events", async () => {

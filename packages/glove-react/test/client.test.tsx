@@ -4,6 +4,7 @@ import { createRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
+import { MemoryStore } from "glove-core";
 import { defineTool, GloveClient, GloveProvider, Render, useGlove, type UseGloveReturn } from "glove-react";
 import { deleteFile } from "./support/tools.js";
 
@@ -160,5 +161,28 @@ describe("useGlove and <Render> in a DOM (StrictMode)", () => {
     await until(() => container.textContent!.includes("Done."), "the answer");
     expect($("[data-glove-role=permission-request]")).toBeNull(); // hide-on-complete by default
     expect(glove!.messages.flatMap((m) => m.tool_results ?? [])[0]!.result.data).toBe("deleted a.txt");
+  });
+});
+
+describe("switching conversations from props", () => {
+  it("switches the session when sessionId changes, without rebuilding the hook's store", async () => {
+    const stores = new Map<string, MemoryStore>();
+    const createStore = (id: string) => stores.get(id) ?? stores.set(id, new MemoryStore(id)).get(id)!;
+    const model = new ScriptedModel([{ text: "Answer in a." }, { text: "Answer in b." }], { delayMs: 1 });
+    let glove: UseGloveReturn | undefined;
+    function Page({ sessionId }: { sessionId: string }) {
+      glove = useGlove({ model, systemPrompt: "Test.", sessionId, createStore });
+      return <Render glove={glove} renderInput={null} />;
+    }
+    await mount(<Page sessionId="a" />);
+    await act(async () => void glove!.sendMessage("in a"));
+    await until(() => container.textContent!.includes("Answer in a."), "a's answer");
+    await act(async () => root!.render(<StrictMode><Page sessionId="b" /></StrictMode>));
+    await until(() => glove!.sessionId === "b" && !container.textContent!.includes("Answer in a."), "session b");
+    await act(async () => void glove!.sendMessage("in b"));
+    await until(() => container.textContent!.includes("Answer in b."), "b's answer");
+    await act(async () => root!.render(<StrictMode><Page sessionId="a" /></StrictMode>));
+    await until(() => glove!.sessionId === "a" && container.textContent!.includes("Answer in a."), "back to a");
+    expect(container.textContent).not.toContain("Answer in b.");
   });
 });

@@ -41,12 +41,17 @@ export class LocalSession implements GloveSession {
   #pumping = false;
   #disposed = false;
   #turns = 0;
+  #sessionId: string | null = null;
   /** What failed sends carried, for `retry`. */
   readonly #sent = new Map<string, { text: string; images: ImageInput[] | undefined }>();
 
   constructor(options: LocalSessionOptions, store: GloveStore = new GloveStore()) {
     this.#options = options;
     this.store = store;
+  }
+
+  get conversationId(): string | null {
+    return this.#sessionId;
   }
 
   /** The conversation's Glove, once open (for hooks, skills, voice…). */
@@ -129,6 +134,7 @@ export class LocalSession implements GloveSession {
 
   #open(sessionId: string, first: boolean): void {
     const generation = ++this.#generation;
+    this.#sessionId = sessionId;
     this.store.dispatch({ type: "reset", conversationId: sessionId });
     this.#rememberSessionId(sessionId);
     this.#conversation = LocalConversation.open(this.#options, sessionId, first, (action) => {

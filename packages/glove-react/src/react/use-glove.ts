@@ -31,10 +31,14 @@ function identity(value: object | undefined): number {
   return id;
 }
 
-/** What makes a different session: another server conversation, or another local store/session. */
+/**
+ * What makes a different session: another server or agent, or another local store. A different
+ * conversation or session id is not: the session switches (see below), so an app that mirrors
+ * `onConversationChange` into the `conversationId` it passes never tears down a running turn.
+ */
 function sessionKey(config: GloveClientConfig): string {
-  if (config.server !== undefined) return JSON.stringify(["server", config.server, config.agent ?? "", config.conversationId ?? config.initialSnapshot?.id ?? ""]);
-  return JSON.stringify(["local", config.sessionId ?? "", identity(config.store), Boolean(config.persistSession)]);
+  if (config.server !== undefined) return JSON.stringify(["server", config.server, config.agent ?? ""]);
+  return JSON.stringify(["local", identity(config.store), Boolean(config.persistSession)]);
 }
 
 /** The same array as last render when its elements are the same (inline `tools={[a, b]}` arrays). */
@@ -82,6 +86,18 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
       if (sessionRef.current === session) sessionRef.current = null;
     };
   }, [key, store]);
+
+  // Another conversation asked for: switch to it, unless the session is already there (it created it).
+  const wantedId = merged.server !== undefined ? merged.conversationId : merged.sessionId;
+  const lastWanted = useRef(wantedId);
+  useEffect(() => {
+    const session = sessionRef.current;
+    const previous = lastWanted.current;
+    lastWanted.current = wantedId;
+    if (!session || wantedId === previous || wantedId === session.conversationId) return;
+    if (wantedId) session.switchConversation(wantedId);
+    else session.newConversation();
+  }, [wantedId]);
 
   const tools = useShallowStable(merged.tools ?? NO_TOOLS);
   useEffect(() => {

@@ -21,6 +21,8 @@ export type SlotAnswerResult =
 export interface GloveSession {
   readonly mode: "local" | "server";
   readonly store: GloveStore;
+  /** The open conversation (server mode) or session (local mode); null before there is one. */
+  readonly conversationId: string | null;
   /** Loads history / connects. Called from an effect, never during render. */
   start(): void;
   /** Stops everything; the store stays readable. */

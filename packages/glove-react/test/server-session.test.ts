@@ -101,6 +101,31 @@ describe("server mode against a real glove-server", () => {
     expect(buildTimeline(done).find((e): e is ToolEntry => e.kind === "tool")).toMatchObject({ status: "success", renderData: { question: "How old?", age: 40 } });
   });
 
+  it("starts from a server-rendered snapshot and resumes after it (no second snapshot)", async () => {
+    const { url } = await server([{ text: "First answer." }, { text: "Second answer." }]);
+    const first = session(url);
+    first.sendMessage("one");
+    const { conversationId } = await settled(first, 2);
+    const initialSnapshot = await first.api.snapshot(conversationId!);
+    first.dispose();
+
+    const net = wire();
+    const { GloveStore, ServerSession, initialState } = await import("glove-react");
+    const page = new ServerSession(
+      { server: url, headers: { authorization: "Bearer alice" }, fetch: net.fetch, initialSnapshot },
+      new GloveStore(initialState(initialSnapshot)),
+    );
+    cleanups.push(() => page.dispose());
+    expect(buildTimeline(page.store.current).map((e) => e.kind)).toEqual(["user", "agent_text"]); // before any request
+    page.start();
+    await waitForState(page.store, (st) => st.connection === "open");
+    expect(net.requests[0]!.headers["last-event-id"]).toBe(String(initialSnapshot.lastEventId));
+    page.sendMessage("two");
+    const state = await settled(page, 4);
+    expect(state.messages.map((m) => m.text)).toEqual(["one", "First answer.", "two", "Second answer."]);
+    expect(net.seen).not.toContain("snapshot");
+  });
+
   it("keeps two tabs in step: one sends, the other answers the slot, both see the same", async () => {
     const { url } = await server([{ toolCalls: [{ name: "ask_age", input: { question: "Age?" } }] }, { text: "Got it." }]);
     const a = session(url);

@@ -70,13 +70,17 @@ export class EventStream {
       this.options.onState(!opened && failures === 0 ? "connecting" : failures >= offlineAfter ? "offline" : "reconnecting");
       let received = false;
       try {
-        await this.#connect(() => {
-          if (!received) {
-            received = true;
+        await this.#connect({
+          // The server answered with an event stream: the connection is up.
+          open: () => {
             opened = true;
-            failures = 0;
             this.options.onState("open");
-          }
+          },
+          // Bytes arrived (glove-server starts every stream with a `retry:` line): it really works.
+          data: () => {
+            received = true;
+            failures = 0;
+          },
         });
       } catch (error) {
         if (this.#stopped) return;
@@ -93,7 +97,7 @@ export class EventStream {
     }
   }
 
-  async #connect(onData: () => void): Promise<void> {
+  async #connect(on: { open(): void; data(): void }): Promise<void> {
     const controller = new AbortController();
     this.#attempt = controller;
     const staleAfter = this.options.staleAfterMs ?? 45_000;
@@ -113,15 +117,15 @@ export class EventStream {
         await response.body?.cancel().catch(() => undefined);
         throw new ServerRequestError(response.status, "GLOVE_NOT_AN_EVENT_STREAM", `${this.options.api.base} did not answer with an event stream: is it a glove-server?`);
       }
+      on.open();
       await readSse(
         response.body,
         {
-          chunk: alive,
-          frame: (frame) => {
-            onData();
-            this.options.onFrame(frame);
+          chunk: () => {
+            alive();
+            on.data();
           },
-          comment: onData,
+          frame: (frame) => this.options.onFrame(frame),
         },
         controller.signal,
       );

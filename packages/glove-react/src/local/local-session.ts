@@ -24,6 +24,10 @@ function toRequest(text: string, images: ImageInput[] | undefined): string | Con
   return [...images.map((image): ContentPart => ({ type: "image", source: { type: "base64", media_type: image.media_type, data: image.data } })), { type: "text", text }];
 }
 
+function previewsOf(images: ImageInput[] | undefined): { images?: string[] } {
+  return images?.length ? { images: images.map((image) => `data:${image.media_type};base64,${image.data}`) } : {};
+}
+
 /**
  * Local mode: the Glove runs in this tab. Messages queue (one turn at a time, in order), each turn
  * is bracketed by `turn_start` / `turn_end` like on a server, and switching conversations closes
@@ -80,8 +84,7 @@ export class LocalSession implements GloveSession {
   sendMessage(text: string, images?: ImageInput[]): string {
     const clientMessageId = newId("msg-");
     this.#sent.set(clientMessageId, { text, images });
-    const previews = images?.map((image) => `data:${image.media_type};base64,${image.data}`);
-    this.#dispatch({ type: "user_message_queued", clientMessageId, text, ...(previews?.length ? { images: previews } : {}) });
+    this.#dispatch({ type: "user_message_queued", clientMessageId, text, ...previewsOf(images) });
     this.#enqueue(clientMessageId, text, images);
     return clientMessageId;
   }
@@ -90,7 +93,7 @@ export class LocalSession implements GloveSession {
     const sent = this.#sent.get(clientMessageId);
     const pending = this.store.current.pending.find((p) => p.clientMessageId === clientMessageId);
     if (!sent || pending?.status !== "failed") return;
-    this.#dispatch({ type: "user_message_queued", clientMessageId, text: sent.text });
+    this.#dispatch({ type: "user_message_queued", clientMessageId, text: sent.text, ...previewsOf(sent.images) });
     this.#enqueue(clientMessageId, sent.text, sent.images);
   }
 

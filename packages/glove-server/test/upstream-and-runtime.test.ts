@@ -64,6 +64,39 @@ describe("abort reaches the model's HTTP request", () => {
   });
 });
 
+describe("slot answers with a transforming resolve schema", () => {
+  it("the tool receives the schema's output once (the raw answer is parsed by the display manager, not twice)", async () => {
+    const received: unknown[] = [];
+    server = createGloveServer({
+      authenticate,
+      store: memoryStorage(),
+      agents: {
+        assistant: ({ store }) =>
+          new Glove({ store, model: new ScriptedModel([{ toolCalls: [{ name: "name_length", input: {}, id: "n1" }] }, { text: "ok" }]), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }).fold({
+            name: "name_length",
+            description: "asks a name, keeps its length",
+            resolveSchema: z.string().transform((name) => name.length),
+            do: async (_input, display) => {
+              received.push(await display.pushAndWait({ input: "Your name?" }));
+              return "done";
+            },
+          }),
+      },
+    });
+    const listening = await server.listen();
+    const id = (await call(listening, "/conversations", {})).body.id as string;
+    const tab = new SseClient(`${listening.url}/conversations/${id}/events`, { authorization: "Bearer alice" });
+    await tab.waitForEvent("snapshot");
+    await call(listening, `/conversations/${id}/messages`, { text: "go" });
+    const push = await tab.waitForEvent("slot_push");
+    const slotId = (push.data as { slot: { id: string } }).slot.id;
+    expect((await call(listening, `/conversations/${id}/slots/${slotId}`, { resolve: "Ada" })).status).toBe(200);
+    await tab.waitForEvent("turn_end");
+    expect(received).toEqual([3]);
+    await tab.close();
+  });
+});
+
 describe("a glove-core Runtime as the server's agents", () => {
   it("serves every registered agent with plugins, scopes and preprocess unchanged", async () => {
     const seen: Array<{ agent: string; type: string }> = [];

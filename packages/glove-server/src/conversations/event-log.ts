@@ -87,18 +87,13 @@ export class EventLog {
     return { kind: "frames", text, lastId };
   }
 
-  /** Resolves when an event is appended after `after`, the log closes, or `timeoutMs` passes. */
-  waitAfter(after: number, timeoutMs: number): Promise<void> {
+  /**
+   * Resolves when an event is appended after `after` or the log closes. No timer per wait:
+   * readers handle their own heartbeat, so an append only costs a size check when nobody waits.
+   */
+  waitAfter(after: number): Promise<void> {
     if (this.#lastId > after || this.#closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.#waiters.add(done);
-    });
+    return new Promise((resolve) => this.#waiters.add(resolve));
   }
 
   /** Ends every reader once it has read what is left. */

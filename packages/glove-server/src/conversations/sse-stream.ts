@@ -15,7 +15,9 @@ export interface EventStreamOptions {
 
 /**
  * One client's view of a conversation's events: a snapshot when it has no usable position, then
- * every event after its position, with heartbeat comments while nothing happens.
+ * every event after its position, with heartbeat comments while nothing happens. A woken reader
+ * lets the current burst of events finish (one macrotask) before reading, so a burst leaves in
+ * one write instead of one write per event.
  */
 export function eventStream(options: EventStreamOptions): SseSource {
   const { log } = options;
@@ -23,9 +25,11 @@ export function eventStream(options: EventStreamOptions): SseSource {
   let needsSnapshot = cursor === undefined || !log.canResumeAfter(cursor);
   let preamble = `retry: ${options.retryMs}\n\n`;
   let ended = false;
+  const heartbeat = new Heartbeat(options.heartbeatMs);
   const end = () => {
     if (ended) return;
     ended = true;
+    heartbeat.stop();
     options.onClose();
   };
   return {
@@ -51,14 +55,50 @@ export function eventStream(options: EventStreamOptions): SseSource {
         }
         if (result.text !== "") {
           cursor = result.lastId;
+          heartbeat.due = false;
           return out + result.text;
         }
         if (out !== "") return out;
         const before = cursor;
-        await log.waitAfter(before, options.heartbeatMs);
-        if (log.lastId === before && !log.closed && !ended) return ": heartbeat\n\n";
+        await Promise.race([log.waitAfter(before), heartbeat.next()]);
+        if (log.lastId === before && !log.closed) {
+          if (ended) return undefined;
+          if (heartbeat.due) {
+            heartbeat.due = false;
+            return ": heartbeat\n\n";
+          }
+          continue;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
       }
     },
     cancel: end,
   };
+}
+
+/** One interval per stream (not a timer per wait): marks a heartbeat due and wakes the reader. */
+class Heartbeat {
+  due = false;
+  #wake: (() => void) | undefined;
+  readonly #timer: ReturnType<typeof setInterval>;
+
+  constructor(ms: number) {
+    this.#timer = setInterval(() => {
+      this.due = true;
+      this.#wake?.();
+      this.#wake = undefined;
+    }, ms);
+    this.#timer.unref?.();
+  }
+
+  /** Resolves at the next tick of the interval (or when the stream stops). */
+  next(): Promise<void> {
+    return new Promise((resolve) => (this.#wake = resolve));
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#wake?.();
+    this.#wake = undefined;
+  }
 }

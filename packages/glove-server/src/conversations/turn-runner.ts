@@ -9,6 +9,8 @@ export type TurnStatus = "done" | "aborted" | "error" | "interrupted";
 interface Turn {
   id: string;
   text: string;
+  /** The client's id for the message, echoed in turn_start so it can reconcile its optimistic copy. */
+  clientMessageId?: string;
   controller: AbortController;
   /** Why the signal fired: a client's abort, or the server shutting down. */
   stopReason?: "aborted" | "interrupted";
@@ -53,7 +55,7 @@ export class TurnRunner {
         throw new HttpError(429, "GLOVE_QUEUE_FULL", `${this.#queue.length} messages are already waiting. Wait for a turn to end.`);
       }
     }
-    const turn: Turn = { id: crypto.randomUUID(), text, controller: new AbortController() };
+    const turn: Turn = { id: crypto.randomUUID(), text, controller: new AbortController(), ...(clientMessageId !== undefined ? { clientMessageId } : {}) };
     if (clientMessageId !== undefined) this.#remember(clientMessageId, turn.id);
     // Taken synchronously, so two concurrent POSTs can never both start a turn.
     const queued = this.running !== undefined;
@@ -95,7 +97,7 @@ export class TurnRunner {
     const { conversation, catalog } = this;
     conversation.lastActive = Date.now();
     await catalog.update(conversation.id, { runningTurnId: turn.id }).catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
-    conversation.log.append("turn_start", { turnId: turn.id });
+    conversation.log.append("turn_start", turn.clientMessageId !== undefined ? { turnId: turn.id, clientMessageId: turn.clientMessageId } : { turnId: turn.id });
     let status: TurnStatus = "done";
     let error: { code: string; message: string } | undefined;
     try {

@@ -17,8 +17,11 @@ export interface Listening {
   /** e.g. "http://127.0.0.1:8787" */
   url: string;
   port: number;
-  /** Stops accepting connections and closes the open ones (streams included). */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets responses in progress finish for up to `graceMs`
+   * (default 1000; streams whose source has ended flush their last events), then closes the rest.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -28,7 +31,13 @@ export interface Listening {
  */
 export function listenNode(handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
   const sockets = new Set<Socket>();
+  let active = 0;
+  let idle: (() => void) | undefined;
   const server = createServer((req, res) => {
+    active++;
+    res.on("close", () => {
+      if (--active === 0) idle?.();
+    });
     void serve(handler, req, res);
   });
   server.on("connection", (socket) => {
@@ -45,11 +54,20 @@ export function listenNode(handler: FetchHandler, options: ListenOptions = {}): 
       resolve({
         url: `http://${shownHost}:${port}`,
         port,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            for (const socket of sockets) socket.destroy();
-          }),
+        close: async (graceMs = 1000) => {
+          const closed = new Promise<void>((done) => server.close(() => done()));
+          if (active > 0) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, graceMs);
+              idle = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+          }
+          for (const socket of sockets) socket.destroy();
+          await closed;
+        },
       });
     });
   });

@@ -17,19 +17,19 @@ export async function answerSlot(ctx: RouteContext): Promise<Response> {
   if (slot.status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${slot.status}; the first answer won.`);
 
   const display = conversation.glove.displayManager;
-  let value: unknown = body.resolve;
   if (resolving && display.checkAnswer) {
-    const checked = display.checkAnswer(slotId, value);
+    // Checked here to answer 400 while the slot keeps waiting; the manager parses the raw value
+    // itself on resolve (passing the parsed value would parse a transforming schema twice).
+    const checked = display.checkAnswer(slotId, body.resolve);
     if (!checked.ok) {
       if (checked.reason === "unknown_slot") throw conflict("GLOVE_SLOT_SETTLED", checked.message);
       throw badRequest(`${checked.message} The slot keeps waiting for a valid answer.`, checked.issues);
     }
-    value = checked.value;
   }
   if (!conversation.slots.claim(slotId, resolving ? "resolved" : "rejected")) {
     throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} was answered by another client first.`);
   }
-  if (resolving) display.resolve(slotId, value);
+  if (resolving) display.resolve(slotId, body.resolve);
   else display.reject(slotId, typeof body.reject === "string" ? body.reject : "rejected by the user");
   return json(200, { slotId, status: resolving ? "resolved" : "rejected" });
 }

@@ -177,7 +177,7 @@ export function describeServerSuite(label: string, makeStorage: () => ServerStor
       expect(busy.status).toBe(409);
       expect(busy.body.error.code).toBe("GLOVE_BUSY");
       await tab.waitForEvent("turn_end");
-      expect(tab.events.filter((e) => e.event === "turn_start")).toHaveLength(1);
+      expect(tab.events.filter((e) => e.event === "turn_start").map((e) => e.data)).toEqual([{ turnId: first.body.turnId, clientMessageId: "m-1" }]);
       const history = (await s.api(`/conversations/${id}`)).body.messages as Message[];
       expect(history.filter((m) => m.sender === "user").map((m) => m.text)).toEqual(["one"]);
     });

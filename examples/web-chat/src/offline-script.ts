@@ -4,13 +4,14 @@
  * the step from how many agent turns answered it so far, both read from the request. So it
  * survives the server evicting a conversation and rebuilding its Glove from the store.
  */
-import { TASK_TOOL_NAME, type Message, type PromptRequest, type ToolResult } from "glove-core";
+import { INBOX_TOOL_NAME, TASK_TOOL_NAME, type Message, type PromptRequest, type ToolResult } from "glove-core";
 import type { ScriptedTurn } from "glove-core/testing";
+import { SUGGESTIONS } from "./shared.js";
+
+export { SUGGESTIONS };
 
 type Status = "pending" | "in_progress" | "completed";
 type Call = { name: string; input: unknown; id: string };
-
-export const SUGGESTIONS = ["What can you do?", "Show me the menu", "Book a table for two tonight"];
 
 interface SceneContext {
   /** What the user wrote to start this scene. */
@@ -51,7 +52,8 @@ const GREETING: Step[] = [
     text:
       "Hello! I'm the Glove Bistro assistant, running offline on a scripted model inside glove-server. " +
       "Everything you see arrives over Server-Sent Events: this text is streamed word by word, and you can stop it with Abort. " +
-      `Try "${SUGGESTIONS[1]}" for a card, or "${SUGGESTIONS[2]}" for a form, a permission prompt and a task list.`,
+      `Try "${SUGGESTIONS[1]}" for a card, or "${SUGGESTIONS[2]}" for a form, a permission prompt and a task list, ` +
+      `or "${SUGGESTIONS[3]}" for the inbox.`,
   }),
 ];
 
@@ -91,7 +93,22 @@ const BOOKING: Step[] = [
   () => ({ text: "All three tasks are done." }),
 ];
 
+const WAITLIST: Step[] = [
+  (ctx) => ({
+    text: "Friday evening is fully booked, so I've put you on the waitlist.",
+    toolCalls: [
+      ctx.call(INBOX_TOOL_NAME, {
+        tag: "waitlist_friday",
+        request: "A table on Friday evening for this guest, if one frees up.",
+        blocking: false,
+      }),
+    ],
+  }),
+  () => ({ text: "The request waits in the inbox until the restaurant answers; the answer will arrive in this conversation." }),
+];
+
 function sceneFor(text: string): Step[] {
+  if (/\b(waitlist|waiting list)/i.test(text)) return WAITLIST;
   if (/\b(book|reserv|table)/i.test(text)) return BOOKING;
   if (/\b(menu|food|eat|dish)/i.test(text)) return MENU_SCENE;
   return GREETING;

@@ -5,26 +5,9 @@
  */
 import { z } from "zod";
 import type { GloveFoldArgs } from "glove-core";
+import { MENU, reservationSchema, type Booking, type MenuCard, type Reservation, type ReservationQuestion } from "./shared.js";
 
-export interface Dish {
-  name: string;
-  price: number;
-}
-
-export const MENU: Dish[] = [
-  { name: "Leek and potato soup", price: 7 },
-  { name: "Mushroom risotto", price: 16 },
-  { name: "Grilled trout, lemon butter", price: 21 },
-  { name: "Tarte tatin", price: 8 },
-];
-
-/** What the reservation form's answer must be (checked by the server before the tool sees it). */
-export const reservationSchema = z.object({
-  name: z.string().trim().min(1, "Enter a name for the booking").max(80),
-  guests: z.number().int().min(1, "At least one guest").max(12, "Twelve guests at most; call us for groups"),
-  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use a 24-hour time like 19:30"),
-});
-export type Reservation = z.infer<typeof reservationSchema>;
+export { MENU, reservationSchema, type Booking, type Dish, type MenuCard, type Reservation } from "./shared.js";
 
 /** A card pushed with pushAndForget; the result carries `renderData` for the UI (never shown to the model). */
 export const showMenuTool: GloveFoldArgs<{ note?: string }> = {
@@ -33,7 +16,7 @@ export const showMenuTool: GloveFoldArgs<{ note?: string }> = {
   inputSchema: z.object({ note: z.string().max(200).optional().describe("A short line shown under the menu") }),
   displayStrategy: "stay",
   async do(input, display) {
-    const card = { title: "Today's menu", dishes: MENU, note: input.note ?? null };
+    const card: MenuCard = { title: "Today's menu", dishes: MENU, note: input.note ?? null };
     await display.pushAndForget({ input: card });
     return {
       status: "success",
@@ -44,7 +27,7 @@ export const showMenuTool: GloveFoldArgs<{ note?: string }> = {
 };
 
 /** A form pushed with pushAndWait: the turn waits until someone answers it over HTTP (or aborts). */
-export const reservationFormTool: GloveFoldArgs<{ question: string; guests?: number }> = {
+export const reservationFormTool: GloveFoldArgs<ReservationQuestion> = {
   name: "reservation_form",
   description:
     "Asks the user for the booking details (name, number of guests, time) with a form, and waits for the answer. Call it before book_table.",
@@ -60,10 +43,6 @@ export const reservationFormTool: GloveFoldArgs<{ question: string; guests?: num
   },
 };
 
-export interface Booking extends Reservation {
-  code: string;
-}
-
 /** An action with a side effect: glove-core asks the user first (a `permission_request` slot). */
 export function bookTableTool(bookings: Map<string, Booking>): GloveFoldArgs<Reservation> {
   return {
@@ -77,7 +56,7 @@ export function bookTableTool(bookings: Map<string, Booking>): GloveFoldArgs<Res
       return {
         status: "success",
         data: `Booked a table for ${input.guests} at ${input.time} under "${input.name}"; confirmation ${code}.`,
-        renderData: { code, ...input },
+        renderData: { code, ...input } satisfies Booking,
       };
     },
   };

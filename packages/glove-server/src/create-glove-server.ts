@@ -39,6 +39,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
   const storeFor = async (id: string) => storage.store(id);
   const parts: ServerParts = {
     catalog: storage.catalog,
+    purge: async (id) => storage.delete?.(id),
     agents,
     options: resolved,
     host: new ConversationHost({ catalog: storage.catalog, agents, storeFor, options: resolved }),

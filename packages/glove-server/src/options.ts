@@ -19,7 +19,7 @@ export interface GloveServerEventOptions {
   retryMs?: number;
   /** Events kept per conversation for Last-Event-ID replay. Default 5000. */
   replayEvents?: number;
-  /** Characters kept per conversation for replay. Default 2 000 000. */
+  /** Characters kept per conversation for replay (bounded memory: readers further behind get a snapshot). Default 262 144. */
   replayChars?: number;
   /** How often open conversations re-read their inbox (items resolved by other processes). Default 2000 ms. */
   inboxPollMs?: number;
@@ -101,7 +101,7 @@ export function resolveOptions(options: GloveServerOptions): ResolvedServerOptio
     heartbeatMs: positive("events.heartbeatMs", events.heartbeatMs, 15_000),
     retryMs: positive("events.retryMs", events.retryMs, 1000),
     replayEvents: positive("events.replayEvents", events.replayEvents, 5000),
-    replayChars: positive("events.replayChars", events.replayChars, 2_000_000),
+    replayChars: positive("events.replayChars", events.replayChars, 262_144),
     inboxPollMs: positive("events.inboxPollMs", events.inboxPollMs, 2000),
     idleTimeoutMs: positive("idleTimeoutMs", options.idleTimeoutMs, 60_000),
     maxLiveConversations: positive("maxLiveConversations", options.maxLiveConversations, 1000),

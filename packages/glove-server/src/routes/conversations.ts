@@ -52,10 +52,14 @@ export async function getConversation(ctx: RouteContext): Promise<Response> {
   return json(200, data);
 }
 
-/** DELETE /conversations/:id → 204; a running turn ends as interrupted and open streams close. */
+/**
+ * DELETE /conversations/:id → 204; a running turn ends as interrupted, open streams close, and
+ * the stored data goes with it.
+ */
 export async function deleteConversation(ctx: RouteContext): Promise<Response> {
   const record = await ownedRecord(ctx);
   await ctx.host.forget(record.id);
   await ctx.catalog.delete(record.id);
+  await ctx.purge(record.id);
   return new Response(null, { status: 204 });
 }

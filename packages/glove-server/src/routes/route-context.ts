@@ -9,6 +9,8 @@ import type { ConversationCatalog, ConversationRecord } from "../storage/types.j
 /** What every route handler works with. */
 export interface ServerParts {
   catalog: ConversationCatalog;
+  /** Deletes a conversation's stored data, when the storage can. */
+  purge: (conversationId: string) => Promise<void>;
   host: ConversationHost;
   agents: AgentSource;
   options: ResolvedServerOptions;

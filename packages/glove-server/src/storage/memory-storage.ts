@@ -41,5 +41,6 @@ export function memoryStorage(): ServerStorage {
       if (!store) stores.set(conversationId, (store = new MemoryStore(conversationId)));
       return store;
     },
+    delete: async (conversationId) => void stores.delete(conversationId),
   };
 }

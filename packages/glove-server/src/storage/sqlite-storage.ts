@@ -4,6 +4,7 @@ import BetterSqlite3 from "better-sqlite3";
 import type { Database } from "better-sqlite3";
 import { ConfigurationError } from "glove-core";
 import { SqliteStore } from "glove-sqlite";
+import { purgeStatements } from "./purge-sql.js";
 import { CATALOG_COLUMNS, changedColumns, recordFromRow } from "./record-columns.js";
 import type { ConversationCatalog, ConversationChanges, ConversationRecord, ServerStorage } from "./types.js";
 
@@ -92,6 +93,14 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
   return {
     catalog: new SqliteCatalog(database),
     store: (conversationId) => new SqliteStore({ database, sessionId: conversationId }),
+    delete: async (conversationId) => {
+      const exists = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_sessions'").get();
+      if (!exists) return;
+      const statements = purgeStatements("", "?").map((sql) => database.prepare(sql));
+      database.transaction(() => {
+        for (const statement of statements) statement.run(conversationId);
+      })();
+    },
     close: async () => {
       if (owned) database.close();
     },

@@ -40,6 +40,8 @@ export interface ConversationCatalog {
 export interface ServerStorage {
   catalog: ConversationCatalog;
   store(conversationId: string): StoreAdapter | Promise<StoreAdapter>;
+  /** Deletes a conversation's stored data (messages, tasks, permissions, inbox, sub-agent stores). */
+  delete?(conversationId: string): Promise<void>;
   close?(): Promise<void>;
 }
 

@@ -220,6 +220,21 @@ export function describeServerSuite(label: string, makeStorage: () => ServerStor
       expect(snapshot.tasks).toEqual([expect.objectContaining({ content: "Book the room" })]);
     });
 
+    it("DELETE removes the conversation's stored data, not only its entry in the list", async () => {
+      const storage = await makeStorage();
+      const s = (t = await startServer({ store: storage, kit: { script: [{ toolCalls: [{ name: "glove_update_tasks", input: { todos: [{ content: "a", activeForm: "a-ing", status: "pending" }] }, id: "t1" }] }, { text: "kept" }] } }));
+      const id = await s.conversation();
+      const tab = s.events(id);
+      await tab.waitForEvent("snapshot");
+      await s.api(`/conversations/${id}/messages`, { body: { text: "remember this" } });
+      await tab.waitForEvent("turn_end");
+      expect((await (await storage.store(id)).getMessages()).length).toBeGreaterThan(0);
+      expect((await s.api(`/conversations/${id}`, { method: "DELETE" })).status).toBe(204);
+      const after = await storage.store(id);
+      expect(await after.getMessages()).toEqual([]);
+      expect((await after.getTasks?.()) ?? []).toEqual([]);
+    });
+
     it("close() ends a running turn as interrupted and leaves valid history", async () => {
       const storage = await makeStorage();
       // The test reads the history after the server closed, so it closes the storage itself.

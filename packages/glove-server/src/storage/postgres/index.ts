@@ -3,6 +3,7 @@ import type { Pool } from "pg";
 import { ConfigurationError } from "glove-core";
 import { PostgresStore } from "glove-postgres";
 import type { ServerStorage } from "../types.js";
+import { purgeStatements } from "../purge-sql.js";
 import { PostgresCatalog } from "./postgres-catalog.js";
 
 export { PostgresCatalog } from "./postgres-catalog.js";
@@ -36,6 +37,21 @@ export function postgresStorage(options: PostgresStorageOptions): ServerStorage 
   return {
     catalog: new PostgresCatalog(shared, schema),
     store: (conversationId) => PostgresStore.open({ pool: shared, schema, sessionId: conversationId }),
+    delete: async (conversationId) => {
+      const client = await shared.connect();
+      try {
+        const { rows } = await client.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'glove_sessions'", [schema]);
+        if (rows.length === 0) return;
+        await client.query("BEGIN");
+        for (const sql of purgeStatements(`${schema}.`, "$1::text")) await client.query(sql, [conversationId]);
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
     close: async () => {
       if (owned) await shared.end();
     },

@@ -18,15 +18,27 @@ export class PostgresCounters {
     return (await this.#session.readRow()).turns;
   }
 
+  /**
+   * Adds non-negative integer counts in one atomic upsert; refuses (GLOVE_STORE_INVALID) an add
+   * that would take the session's total past 2^53 − 1, which would no longer read back exactly.
+   */
   async addTokens(args: TokenConsumptionCounter): Promise<void> {
-    const { sessions } = this.#session.tables;
-    await this.#session.query(
-      `INSERT INTO ${sessions} (session_id, tokens_in, tokens_out) VALUES ($1, $2, $3)
-       ON CONFLICT (session_id) DO UPDATE SET
-         tokens_in = ${sessions}.tokens_in + excluded.tokens_in,
-         tokens_out = ${sessions}.tokens_out + excluded.tokens_out`,
-      [this.#session.sessionId, Math.trunc(args.tokens_in) || 0, Math.trunc(args.tokens_out) || 0],
-    );
+    const { codec, tables, sessionId } = this.#session;
+    const { tokens_in, tokens_out } = codec.checkTokens(args);
+    const { sessions } = tables;
+    for (;;) {
+      const { rowCount } = await this.#session.query(
+        `INSERT INTO ${sessions} (session_id, tokens_in, tokens_out) VALUES ($1, $2, $3)
+         ON CONFLICT (session_id) DO UPDATE SET
+           tokens_in = ${sessions}.tokens_in + excluded.tokens_in,
+           tokens_out = ${sessions}.tokens_out + excluded.tokens_out
+         WHERE ${sessions}.tokens_in + ${sessions}.tokens_out + excluded.tokens_in + excluded.tokens_out <= ${Number.MAX_SAFE_INTEGER}`,
+        [sessionId, tokens_in, tokens_out],
+      );
+      if (rowCount !== 0) return;
+      // Refused by the WHERE: say so, unless another writer reset the counters since (then try again).
+      codec.checkTokenTotal(await this.tokenCount(), { tokens_in, tokens_out });
+    }
   }
 
   async incrementTurn(): Promise<void> {

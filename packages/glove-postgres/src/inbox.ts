@@ -29,13 +29,14 @@ export class PostgresInbox {
          ON CONFLICT (session_id, item_id) DO UPDATE SET
            tag = excluded.tag, request = excluded.request, response = excluded.response, status = excluded.status,
            blocking = excluded.blocking, created_at = excluded.created_at, resolved_at = excluded.resolved_at`,
-        [this.#session.sessionId, id, tag, request, response ?? null, status, blocking === true, created_at, resolved_at ?? null],
+        [this.#session.sessionId, id, tag, request, response, status, blocking, created_at, resolved_at],
       );
     });
   }
 
   /** Changes status, response and resolved_at only; any process on the same database may call it. */
   async update(itemId: string, updates: InboxItemUpdate): Promise<void> {
+    this.#session.codec.checkId("inbox item", itemId);
     const { status, response, resolved_at } = this.#session.codec.checkInboxUpdate(updates);
     const { rowCount } = await this.#session.query(
       `UPDATE ${this.#session.tables.inbox} SET

@@ -39,35 +39,43 @@ export class PostgresMessages {
   }
 
   /** Appends a batch in one transaction holding the session's row lock, after this store's earlier appends. */
+  /**
+   * The batch is checked and encoded at once: a message no store accepts refuses the whole batch
+   * (GLOVE_STORE_INVALID) before anything is written.
+   */
   append(msgs: Message[]): Promise<void> {
+    let encoded: string[];
+    try {
+      encoded = this.#session.codec.encodeMessages(msgs);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (msgs.length === 0) return Promise.resolve();
     const snapshot = msgs.slice();
-    const run = this.#appendQueue.then(() => this.#session.transaction((client, row) => this.#appendLocked(client, row, snapshot)));
+    const run = this.#appendQueue.then(() => this.#session.transaction((client, row) => this.#appendLocked(client, row, snapshot, encoded)));
     this.#appendQueue = run.catch(() => {});
     return run;
   }
 
-  async #appendLocked(client: PoolClient, session: SessionRecord, msgs: Message[]): Promise<void> {
+  async #appendLocked(client: PoolClient, session: SessionRecord, msgs: Message[], encoded: string[]): Promise<void> {
     const { sessionId, codec, tables } = this.#session;
     let seq = session.message_count;
     let lastCompaction = session.last_compaction_seq;
-    const rows: Message[] = [];
-    if (this.#repair && seq > 0) {
-      const repair = repairForInterruptedTools(await this.#currentTurn(client, seq, lastCompaction), msgs);
-      if (repair) rows.push(repair);
-    }
-    rows.push(...msgs);
     const seqs: number[] = [];
     const flags: boolean[] = [];
     const bodies: string[] = [];
-    for (const message of rows) {
-      const body = codec.encodeMessage(message);
+    const add = (message: Message, body: string) => {
       if (message.is_compaction === true) lastCompaction = seq;
       seqs.push(seq);
       flags.push(message.is_compaction === true);
       bodies.push(body);
       seq += 1;
+    };
+    if (this.#repair && seq > 0) {
+      const repair = repairForInterruptedTools(await this.#currentTurn(client, seq, lastCompaction), msgs);
+      if (repair) add(repair, codec.encodeMessage(repair));
     }
+    msgs.forEach((message, i) => add(message, encoded[i]!));
     await client.query(
       `INSERT INTO ${tables.messages} (session_id, seq, is_compaction, body)
        SELECT $1, t.seq, t.is_compaction, t.body FROM unnest($2::int[], $3::boolean[], $4::text[]) AS t(seq, is_compaction, body)`,

@@ -12,12 +12,13 @@ export class PostgresPermissions {
   async get(toolName: string): Promise<PermissionStatus> {
     const { rows } = await this.#session.query<{ status: unknown }>(
       `SELECT status FROM ${this.#session.tables.permissions} WHERE session_id = $1 AND tool_name = $2`,
-      [this.#session.sessionId, toolName],
+      [this.#session.sessionId, this.#session.codec.checkToolName(toolName)],
     );
     return this.#session.codec.decodePermission(toolName, rows[0]?.status);
   }
 
   async set(toolName: string, status: PermissionStatus): Promise<void> {
+    this.#session.codec.checkToolName(toolName);
     this.#session.codec.checkPermission(status);
     await this.#session.query(
       `INSERT INTO ${this.#session.tables.permissions} (session_id, tool_name, status) VALUES ($1, $2, $3)

@@ -64,7 +64,7 @@ export class PostgresStore implements StoreAdapter {
   /** @internal sub-store constructor */
   constructor(options: PostgresStoreOptions, child: SubStoreInfo);
   constructor(options: PostgresStoreOptions, child?: SubStoreInfo) {
-    const sessionId = requireSessionId("PostgresStore", options.sessionId);
+    const sessionId = requireSessionId("PostgresStore", options.sessionId, (displayId, detail) => new PostgresStoreError(displayId, detail, "GLOVE_STORE_INVALID"));
     this.identifier = sessionId;
     this.schema = options.schema ?? "glove";
     this.#options = options;

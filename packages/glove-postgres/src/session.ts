@@ -99,7 +99,7 @@ export class PostgresSession {
     if (!row) return emptySessionRecord();
     const tokensIn = Number(row.tokens_in);
     const tokensOut = Number(row.tokens_out);
-    if (!Number.isSafeInteger(tokensIn) || !Number.isSafeInteger(tokensOut)) {
+    if (!Number.isSafeInteger(tokensIn) || !Number.isSafeInteger(tokensOut) || tokensIn < 0 || tokensOut < 0 || !Number.isSafeInteger(tokensIn + tokensOut)) {
       throw new PostgresStoreError(
         this.sessionId,
         `the session row is corrupt: tokens ${String(row.tokens_in)}/${String(row.tokens_out)}. Nothing was changed.`,

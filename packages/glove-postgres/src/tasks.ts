@@ -19,21 +19,25 @@ export class PostgresTasks {
   }
 
   /** Appends new tasks; a task whose id exists is replaced in place. */
+  /** Every task is checked before any is written (GLOVE_STORE_INVALID refuses the whole list). */
   async add(tasks: Task[]): Promise<void> {
+    const checked = this.#session.codec.checkTasks(tasks);
     await this.#session.transaction(async (client) => {
-      for (const task of tasks) await this.#upsert(client, task);
+      for (const task of checked) await this.#upsert(client, task);
     });
   }
 
   async replace(tasks: Task[]): Promise<void> {
+    const checked = this.#session.codec.checkTasks(tasks);
     await this.#session.transaction(async (client) => {
       await client.query(`DELETE FROM ${this.#session.tables.tasks} WHERE session_id = $1`, [this.#session.sessionId]);
-      for (const task of tasks) await this.#upsert(client, task);
+      for (const task of checked) await this.#upsert(client, task);
     });
   }
 
   async update(taskId: string, updates: Partial<Task>): Promise<void> {
     const { codec, sessionId, tables } = this.#session;
+    codec.checkId("task", taskId);
     await this.#session.transaction(async (client) => {
       const { rows } = await client.query<TaskRecord>(
         `SELECT task_id, content, active_form, status FROM ${tables.tasks} WHERE session_id = $1 AND task_id = $2`,
@@ -43,8 +47,9 @@ export class PostgresTasks {
     });
   }
 
+  /** Writes a checked task. */
   async #upsert(client: PoolClient, task: Task): Promise<void> {
-    const { id, content, activeForm, status } = this.#session.codec.checkTask(task);
+    const { id, content, activeForm, status } = task;
     const { tasks } = this.#session.tables;
     await client.query(
       `INSERT INTO ${tasks} (session_id, task_id, position, content, active_form, status)

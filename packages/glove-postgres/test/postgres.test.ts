@@ -8,6 +8,7 @@ import { INTERRUPTED_TOOL_MESSAGE, PostgresStore, PostgresStoreError, SCHEMA_VER
 import { PG_URL, pgProblem, uniqueSchema } from "./pg-env.js";
 import { expectInboxAnswerReachesNextRequest, expectNoOrphanedToolCalls, makeCoffeeAgent as makeAgent } from "../../../test-support/coffee-agent.js";
 import { buildForChildProcesses, expectBatchesIntact, expectNodeOutput, killWhileToolRuns, runNode } from "../../../test-support/child-processes.js";
+import { checkParityWithMemoryStore } from "../../glove-core/test/stores/store-parity.js";
 
 const problem = await pgProblem();
 const enabled = problem === undefined;
@@ -54,6 +55,15 @@ describe.runIf(enabled)("PostgresStore conformance", () => {
     require: ["tasks", "replaceTasks", "permissions", "inbox", "subAgentStores", "messageCount", "messagesSinceLastCompaction"],
   });
   for (const c of cases) it(c.name, c.run);
+});
+
+describe.runIf(enabled)("PostgresStore agrees with MemoryStore (fast-check)", () => {
+  it("random operations with valid and invalid arguments: same outcome, same state after each", async () => {
+    await checkParityWithMemoryStore(
+      async (sessionId) => PostgresStore.open({ pool, schema, sessionId, repairInterruptedToolCalls: false }),
+      Number(process.env.GLOVE_FUZZ_RUNS ?? 60),
+    );
+  }, 180_000);
 });
 
 describe.runIf(enabled)("PostgresStore", () => {

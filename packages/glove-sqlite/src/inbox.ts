@@ -31,7 +31,7 @@ export class SqliteInbox {
       request,
       response: response ?? null,
       status,
-      blocking: blocking ? 1 : 0,
+      blocking: blocking === true ? 1 : 0,
       created_at,
       resolved_at: resolved_at ?? null,
     });
@@ -39,6 +39,7 @@ export class SqliteInbox {
 
   /** Changes status, response and resolved_at only; another process may call it on the same database. */
   update(itemId: string, updates: InboxItemUpdate): void {
+    this.#session.codec.checkId("inbox item", itemId);
     const { status, response, resolved_at } = this.#session.codec.checkInboxUpdate(updates);
     const result = this.#s.update.run({
       session_id: this.#session.sessionId,

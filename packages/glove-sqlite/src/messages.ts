@@ -9,14 +9,14 @@ export class SqliteMessages {
   readonly #row: SqliteSessionRow;
   readonly #repair: boolean;
   readonly #s: ReturnType<typeof prepare>;
-  readonly #appendBatch: (msgs: Message[]) => void;
+  readonly #appendBatch: (msgs: Message[], bodies: string[]) => void;
 
   constructor(session: SqliteSession, row: SqliteSessionRow, repairInterruptedToolCalls: boolean) {
     this.#session = session;
     this.#row = row;
     this.#repair = repairInterruptedToolCalls;
     this.#s = prepare(session.db);
-    this.#appendBatch = session.db.transaction((msgs: Message[]) => this.#appendInTransaction(msgs)).immediate;
+    this.#appendBatch = session.db.transaction((msgs: Message[], bodies: string[]) => this.#appendInTransaction(msgs, bodies)).immediate;
   }
 
   /** Every message from `seq` on, in order. */
@@ -29,29 +29,32 @@ export class SqliteMessages {
     return this.from(this.#row.read().last_compaction_seq ?? 0);
   }
 
-  /** Appends a batch in one IMMEDIATE transaction, so batches from several processes never interleave. */
+  /**
+   * Appends a batch in one IMMEDIATE transaction, so batches from several processes never
+   * interleave. The batch is checked and encoded first: a message no store accepts refuses the
+   * whole batch (GLOVE_STORE_INVALID) before anything is written.
+   */
   append(msgs: Message[]): void {
-    if (msgs.length > 0) this.#appendBatch(msgs);
+    const bodies = this.#session.codec.encodeMessages(msgs);
+    if (msgs.length > 0) this.#appendBatch(msgs, bodies);
   }
 
-  #appendInTransaction(msgs: Message[]): void {
+  #appendInTransaction(msgs: Message[], bodies: string[]): void {
     const { sessionId, codec } = this.#session;
     const session = this.#row.read();
     let seq = session.message_count;
     let lastCompaction = session.last_compaction_seq;
-    const rows: Message[] = [];
-    if (this.#repair && seq > 0) {
-      const repair = repairForInterruptedTools(this.#currentTurn(seq, lastCompaction), msgs);
-      if (repair) rows.push(repair);
-    }
-    rows.push(...msgs);
     const now = new Date().toISOString();
-    for (const message of rows) {
-      const body = codec.encodeMessage(message);
+    const insert = (message: Message, body: string) => {
       if (message.is_compaction === true) lastCompaction = seq;
       this.#s.insert.run(sessionId, seq, message.is_compaction === true ? 1 : 0, body, now);
       seq += 1;
+    };
+    if (this.#repair && seq > 0) {
+      const repair = repairForInterruptedTools(this.#currentTurn(seq, lastCompaction), msgs);
+      if (repair) insert(repair, codec.encodeMessage(repair));
     }
+    msgs.forEach((message, i) => insert(message, bodies[i]!));
     this.#row.setMessageCount(seq, lastCompaction);
   }
 

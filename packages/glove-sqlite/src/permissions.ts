@@ -13,12 +13,13 @@ export class SqlitePermissions {
   }
 
   get(toolName: string): PermissionStatus {
-    const row = this.#s.get.get(this.#session.sessionId, toolName) as { status: unknown } | undefined;
+    const row = this.#s.get.get(this.#session.sessionId, this.#session.codec.checkToolName(toolName)) as { status: unknown } | undefined;
     return this.#session.codec.decodePermission(toolName, row?.status);
   }
 
   set(toolName: string, status: PermissionStatus): void {
-    this.#s.set.run(this.#session.sessionId, toolName, this.#session.codec.checkPermission(status));
+    const { codec } = this.#session;
+    this.#s.set.run(this.#session.sessionId, codec.checkToolName(toolName), codec.checkPermission(status));
   }
 }
 

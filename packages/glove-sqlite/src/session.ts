@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { RecordCodec, SessionRecord, SubStoreInfo } from "glove-core";
+import type { RecordCodec, SessionRecord, SubStoreInfo, TokenConsumptionCounter } from "glove-core";
 import { emptySessionRecord } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 
@@ -18,10 +18,12 @@ const INTEGER_COLUMNS = ["message_count", "tokens_in", "tokens_out", "turns"] as
 export class SqliteSessionRow {
   readonly #session: SqliteSession;
   readonly #s: ReturnType<typeof prepare>;
+  readonly #addTokens: (tokensIn: number, tokensOut: number) => void;
 
   constructor(session: SqliteSession) {
     this.#session = session;
     this.#s = prepare(session.db);
+    this.#addTokens = session.db.transaction((tokensIn: number, tokensOut: number) => this.#addTokensChecked(tokensIn, tokensOut)).immediate;
   }
 
   /** Creates the row when missing; `child` records where a sub-store sits. */
@@ -44,7 +46,7 @@ export class SqliteSessionRow {
       return emptySessionRecord();
     }
     for (const key of INTEGER_COLUMNS) {
-      if (typeof row[key] !== "number" || !Number.isInteger(row[key])) {
+      if (typeof row[key] !== "number" || !Number.isSafeInteger(row[key]) || row[key] < 0) {
         throw new SqliteStoreError(
           sessionId,
           `the session row in ${where} is corrupt: ${key} is ${JSON.stringify(row[key])}. Nothing was changed.`,
@@ -59,7 +61,18 @@ export class SqliteSessionRow {
     this.#s.setMessageCount.run(count, lastCompactionSeq, this.#session.sessionId);
   }
 
-  addTokens(tokensIn: number, tokensOut: number): void {
+  /**
+   * Adds checked counts in one IMMEDIATE transaction; refuses (GLOVE_STORE_INVALID) an add that
+   * would take the session's total past 2^53 − 1, so the counters always read back exactly.
+   */
+  addTokens(args: TokenConsumptionCounter): void {
+    const { tokens_in, tokens_out } = this.#session.codec.checkTokens(args);
+    this.#addTokens(tokens_in, tokens_out);
+  }
+
+  #addTokensChecked(tokensIn: number, tokensOut: number): void {
+    const row = this.read();
+    this.#session.codec.checkTokenTotal(row.tokens_in + row.tokens_out, { tokens_in: tokensIn, tokens_out: tokensOut });
     this.#s.addTokens.run(tokensIn, tokensOut, this.#session.sessionId);
   }
 

@@ -61,7 +61,7 @@ export class SqliteStore implements StoreAdapter {
   /** @internal sub-store constructor */
   constructor(options: SqliteStoreOptions, child: SubStoreInfo);
   constructor(options: SqliteStoreOptions, child?: SubStoreInfo) {
-    const sessionId = requireSessionId("SqliteStore", options.sessionId);
+    const sessionId = requireSessionId("SqliteStore", options.sessionId, (displayId, detail) => new SqliteStoreError(displayId, detail, "GLOVE_STORE_INVALID"));
     this.identifier = sessionId;
     this.#options = options;
     if (options.database) {
@@ -125,8 +125,9 @@ export class SqliteStore implements StoreAdapter {
     return row.tokens_in + row.tokens_out;
   }
 
+  /** Adds non-negative integer counts; refuses (GLOVE_STORE_INVALID) an add that would take the total past 2^53 − 1. */
   async addTokens(args: TokenConsumptionCounter): Promise<void> {
-    this.#row.addTokens(Math.trunc(args.tokens_in) || 0, Math.trunc(args.tokens_out) || 0);
+    this.#row.addTokens(args);
   }
 
   async getTurnCount(): Promise<number> {

@@ -17,29 +17,34 @@ export class SqliteTasks {
   }
 
   /** Appends new tasks; a task whose id exists is replaced in place. */
+  /** Every task is checked before any is written (GLOVE_STORE_INVALID refuses the whole list). */
   add(tasks: Task[]): void {
+    const checked = this.#session.codec.checkTasks(tasks);
     this.#session.db.transaction(() => {
-      for (const task of tasks) this.#upsert(task);
+      for (const task of checked) this.#upsert(task);
     }).immediate();
   }
 
   replace(tasks: Task[]): void {
+    const checked = this.#session.codec.checkTasks(tasks);
     this.#session.db.transaction(() => {
       this.#s.deleteAll.run(this.#session.sessionId);
-      for (const task of tasks) this.#upsert(task);
+      for (const task of checked) this.#upsert(task);
     }).immediate();
   }
 
   update(taskId: string, updates: Partial<Task>): void {
     const { codec, sessionId } = this.#session;
+    codec.checkId("task", taskId);
     this.#session.db.transaction(() => {
       const row = this.#s.one.get(sessionId, taskId) as TaskRecord | undefined;
       this.#upsert(codec.mergeTaskUpdate(row && codec.decodeTask(row), taskId, updates));
     }).immediate();
   }
 
+  /** Writes a checked task. */
   #upsert(task: Task): void {
-    const { id, content, activeForm, status } = this.#session.codec.checkTask(task);
+    const { id, content, activeForm, status } = task;
     this.#s.upsert.run({ session_id: this.#session.sessionId, task_id: id, content, active_form: activeForm, status });
   }
 }

@@ -8,24 +8,39 @@ import type {
   TokenConsumptionCounter,
 } from "../types/index.js";
 import { clonePlain } from "./clone.js";
+import { createRecordCodec, requireSessionId, type RecordCodec } from "./record-codec.js";
+import { StoreSessionError } from "./store-session-error.js";
 
 /**
- * Deep copy used on the way in and out, so callers can never mutate the store through an object
- * they passed in or got back. Every field and flag survives (ARCHITECTURE decision 14).
+ * Deep copy used on the way out, so callers can never mutate the store through an object they got
+ * back. Every field and flag survives (ARCHITECTURE decision 14).
  */
 const copy = clonePlain;
+
+/**
+ * A MemoryStore call was refused: input no store accepts (code GLOVE_STORE_INVALID, the same
+ * refusals as SqliteStore and PostgresStore), or an unknown task or inbox item id (GLOVE_STORE).
+ */
+export class MemoryStoreError extends StoreSessionError {
+  constructor(sessionId: string, detail: string, code = "GLOVE_STORE") {
+    super("MemoryStore", sessionId, detail, code);
+  }
+}
 
 /**
  * In-process `StoreAdapter`: the default store of a `Glove`, and a good fit for scripts and tests.
  * Implements every optional capability (tasks, permissions, inbox, subagent stores, and the
  * `getMessagesSinceLastCompaction` fast path). Everything is lost when the instance is collected.
  *
- * All mutations are synchronous inside their async wrappers, so concurrent calls can never
- * interleave half-way through a write: appends land in call order.
+ * It accepts and refuses exactly what the persistent stores do, and keeps what they would read
+ * back (docs/decisions/0011): messages as their JSON form, tasks and inbox items with their own
+ * fields only. All mutations are synchronous inside their async wrappers, so concurrent calls can
+ * never interleave half-way through a write: appends land in call order.
  */
 export class MemoryStore implements StoreAdapter {
   readonly identifier: string;
 
+  readonly #codec: RecordCodec;
   #messages: Message[] = [];
   /** Index of the last `is_compaction` message, or -1; kept on append so reads need no scan. */
   #lastCompactionIndex = -1;
@@ -40,8 +55,10 @@ export class MemoryStore implements StoreAdapter {
   /** Durable sub-stores, one per namespace, so a subagent keeps its history across invocations. */
   #durableChildren = new Map<string, MemoryStore>();
 
+  /** @param identifier the session id: a non-empty string without NUL or lone surrogates, as for every store. */
   constructor(identifier: string) {
-    this.identifier = identifier;
+    this.identifier = requireSessionId("MemoryStore", identifier, (displayId, detail) => new MemoryStoreError(displayId, detail, "GLOVE_STORE_INVALID"));
+    this.#codec = createRecordCodec({ error: (detail, code) => new MemoryStoreError(identifier, detail, code) });
   }
 
   // ── Messages ──────────────────────────────────────────────────────────────────────────────
@@ -50,10 +67,13 @@ export class MemoryStore implements StoreAdapter {
     return copy(this.#messages);
   }
 
+  /** Checks the whole batch first (a refused batch stores nothing), then keeps each message's JSON form. */
   async appendMessages(msgs: Message[]): Promise<void> {
-    for (const message of msgs) {
-      if (message.is_compaction) this.#lastCompactionIndex = this.#messages.length;
-      this.#messages.push(copy(message));
+    const bodies = this.#codec.encodeMessages(msgs);
+    for (const body of bodies) {
+      const message = JSON.parse(body) as Message;
+      if (message.is_compaction === true) this.#lastCompactionIndex = this.#messages.length;
+      this.#messages.push(message);
     }
   }
 
@@ -73,9 +93,12 @@ export class MemoryStore implements StoreAdapter {
     return this.#tokensIn + this.#tokensOut;
   }
 
+  /** Adds non-negative integer counts; refuses an add that would take the total past 2^53 − 1. */
   async addTokens(args: TokenConsumptionCounter): Promise<void> {
-    this.#tokensIn += args.tokens_in;
-    this.#tokensOut += args.tokens_out;
+    const { tokens_in, tokens_out } = this.#codec.checkTokens(args);
+    this.#codec.checkTokenTotal(this.#tokensIn + this.#tokensOut, { tokens_in, tokens_out });
+    this.#tokensIn += tokens_in;
+    this.#tokensOut += tokens_out;
   }
 
   async getTurnCount(): Promise<number> {
@@ -101,36 +124,30 @@ export class MemoryStore implements StoreAdapter {
 
   /** Appends new tasks; a task whose id already exists replaces it in place, so ids stay unique. */
   async addTasks(tasks: Task[]): Promise<void> {
-    for (const task of tasks) this.#tasks.set(task.id, copy(task));
+    for (const task of this.#codec.checkTasks(tasks)) this.#tasks.set(task.id, task);
   }
 
   /** Replaces the whole list at once (the task tool sends the complete list on every call). */
   async replaceTasks(tasks: Task[]): Promise<void> {
-    this.#tasks = new Map(tasks.map((task) => [task.id, copy(task)]));
+    this.#tasks = new Map(this.#codec.checkTasks(tasks).map((task) => [task.id, task]));
   }
 
   async updateTask(taskId: string, updates: Partial<Task>): Promise<void> {
-    const task = this.#tasks.get(taskId);
-    if (!task) {
-      throw new Error(
-        `MemoryStore "${this.identifier}": cannot update task "${taskId}" because no task has that id. ` +
-          `Add it with addTasks first.`,
-      );
-    }
+    this.#codec.checkId("task", taskId);
     // A key present but undefined means "not updated", as in the SQL stores; and the id is the
     // map key, so an update must not silently re-key the task.
-    const defined = Object.fromEntries(Object.entries(copy(updates)).filter(([, v]) => v !== undefined));
-    this.#tasks.set(taskId, { ...task, ...defined, id: taskId });
+    this.#tasks.set(taskId, this.#codec.mergeTaskUpdate(this.#tasks.get(taskId), taskId, updates));
   }
 
   // ── Permissions ───────────────────────────────────────────────────────────────────────────
 
   async getPermission(toolName: string): Promise<PermissionStatus> {
-    return this.#permissions.get(toolName) ?? "unset";
+    return this.#permissions.get(this.#codec.checkToolName(toolName)) ?? "unset";
   }
 
   async setPermission(toolName: string, status: PermissionStatus): Promise<void> {
-    this.#permissions.set(toolName, status);
+    this.#codec.checkToolName(toolName);
+    this.#permissions.set(toolName, this.#codec.checkPermission(status));
   }
 
   // ── Inbox ─────────────────────────────────────────────────────────────────────────────────
@@ -140,22 +157,17 @@ export class MemoryStore implements StoreAdapter {
   }
 
   async addInboxItem(item: InboxItem): Promise<void> {
-    this.#inbox.set(item.id, copy(item));
+    const checked = this.#codec.checkInboxItem(item);
+    this.#inbox.set(checked.id, checked);
   }
 
+  /** Only the documented fields (status, response, resolved_at) change; anything else in `updates` is ignored. */
   async updateInboxItem(itemId: string, updates: InboxItemUpdate): Promise<void> {
+    this.#codec.checkId("inbox item", itemId);
+    const checked = this.#codec.checkInboxUpdate(updates);
     const item = this.#inbox.get(itemId);
-    if (!item) {
-      throw new Error(
-        `MemoryStore "${this.identifier}": cannot update inbox item "${itemId}" because no item has that id.`,
-      );
-    }
-    // Only the documented fields may change; anything else in `updates` is ignored.
-    const next: InboxItem = { ...item };
-    if (updates.status !== undefined) next.status = updates.status;
-    if (updates.response !== undefined) next.response = updates.response;
-    if (updates.resolved_at !== undefined) next.resolved_at = updates.resolved_at;
-    this.#inbox.set(itemId, next);
+    if (!item) throw this.#codec.missingInboxItem(itemId);
+    this.#inbox.set(itemId, { ...item, ...checked });
   }
 
   /** Items answered but not yet consumed by the agent ("resolved" only, not "consumed"). */

@@ -1,8 +1,35 @@
-import type { InboxItem, InboxItemUpdate, Message, PermissionStatus, StoreAdapter, Task } from "../types/index.js";
+import type { InboxItem, InboxItemUpdate, Message, PermissionStatus, StoreAdapter, Task, TokenConsumptionCounter } from "../types/index.js";
 import { decodeMessage } from "./message-integrity.js";
+import { StoreSessionError } from "./store-session-error.js";
+import {
+  INBOX_STATUSES,
+  MAX_TOKEN_TOTAL,
+  PERMISSION_STATUSES,
+  TASK_STATUSES,
+  inboxItemProblem,
+  inboxRecord,
+  inboxUpdateProblem,
+  columnTextProblem,
+  messageJson,
+  messageProblem,
+  messagesProblem,
+  permissionProblem,
+  quote,
+  sessionIdProblem,
+  taskProblem,
+  taskRecord,
+  taskUpdateProblem,
+  tokenOverflowDetail,
+  tokensProblem,
+  toolNameProblem,
+} from "./record-checks.js";
 
-/** Store error codes: a bad call, a row that cannot be read, a schema this version cannot use. */
-export type StoreErrorCode = "GLOVE_STORE" | "GLOVE_STORE_CORRUPT" | "GLOVE_STORE_SCHEMA";
+/**
+ * Store error codes: a bad call (e.g. an unknown task id), input no store accepts (refused before
+ * anything is written, the same in every store), a row that cannot be read, a schema this version
+ * cannot use.
+ */
+export type StoreErrorCode = "GLOVE_STORE" | "GLOVE_STORE_INVALID" | "GLOVE_STORE_CORRUPT" | "GLOVE_STORE_SCHEMA";
 
 /** A task as stored: one row per task, columns named as in SQL. */
 export interface TaskRecord {
@@ -54,27 +81,60 @@ export interface RecordCodecOptions {
   where?: string;
 }
 
-const TASK_STATUSES: ReadonlySet<string> = new Set<Task["status"]>(["pending", "in_progress", "completed"]);
-const INBOX_STATUSES: ReadonlySet<string> = new Set<InboxItem["status"]>(["pending", "resolved", "consumed"]);
-const PERMISSION_STATUSES: ReadonlySet<string> = new Set<PermissionStatus>(["granted", "denied", "unset"]);
-
 /**
- * Turns Glove records into row values and back for a persistent store, checking both ways: what
- * a caller passes (an unknown status is refused before anything is written) and what a row holds
- * (a hand-edited row is reported as corrupt, never repaired or dropped). Errors are the store's own.
+ * Turns Glove records into row values and back for a store, checking both ways: what a caller
+ * passes (input no store can keep is refused with GLOVE_STORE_INVALID before anything is written;
+ * the rules are in ./record-checks.ts and the same for every store) and what a row holds (a
+ * hand-edited row is reported as corrupt, never repaired or dropped). Errors are the store's own.
  */
 export function createRecordCodec({ error, where }: RecordCodecOptions) {
   const at = where === undefined ? "" : ` in ${where}`;
   const corrupt = (detail: string) => error(`${detail}. Nothing was changed.`, "GLOVE_STORE_CORRUPT");
+  const invalid = (detail: string) => error(`${detail}. Nothing was changed.`, "GLOVE_STORE_INVALID");
+  const refuse = (problem: string | undefined): void => {
+    if (problem !== undefined) throw invalid(problem);
+  };
+  const encodeMessage = (message: Message, what = "the message"): string => {
+    refuse(messageProblem(message, what));
+    const encoded = messageJson(message);
+    if ("problem" in encoded) throw invalid(`cannot store ${what}: ${encoded.problem}`);
+    return encoded.json;
+  };
+  const checkTask = (task: Task): Task => {
+    refuse(taskProblem(task));
+    return taskRecord(task);
+  };
 
   return {
-    /** A message body as JSON text. */
-    encodeMessage(message: Message): string {
-      try {
-        return JSON.stringify(message);
-      } catch (cause) {
-        throw error(`cannot store a message that is not JSON-serialisable: ${String(cause)}`);
-      }
+    /** One message as the JSON text every store keeps, after checking it can be stored. */
+    encodeMessage,
+
+    /** A batch as JSON texts; refused whole (nothing written) when any message cannot be stored. */
+    encodeMessages(msgs: Message[]): string[] {
+      refuse(messagesProblem(msgs));
+      return msgs.map((message, i) => encodeMessage(message, `message ${i}`));
+    },
+
+    /** The counts to add, checked: non-negative integers whose sum stays exact. */
+    checkTokens(args: TokenConsumptionCounter): TokenConsumptionCounter {
+      refuse(tokensProblem(args));
+      return { tokens_in: args.tokens_in, tokens_out: args.tokens_out };
+    },
+
+    /** Refuses an add (checked counts) that would take the session's token count, now `current`, past 2^53 − 1. */
+    checkTokenTotal(current: number, args: TokenConsumptionCounter): void {
+      if (current + args.tokens_in + args.tokens_out > MAX_TOKEN_TOTAL) throw invalid(tokenOverflowDetail(current, args));
+    },
+
+    /** A task or inbox item id given to an update, checked like the ids stored. */
+    checkId(kind: "task" | "inbox item", id: string): string {
+      refuse(columnTextProblem(`the ${kind} id`, id));
+      return id;
+    },
+
+    checkToolName(toolName: string): string {
+      refuse(toolNameProblem(toolName));
+      return toolName;
     },
 
     /** The message in a row; the error names where it was found (`in`) and, when that does not, its `table`. */
@@ -90,12 +150,13 @@ export function createRecordCodec({ error, where }: RecordCodecOptions) {
       return decoded.message;
     },
 
-    /** The task itself, after checking its status. */
-    checkTask(task: Task): Task {
-      if (!TASK_STATUSES.has(task.status)) {
-        throw error(`task "${task.id}" has status ${JSON.stringify(task.status)}; expected pending, in_progress or completed.`);
-      }
-      return task;
+    /** The task as stored (id, content, activeForm, status; nothing else), after checking it. */
+    checkTask,
+
+    /** A list of tasks, each checked, before any is written. */
+    checkTasks(tasks: Task[]): Task[] {
+      if (!Array.isArray(tasks)) throw invalid(`tasks must be an array, not ${typeof tasks}`);
+      return tasks.map(checkTask);
     },
 
     decodeTask(row: TaskRecord): Task {
@@ -105,17 +166,19 @@ export function createRecordCodec({ error, where }: RecordCodecOptions) {
       return { id: row.task_id, content: row.content, activeForm: row.active_form, status: row.status as Task["status"] };
     },
 
-    /** `current` with the fields `updates` defines (an undefined field changes nothing); the id never changes. */
+    /**
+     * `current` with the fields `updates` defines (an undefined field changes nothing; fields other
+     * than content, activeForm and status are ignored), checked; the id never changes.
+     */
     mergeTaskUpdate(current: Task | undefined, taskId: string, updates: Partial<Task>): Task {
-      if (!current) throw error(`cannot update task "${taskId}": no task has that id. Add it with addTasks first.`);
+      refuse(taskUpdateProblem(updates));
+      if (!current) throw error(`cannot update task ${quote(taskId)}: no task has that id. Add it with addTasks first.`);
       const defined = Object.fromEntries(Object.entries(updates).filter(([, value]) => value !== undefined)) as Partial<Task>;
-      return { ...current, ...defined, id: taskId };
+      return checkTask({ ...current, ...defined, id: taskId });
     },
 
     checkPermission(status: PermissionStatus): PermissionStatus {
-      if (!PERMISSION_STATUSES.has(status)) {
-        throw error(`permission status must be granted, denied or unset, not ${JSON.stringify(status)}.`);
-      }
+      refuse(permissionProblem(status));
       return status;
     },
 
@@ -128,21 +191,25 @@ export function createRecordCodec({ error, where }: RecordCodecOptions) {
       return status as PermissionStatus;
     },
 
+    /** The item as stored (response and resolved_at null when left out; no other fields), after checking it. */
     checkInboxItem(item: InboxItem): InboxItem {
-      if (!INBOX_STATUSES.has(item.status)) throw error(`inbox item "${item.id}" has status ${JSON.stringify(item.status)}.`);
-      return item;
+      refuse(inboxItemProblem(item));
+      return inboxRecord(item);
     },
 
+    /** The fields an inbox update changes (status, response, resolved_at), after checking them. */
     checkInboxUpdate(updates: InboxItemUpdate): InboxItemUpdate {
-      if (updates.status !== undefined && !INBOX_STATUSES.has(updates.status)) {
-        throw error(`inbox status must be pending, resolved or consumed, not ${JSON.stringify(updates.status)}.`);
-      }
-      return updates;
+      refuse(inboxUpdateProblem(updates));
+      const out: InboxItemUpdate = {};
+      if (updates.status !== undefined) out.status = updates.status;
+      if (updates.response !== undefined) out.response = updates.response;
+      if (updates.resolved_at !== undefined) out.resolved_at = updates.resolved_at;
+      return out;
     },
 
     /** The error for an inbox update that matched no row. */
     missingInboxItem(itemId: string): Error {
-      return error(`cannot update inbox item "${itemId}": no item has that id in this session.`);
+      return error(`cannot update inbox item ${quote(itemId)}: no item has that id in this session.`);
     },
 
     decodeInboxItem(row: InboxRecord): InboxItem {
@@ -175,12 +242,21 @@ export function createRecordCodec({ error, where }: RecordCodecOptions) {
 
 export type RecordCodec = ReturnType<typeof createRecordCodec>;
 
-/** A store's session id, checked: a non-empty string. */
-export function requireSessionId(storeName: string, sessionId: unknown): string {
-  if (typeof sessionId !== "string" || sessionId.length === 0) {
-    throw new TypeError(`${storeName}: sessionId must be a non-empty string.`);
-  }
-  return sessionId;
+/**
+ * A store's session id, checked: a non-empty string without NUL or lone surrogates (which would
+ * fail in PostgreSQL, or merge with another id once encoded as UTF-8). Refused with
+ * GLOVE_STORE_INVALID; `error` builds the store's own error (`displayId` is the id with such
+ * characters escaped), by default a StoreSessionError.
+ */
+export function requireSessionId(
+  storeName: string,
+  sessionId: unknown,
+  error: (displayId: string, detail: string) => Error = (displayId, detail) => new StoreSessionError(storeName, displayId, detail, "GLOVE_STORE_INVALID"),
+): string {
+  const problem = sessionIdProblem(sessionId);
+  if (problem === undefined) return sessionId as string;
+  const displayId = typeof sessionId === "string" ? quote(sessionId).slice(1, -1) : String(sessionId);
+  throw error(displayId, `sessionId must be a non-empty string fit for storage: ${problem}.`);
 }
 
 /** Where a sub-store of a persistent store sits, recorded on its session row. */

@@ -2,6 +2,15 @@ import { describe, expect, it } from "vitest";
 import { clonePlain } from "../../src/stores/clone.js";
 
 describe("clonePlain", () => {
+  it("keeps an own __proto__ key (as JSON.parse makes them) as a key, never as the prototype", () => {
+    const original = JSON.parse('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>;
+    const copy = clonePlain(original);
+    expect(Object.keys(copy)).toEqual(["__proto__", "a"]);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(original));
+  });
+
   it("deep-copies plain data so the copy is independent", () => {
     const original = { a: [1, { b: "x" }], c: { d: null, e: undefined, f: true } };
     const copy = clonePlain(original);

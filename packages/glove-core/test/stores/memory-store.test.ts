@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../src/stores/memory-store.js";
+import { MemoryStore, MemoryStoreError } from "../../src/stores/memory-store.js";
 import type { InboxItem, Message, Task } from "../../src/types/index.js";
 
 const user = (text: string): Message => ({ sender: "user", text });
@@ -288,5 +288,35 @@ describe("MemoryStore.updateTask with undefined fields", () => {
     await store.addTasks([{ id: "t", content: "Write", activeForm: "Writing", status: "pending" }]);
     await store.updateTask("t", { status: "completed", content: undefined });
     expect(await store.getTasks()).toEqual([{ id: "t", content: "Write", activeForm: "Writing", status: "completed" }]);
+  });
+});
+
+describe("MemoryStore refusals (docs/decisions/0011)", () => {
+  it("are MemoryStoreErrors naming the session, with GLOVE_STORE_INVALID for input no store accepts", async () => {
+    const store = new MemoryStore("chat-1");
+    const error = await store.addTasks([{ id: "t1", content: "c", activeForm: "a", status: "later" as never }]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MemoryStoreError);
+    expect(error).toMatchObject({
+      name: "MemoryStoreError",
+      code: "GLOVE_STORE_INVALID",
+      sessionId: "chat-1",
+      message: 'MemoryStore session "chat-1": task "t1": status must be pending, in_progress or completed, not "later". Nothing was changed.',
+    });
+    await expect(store.updateTask("nope", { status: "completed" })).rejects.toMatchObject({ code: "GLOVE_STORE", name: "MemoryStoreError" });
+    await expect(store.addTokens({ tokens_in: "12" as never, tokens_out: 0 })).rejects.toThrow(/tokens_in must be a non-negative integer, not "12"/);
+    expect(await store.getTokenCount()).toBe(0);
+  });
+
+  it("refuses empty session ids and ids holding NUL or lone surrogates", () => {
+    expect(() => new MemoryStore("")).toThrow(MemoryStoreError);
+    expect(() => new MemoryStore("a\u0000")).toThrow(/MemoryStore session "a\\u0000": sessionId must be a non-empty string fit for storage/);
+    expect(() => new MemoryStore("a\ud800")).toThrow(/lone surrogate/);
+  });
+
+  it("keeps messages as their JSON form, as the persistent stores read them back", async () => {
+    const store = new MemoryStore("chat-2");
+    const when = new Date(0);
+    await store.appendMessages([{ sender: "agent", text: "x", tool_calls: [{ tool_name: "t", input_args: { when, n: NaN, list: [undefined], gone: undefined } }] }]);
+    expect((await store.getMessages())[0]!.tool_calls![0]!.input_args).toStrictEqual({ when: "1970-01-01T00:00:00.000Z", n: null, list: [null] });
   });
 });

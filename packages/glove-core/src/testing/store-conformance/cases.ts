@@ -2,8 +2,8 @@ import type { StoreAdapter } from "../../types/index.js";
 import { assert, assertEqual, assertRejects } from "./assertions.js";
 import { hasCapability, type WithInbox, type WithPermissions, type WithSubStores, type WithTasks } from "./capabilities.js";
 import { conformanceMessages, inboxItem, plainMessages, task } from "./fixtures.js";
+import { parityCases } from "./parity-cases.js";
 import type { StoreConformanceCase, StoreConformanceOptions } from "./types.js";
-
 
 /** The conformance cases for one store implementation. Each case uses fresh session ids. */
 export function storeConformanceCases(options: StoreConformanceOptions): StoreConformanceCase[] {
@@ -317,5 +317,6 @@ export function storeConformanceCases(options: StoreConformanceOptions): StoreCo
       await store.appendMessages(conformanceMessages());
       await check(store, "after the full-field fixture (it holds a compaction)");
     }),
+    ...parityCases({ define, open, required, options }),
   ];
 }

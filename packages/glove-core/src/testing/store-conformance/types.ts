@@ -27,6 +27,13 @@ export interface StoreConformanceOptions {
   require?: StoreCapability[];
   /** Prefix of the session ids the cases create (default "conformance"). */
   sessionPrefix?: string;
+  /**
+   * Seed of the random-messages case (default: a new one per run, named in its failures so a
+   * failure can be repeated).
+   */
+  propertySeed?: number;
+  /** Rounds of 40 random messages in the random-messages case, each in a fresh session (default 4). */
+  propertyRuns?: number;
 }
 
 export interface StoreConformanceCase {

@@ -94,4 +94,31 @@ describe("the conformance suite catches broken stores", () => {
     (Half.prototype as Partial<MemoryStore>).getResolvedInboxItems = undefined;
     expect(await run((id) => new Half(id), /^inbox/)).toMatch(/implements getInboxItems, addInboxItem, updateInboxItem but not getResolvedInboxItems/);
   });
+
+  it("a store that accepts non-boolean flags (the old MemoryStore)", async () => {
+    class Lenient extends MemoryStore {
+      override async appendMessages(msgs: Message[]) {
+        return super.appendMessages(msgs.map((m) => (typeof m?.is_compaction === "boolean" || m?.is_compaction === undefined ? m : { ...m, is_compaction: Boolean(m.is_compaction) })));
+      }
+    }
+    expect(await run((id) => new Lenient(id), /messages no store can keep/)).toMatch(/appendMessages\(\[is_compaction: 1\]\) must be refused with GLOVE_STORE_INVALID, but it was accepted/);
+  });
+
+  it("a store that truncates token counts instead of refusing them", async () => {
+    class Truncating extends MemoryStore {
+      override async addTokens(args: { tokens_in: number; tokens_out: number }) {
+        return super.addTokens({ tokens_in: Math.trunc(Number(args?.tokens_in)) || 0, tokens_out: Math.trunc(Number(args?.tokens_out)) || 0 });
+      }
+    }
+    expect(await run((id) => new Truncating(id), /^token counts: only/)).toMatch(/addTokens\(\{ tokens_in: 12 \}\) must be refused with GLOVE_STORE_INVALID/);
+  });
+
+  it("a store that loses lone surrogates in message text (as UTF-8 encoding does)", async () => {
+    class Lossy extends MemoryStore {
+      override async getMessages() {
+        return (await super.getMessages()).map((m) => ({ ...m, text: m.text.replace(/[\ud800-\udfff]/g, "\ufffd") }));
+      }
+    }
+    expect(await run((id) => new Lossy(id), /round-trip exactly/)).toMatch(/getMessages\(\) \(text must be exact; data as its JSON form\)\[0\]\.text/);
+  });
 });

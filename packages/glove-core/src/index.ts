@@ -32,7 +32,7 @@ export type { InboxToolInput } from "./plugins/inbox.js";
 export { Displaymanager } from "./display/display-manager.js";
 export { ToolCallDisplay } from "./display/tool-call-display.js";
 export type { ToolCallDisplayOptions } from "./display/tool-call-display.js";
-export { MemoryStore } from "./stores/memory-store.js";
+export { MemoryStore, MemoryStoreError } from "./stores/memory-store.js";
 export {
   INTERRUPTED_TOOL_MESSAGE,
   repairForInterruptedTools,

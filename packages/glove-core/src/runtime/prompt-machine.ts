@@ -147,7 +147,16 @@ function normalizeResult(result: ModelPromptResult, modelName: string): ModelPro
   if (messages.length === 0) messages.push({ sender: "agent", text: "" });
   return {
     messages,
-    tokens_in: Number.isFinite(result.tokens_in) ? result.tokens_in : 0,
-    tokens_out: Number.isFinite(result.tokens_out) ? result.tokens_out : 0,
+    tokens_in: tokenCount(result.tokens_in),
+    tokens_out: tokenCount(result.tokens_out),
   };
+}
+
+/** No model call has this many tokens; a larger report is an adapter bug, capped so sums stay safe. */
+const MAX_TOKENS_PER_CALL = 2 ** 31 - 1;
+
+/** Stores keep whole, non-negative counts: anything else a third-party adapter reports is rounded, capped or dropped. */
+function tokenCount(value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return 0;
+  return Math.min(Math.round(value), MAX_TOKENS_PER_CALL);
 }

@@ -48,3 +48,23 @@ describe("tool-call ids are unique and non-empty before anything sees them", () 
     expect((await glove.store.getMessages()).flatMap((m) => m.tool_calls ?? []).map((c) => c.id)).toEqual(["toolu_1", "toolu_2"]);
   });
 });
+
+describe("token counts from third-party adapters", () => {
+  it.each([
+    [-5, 0],
+    [12.6, 13],
+    [Number.NaN, 0],
+    [1e300, 2 ** 31 - 1],
+  ])("%s is kept as %s, so the store accepts it and the turn goes on", async (reported, kept) => {
+    const store = new MemoryStore("s");
+    const model = {
+      name: "odd",
+      setSystemPrompt: () => undefined,
+      prompt: async () => ({ messages: [{ sender: "agent" as const, text: "hi" }], tokens_in: reported, tokens_out: 1 }),
+    };
+    const glove = new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }).build();
+    const result = await glove.processRequest("go");
+    expect("tokens_in" in result && result.tokens_in).toBe(kept);
+    expect((await store.getMessages()).at(-1)?.text).toBe("hi");
+  });
+});

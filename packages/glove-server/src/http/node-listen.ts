@@ -19,7 +19,7 @@ export interface Listening {
   port: number;
   /**
    * Stops accepting connections, lets responses in progress finish for up to `graceMs`
-   * (default 1000; streams whose source has ended flush their last events), then closes the rest.
+   * (default 3000; streams whose source has ended flush their last events), then closes the rest.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -54,7 +54,7 @@ export function listenNode(handler: FetchHandler, options: ListenOptions = {}): 
       resolve({
         url: `http://${shownHost}:${port}`,
         port,
-        close: async (graceMs = 1000) => {
+        close: async (graceMs = 3000) => {
           const closed = new Promise<void>((done) => server.close(() => done()));
           if (active > 0) {
             await new Promise<void>((resolve) => {

@@ -62,7 +62,7 @@ describe("token counts from third-party adapters", () => {
       setSystemPrompt: () => undefined,
       prompt: async () => ({ messages: [{ sender: "agent" as const, text: "hi" }], tokens_in: reported, tokens_out: 1 }),
     };
-    const glove = new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }).build();
+    const glove = new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "", compaction_context_limit: 2 ** 40 } }).build();
     const result = await glove.processRequest("go");
     expect("tokens_in" in result && result.tokens_in).toBe(kept);
     expect((await store.getMessages()).at(-1)?.text).toBe("hi");

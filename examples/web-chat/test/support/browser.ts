@@ -1,0 +1,54 @@
+/**
+ * What the browser tests share: building the UI with Vite, launching Debian's Chromium through
+ * playwright-core (no browser download), counting text on the page.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Locator } from "playwright-core";
+
+export const EXAMPLE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+export const REPO_ROOT = join(EXAMPLE_DIR, "..", "..");
+export const SCREENSHOTS_DIR = join(REPO_ROOT, "docs", "screenshots");
+
+/** Debian's Chromium (its version matches playwright-core 1.64's); GLOVE_CHROMIUM overrides. */
+export const CHROMIUM = process.env.GLOVE_CHROMIUM ?? "/usr/bin/chromium";
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * Chromium with a fresh profile (playwright-core gives every launch its own temporary
+ * user-data-dir and removes it on close). Fails loudly when Chromium is missing: the browser
+ * tests must never be skipped silently (`.ci/run` installs it).
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install Debian's package (apt-get install chromium; .ci/run does) or set GLOVE_CHROMIUM to a Chromium 156 binary.`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** `vite build` of examples/web-chat/ui into `outDir`, with the example's own Vite config. */
+export async function buildUi(outDir: string): Promise<void> {
+  const { build } = await import("vite");
+  await build({
+    configFile: join(EXAMPLE_DIR, "ui", "vite.config.ts"),
+    build: { outDir, emptyOutDir: true, sourcemap: false },
+    logLevel: "warn",
+  });
+}
+
+/** How many times `text` occurs in the element's text. */
+export async function occurrences(locator: Locator, text: string): Promise<number> {
+  const all = await locator.innerText();
+  return all.split(text).length - 1;
+}

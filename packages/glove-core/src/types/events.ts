@@ -41,12 +41,15 @@ export type SubscriberEventDataMap = {
   [E in SubscriberEvent as E["type"]]: Omit<E, "type">;
 };
 
-/** Receives events. Implementations may be async; the runtime awaits each call in order. */
+/**
+ * Receives events. Implementations may be async; the runtime awaits each call in order. A
+ * synchronous `record` (returning nothing) is delivered without a promise per event.
+ */
 export interface SubscriberAdapter {
   record: <T extends SubscriberEventType>(
     event_type: T,
     data: SubscriberEventDataMap[T],
-  ) => Promise<void>;
+  ) => Promise<void> | void;
 }
 
 /** Type-safe event emitter handed to model adapters. */

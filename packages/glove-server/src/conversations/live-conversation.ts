@@ -132,7 +132,8 @@ export class LiveConversation {
 
   #attach(): void {
     this.#subscriber = {
-      record: async (type, data) => {
+      // Synchronous: the event bus then delivers streamed events without a promise each.
+      record: (type, data) => {
         if (type === "text_delta") this.streamingText += (data as { text: string }).text;
         else if (type === "model_response_complete" || type === "model_response") this.streamingText = "";
         this.log.append(type, data);

@@ -37,6 +37,8 @@ export {
   INTERRUPTED_TOOL_MESSAGE,
   repairForInterruptedTools,
   unansweredToolCalls,
+  unexpectedToolResults,
+  answeredCallIds,
   currentTurnStart,
   needsTurnWindow,
   decodeMessage,

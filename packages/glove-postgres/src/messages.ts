@@ -1,11 +1,14 @@
 import type { PoolClient } from "pg";
 import type { Message, MessageRecord, SessionRecord } from "glove-core";
-import { currentTurnStart, needsTurnWindow, repairForInterruptedTools } from "glove-core";
+import { PostgresStoreError } from "./errors.js";
+import { answeredCallIds, currentTurnStart, needsTurnWindow, repairForInterruptedTools, unexpectedToolResults } from "glove-core";
 import type { PostgresSession } from "./session.js";
 
 /** The session's messages: one row each in glove_messages, numbered from 0 by `seq`. */
 /** Messages read back first when looking for the start of an interrupted turn. */
 const TURN_WINDOW = 64;
+/** Messages searched for an earlier answer when results arrive for calls no longer waiting. */
+const ANSWER_WINDOW = 256;
 
 export class PostgresMessages {
   readonly #session: PostgresSession;
@@ -71,8 +74,19 @@ export class PostgresMessages {
       bodies.push(body);
       seq += 1;
     };
-    if (this.#repair && seq > 0) {
-      const repair = repairForInterruptedTools(await this.#currentTurn(client, seq, lastCompaction), msgs);
+    if (this.#repair) {
+      const recent = seq > 0 ? await this.#currentTurn(client, seq, lastCompaction) : [];
+      const repair = repairForInterruptedTools(recent, msgs);
+      const unexpected = unexpectedToolResults(repair ? [...recent, repair] : recent, msgs);
+      if (unexpected.length) {
+        const { rows } = await client.query<MessageRecord>(
+          `SELECT seq, body FROM ${tables.messages} WHERE session_id = $1 AND seq >= $2 ORDER BY seq`,
+          [sessionId, Math.max(0, seq - ANSWER_WINDOW)],
+        );
+        const answered = answeredCallIds(rows.map((row) => this.#decode(row)));
+        const late = unexpected.filter((id) => answered.has(id));
+        if (late.length) throw new PostgresStoreError(sessionId, `tool results for ${late.join(", ")} arrive after those calls were answered (another process took this conversation over and recorded them as interrupted). Nothing was written; reload the conversation.`, "GLOVE_STORE_CONFLICT");
+      }
       if (repair) add(repair, codec.encodeMessage(repair));
     }
     msgs.forEach((message, i) => add(message, encoded[i]!));

@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { Message, MessageRecord } from "glove-core";
-import { currentTurnStart, needsTurnWindow, repairForInterruptedTools } from "glove-core";
+import { SqliteStoreError } from "./errors.js";
+import { answeredCallIds, currentTurnStart, needsTurnWindow, repairForInterruptedTools, unexpectedToolResults } from "glove-core";
 import type { SqliteSession, SqliteSessionRow } from "./session.js";
 
 /** The session's messages: one row each in glove_messages, numbered from 0 by `seq`. */
@@ -50,8 +51,15 @@ export class SqliteMessages {
       this.#s.insert.run(sessionId, seq, message.is_compaction === true ? 1 : 0, body, now);
       seq += 1;
     };
-    if (this.#repair && seq > 0) {
-      const repair = repairForInterruptedTools(this.#currentTurn(seq, lastCompaction), msgs);
+    if (this.#repair) {
+      const recent = seq > 0 ? this.#currentTurn(seq, lastCompaction) : [];
+      const repair = repairForInterruptedTools(recent, msgs);
+      const unexpected = unexpectedToolResults(repair ? [...recent, repair] : recent, msgs);
+      if (unexpected.length) {
+        const answered = answeredCallIds(this.#storedTail(seq));
+        const late = unexpected.filter((id) => answered.has(id));
+        if (late.length) throw new SqliteStoreError(sessionId, `tool results for ${late.join(", ")} arrive after those calls were answered (another process took this conversation over and recorded them as interrupted). Nothing was written; reload the conversation.`, "GLOVE_STORE_CONFLICT");
+      }
       if (repair) insert(repair, codec.encodeMessage(repair));
     }
     msgs.forEach((message, i) => insert(message, bodies[i]!));
@@ -73,6 +81,11 @@ export class SqliteMessages {
     return read(lastCompaction ?? 0);
   }
 
+  /** The last messages, where a result for a call of a recent turn would be. */
+  #storedTail(count: number): Message[] {
+    return (this.#s.from.all(this.#session.sessionId, Math.max(0, count - ANSWER_WINDOW)) as MessageRecord[]).map((row) => this.#decode(row));
+  }
+
   #decode(row: MessageRecord): Message {
     return this.#session.codec.decodeMessage(row, { in: this.#session.where, table: "glove_messages" });
   }
@@ -80,6 +93,8 @@ export class SqliteMessages {
 
 /** Messages read back first when looking for the start of an interrupted turn. */
 const TURN_WINDOW = 64;
+/** Messages searched for an earlier answer when results arrive for calls no longer waiting. */
+const ANSWER_WINDOW = 256;
 
 function prepare(db: Database) {
   return {

@@ -57,6 +57,34 @@ export function repairForInterruptedTools(recent: readonly Message[], incoming: 
 }
 
 /**
+ * Call ids that results in `incoming` answer although no call of the current turn waits for them.
+ * A store that repairs interrupted turns checks these against the results it already holds and
+ * refuses a batch that would give a call a second result (a slow writer whose turn another
+ * process took over and recorded as interrupted). `recent` as for the repair.
+ */
+export function unexpectedToolResults(recent: readonly Message[], incoming: readonly Message[]): string[] {
+  const pending = new Set(unansweredToolCalls(recent).map((call) => call.id).filter((id): id is string => id !== undefined));
+  const late: string[] = [];
+  for (const m of incoming) {
+    if (m.sender === "agent") for (const call of m.tool_calls ?? []) if (call.id !== undefined) pending.add(call.id);
+    if (m.sender !== "user") continue;
+    for (const result of m.tool_results ?? []) {
+      if (result.call_id === undefined) continue;
+      if (pending.has(result.call_id)) pending.delete(result.call_id);
+      else late.push(result.call_id);
+    }
+  }
+  return late;
+}
+
+/** The call ids `messages` already hold a result for. */
+export function answeredCallIds(messages: readonly Message[]): Set<string> {
+  const ids = new Set<string>();
+  for (const m of messages) for (const r of m.tool_results ?? []) if (r.call_id !== undefined) ids.add(r.call_id);
+  return ids;
+}
+
+/**
  * Only a conversation that ends with an agent message can have unanswered calls (the loop stores
  * a turn's results in one message right after its calls), so stores read further back only then.
  */

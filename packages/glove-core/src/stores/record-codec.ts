@@ -29,7 +29,7 @@ import {
  * anything is written, the same in every store), a row that cannot be read, a schema this version
  * cannot use.
  */
-export type StoreErrorCode = "GLOVE_STORE" | "GLOVE_STORE_INVALID" | "GLOVE_STORE_CORRUPT" | "GLOVE_STORE_SCHEMA";
+export type StoreErrorCode = "GLOVE_STORE" | "GLOVE_STORE_INVALID" | "GLOVE_STORE_CORRUPT" | "GLOVE_STORE_SCHEMA" | "GLOVE_STORE_CONFLICT";
 
 /** A task as stored: one row per task, columns named as in SQL. */
 export interface TaskRecord {

@@ -1,6 +1,7 @@
-/** `npm start -w glove-example-web-chat`: the bistro agent on http://127.0.0.1:8787 (PORT to change). */
-import { relative } from "node:path";
-import { API_BASE, startWebChat } from "./app.js";
+/** `npm start` (at the root, or -w glove-example-web-chat): the bistro agent and its UI on http://127.0.0.1:8787 (PORT to change). */
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
+import { API_BASE, DEFAULT_UI_DIR, startWebChat } from "./app.js";
 
 const port = process.env.PORT ? Number(process.env.PORT) : 8787;
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -13,12 +14,13 @@ try {
   chat = await startWebChat({ port });
 } catch (error) {
   const code = (error as { code?: string }).code;
-  console.error(code === "EADDRINUSE" ? `Port ${port} is in use; try PORT=8788 npm start -w glove-example-web-chat.` : error);
+  console.error(code === "EADDRINUSE" ? `Port ${port} is in use; try PORT=8788 npm start.` : error);
   process.exit(1);
 }
 
 const J = `-H 'content-type: application/json'`;
 console.log(`Glove Bistro web chat: open ${chat.url}`);
+if (!existsSync(join(DEFAULT_UI_DIR, "index.html"))) console.log("(The UI is not built: `npm start` at the repo root builds it; the API works meanwhile.)");
 console.log(
   chat.model.kind === "live"
     ? `Model: ${chat.model.provider} (from the environment).`

@@ -30,7 +30,7 @@ function start(port = 0): Promise<WebChat> {
 
 async function newContext(): Promise<BrowserContext> {
   const created = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-  created.setDefaultTimeout(15_000);
+  created.setDefaultTimeout(30_000);
   return created;
 }
 
@@ -120,7 +120,7 @@ describe("web-chat in Chromium", () => {
     expect(await occurrences(transcript(page), "Streaming works")).toBe(1);
     expect(await connectionState(page)).toBe("open");
     await page.close();
-  }, 60_000);
+  }, 90_000);
 
   it("shows each display strategy, for pushAndWait and pushAndForget slots, and two slots of one turn on their own calls", async () => {
     const page = await openChat();
@@ -169,7 +169,7 @@ describe("web-chat in Chromium", () => {
     for (const title of ["Wait, stay?", "Wait, hide on new #2?", "Forget, stay", "Forget, hide on new #2"]) expect(await slot(page, title).count()).toBe(1);
     for (const title of ["Wait, hide on complete?", "Wait, hide on new #1?", "Forget, hide on complete", "Forget, hide on new #1"]) expect(await slot(page, title).count()).toBe(0);
     await page.close();
-  }, 60_000);
+  }, 90_000);
 
   it("asks for permission: allowed, the tool runs; denied, it does not", async () => {
     const page = await openChat();
@@ -202,7 +202,7 @@ describe("web-chat in Chromium", () => {
     expect(await page.locator('[data-result="book_table"]', { hasText: "Grace" }).count()).toBe(1);
     expect(await prompt.count()).toBe(0);
     await page.close();
-  }, 60_000);
+  }, 90_000);
 
   it("aborts a running turn: the server ends it as aborted and takes the next message", async () => {
     const page = await openChat();
@@ -220,7 +220,7 @@ describe("web-chat in Chromium", () => {
     await agentSaid(page, "Hello again.").waitFor();
     await events.next("turn_end", (d) => d.status === "done");
     await page.close();
-  }, 60_000);
+  }, 90_000);
 
   it("resumes after a reload mid-stream without doubling text; the pending form survives reloads, refuses a wrong answer, then takes a right one", async () => {
     const page = await openChat();
@@ -263,7 +263,7 @@ describe("web-chat in Chromium", () => {
     expect(await page.locator('[data-result="reservation_form"]', { hasText: "4 guests at 19:30" }).count()).toBe(1);
     expect(await form.count()).toBe(0);
     await page.close();
-  }, 60_000);
+  }, 90_000);
 
   it("keeps two tabs on one conversation in step", async () => {
     const one = await openChat();
@@ -285,7 +285,7 @@ describe("web-chat in Chromium", () => {
     }
     await one.close();
     await two.close();
-  }, 60_000);
+  }, 90_000);
 
   it("shows a visible fallback for a renderer the UI does not have; dismissing it ends the tool's wait", async () => {
     const page = await openChat();
@@ -296,7 +296,7 @@ describe("web-chat in Chromium", () => {
     await fallback.getByRole("button", { name: "Dismiss" }).click();
     await agentSaid(page, "The mystery tool ended: error.").waitFor();
     await page.close();
-  }, 60_000);
+  }, 90_000);
 
   it("lists conversations, starts a new one and switches between them", async () => {
     const own = await newContext();
@@ -321,7 +321,7 @@ describe("web-chat in Chromium", () => {
     expect(await transcript(page).innerText()).not.toContain("Glove Bistro assistant");
     expect(await conversationOf(page)).toBe(first);
     await own.close();
-  }, 60_000);
+  }, 90_000);
 
   it("plays the demo's walkthrough and saves screenshots: a form, the permission prompt, tasks and inbox", async () => {
     const own = await newContext(); // its own cookie, so the conversation list holds only this one
@@ -348,7 +348,7 @@ describe("web-chat in Chromium", () => {
     await agentSaid(page, "The request waits in the inbox").waitFor();
     await screenshot(page, "web-chat-tasks.png");
     await own.close();
-  }, 60_000);
+  }, 90_000);
 
   it("shows when the server is unreachable and recovers when it is back; the menu card then comes from history", async () => {
     const page = await openChat();
@@ -373,5 +373,5 @@ describe("web-chat in Chromium", () => {
     await send(page, "run hello");
     await agentSaid(page, "Hello again.").waitFor();
     await page.close();
-  }, 60_000);
+  }, 90_000);
 });

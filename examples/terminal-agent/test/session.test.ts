@@ -24,7 +24,7 @@ function start(args: string[]) {
   return spawnSync(process.execPath, ["examples/terminal-agent/dist/main.js", ...args], { cwd: root, env, input: "", encoding: "utf8", timeout: 30_000 });
 }
 
-describe("npm start -- --session NAME", () => {
+describe("npm run terminal -- --session NAME", () => {
   it("keeps the conversation in a SQLite file and resumes it on the next run", async () => {
     const first = start(["--session", "groceries"]);
     expect(first.stderr).toBe("");
@@ -73,8 +73,8 @@ describe("npm start -- --session NAME", () => {
   it("rejects a --session without a name, and unknown arguments, exiting 1", () => {
     const run = start(["--session"]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toBe("--session needs a name, e.g. npm start -- --session groceries\n");
-    expect(start(["--bogus"]).stderr).toMatch(/^unknown argument "--bogus"; usage: npm start \[-- --session NAME\]/);
+    expect(run.stderr).toBe("--session needs a name, e.g. npm run terminal -- --session groceries\n");
+    expect(start(["--bogus"]).stderr).toMatch(/^unknown argument "--bogus"; usage: npm run terminal \[-- --session NAME\]/);
   });
 });
 

@@ -31,6 +31,8 @@ export type { InboxToolInput } from "./plugins/inbox.js";
 
 export { Displaymanager } from "./display/display-manager.js";
 export { ToolCallDisplay } from "./display/tool-call-display.js";
+export { SlotBoard } from "./display/slot-board.js";
+export type { WireSlot, SlotStatus, SlotEvents } from "./display/slot-board.js";
 export type { ToolCallDisplayOptions } from "./display/tool-call-display.js";
 export { MemoryStore, MemoryStoreError } from "./stores/memory-store.js";
 export {

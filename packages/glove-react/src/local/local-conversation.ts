@@ -1,4 +1,4 @@
-import { Displaymanager, Glove, MemoryStore, type ContentPart, type StoreAdapter, type SubscriberAdapter, type SubscriberEvent } from "glove-core";
+import { Displaymanager, Glove, MemoryStore, SlotBoard, type ContentPart, type StoreAdapter, type SubscriberAdapter, type SubscriberEvent } from "glove-core";
 import type { GloveAction } from "../types/actions.js";
 import type { SlotAnswerResult } from "../types/session.js";
 import type { ToolConfig } from "../types/tool.js";
@@ -6,7 +6,6 @@ import { foldTools } from "./fold-tools.js";
 import { DEFAULT_COMPACTION, type LocalSessionOptions } from "./local-options.js";
 import { observeStore, readSideLists } from "./observed-store.js";
 import { DEFAULT_STORAGE_PREFIX, PersistedStore } from "./persisted-store.js";
-import { SlotTracker } from "./slot-tracker.js";
 
 type Dispatch = (action: GloveAction) => void;
 
@@ -28,7 +27,7 @@ async function storeFor(options: LocalSessionOptions, sessionId: string, first: 
 
 /**
  * One conversation of local mode: a Glove built in the tab on an observed store, its display
- * stack followed by a SlotTracker, and every event described to the reducer. Closing it cuts it
+ * stack followed by a SlotBoard (glove-core), and every event described to the reducer. Closing it cuts it
  * off from the reducer, so a late event of an old conversation never shows in a new one.
  */
 export class LocalConversation {
@@ -40,7 +39,7 @@ export class LocalConversation {
     readonly glove: Glove,
     readonly store: StoreAdapter,
     private readonly display: Displaymanager,
-    private readonly tracker: SlotTracker,
+    private readonly tracker: SlotBoard,
     private readonly subscriber: SubscriberAdapter,
     private readonly dispatch: Dispatch,
     /** Closed with the conversation: events after that go nowhere. */
@@ -73,7 +72,7 @@ export class LocalConversation {
     for (const extra of options.subscribers ?? []) glove.addSubscriber(extra);
     options.configure?.(glove);
     glove.build();
-    const tracker = new SlotTracker({
+    const tracker = new SlotBoard({
       pushed: (slot) => emit({ type: "slot_push", slot }),
       settled: (slotId, status) => emit({ type: "slot_settled", slotId, status }),
     });

@@ -1,26 +1,14 @@
-import type { DisplayStrategy, InboxItem, Message, SubscriberEvent, Task } from "glove-core";
+import type { InboxItem, Message, SubscriberEvent, Task, WireSlot } from "glove-core";
+
+export type { SlotStatus, WireSlot } from "glove-core";
 
 /**
  * The events both modes feed into the reducer. They are glove-server's wire events (see its
  * README): in server mode they arrive over SSE; in local mode the tab's own Glove, store and
  * display stack are observed and described with the same events, so one reducer serves both.
- * The shapes are repeated here instead of imported so glove-react never depends on glove-server.
+ * Slots are glove-core's `WireSlot` (its `SlotBoard` describes them on both sides); the other
+ * shapes are repeated here so glove-react never depends on glove-server.
  */
-
-export type SlotStatus = "pending" | "shown" | "resolved" | "rejected" | "closed";
-
-/** A display slot as clients see it: glove-server's `WireSlot`. */
-export interface WireSlot {
-  id: string;
-  renderer: string;
-  input: unknown;
-  toolName: string | null;
-  toolCallId: string | null;
-  displayStrategy: DisplayStrategy | null;
-  /** "wait": a pushAndWait the tool is blocked on; "forget": shown only. */
-  mode: "wait" | "forget";
-  status: SlotStatus;
-}
 
 export type TurnStatus = "done" | "aborted" | "error" | "interrupted";
 

@@ -1,4 +1,4 @@
-import { repairForInterruptedTools, type IGloveRunnable, type Message, type StoreAdapter, type SubscriberAdapter } from "glove-core";
+import { repairForInterruptedTools, SlotBoard, type IGloveRunnable, type Message, type StoreAdapter, type SubscriberAdapter } from "glove-core";
 import type { AgentSource } from "../agents/agent-source.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { Principal } from "../security/authenticate.js";
@@ -6,7 +6,6 @@ import type { ConversationCatalog, ConversationRecord } from "../storage/types.j
 import { EventLog } from "./event-log.js";
 import { ObservedStore } from "./observed-store.js";
 import { SideLists } from "./side-lists.js";
-import { SlotBoard } from "./slot-board.js";
 import { TurnRunner } from "./turn-runner.js";
 
 /** Event ids reserved in the catalog at a time (one catalog write per block). */

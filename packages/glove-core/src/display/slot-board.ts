@@ -1,8 +1,8 @@
-import type { DisplayStrategy, Slot } from "glove-core";
+import type { DisplayStrategy, Slot } from "../types/index.js";
 
 export type SlotStatus = "pending" | "shown" | "resolved" | "rejected" | "closed";
 
-/** A slot as clients see it (`slot_push` events and snapshots). */
+/** A slot as UIs see it (glove-server's `slot_push` events and snapshots, glove-react's state). */
 export interface WireSlot {
   id: string;
   renderer: string;
@@ -24,8 +24,11 @@ export interface SlotEvents {
 const KEEP_SETTLED = 200;
 
 /**
- * Follows the display stack of one conversation and turns its changes into slot events. The
- * first answer to a slot wins: `claim` marks it answered in the same tick it checks it.
+ * Follows the display stack of one conversation and turns its changes into slot events: a new
+ * slot is pushed with its tool call; a slot leaving the stack is settled as what the UI did to it
+ * (`claim` before resolving or rejecting) or `closed` (removed, e.g. by abort). The first answer
+ * wins: `claim` marks a slot answered in the same tick it checks it. Shared by glove-server and
+ * glove-react's local mode, so both describe slots the same way.
  */
 export class SlotBoard {
   readonly #slots = new Map<string, WireSlot>();
@@ -51,7 +54,7 @@ export class SlotBoard {
         status: mode === "wait" ? "pending" : "shown",
       };
       this.#slots.set(slot.id, wire);
-      this.events.pushed(wire);
+      this.events.pushed({ ...wire });
     }
     for (const wire of this.#slots.values()) {
       if ((wire.status === "pending" || wire.status === "shown") && !present.has(wire.id)) {
@@ -68,10 +71,14 @@ export class SlotBoard {
     return this.#slots.get(id);
   }
 
+  /** The slot waits for an answer and nobody answered it yet. */
+  isPending(id: string): boolean {
+    return this.#slots.get(id)?.status === "pending" && !this.#claimed.has(id);
+  }
+
   /** Marks a pending slot as answered; false when it is not pending or already claimed. */
   claim(id: string, how: "resolved" | "rejected"): boolean {
-    const slot = this.#slots.get(id);
-    if (!slot || slot.status !== "pending" || this.#claimed.has(id)) return false;
+    if (!this.isPending(id)) return false;
     this.#claimed.set(id, how);
     return true;
   }

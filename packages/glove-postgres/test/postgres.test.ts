@@ -9,6 +9,7 @@ import { PG_URL, pgProblem, uniqueSchema } from "./pg-env.js";
 import { expectInboxAnswerReachesNextRequest, expectNoOrphanedToolCalls, makeCoffeeAgent as makeAgent } from "../../../test-support/coffee-agent.js";
 import { buildForChildProcesses, expectBatchesIntact, expectNodeOutput, killWhileToolRuns, runNode } from "../../../test-support/child-processes.js";
 import { checkParityWithMemoryStore } from "../../glove-core/test/stores/store-parity.js";
+import { expectLateResultRefused } from "../../../test-support/late-writer.js";
 
 const problem = await pgProblem();
 const enabled = problem === undefined;
@@ -175,20 +176,7 @@ describe.runIf(enabled)("PostgresStore across processes", () => {
   it("a slow writer's results for a call another process already answered are refused, never stored twice", async () => {
     const a = await PostgresStore.open({ pool, schema, sessionId: "late-writer" });
     const b = await PostgresStore.open({ pool, schema, sessionId: "late-writer" });
-    await a.appendMessages([{ sender: "user", text: "run it" }, { sender: "agent", text: "", tool_calls: [{ tool_name: "slow", id: "c1", input_args: {} }] }]);
-    // Process B moves the conversation on: the store answers c1 as interrupted.
-    await b.appendMessages([{ sender: "user", text: "are you there?" }]);
-    // Process A's tool finally returns.
-    const late = await a
-      .appendMessages([{ sender: "user", text: "", tool_results: [{ tool_name: "slow", call_id: "c1", result: { status: "success", data: "done" } }] }])
-      .catch((error: unknown) => error);
-    expect(GloveError.isInstance(late) && late.code).toBe("GLOVE_STORE_CONFLICT");
-    const results = (await b.getMessages()).flatMap((m) => m.tool_results ?? []);
-    expect(results.map((r) => [r.call_id, r.result.status])).toEqual([["c1", "aborted"]]);
-    // The loop's own results, right after its calls, are still accepted.
-    await b.appendMessages([{ sender: "agent", text: "", tool_calls: [{ tool_name: "t", id: "c2", input_args: {} }] }]);
-    await b.appendMessages([{ sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "c2", result: { status: "success", data: 1 } }] }]);
-    expect((await b.getMessages()).flatMap((m) => m.tool_results ?? []).map((r) => r.call_id)).toEqual(["c1", "c2"]);
+    await expectLateResultRefused(a, b);
   });
 
   it("answers every call of an interrupted turn stored as several messages, not only the last message's", async () => {

@@ -1,6 +1,7 @@
 import type { GloveFoldArgs, IGloveRunnable, Tool } from "./types/index.js";
 import { ToolCallDisplay } from "./display/tool-call-display.js";
 import { ConfigurationError } from "./errors.js";
+import { ZOD3_ADVICE, zodSchemaKind } from "./zod-version.js";
 
 /** Names every provider accepts for tools. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -24,6 +25,9 @@ export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnabl
   }
   for (const field of ["inputSchema", "resolveSchema"] as const) {
     const schema = args[field];
+    if (schema !== undefined && zodSchemaKind(schema) === "zod3") {
+      throw new ConfigurationError(`fold("${args.name}"): ${field} is a zod 3 schema. ${ZOD3_ADVICE}`);
+    }
     if (schema !== undefined && !isZodSchema(schema)) {
       throw new ConfigurationError(
         `fold("${args.name}"): ${field} must be a zod 4 schema (z.object({...})); got ${schema === null ? "null" : typeof schema}. For raw JSON Schema use jsonSchema instead.`,

@@ -1,0 +1,145 @@
+/**
+ * Packs the publishable packages (npm pack), installs the tarballs into a fresh app outside the
+ * workspace, and runs README examples there with plain `node`: proves the tarballs carry what they
+ * need, that peers resolve to our own glove-core (not the unrelated glove-core 4.x on the public
+ * registry), and that the published types compile for moduleResolution node10 and nodenext.
+ * Needs the npm registry (or a warm npm cache) for the third-party dependencies.
+ * GLOVE_SKIP_INSTALL_TEST=1 skips it.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+/** glove-react is left out: it needs react; its peers are pinned the same way. */
+const PACKAGES = ["glove-core", "glove-sqlite", "glove-postgres", "glove-mcp", "glove-server"];
+const TIMEOUT = 180_000;
+
+/** The environment without the npm_* variables of an enclosing `npm test` (workspace, prefix…). */
+const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+
+async function sh(command: string, args: string[], cwd: string): Promise<string> {
+  try {
+    const { stdout } = await run(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${command} ${args.join(" ")} (in ${cwd}) failed: ${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
+  }
+}
+
+/** The n-th ```ts block of a package README, compiled to plain JavaScript for `node`. */
+function readmeExample(pkg: string, n: number): string {
+  const readme = readFileSync(join(ROOT, "packages", pkg, "README.md"), "utf8");
+  const code = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)][n - 1]?.[1];
+  if (!code) throw new Error(`${pkg}/README.md has no example ${n}`);
+  const out = ts.transpileModule(`${code}\nexport {};\n`, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+  });
+  return out.outputText;
+}
+
+describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")("the packed packages install and run outside the workspace", () => {
+  const dir = mkdtempSync(join(tmpdir(), "glove-install-"));
+  const app = join(dir, "app");
+
+  beforeAll(async () => {
+    await sh(process.execPath, [TSC, "-b", ...PACKAGES.map((p) => join("packages", p))], ROOT);
+    const packed = JSON.parse(
+      await sh("npm", ["pack", "--json", "--pack-destination", dir, ...PACKAGES.flatMap((p) => ["--workspace", p])], ROOT),
+    ) as { filename: string }[];
+    expect(packed).toHaveLength(PACKAGES.length);
+    await sh("mkdir", ["-p", app], dir);
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "glove-install-check", private: true, type: "module" }, null, 2));
+    // --ignore-scripts: better-sqlite3 would compile its native addon here (minutes on a small
+    // machine); nothing below opens a SQLite database, so the JavaScript is all that is needed.
+    await sh(
+      "npm",
+      ["install", ...packed.map((p) => join(dir, p.filename)), "zod@^4", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"],
+      app,
+    );
+  }, TIMEOUT);
+
+  // GLOVE_KEEP_INSTALL_DIR=1 keeps the app to look at (its path is in the failure messages).
+  afterAll(() => process.env.GLOVE_KEEP_INSTALL_DIR === "1" || rmSync(dir, { recursive: true, force: true }));
+
+  it("resolves every peer to our own packages, once", async () => {
+    for (const pkg of PACKAGES) {
+      expect(JSON.parse(readFileSync(join(app, "node_modules", pkg, "package.json"), "utf8")).version).toBe("0.1.0");
+      for (const parent of PACKAGES) expect(existsSync(join(app, "node_modules", parent, "node_modules", pkg))).toBe(false);
+    }
+    const lock = JSON.parse(readFileSync(join(app, "package-lock.json"), "utf8")) as { packages: Record<string, { resolved?: string }> };
+    expect(lock.packages["node_modules/glove-core"]?.resolved).toMatch(/^file:/);
+    // npm ls exits non-zero on a missing or invalid peer.
+    await sh("npm", ["ls", "--all", ...PACKAGES], app);
+  });
+
+  it("runs glove-core's first README example with plain node", async () => {
+    writeFileSync(join(app, "core-example.mjs"), readmeExample("glove-core", 1));
+    await sh(process.execPath, ["core-example.mjs"], app);
+  }, 30_000);
+
+  it("runs glove-server's first README example (glove-core peer, memory storage) with plain node", async () => {
+    writeFileSync(join(app, "server-example.mjs"), readmeExample("glove-server", 1));
+    await sh(process.execPath, ["server-example.mjs"], app);
+  }, 30_000);
+
+  it("imports glove-mcp and glove-mcp/oauth, and folds a bridged tool into our Glove", async () => {
+    writeFileSync(
+      join(app, "mcp-example.mjs"),
+      `import { Glove, Displaymanager } from "glove-core";
+import { ScriptedModel } from "glove-core/testing";
+import { bridgeMcpTool, mountMcp } from "glove-mcp";
+import * as oauth from "glove-mcp/oauth";
+if (typeof mountMcp !== "function" || Object.keys(oauth).length === 0) throw new Error("glove-mcp exports are missing");
+const connection = { namespace: "demo", entry: { id: "demo", name: "Demo", description: "demo", url: "http://127.0.0.1:1/mcp" }, tools: [], callTool: async () => ({ content: [] }) };
+const args = bridgeMcpTool(connection, { name: "echo", description: "echo", inputSchema: { type: "object", properties: {} } }, true);
+new Glove({ model: new ScriptedModel([{ text: "ok" }]), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } })
+  .fold(args)
+  .build();
+`,
+    );
+    await sh(process.execPath, ["mcp-example.mjs"], app);
+  }, 30_000);
+
+  it.each(["node10", "nodenext"])("types compile for a consumer with moduleResolution %s", async (resolution) => {
+    writeFileSync(
+      join(app, "types-check.ts"),
+      `import { Glove, Displaymanager, ConfigurationError, type GloveFoldArgs } from "glove-core";
+import { ScriptedModel } from "glove-core/testing";
+import { Displaymanager as DM } from "glove-core/display-manager";
+import type * as Anthropic from "glove-core/models/anthropic";
+import { bridgeMcpTool } from "glove-mcp";
+import type { runMcpOAuth } from "glove-mcp/oauth";
+import { createGloveServer, memoryStorage } from "glove-server";
+import type { postgresStorage } from "glove-server/postgres";
+import { SqliteStore } from "glove-sqlite";
+import { PostgresStore } from "glove-postgres";
+import { z } from "zod";
+
+const tool: GloveFoldArgs<{ city: string }> = {
+  name: "get_weather",
+  description: "Get weather for a city.",
+  inputSchema: z.object({ city: z.string() }),
+  async do(input) { return { status: "success", data: input.city.toUpperCase() }; },
+};
+const glove = new Glove({ model: new ScriptedModel([{ text: "ok" }]), displayManager: new DM(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }).fold(tool).build();
+const server = createGloveServer({ agents: { a: ({ store }) => new Glove({ store, model: new ScriptedModel([]), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }) }, authenticate: () => null, store: memoryStorage() });
+export type Checked = [typeof glove, typeof server, typeof bridgeMcpTool, typeof SqliteStore, typeof PostgresStore, typeof ConfigurationError, typeof Anthropic, typeof runMcpOAuth, typeof postgresStorage];
+`,
+    );
+    const module = resolution === "node10" ? "ES2022" : "NodeNext";
+    writeFileSync(
+      join(app, `tsconfig.${resolution}.json`),
+      JSON.stringify({ compilerOptions: { module, moduleResolution: resolution, target: "ES2022", strict: true, esModuleInterop: true, noEmit: true }, files: ["types-check.ts"] }),
+    );
+    await sh(process.execPath, [TSC, "-p", `tsconfig.${resolution}.json`], app);
+  }, 60_000);
+});

@@ -4,5 +4,5 @@ import { describeReadmeExamples } from "../../../test-support/readme-examples.js
 describeReadmeExamples({
   title: "glove-otel README examples",
   packageDir: fileURLToPath(new URL("..", import.meta.url)),
-  atLeast: 1,
+  atLeast: 3,
 });

@@ -15,4 +15,4 @@ export function zodSchemaKind(value: unknown): ZodSchemaKind {
 
 /** The advice shown when a zod 3 schema reaches Glove. */
 export const ZOD3_ADVICE =
-  'Glove needs zod 4 schemas: install zod@^4 and import { z } from "zod" (with zod 3.25, import { z } from "zod/v4"). Schemas from zod 3 or "zod/v3" are not supported.';
+  'Glove needs zod 4 schemas: install zod@^4 and use its "zod" entry (with zod 3.25, the "zod/v4" entry). Schemas built with zod 3 or "zod/v3" are not supported.';

@@ -34,7 +34,7 @@ function describeIssues(issues: readonly SchemaIssue[]): string {
 /**
  * The display stack: an ordered list of UI slots that tools push and the UI answers.
  *
- * Guarantees (ARCHITECTURE decision 9):
+ * Guarantees (docs/concepts/display-stack.md):
  * - A `pushAndWait` resolver is registered before any listener hears about the slot, so a UI that
  *   answers synchronously inside its listener never leaves the tool hanging.
  * - Removing a pending slot (`removeSlot`, `clearStack`) rejects its waiter with

@@ -13,7 +13,7 @@ import { StoreSessionError } from "./store-session-error.js";
 
 /**
  * Deep copy used on the way out, so callers can never mutate the store through an object they got
- * back. Every field and flag survives (ARCHITECTURE decision 14).
+ * back. Every field and flag survives (docs/concepts/stores.md).
  */
 const copy = clonePlain;
 

@@ -1,5 +1,5 @@
 /**
- * StoreAdapter conformance suite (ARCHITECTURE decision 14): one set of behavioural checks that
+ * StoreAdapter conformance suite (docs/concepts/stores.md): one set of behavioural checks that
  * every store — MemoryStore, SqliteStore, PostgresStore, yours — must pass. Framework-agnostic
  * and browser-safe: each case is a plain async function that throws a descriptive `Error` on the
  * first violation, so it runs under vitest, jest, mocha, node:test or a bare script.

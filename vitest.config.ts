@@ -11,7 +11,7 @@ export default defineConfig({
   // (pg requiring pg-pool gets a module namespace and crashes). Vite adds import/require itself.
   ssr: { resolve: { conditions: ["glove-source", "node", "development|production"], externalConditions: ["glove-source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "packages/*/test/**/*.test.tsx", "examples/*/test/**/*.test.ts", "bench/**/test/**/*.test.ts", "test-docs/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "packages/*/test/**/*.test.tsx", "examples/*/test/**/*.test.ts", "bench/**/test/**/*.test.ts", "test-install/**/*.test.ts", "test-docs/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     server: { deps: { inline: [/glove-/] } },

@@ -4,6 +4,7 @@
  */
 const MARKER = Symbol.for("glove.error");
 
+/** Base class of Glove's typed errors; test with `isInstance` (it works across duplicate installs) and read `code`. */
 export class GloveError extends Error {
   private readonly [MARKER] = true;
   /** Stable machine-readable code, e.g. "GLOVE_ABORTED". */

@@ -1,5 +1,6 @@
 import type { DisplayStrategy, Slot } from "../types/index.js";
 
+/** Where a slot stands for UIs: waiting, shown, answered, refused or removed. */
 export type SlotStatus = "pending" | "shown" | "resolved" | "rejected" | "closed";
 
 /** A slot as UIs see it (glove-server's `slot_push` events and snapshots, glove-react's state). */
@@ -15,6 +16,7 @@ export interface WireSlot {
   status: SlotStatus;
 }
 
+/** Where a SlotBoard reports slots being pushed and settled. */
 export interface SlotEvents {
   pushed(slot: WireSlot): void;
   settled(slotId: string, status: "resolved" | "rejected" | "closed"): void;

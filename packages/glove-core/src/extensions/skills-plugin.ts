@@ -6,6 +6,7 @@ import { joinText } from "./skill-message.js";
 import type { SkillRegistry } from "./skill-registry.js";
 import type { AgentControls } from "./types.js";
 
+/** Name of the built-in tool through which the model invokes exposed skills. */
 export const SKILL_INVOKE_TOOL_NAME = "glove_invoke_skill";
 
 const invokeSchema = z.object({

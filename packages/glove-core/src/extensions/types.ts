@@ -22,6 +22,7 @@ export interface AgentControls {
   forceCompaction: () => Promise<void>;
 }
 
+/** What a hook receives: the user's text and full control of the agent. */
 export interface HookContext {
   name: string;
   /** What the user typed. */
@@ -32,6 +33,7 @@ export interface HookContext {
   signal?: AbortSignal;
 }
 
+/** What a hook may return: rewritten text, or an answer that skips the model. */
 export interface HookResult {
   /** Replaces the working text for later hooks, skills and the stored user message. */
   rewriteText?: string;
@@ -39,8 +41,10 @@ export interface HookResult {
   shortCircuit?: { message: Message } | { result: ModelPromptResult };
 }
 
+/** Runs when the user's message names the hook; may rewrite the text or end the turn. */
 export type HookHandler = (ctx: HookContext) => Promise<HookResult | void> | HookResult | void;
 
+/** What a skill receives when the user or the model invokes it. */
 export interface SkillContext {
   name: string;
   /** source "user": the message after directives are removed; source "agent": `args ?? ""`. */
@@ -51,8 +55,10 @@ export interface SkillContext {
   controls: AgentControls;
 }
 
+/** Produces the context a skill injects into the conversation. */
 export type SkillHandler = (ctx: SkillContext) => Promise<string | ContentPart[]>;
 
+/** How a skill is offered to the model. */
 export interface SkillOptions {
   /** Shown to the model in the glove_invoke_skill tool. */
   description?: string;
@@ -60,11 +66,13 @@ export interface SkillOptions {
   exposeToAgent?: boolean;
 }
 
+/** A skill for `defineSkill`: its name, its handler and how the model sees it. */
 export interface DefineSkillArgs extends SkillOptions {
   name: string;
   handler: SkillHandler;
 }
 
+/** What a mention handler receives when the model calls the subagent. */
 export interface MentionContext {
   name: string;
   /** The task prompt the model wrote for the subagent. */
@@ -73,13 +81,16 @@ export interface MentionContext {
   signal?: AbortSignal;
 }
 
+/** Answers the model's task for a mention subagent. */
 export type MentionHandler = (ctx: MentionContext) => Promise<string | ContentPart[]>;
 
+/** How a mention subagent is described to the model. */
 export interface MentionOptions {
   /** Shown to the model in the glove_invoke_subagent tool. */
   description?: string;
 }
 
+/** A mention for `defineMention`: a subagent answered by a plain handler. */
 export interface DefineMentionArgs extends MentionOptions {
   name: string;
   handler: MentionHandler;
@@ -97,8 +108,10 @@ export interface SubAgentFactoryContext {
   signal?: AbortSignal;
 }
 
+/** Builds the child Glove that handles one subagent invocation. */
 export type SubAgentFactory = (ctx: SubAgentFactoryContext) => IGloveRunnable | Promise<IGloveRunnable>;
 
+/** A subagent for `defineSubAgent`: its name, the factory of its Glove and what the model is told. */
 export interface DefineSubAgentArgs {
   name: string;
   factory: SubAgentFactory;

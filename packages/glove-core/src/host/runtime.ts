@@ -34,6 +34,7 @@ export interface RuntimeAgentConfig {
   setup?: (glove: Glove) => void;
 }
 
+/** Settings shared by every agent a Runtime hosts: plugins, stores and memory limits. */
 export interface RuntimeOptions {
   /** Plugins shared by every agent (skills, memory, MCP…). */
   plugins?: GlovePlugin[];

@@ -8,8 +8,10 @@ import type { HttpAdapterOptions } from "./shared/adapter-options.js";
 
 export { ProviderError } from "../errors.js";
 
+/** The default endpoint of Xiaomi's MiMo API. */
 export const MIMO_BASE_URL = "https://api.xiaomimimo.com/v1";
 
+/** Options of MiMoAdapter; `reasoningEffort` also turns MiMo's thinking on or off. */
 export interface MiMoAdapterOptions extends HttpAdapterOptions {
   apiKey?: string;
   baseURL?: string;
@@ -23,6 +25,7 @@ export interface MiMoAdapterOptions extends HttpAdapterOptions {
   includeReasoningInText?: boolean;
 }
 
+/** Talks to Xiaomi MiMo, echoing its reasoning back on tool-calling turns as MiMo requires. */
 export class MiMoAdapter extends OpenAICompatAdapter {
   constructor(options: MiMoAdapterOptions) {
     const effort = options.reasoningEffort;

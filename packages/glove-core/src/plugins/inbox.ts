@@ -8,6 +8,7 @@ import type {
   Tool,
 } from "../types/index.js";
 
+/** Name of the built-in tool the model uses to post to the async inbox. */
 export const INBOX_TOOL_NAME = "glove_post_to_inbox";
 
 type InboxStore = Required<
@@ -24,6 +25,7 @@ const inboxToolSchema = z.object({
     .describe("True when you cannot continue this task until the answer arrives. Default false."),
 });
 
+/** What the model sends to the inbox tool. */
 export type InboxToolInput = z.infer<typeof inboxToolSchema>;
 
 /** True when the store has all four inbox methods. */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { GlovePlugin, StoreAdapter, Task, Tool } from "../types/index.js";
 import type { Context } from "../runtime/context.js";
 
+/** Name of the built-in tool the model uses to keep its task list. */
 export const TASK_TOOL_NAME = "glove_update_tasks";
 
 const taskToolSchema = z.object({
@@ -16,6 +17,7 @@ const taskToolSchema = z.object({
     .describe("The complete task list. Each call replaces the whole list."),
 });
 
+/** What the model sends to the task tool: the complete task list. */
 export type TaskToolInput = z.infer<typeof taskToolSchema>;
 
 let taskCounter = 0;

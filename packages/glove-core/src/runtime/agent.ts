@@ -12,6 +12,7 @@ import type { Executor } from "./executor.js";
 import type { Observer } from "./observer.js";
 import type { PromptMachine } from "./prompt-machine.js";
 
+/** Per-request options of the agent loop. */
 export interface AskOptions {
   /** Shown to the model for this request only (plugin reminders). */
   systemPromptSuffix?: string;

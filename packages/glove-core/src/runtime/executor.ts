@@ -14,6 +14,7 @@ import { ToolRegistryPlugin } from "../plugins/tool-registry.js";
 import { EventBus } from "./event-bus.js";
 import { invokeTool, type InvocationOptions } from "./tool-invocation.js";
 
+/** How an Executor runs tool calls: concurrency, permissions, retries and scope. */
 export interface ExecutorOptions {
   /** Shared event bus; a private one by default. */
   bus?: EventBus;

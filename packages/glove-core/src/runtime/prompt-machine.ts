@@ -11,6 +11,7 @@ import type { Context } from "./context.js";
 import { EventBus } from "./event-bus.js";
 import { SeenToolCallIds, ToolCallIds } from "./tool-call-ids.js";
 
+/** Per-call options of `PromptMachine.run`. */
 export interface PromptRunOptions {
   /** Appended to the system prompt for this call only (e.g. transient reminders). */
   systemPromptSuffix?: string;

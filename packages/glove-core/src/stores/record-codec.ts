@@ -74,6 +74,7 @@ export function emptySessionRecord(): SessionRecord {
   return { message_count: 0, last_compaction_seq: null, tokens_in: 0, tokens_out: 0, turns: 0 };
 }
 
+/** How a record codec reports problems: the store's error and where its rows live. */
 export interface RecordCodecOptions {
   /** Builds the store's own error (naming its session) for a detail; the codec throws it. */
   error: (detail: string, code?: StoreErrorCode) => Error;
@@ -240,6 +241,7 @@ export function createRecordCodec({ error, where }: RecordCodecOptions) {
   };
 }
 
+/** The checked row encoder and decoder `createRecordCodec` builds for a store. */
 export type RecordCodec = ReturnType<typeof createRecordCodec>;
 
 /**

@@ -7,6 +7,7 @@ export interface SchemaMigration<Statements> {
   statements: Statements;
 }
 
+/** What `schemaVersionPolicy` needs: the store's migrations and how it names itself in errors. */
 export interface SchemaVersionPolicyOptions<Statements> {
   /** The store's steps, in version order. */
   migrations: readonly SchemaMigration<Statements>[];

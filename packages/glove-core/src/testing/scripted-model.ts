@@ -24,6 +24,7 @@ export interface ScriptedTurn {
 /** A turn, or a function that builds one from the request it answers. */
 export type ScriptedStep = ScriptedTurn | ((request: PromptRequest, callIndex: number) => ScriptedTurn);
 
+/** How a ScriptedModel plays its script: streamed or not, how fast, and what when it runs out. */
 export interface ScriptedModelOptions {
   /** Emit text_delta/tool_use/model_response_complete (default) or one model_response. */
   stream?: boolean;

@@ -43,9 +43,13 @@ export interface Renderer<I, O> {
   outputSchema?: z.ZodType<O>;
 }
 
+/** Called with the whole display stack after every change. */
 export type ListenerFn = (stack: Slot<unknown>[]) => void | Promise<void>;
+/** Stops the listener that `subscribe` returned it for. */
 export type UnsubscribeFn = () => void;
+/** Answers a waiting slot with the user's value. */
 export type ResolverFn<RI> = (value: RI) => void;
+/** Fails a waiting slot, e.g. when the user dismisses it. */
 export type RejectFn = (reason?: unknown) => void;
 
 /** What the runtime needs from a display stack. `Displaymanager` is the shipped implementation. */

@@ -1,5 +1,6 @@
 import type { Message, ToolCall, ToolResultData } from "./message.js";
 
+/** Tokens in and out, for one model call or added up over a conversation. */
 export interface TokenConsumptionCounter {
   tokens_in: number;
   tokens_out: number;
@@ -34,6 +35,7 @@ export type SubscriberEvent =
   | { type: "subagent_invoked"; name: string; prompt: string }
   | { type: "subagent_completed"; name: string; status: "success" | "error"; message?: string };
 
+/** The name of any event a subscriber can receive. */
 export type SubscriberEventType = SubscriberEvent["type"];
 
 /** The payload of each event: everything but `type`. */

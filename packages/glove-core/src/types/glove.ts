@@ -12,6 +12,7 @@ import type {
   HookHandler,
 } from "../extensions/types.js";
 
+/** When the conversation is summarised to stay within the model's context, and how. */
 export interface CompactionConfig {
   /** Instructions given to the model when it summarises the conversation. */
   compaction_instructions: string;
@@ -30,6 +31,7 @@ export type PermissionPolicy = (
   input: unknown,
 ) => PermissionStatus | Promise<PermissionStatus>;
 
+/** Everything a Glove is built with: model, store, display, prompt and limits. */
 export interface GloveConfig {
   /** Conversation persistence; a fresh MemoryStore when omitted. */
   store?: StoreAdapter;
@@ -84,6 +86,7 @@ interface GloveCommon<Self> {
   readonly serverMode: boolean;
 }
 
+/** A Glove being set up: fold tools, define skills and hooks, then `build` it. */
 export interface IGloveBuilder extends GloveCommon<IGloveBuilder> {
   build(store?: StoreAdapter): IGloveRunnable;
 }

@@ -33,6 +33,7 @@ export interface ToolResultData {
   generateSummaryArgs?: unknown;
 }
 
+/** The result of one tool call, as stored on the user message that carries it back to the model. */
 export interface ToolResult {
   tool_name: string;
   call_id?: string;

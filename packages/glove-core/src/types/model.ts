@@ -2,6 +2,7 @@ import type { NotifySubscribersFunction } from "./events.js";
 import type { Message } from "./message.js";
 import type { Tool } from "./tool.js";
 
+/** What a model adapter is asked for one call: the history, the tools and the system prompt. */
 export interface PromptRequest {
   /**
    * The conversation as the model should see it. The array belongs to the runtime
@@ -16,6 +17,7 @@ export interface PromptRequest {
   systemPrompt?: string;
 }
 
+/** What a model adapter returns for one call: its messages and the tokens used. */
 export interface ModelPromptResult {
   /** Response messages, typically one agent message. */
   messages: Message[];

@@ -1,8 +1,10 @@
 import type { TokenConsumptionCounter } from "./events.js";
 import type { Message } from "./message.js";
 
+/** Where a task stands in the agent's task list. */
 export type TaskStatus = "pending" | "in_progress" | "completed";
 
+/** One entry of the agent's task list, as the task tool writes it and a store keeps it. */
 export interface Task {
   id: string;
   /** Imperative form, e.g. "Fix the login bug". */
@@ -12,8 +14,10 @@ export interface Task {
   status: TaskStatus;
 }
 
+/** A tool's stored permission; "unset" means the user has not been asked yet. */
 export type PermissionStatus = "granted" | "denied" | "unset";
 
+/** Where an inbox item stands: waiting, answered, or answered and already shown to the model. */
 export type InboxItemStatus = "pending" | "resolved" | "consumed";
 
 /**
@@ -36,6 +40,7 @@ export interface InboxItem {
   resolved_at: string | null;
 }
 
+/** The fields of an inbox item a store may change after it is posted. */
 export type InboxItemUpdate = Partial<Pick<InboxItem, "status" | "response" | "resolved_at">>;
 
 /** Conversation persistence. The optional groups enable built-in tools when present. */

@@ -17,6 +17,7 @@ import { readMessagesStream } from "./stream-reader.js";
 import type { MessagesReadContext } from "./usage.js";
 import type { Block } from "./wire-types.js";
 
+/** Talks to Anthropic's Messages API, streaming or not, with prompt caching of the system prompt. */
 export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
   readonly name: string;
   readonly provider: string;

@@ -1,5 +1,6 @@
 import type { HttpAdapterOptions } from "../shared/adapter-options.js";
 
+/** Options of AnthropicAdapter: model, key, endpoint, prompt caching and extended thinking. */
 export interface AnthropicAdapterOptions extends HttpAdapterOptions {
   apiKey?: string;
   /** Default https://api.anthropic.com; `/v1/messages` is appended. */

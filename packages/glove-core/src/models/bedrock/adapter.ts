@@ -19,6 +19,7 @@ import type { BedrockAdapterOptions } from "./options.js";
 import { readConverseStream } from "./stream-reader.js";
 import type { Block } from "./wire-types.js";
 
+/** Talks to Amazon Bedrock's Converse API, signed with AWS credentials or sent with a Bedrock API key. */
 export class BedrockAdapter extends HttpModelAdapter<ReadContext> {
   readonly name: string;
   readonly region: string;

@@ -1,6 +1,7 @@
 import type { HttpAdapterOptions } from "../shared/adapter-options.js";
 import type { AwsCredentials, AwsCredentialsProvider } from "../shared/aws.js";
 
+/** Options of BedrockAdapter: region, credentials and whether to stream. */
 export interface BedrockAdapterOptions extends HttpAdapterOptions {
   /** Default AWS_REGION, AWS_DEFAULT_REGION, then us-east-1. */
   region?: string;

@@ -18,6 +18,7 @@ import { requestBodyHead } from "./request-body.js";
 import type { ChatReadContext } from "./response.js";
 import { readChatStream } from "./stream-reader.js";
 
+/** Talks to any OpenAI-compatible chat completions server: OpenAI, OpenRouter, Gemini, Ollama and others. */
 export class OpenAICompatAdapter extends HttpModelAdapter<ChatReadContext> {
   readonly name: string;
   readonly provider: string;

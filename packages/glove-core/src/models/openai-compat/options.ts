@@ -1,5 +1,6 @@
 import type { HttpAdapterOptions } from "../shared/adapter-options.js";
 
+/** How hard a reasoning model should think; "minimal" asks for the least. */
 export type ReasoningEffort = "minimal" | "low" | "medium" | "high";
 
 /** Fine-grained reasoning configuration for OpenAI-compatible providers (spec: OpenAICompatReasoningOptions). */
@@ -23,6 +24,7 @@ export interface OpenAICompatReasoningOptions {
   extraBody?: Record<string, unknown>;
 }
 
+/** Options of OpenAICompatAdapter: endpoint, key, token field and reasoning settings. */
 export interface OpenAICompatAdapterOptions extends HttpAdapterOptions {
   /** `https://api.openai.com/v1`-style base; `/chat/completions` is appended. */
   baseURL: string;

@@ -7,6 +7,7 @@ import { LazyAdapter } from "./lazy-adapter.js";
 import { getProvider } from "./lookup.js";
 import { PROVIDERS, type ProviderId } from "./table.js";
 
+/** Options of `createAdapter`: the provider and model, with defaults taken from the environment. */
 export interface CreateAdapterOptions {
   provider: ProviderId | (string & {});
   model?: string;

@@ -2,6 +2,7 @@ import { ConfigurationError } from "../../errors.js";
 import { readEnv } from "../shared/env.js";
 import { PROVIDERS, type ProviderConfig, type ProviderId } from "./table.js";
 
+/** A provider's config plus whether it can be used with the current environment. */
 export type AvailableProvider = ProviderConfig & { available: boolean };
 
 function isProviderId(id: string): id is ProviderId {

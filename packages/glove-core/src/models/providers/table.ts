@@ -1,3 +1,4 @@
+/** A provider `createAdapter` knows by name. */
 export type ProviderId =
   | "openai"
   | "anthropic"
@@ -11,6 +12,7 @@ export type ProviderId =
   | "lmstudio"
   | "bedrock";
 
+/** What Glove knows about a provider: endpoint, key variable, default model and wire format. */
 export interface ProviderConfig {
   id: ProviderId;
   name: string;
@@ -32,6 +34,7 @@ function localServer(id: ProviderId, name: string, baseURL: string): ProviderCon
   return { id, name, baseURL, envVar: null, defaultModel: null, models: [], format: "openai", defaultMaxTokens: 4096, requiresApiKey: false };
 }
 
+/** Every built-in provider's config, by id. */
 export const PROVIDERS: Readonly<Record<ProviderId, Readonly<ProviderConfig>>> = {
   openai: {
     id: "openai",

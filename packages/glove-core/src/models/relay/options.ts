@@ -3,6 +3,7 @@ export type RelayHeaders =
   | Record<string, string>
   | (() => Record<string, string> | Promise<Record<string, string>>);
 
+/** Options of `createRelayModel`: where the relay is and what to send it. */
 export interface RelayModelOptions {
   /** The relay's URL; relative URLs work in browsers (`/api/model`). */
   endpoint: string;

@@ -46,6 +46,7 @@ export const RELAY_FORWARDED_EVENTS = [
   "token_consumption",
 ] as const satisfies readonly SubscriberEventType[];
 
+/** An adapter event the relay passes on to the client. */
 export type RelayForwardedEvent = (typeof RELAY_FORWARDED_EVENTS)[number];
 
 /** The data of an `error` event: what failed upstream, never a stack trace. */

@@ -10,6 +10,7 @@ export type StoreCapability =
   | "messageCount"
   | "messagesSinceLastCompaction";
 
+/** How to run the store conformance suite against your store. */
 export interface StoreConformanceOptions {
   /**
    * A store for `sessionId`. Calling it again with the same id must give a store over the same
@@ -36,6 +37,7 @@ export interface StoreConformanceOptions {
   propertyRuns?: number;
 }
 
+/** One named check of the conformance suite, to hand to your test runner. */
 export interface StoreConformanceCase {
   name: string;
   /** Resolves when the store conforms; rejects with a descriptive Error on the first violation. */

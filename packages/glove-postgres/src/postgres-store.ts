@@ -20,6 +20,7 @@ import { PostgresPermissions } from "./permissions.js";
 import { PostgresSession, tableNames } from "./session.js";
 import { PostgresTasks } from "./tasks.js";
 
+/** Options of PostgresStore: the pool or connection string, the schema and the conversation. */
 export interface PostgresStoreOptions {
   /** A pool to share (not ended by `close()`). Give this or `connectionString`. */
   pool?: Pool;

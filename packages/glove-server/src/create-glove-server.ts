@@ -12,6 +12,7 @@ import { pathSegments, route } from "./routes/router.js";
 import type { ServerParts } from "./routes/route-context.js";
 import { resolveStorage } from "./storage/resolve-storage.js";
 
+/** A running Glove server: mount its `fetch` in any web framework or `listen` on Node. */
 export interface GloveServer {
   /** Web-standard handler: mount it in Next.js route handlers, Hono, Bun or Deno. */
   fetch(request: Request): Promise<Response>;

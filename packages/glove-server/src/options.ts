@@ -3,6 +3,7 @@ import type { AgentsOption } from "./agents/agent-source.js";
 import type { Authenticate } from "./security/authenticate.js";
 import type { ConversationCatalog, ServerStorage, StoreFactory } from "./storage/types.js";
 
+/** Size limits on what clients may send, so one caller cannot exhaust the server. */
 export interface GloveServerLimits {
   /** Largest JSON body accepted, in bytes. Default 1 MiB. */
   bodyBytes?: number;
@@ -12,6 +13,7 @@ export interface GloveServerLimits {
   queuedTurns?: number;
 }
 
+/** How the event stream behaves: heartbeats, reconnect hints, replay buffers and inbox polling. */
 export interface GloveServerEventOptions {
   /** A comment line after this much silence keeps proxies from closing the stream. Default 15 000 ms. */
   heartbeatMs?: number;
@@ -25,6 +27,7 @@ export interface GloveServerEventOptions {
   inboxPollMs?: number;
 }
 
+/** Options of `createGloveServer`: the agents, who may call them, where conversations live and the limits. */
 export interface GloveServerOptions {
   /** Named agent factories, or a glove-core Runtime. The first name is the default agent. */
   agents: AgentsOption;

@@ -59,4 +59,5 @@ export const MIGRATIONS: readonly SchemaMigration<string[]>[] = [
   },
 ];
 
+/** The schema version this release writes; a database recorded at a newer one is refused. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

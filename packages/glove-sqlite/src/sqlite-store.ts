@@ -20,6 +20,7 @@ import { migrate } from "./schema.js";
 import { SqliteSessionRow } from "./session.js";
 import { SqliteTasks } from "./tasks.js";
 
+/** Options of SqliteStore: the database and the conversation to read and write. */
 export interface SqliteStoreOptions {
   /** The database file (created when missing), or ":memory:". Ignored when `database` is given. */
   dbPath?: string;

@@ -6,6 +6,7 @@ import { sseSourceOf, type SseSource } from "./sse-response.js";
 /** A web-standard handler, as `server.fetch` and `relay.fetch` are. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
+/** Where `listen` serves: port and host, loopback by default. */
 export interface ListenOptions {
   /** Default 0: a free port. */
   port?: number;
@@ -13,6 +14,7 @@ export interface ListenOptions {
   host?: string;
 }
 
+/** A server `listen` started: its URL and port, and how to stop it gracefully. */
 export interface Listening {
   /** e.g. "http://127.0.0.1:8787" */
   url: string;

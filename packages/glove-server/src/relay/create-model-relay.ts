@@ -17,6 +17,7 @@ import { parseRelayBody } from "./request-schema.js";
 import { streamAnswer } from "./stream-answer.js";
 import { relayTools, upstreamFactory, type UpstreamFactory } from "./upstream.js";
 
+/** A model relay: mount its `fetch` as a route or `listen` on Node; the API key never leaves it. */
 export interface ModelRelay {
   /** Web-standard handler: mount it as a route (e.g. a Next.js `POST` export) or serve it with `listen`. */
   fetch(request: Request): Promise<Response>;

@@ -19,6 +19,7 @@ export type RelayProviderFactory = (model: string, options: { maxTokens: number 
 /** createAdapter options the relay passes through for a named provider. */
 export type RelayAdapterOptions = Omit<CreateAdapterOptions, "provider" | "model" | "apiKey" | "baseURL" | "maxTokens">;
 
+/** Caps the relay enforces per request and per caller, so a browser cannot overspend your key. */
 export interface RelayLimits {
   /** Cap on output tokens (default 4096): a larger requested maxTokens is lowered to it, no request is refused for it. */
   maxTokens?: number;
@@ -34,6 +35,7 @@ export interface RelayLimits {
   concurrentPerPrincipal?: number;
 }
 
+/** Options of `createModelRelay`: who may call it, which provider and models, and the limits. */
 export interface ModelRelayOptions {
   /** Required: the relay is never open to anonymous callers. */
   authenticate: RelayAuthenticate;
@@ -64,6 +66,7 @@ export interface ResolvedRelayOptions {
   log: (message: string, error: unknown) => void;
 }
 
+/** The limits a relay applies where `limits` leaves one unset. */
 export const RELAY_DEFAULT_LIMITS: Readonly<Required<RelayLimits>> = {
   maxTokens: 4096,
   bodyBytes: 1024 * 1024,

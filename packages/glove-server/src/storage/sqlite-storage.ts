@@ -8,6 +8,7 @@ import { purgeStatements } from "./purge-sql.js";
 import { CATALOG_COLUMNS, changedColumns, recordFromRow } from "./record-columns.js";
 import type { ConversationCatalog, ConversationChanges, ConversationRecord, ServerStorage } from "./types.js";
 
+/** Options of `sqliteStorage`: a database file, or an open handle to share. */
 export interface SqliteStorageOptions {
   /** The database file, created with its folder when missing. Default "./.glove/glove.db". */
   path?: string;

@@ -23,6 +23,7 @@ export interface ConversationRecord {
   lastTurnId: string | null;
 }
 
+/** The fields of a conversation record that may change after it is created. */
 export type ConversationChanges = Partial<Omit<ConversationRecord, "id" | "owner" | "agent" | "createdAt">>;
 
 /** The list of conversations: who owns which, and the server's bookkeeping for each. */

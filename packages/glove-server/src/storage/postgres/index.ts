@@ -8,6 +8,7 @@ import { PostgresCatalog } from "./postgres-catalog.js";
 
 export { PostgresCatalog } from "./postgres-catalog.js";
 
+/** Options of `postgresStorage`: a pool or connection string, and the schema for Glove's tables. */
 export interface PostgresStorageOptions {
   /** A pool to share (not ended by the server). Give this or `connectionString`. */
   pool?: Pool;

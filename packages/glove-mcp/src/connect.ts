@@ -27,6 +27,7 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
+/** Options of `connectMcp`: the token source, client info, transport choice and an abort signal. */
 export interface ConnectMcpOptions {
   /** Resolves the bearer token for HTTP entries (typically `adapter.getAccessToken`). */
   getAccessToken?: (id: string) => Promise<string>;

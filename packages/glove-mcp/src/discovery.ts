@@ -3,10 +3,15 @@ import { messageOf } from "./connect.js";
 import { McpSession } from "./session.js";
 import type { McpAdapter, McpCatalogueEntry } from "./types.js";
 
+/** Name of the subagent the main agent calls to find and activate MCP servers. */
 export const DISCOVERY_SUBAGENT_NAME = "discovermcp";
 /** Display-stack renderer key the interactive policy pushes. */
 export const MCP_PICKER_RENDERER = "mcp_picker";
 
+/**
+ * What discovery does when several servers match: ask the user, take the best match, or hand the
+ * candidates back to the main agent.
+ */
 export type AmbiguityPolicy = { type: "interactive" } | { type: "auto-pick-best" } | { type: "defer-to-main" };
 
 /** What the `mcp_picker` slot receives; it resolves with the chosen id (or `{ id }`), null to cancel. */
@@ -15,6 +20,10 @@ export interface McpPickerInput {
   candidates: Array<Pick<McpCatalogueEntry, "id" | "name" | "description" | "tags">>;
 }
 
+/**
+ * What the discovery subagent needs: the catalogue, where activation is kept, and how to settle ambiguous
+ * matches.
+ */
 export interface DiscoverySubAgentConfig {
   adapter: McpAdapter;
   entries: McpCatalogueEntry[];

@@ -3,11 +3,13 @@ import { messageOf } from "./connect.js";
 import { discoverySubAgent, type DiscoverySubAgentConfig } from "./discovery.js";
 import { McpSession } from "./session.js";
 
+/** What `mountMcp` needs: the discovery settings, plus where reload failures are reported. */
 export interface MountMcpConfig extends Omit<DiscoverySubAgentConfig, "session"> {
   /** Where reload failures are reported. Default console.warn. */
   log?: (message: string) => void;
 }
 
+/** The MCP servers mounted on a Glove: what reloaded, what failed, and how to take them down. */
 export interface McpMount {
   readonly session: McpSession;
   /** Ids reloaded at mount. */

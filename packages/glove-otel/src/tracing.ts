@@ -22,12 +22,15 @@ import {
 } from "glove-core";
 import { ATTR, EVENT, OPERATION } from "./attributes.js";
 
+/** The version this package reports with its tracer. */
 export const GLOVE_OTEL_VERSION = "0.1.0";
+/** The plugin's name on a Glove, also the default tracer's name. */
 export const GLOVE_OTEL_PLUGIN_NAME = "glove-otel";
 
 /** How a tool call is classified: `{ source: "mcp", server }` marks a glove-mcp tool. */
 export type ToolClassifier = (toolName: string) => { source: string; server?: string } | undefined;
 
+/** Options of `gloveTracing`: the tracer, whether to record content, and how tools are classified. */
 export interface GloveTracingOptions {
   /** The tracer to use. Default: `trace.getTracer("glove-otel")` from the global provider. */
   tracer?: Tracer;

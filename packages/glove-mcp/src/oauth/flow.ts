@@ -25,6 +25,7 @@ export interface McpOAuthFlowOptions {
   fetch?: FetchLike;
 }
 
+/** The first half's outcome: a URL to send the user to, or tokens already refreshed without one. */
 export type BeginMcpOAuthResult =
   | { status: "redirect"; authorizationUrl: URL }
   /** A stored refresh token was exchanged; no browser round trip is needed. */

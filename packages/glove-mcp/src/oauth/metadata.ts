@@ -1,5 +1,6 @@
 import type { OAuthClientMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 
+/** Options of `buildClientMetadata`: the redirect URI (loopback port or full URL), client name and scope. */
 export interface BuildClientMetadataOptions {
   /** Loopback callback port; the redirect URI is `http://127.0.0.1:<port><callbackPath>`. */
   port?: number;

@@ -13,6 +13,7 @@ export interface PreRegisteredClient {
   client_secret?: string;
 }
 
+/** What an McpOAuthProvider needs: where tokens are stored, the redirect URI and the client registration. */
 export interface McpOAuthProviderOptions {
   store: OAuthStore;
   /** The store key of this server's record. */

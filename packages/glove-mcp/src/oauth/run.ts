@@ -14,6 +14,10 @@ export type McpOAuthVerify =
   | { type: "listTools" }
   | { type: "callTool"; name: string; arguments?: Record<string, unknown> };
 
+/**
+ * Options of `runMcpOAuth`, the one-call browser flow for CLIs: server, token store, callback port and
+ * checks.
+ */
 export interface RunMcpOAuthOptions {
   serverUrl: string;
   store: OAuthStore;
@@ -44,6 +48,7 @@ export interface RunMcpOAuthOptions {
   fetch?: FetchLike;
 }
 
+/** What `runMcpOAuth` got: the tokens, whether stored ones were reused, and what the check call saw. */
 export interface RunMcpOAuthResult {
   key: string;
   tokens: OAuthTokens;

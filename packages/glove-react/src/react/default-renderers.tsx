@@ -68,12 +68,14 @@ export function UnknownRenderer({ slot, reject, status }: SlotRenderProps): Reac
   );
 }
 
+/** What `renderMessage` receives: a user or agent entry and where it sits in the timeline. */
 export interface MessageRenderProps {
   entry: UserEntry | AgentTextEntry;
   index: number;
   isLast: boolean;
 }
 
+/** The plain message row `Render` uses when you pass no `renderMessage`; failed sends get a Retry button. */
 export function DefaultMessage({ entry }: MessageRenderProps): ReactNode {
   if (entry.kind === "user") {
     return (
@@ -100,10 +102,12 @@ export function DefaultMessage({ entry }: MessageRenderProps): ReactNode {
   );
 }
 
+/** What `renderStreaming` receives: the text the model is still writing. */
 export interface StreamingRenderProps {
   text: string;
 }
 
+/** The streaming text row `Render` uses by default, announced politely to screen readers. */
 export function DefaultStreaming({ text }: StreamingRenderProps): ReactNode {
   return (
     <div data-glove-role="agent" data-glove-streaming="true" aria-live="polite">
@@ -112,6 +116,7 @@ export function DefaultStreaming({ text }: StreamingRenderProps): ReactNode {
   );
 }
 
+/** Marks where the history was summarised, with the summary folded away. */
 export function CompactionMarker({ entry }: { entry: CompactionEntry }): ReactNode {
   return (
     <details role="separator" data-glove-role="compaction">
@@ -121,6 +126,7 @@ export function CompactionMarker({ entry }: { entry: CompactionEntry }): ReactNo
   );
 }
 
+/** What `renderInput` receives: send, abort, whether the agent is busy and the connection state. */
 export interface InputRenderProps {
   send: (text: string) => void;
   busy: boolean;

@@ -17,6 +17,7 @@ import { visibleSlots } from "./visibility.js";
 /** Where slots go: after the call that pushed them, all before or after the transcript, or alone. */
 export type RenderStrategy = "interleaved" | "slots-before" | "slots-after" | "slots-only";
 
+/** What `renderToolStatus` receives: the tool call and whether a slot of it is showing. */
 export interface ToolStatusRenderProps {
   entry: ToolEntry;
   index: number;
@@ -24,11 +25,16 @@ export interface ToolStatusRenderProps {
   hasSlot: boolean;
 }
 
+/** What `renderSlotContainer` receives: the visible slots and a function to draw each one. */
 export interface SlotContainerRenderProps {
   slots: ClientSlot[];
   renderSlot: (slot: ClientSlot) => ReactNode;
 }
 
+/**
+ * Props of `Render`, the ready-made transcript: the `useGlove()` result, a layout, and renderers to
+ * override.
+ */
 export interface RenderProps {
   /** What `useGlove()` returned. */
   glove: Pick<UseGloveReturn, "timeline" | "streamingText" | "busy" | "slots" | "sendMessage" | "abort" | "renderSlot" | "renderToolResult" | "connection">;

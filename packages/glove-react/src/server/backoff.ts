@@ -1,3 +1,4 @@
+/** How reconnects back off: first delay, cap, growth and jitter. */
 export interface BackoffOptions {
   /** Delay before the first retry. Default 500 ms. */
   initialMs?: number;

@@ -6,6 +6,7 @@ import { initialState } from "./initial-state.js";
 import { reduce } from "./reducer.js";
 import { timelineSelector } from "./timeline.js";
 
+/** Options of GloveStore: how text updates are batched before listeners hear about them. */
 export interface GloveStoreOptions {
   /** How text updates are batched (default: one per animation frame). */
   scheduler?: FrameScheduler;

@@ -13,4 +13,5 @@ export type ClientAction =
   /** A new or different conversation: everything goes, optionally replaced by a snapshot. */
   | { type: "reset"; conversationId: string | null; snapshot?: ConversationSnapshot };
 
+/** Anything the state reducer handles: an event from the agent or an action of the client. */
 export type GloveAction = WireEvent | ClientAction;

@@ -22,6 +22,7 @@ export interface ClientSlot extends WireSlot {
   issues?: SlotIssue[];
 }
 
+/** Where an optimistic user message stands on its way to the agent. */
 export type SendStatus = "queued" | "sending" | "sent" | "failed";
 
 /** A user message shown before the agent's history holds it (optimistic). */
@@ -55,6 +56,7 @@ export interface LiveTool {
   renderData?: unknown;
 }
 
+/** Model calls and tokens used so far in the conversation. */
 export interface GloveStats {
   /** Model calls. */
   turns: number;

@@ -21,6 +21,7 @@ export interface UserEntry {
   retry?: () => void;
 }
 
+/** Text the agent wrote, as one timeline row (with its reasoning, when the model gave it). */
 export interface AgentTextEntry {
   kind: "agent_text";
   key: string;
@@ -31,8 +32,10 @@ export interface AgentTextEntry {
   interrupted?: boolean;
 }
 
+/** Where a tool call stands in the timeline: still running, or how it ended. */
 export type ToolStatus = "running" | "success" | "error" | "aborted";
 
+/** One tool call in the timeline, with its input and, once finished, its result. */
 export interface ToolEntry {
   kind: "tool";
   key: string;
@@ -66,4 +69,5 @@ export interface SkillEntry {
   messageIndex: number;
 }
 
+/** One row of the transcript `useGlove` derives for you to render; switch on `kind`. */
 export type TimelineEntry = UserEntry | AgentTextEntry | ToolEntry | CompactionEntry | SkillEntry;

@@ -33,6 +33,7 @@ export interface ToolResultRenderProps<D = unknown> {
 
 /** Draws a slot. Called as a component: hooks inside work. */
 export type SlotRenderer<P = unknown, R = unknown> = (props: SlotRenderProps<P, R>) => ReactNode;
+/** Draws a finished tool call from history with its `renderData`. */
 export type ToolResultRenderer<D = unknown> = (props: ToolResultRenderProps<D>) => ReactNode;
 
 /**

@@ -50,4 +50,5 @@ export type SessionEvent =
 /** Every event the reducer understands from the agent's side. */
 export type WireEvent = SubscriberEvent | SessionEvent;
 
+/** The name of any event the reducer handles from the agent's side. */
 export type WireEventType = WireEvent["type"];

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The project's documentation is tested like the package READMEs (test-support/readme-examples.ts):
 // every ```ts / ```tsx block of docs/**/*.md is written to test-docs/.doctest, type-checked and run,
@@ -51,6 +53,37 @@ mkdirSync(outDir, { recursive: true });
 // shares the first line so the type checker's line numbers stay the page's.
 const header = (page: string) => (page.startsWith("docs/decisions/") ? "/* eslint-disable @typescript-eslint/no-unused-vars -- a declaration for the reader */ " : "");
 for (const block of blocks) writeFileSync(block.file, `${header(block.page)}${block.code}\nexport {};\n`);
+
+/**
+ * Examples that call a real provider run against this local server, which answers the Anthropic
+ * Messages API in its streaming wire format (ANTHROPIC_BASE_URL points there; no key, no network).
+ */
+let provider: Server | undefined;
+function anthropicStream(text: string): string {
+  const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  return (
+    event("message_start", { message: { id: "msg_docs", type: "message", role: "assistant", model: "claude-docs", content: [], stop_reason: null, usage: { input_tokens: 12, output_tokens: 1 } } }) +
+    event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }) +
+    event("content_block_delta", { index: 0, delta: { type: "text_delta", text } }) +
+    event("content_block_stop", { index: 0 }) +
+    event("message_delta", { delta: { stop_reason: "end_turn" }, usage: { output_tokens: 9 } }) +
+    event("message_stop", {})
+  );
+}
+beforeAll(async () => {
+  provider = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(200, { "content-type": "text/event-stream" }).end(anthropicStream("Hello! Bonjour! Hola!")));
+  });
+  await new Promise<void>((resolve) => provider!.listen(0, "127.0.0.1", resolve));
+  process.env.ANTHROPIC_API_KEY = "docs-test-key";
+  process.env.ANTHROPIC_BASE_URL = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  delete process.env.ANTHROPIC_API_KEY;
+  delete process.env.ANTHROPIC_BASE_URL;
+  await new Promise((resolve) => provider?.close(resolve));
+});
 
 describe("docs/ examples", () => {
   const runnable = blocks.filter((b) => b.run);

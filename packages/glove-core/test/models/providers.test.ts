@@ -5,6 +5,8 @@ import { MiMoAdapter } from "glove-core/models/mimo";
 import { hang, json, recorder, sse, startFakeServer, type FakeServer } from "./fake-server.js";
 
 const KEYS = [
+  "OPENAI_BASE_URL",
+  "ANTHROPIC_BASE_URL",
   "OPENAI_API_KEY",
   "ANTHROPIC_API_KEY",
   "OPENROUTER_API_KEY",
@@ -90,6 +92,17 @@ describe("provider table", () => {
 });
 
 describe("createAdapter", () => {
+  it("reads <PROVIDER>_BASE_URL from the environment; an explicit baseURL wins", async () => {
+    server = await startFakeServer(sse([doneChunk], { done: true }));
+    vi.stubEnv("OPENAI_API_KEY", "sk-test");
+    vi.stubEnv("OPENAI_BASE_URL", `${server.url}/proxy/v1`);
+    const result = await createAdapter({ provider: "openai", model: "gpt-test" }).prompt({ messages: [{ sender: "user", text: "hi" }] }, recorder().notify);
+    expect(result.messages[0]!.text).toBe("ok");
+    expect(server.received[0]!.path).toBe("/proxy/v1/chat/completions");
+    await createAdapter({ provider: "openai", model: "gpt-test", baseURL: `${server.url}/explicit/v1` }).prompt({ messages: [{ sender: "user", text: "hi" }] }, recorder().notify);
+    expect(server.received[1]!.path).toBe("/explicit/v1/chat/completions");
+  });
+
   it("a missing key names the env var", () => {
     expect(() => createAdapter({ provider: "openai" })).toThrow(/set OPENAI_API_KEY/);
     expect(() => createAdapter({ provider: "kimi" })).toThrow(/MOONSHOT_API_KEY/);

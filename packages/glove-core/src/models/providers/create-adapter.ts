@@ -34,8 +34,17 @@ export interface CreateAdapterOptions {
 }
 
 /**
+ * `<PROVIDER>_BASE_URL` next to the provider's `<PROVIDER>_API_KEY` (ANTHROPIC_BASE_URL,
+ * OPENAI_BASE_URL…, the names the providers' own SDKs read): a proxy or gateway without code changes.
+ */
+function baseUrlFromEnv(keyVar: string | undefined): string | undefined {
+  return keyVar?.endsWith("_API_KEY") ? readEnv(keyVar.replace(/_API_KEY$/, "_BASE_URL")) : undefined;
+}
+
+/**
  * A ModelAdapter for `opts.provider`. Checks the key and model now (clear errors
- * naming the env var / option), loads the adapter module on the first prompt.
+ * naming the env var / option), loads the adapter module on the first prompt. The base URL is
+ * `opts.baseURL`, else `<PROVIDER>_BASE_URL` from the environment, else the provider's own.
  */
 export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
   if (!opts || typeof opts.provider !== "string") {
@@ -88,7 +97,7 @@ export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
       `Provider "${p.id}" needs an API key: set ${p.envVar} in the environment or pass createAdapter({ provider: "${p.id}", apiKey }).`,
     );
   }
-  const baseURL = opts.baseURL ?? p.baseURL;
+  const baseURL = opts.baseURL ?? baseUrlFromEnv(p.envVar) ?? p.baseURL;
 
   if (p.format === "anthropic") {
     return new LazyAdapter(name, async () => {

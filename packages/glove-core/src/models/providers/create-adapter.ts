@@ -37,7 +37,7 @@ export interface CreateAdapterOptions {
  * `<PROVIDER>_BASE_URL` next to the provider's `<PROVIDER>_API_KEY` (ANTHROPIC_BASE_URL,
  * OPENAI_BASE_URL…, the names the providers' own SDKs read): a proxy or gateway without code changes.
  */
-function baseUrlFromEnv(keyVar: string | undefined): string | undefined {
+function baseUrlFromEnv(keyVar: string | null): string | undefined {
   return keyVar?.endsWith("_API_KEY") ? readEnv(keyVar.replace(/_API_KEY$/, "_BASE_URL")) : undefined;
 }
 

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { importGraph } from "./support/import-graph.js";
+import { importGraph } from "../../glove-core/test/support/import-graph.js";
 
 const src = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
 /** What a Vite (or any bundler) app must be able to resolve: React, glove-core's browser-safe entries. */

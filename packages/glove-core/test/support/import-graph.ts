@@ -5,10 +5,16 @@ import { fileURLToPath } from "node:url";
 /** packages/glove-core/src */
 export const srcDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
 
+/** The source file a relative specifier names: `.ts`, `.tsx`, or a folder's `index.ts`. */
+function locate(base: string): string {
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")]) if (existsSync(candidate)) return candidate;
+  throw new Error(`cannot resolve ${base}`);
+}
+
 /**
- * The source files a module reaches and the packages it imports. Type-only
- * imports and imports shown in comments do not count; dynamic `import()` is
- * followed only when asked (lazily loaded code).
+ * The source files a module reaches and the packages it imports (also used by glove-react's
+ * browser-safety test). Type-only imports and imports shown in comments do not count; dynamic
+ * `import()` is followed only when asked (lazily loaded code).
  */
 export function importGraph(entry: string, followDynamic = true): { files: Set<string>; external: Set<string> } {
   const files = new Set<string>();
@@ -28,8 +34,7 @@ export function importGraph(entry: string, followDynamic = true): { files: Set<s
           external.add(spec);
           continue;
         }
-        const target = resolve(dirname(file), spec.replace(/\.js$/, ".ts"));
-        visit(existsSync(target) ? target : join(target.replace(/\.ts$/, ""), "index.ts"));
+        visit(locate(resolve(dirname(file), spec.replace(/\.js$/, ""))));
       }
     }
   };

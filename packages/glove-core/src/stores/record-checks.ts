@@ -58,7 +58,7 @@ export function sessionIdProblem(value: unknown): string | undefined {
 
 // ── Messages ────────────────────────────────────────────────────────────────────────────────
 
-const FLAGS = ["is_compaction", "is_compaction_request", "is_skill_injection"] as const;
+const FLAGS = ["is_compaction", "is_compaction_request", "is_skill_injection", "is_refusal"] as const;
 const OPTIONAL_TEXT = ["id", "pre_modified_text", "reasoning_content"] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -91,7 +91,20 @@ function toolCallProblem(value: unknown, at: string): string | undefined {
   return (
     recordProblem(at, value) ??
     (typeof call["tool_name"] === "string" ? undefined : `${at}.tool_name must be a string, not ${describeValue(call["tool_name"])}`) ??
-    optionalString(`${at}.id`, call["id"])
+    optionalString(`${at}.id`, call["id"]) ??
+    (call["provider_extras"] === undefined ? undefined : recordProblem(`${at}.provider_extras`, call["provider_extras"]))
+  );
+}
+
+function reasoningBlockProblem(value: unknown, at: string): string | undefined {
+  const block = value as Record<string, unknown>;
+  return (
+    recordProblem(at, value) ??
+    (block["type"] === "thinking" || block["type"] === "redacted_thinking" ? undefined : `${at}.type must be "thinking" or "redacted_thinking", not ${describeValue(block["type"])}`) ??
+    optionalString(`${at}.text`, block["text"]) ??
+    optionalString(`${at}.signature`, block["signature"]) ??
+    optionalString(`${at}.data`, block["data"]) ??
+    optionalString(`${at}.provider`, block["provider"])
   );
 }
 
@@ -137,7 +150,8 @@ export function messageProblem(value: unknown, what = "the message"): string | u
   return (
     listProblem(`${what}.tool_calls`, m["tool_calls"], toolCallProblem) ??
     listProblem(`${what}.tool_results`, m["tool_results"], toolResultProblem) ??
-    listProblem(`${what}.content`, m["content"], contentPartProblem)
+    listProblem(`${what}.content`, m["content"], contentPartProblem) ??
+    listProblem(`${what}.reasoning_blocks`, m["reasoning_blocks"], reasoningBlockProblem)
   );
 }
 

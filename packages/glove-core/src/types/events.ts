@@ -27,6 +27,8 @@ export type SubscriberEvent =
       tokens_out?: number;
     }
   | { type: "tool_use_result"; tool_name: string; call_id?: string; result: ToolResultData }
+  /** The provider refused to answer; `text` is its stated refusal (also the agent message's text). */
+  | { type: "model_refusal"; text: string }
   | { type: "compaction_start"; current_token_consumption: number }
   | { type: "compaction_end"; current_token_consumption: number; summary_message: Message }
   | { type: "token_consumption"; consumption: TokenConsumptionCounter }

@@ -16,6 +16,29 @@ export interface ToolCall {
   tool_name: string;
   input_args: unknown;
   id?: string;
+  /**
+   * Fields the provider attached to this call beyond name, id and arguments (for example Gemini's
+   * `extra_content.google.thought_signature`), kept verbatim so the same adapter sends them back
+   * on the next turn. Keyed by wire field; never shown to the model as text.
+   */
+  provider_extras?: Record<string, unknown>;
+}
+
+/**
+ * A reasoning block exactly as the provider produced it, kept so the assistant turn can be sent
+ * back unchanged (Anthropic and Bedrock refuse a tool loop whose thinking lost its signature).
+ * Stored with the message, never shown to a model as text.
+ */
+export interface ReasoningBlock {
+  type: "thinking" | "redacted_thinking";
+  /** The visible reasoning of a `thinking` block. */
+  text?: string;
+  /** The provider's signature over the block; returned byte for byte. */
+  signature?: string;
+  /** The encrypted payload of a `redacted_thinking` block. */
+  data?: string;
+  /** The adapter family that produced it (e.g. "anthropic", "bedrock"); other families do not send it. */
+  provider?: string;
 }
 
 /** The outcome of a tool invocation. Only `status`, `data` and `message` ever reach a model. */
@@ -58,4 +81,8 @@ export interface Message {
   is_skill_injection?: boolean;
   /** Provider-emitted reasoning trace. */
   reasoning_content?: string;
+  /** Reasoning blocks in the provider's order, with signatures, for sending the turn back. */
+  reasoning_blocks?: ReasoningBlock[];
+  /** The model refused: `text` holds the refusal the provider gave instead of an answer. */
+  is_refusal?: boolean;
 }

@@ -15,6 +15,21 @@ export interface PromptRequest {
    * set with `setSystemPrompt`, so Gloves sharing one adapter never mix prompts.
    */
   systemPrompt?: string;
+  /**
+   * Asks for a final answer that is JSON matching `schema`. Adapters use the provider's native
+   * JSON-schema mode where it has one (and set `supportsStructuredOutput`); Glove validates the
+   * answer either way.
+   */
+  output?: StructuredOutputRequest;
+}
+
+/** A structured-output request: the answer must be JSON matching a JSON Schema. */
+export interface StructuredOutputRequest {
+  /** A short identifier for the schema (letters, digits, `_`, `-`); providers require one. */
+  name: string;
+  /** JSON Schema (draft 2020-12 subset the providers accept) of the answer. */
+  schema: Record<string, unknown>;
+  description?: string;
 }
 
 /** What a model adapter returns for one call: its messages and the tokens used. */
@@ -34,4 +49,6 @@ export interface ModelAdapter {
     signal?: AbortSignal,
   ): Promise<ModelPromptResult>;
   setSystemPrompt(systemPrompt: string): void;
+  /** True when the adapter sends `PromptRequest.output` to the provider's native JSON-schema mode. */
+  readonly supportsStructuredOutput?: boolean;
 }

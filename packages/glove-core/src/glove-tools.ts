@@ -42,6 +42,7 @@ export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnabl
     jsonSchema: args.jsonSchema,
     requiresPermission: args.requiresPermission,
     unAbortable: args.unAbortable,
+    ...(args.rerunOnRecovery ? { rerunOnRecovery: true } : {}),
     run: (input, _handOver, signal, context) => {
       // Each call sees the display through its own tag, so its slots carry the call's id and name.
       const display = new ToolCallDisplay(glove.displayManager, {

@@ -33,6 +33,7 @@ import { InboxPlugin, storeSupportsInbox } from "./plugins/inbox.js";
 import { TasksPlugin, storeSupportsTasks } from "./plugins/tasks.js";
 import { ToolRegistryPlugin } from "./plugins/tool-registry.js";
 import { EventBus } from "./runtime/event-bus.js";
+import { resumeTurn } from "./runtime/resume-turn.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { composeSystemPrompt } from "./system-prompt.js";
 import { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
@@ -228,6 +229,25 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     // One request at a time per Glove (decision 11): later calls wait their turn.
     this.pendingRequests++;
     const run = this.queue.then(() => this.runRequest(request, signal)).finally(() => this.pendingRequests--);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Continues the stored current turn without a new message (see `resumeTurn`); queued like requests. */
+  continueTurn(signal?: AbortSignal): Promise<ModelPromptResult> {
+    try {
+      this.requireParts("continueTurn");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.pendingRequests++;
+    const run = this.queue
+      .then(() => {
+        const parts = this.requireParts("continueTurn");
+        parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
+        return resumeTurn(parts.agent, signal);
+      })
+      .finally(() => this.pendingRequests--);
     this.queue = run.catch(() => undefined);
     return run;
   }

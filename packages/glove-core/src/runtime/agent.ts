@@ -3,6 +3,7 @@ import type {
   Message,
   ModelPromptResult,
   StoreAdapter,
+  StructuredOutputRequest,
   ToolCall,
 } from "../types/index.js";
 import { throwIfAborted } from "../errors.js";
@@ -16,6 +17,8 @@ import type { PromptMachine } from "./prompt-machine.js";
 export interface AskOptions {
   /** Shown to the model for this request only (plugin reminders). */
   systemPromptSuffix?: string;
+  /** Sent as `PromptRequest.output` on every model call of this request (structured output). */
+  output?: StructuredOutputRequest;
 }
 
 let callCounter = 0;
@@ -47,12 +50,18 @@ export class Agent {
     throwIfAborted(signal);
     await this.answerInterruptedCalls();
     await this.context.appendMessages([message]);
+    return this.loop(handOver, signal, options);
+  }
+
+  /** The loop from the stored history as it is (`ask` after its message, or a resumed turn). */
+  async loop(handOver?: HandOverFunction, signal?: AbortSignal, options?: AskOptions): Promise<ModelPromptResult> {
     const maxTurns = Math.max(1, this.observer.MAX_TURNS);
     for (let turn = 1; ; turn++) {
       // The live view, not a copy: it is append-only and adapters read it during the call.
       const view = (await this.context.modelView()) as Message[];
       const result = await this.prompt_machine.run(view, this.executor.offeredTools(), signal, {
         systemPromptSuffix: options?.systemPromptSuffix,
+        output: options?.output,
       });
       await this.observer.addTokensConsumed({ tokens_in: result.tokens_in, tokens_out: result.tokens_out });
       const calls = collectToolCalls(result.messages);

@@ -98,6 +98,12 @@ export interface IGloveRunnable extends GloveCommon<IGloveRunnable> {
     signal?: AbortSignal,
   ): Promise<ModelPromptResult | Message>;
   rebuild(store?: StoreAdapter): IGloveRunnable;
+  /**
+   * Continues the stored conversation's current turn without a new user message (a turn taken
+   * over after its process died): unanswered calls are re-run when their tool allows it, else
+   * answered as interrupted; a turn whose answer is already stored ends without a model call.
+   */
+  continueTurn?(signal?: AbortSignal): Promise<ModelPromptResult>;
   /** The store this agent currently persists to. */
   readonly store: StoreAdapter;
 }

@@ -30,6 +30,12 @@ export interface Tool<I = unknown> {
   requiresPermission?: boolean;
   /** Runs to completion even when the request is aborted; its real result is kept. */
   unAbortable?: boolean;
+  /**
+   * Safe to run again when the process running it died mid-call (glove-server's scale mode takes
+   * the turn over): the call is re-run instead of being answered as interrupted. Only for tools
+   * whose repeated effect is harmless (reads, idempotent writes).
+   */
+  rerunOnRecovery?: boolean;
   run(input: I, handOver?: HandOverFunction, signal?: AbortSignal, context?: ToolRunContext): Promise<ToolReturn>;
   generateSummary?(args: unknown): Promise<string>;
 }
@@ -42,6 +48,8 @@ export interface GloveFoldArgs<I = unknown> {
   jsonSchema?: Record<string, unknown>;
   requiresPermission?: boolean;
   unAbortable?: boolean;
+  /** Re-run (instead of answered as interrupted) when a turn is taken over after a crash; see Tool. */
+  rerunOnRecovery?: boolean;
   /** How UIs keep this tool's slots visible; stamped on every slot it pushes. */
   displayStrategy?: DisplayStrategy;
   /** Answers to this tool's `pushAndWait` slots must match this schema (a push may give its own). */

@@ -26,6 +26,7 @@ import type {
   HookHandler,
 } from "./extensions/types.js";
 import { assembleParts, type GloveParts } from "./glove-parts.js";
+import type { AskOptions } from "./runtime/agent.js";
 import { requireExtensionName, toUserInput, validateConfig } from "./glove-input.js";
 import { toolFromFoldArgs } from "./glove-tools.js";
 import { CompositePlugin } from "./plugins/composite.js";
@@ -33,12 +34,18 @@ import { InboxPlugin, storeSupportsInbox } from "./plugins/inbox.js";
 import { TasksPlugin, storeSupportsTasks } from "./plugins/tasks.js";
 import { ToolRegistryPlugin } from "./plugins/tool-registry.js";
 import { EventBus } from "./runtime/event-bus.js";
+import { GloveStream } from "./glove-stream.js";
+import { readRequestOptions, type RequestSettings } from "./request-options.js";
+import { runStructured, structuredShortCircuit } from "./structured-output/structured-request.js";
+import type { OutputSchema, ProcessRequestOptions, RequestResult, StructuredRequestResult } from "./structured-output/types.js";
 import { resumeTurn } from "./runtime/resume-turn.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { composeSystemPrompt } from "./system-prompt.js";
 import { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
 
 export type { GloveParts } from "./glove-parts.js";
+
+type RequestOutcome = ModelPromptResult | Message | StructuredRequestResult<unknown>;
 
 /**
  * The builder and the runnable agent in one object. Tools, extensions, plugins
@@ -220,17 +227,48 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     return this.assemble(store);
   }
 
-  processRequest(request: string | ContentPart[], signal?: AbortSignal): Promise<ModelPromptResult | Message> {
+  /**
+   * Runs one request. The second argument is an AbortSignal or `{ signal?, output? }`; with an
+   * `output` zod schema the result carries the parsed answer as `output` (typed from the schema).
+   */
+  processRequest<S extends OutputSchema | undefined = undefined>(
+    request: string | ContentPart[],
+    options?: AbortSignal | ProcessRequestOptions<S>,
+  ): Promise<RequestResult<S>> {
+    let settings: RequestSettings;
     try {
       this.requireParts("processRequest");
+      settings = readRequestOptions(options);
     } catch (error) {
       return Promise.reject(error);
     }
     // One request at a time per Glove (decision 11): later calls wait their turn.
     this.pendingRequests++;
-    const run = this.queue.then(() => this.runRequest(request, signal)).finally(() => this.pendingRequests--);
+    const run = this.queue.then(() => this.runStreamed(request, settings)).finally(() => this.pendingRequests--);
     this.queue = run.catch(() => undefined);
-    return run;
+    return run as Promise<RequestResult<S>>;
+  }
+
+  /** Runs a request like `processRequest` and yields its events as they happen (see GloveStream). */
+  stream<S extends OutputSchema | undefined = undefined>(
+    request: string | ContentPart[],
+    options?: AbortSignal | ProcessRequestOptions<S>,
+  ): GloveStream<RequestResult<S>> {
+    const given = options && "aborted" in options ? { signal: options } : (options ?? {});
+    return new GloveStream(given, (own) => this.processRequest(request, own as ProcessRequestOptions<S>));
+  }
+
+  /** A stream's sink listens only while its own request runs, and gets every event before the result settles. */
+  private async runStreamed(request: string | ContentPart[], settings: RequestSettings): Promise<RequestOutcome> {
+    const detach = settings.sink ? this.bus.addSink(settings.sink) : undefined;
+    try {
+      return await this.runRequest(request, settings);
+    } finally {
+      if (detach) {
+        await this.bus.settled();
+        detach();
+      }
+    }
   }
 
   /** Continues the stored current turn without a new message (see `resumeTurn`); queued like requests. */
@@ -252,7 +290,8 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     return run;
   }
 
-  private async runRequest(request: string | ContentPart[], signal?: AbortSignal): Promise<ModelPromptResult | Message> {
+  private async runRequest(request: string | ContentPart[], settings: RequestSettings): Promise<RequestOutcome> {
+    const { signal, spec } = settings;
     throwIfAborted(signal);
     const parts = this.requireParts("processRequest");
     const input = toUserInput(request);
@@ -265,7 +304,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
 
     if (directives.shortCircuit) {
       await parts.context.appendMessages([message]);
-      return directives.shortCircuit;
+      return spec ? structuredShortCircuit(spec, directives.shortCircuit) : directives.shortCircuit;
     }
     const contribution = await this.plugins.beforeRequest({ agent: this.name, store: parts.store, signal });
     const before = [...(contribution.messages ?? []), ...directives.skillMessages];
@@ -275,6 +314,11 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     }
     parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
     try {
+      if (spec) {
+        const native = () => parts.promptMachine.getModel().supportsStructuredOutput === true;
+        const ask = (m: Message, o: AskOptions) => parts.agent.ask(m, undefined, signal, o);
+        return await runStructured({ spec, message, reminder: contribution.reminder, native, ask });
+      }
       return await parts.agent.ask(message, undefined, signal, { systemPromptSuffix: contribution.reminder });
     } catch (error) {
       if (signal?.aborted && !AbortError.isInstance(error)) throw toAbortError(signal.reason);

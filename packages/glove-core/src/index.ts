@@ -88,3 +88,15 @@ export type * from "./extensions/types.js";
 export { composeSystemPrompt, environmentBlock } from "./system-prompt.js";
 export { Runtime } from "./host/runtime.js";
 export type { RuntimeAgentConfig, RuntimeOptions } from "./host/runtime.js";
+
+export { GloveStream } from "./glove-stream.js";
+export { StructuredOutputError } from "./structured-output/structured-output-error.js";
+export type { OutputIssue, StructuredOutputFailure } from "./structured-output/structured-output-error.js";
+export type {
+  OutputSchema,
+  ProcessRequestOptions,
+  RequestResult,
+  StructuredRequestResult,
+  PlainRequestResult,
+} from "./structured-output/types.js";
+export { extractJson } from "./structured-output/parse-answer.js";

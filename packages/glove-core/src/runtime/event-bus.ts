@@ -116,6 +116,11 @@ export class EventBus {
     return undefined;
   }
 
+  /** Resolves once every event emitted so far has reached every listener (a stream waits for this before it ends). */
+  settled(): Promise<void> {
+    return this.tail;
+  }
+
   /** Subscribers, then sinks; rebuilt only when they change. */
   private cached: Array<SubscriberAdapter | EventSink> | undefined;
   private listeners(): Array<SubscriberAdapter | EventSink> {

@@ -3,6 +3,7 @@ import type {
   ModelAdapter,
   ModelPromptResult,
   NotifySubscribersFunction,
+  StructuredOutputRequest,
   SubscriberAdapter,
   Tool,
 } from "../types/index.js";
@@ -17,6 +18,8 @@ export interface PromptRunOptions {
   systemPromptSuffix?: string;
   /** Where the adapter's events go instead of the subscribers (compaction uses this). */
   notify?: NotifySubscribersFunction;
+  /** Asks the adapter for a JSON answer matching this schema (`PromptRequest.output`). */
+  output?: StructuredOutputRequest;
 }
 
 /**
@@ -119,6 +122,8 @@ export class PromptMachine {
           messages: this.enableToolResultSummary ? summarizeOlderToolResults(messages) : messages,
           tools: tools && tools.length > 0 ? tools : undefined,
           systemPrompt,
+          // Only present when asked for, so requests without it look exactly as before.
+          ...(options?.output ? { output: options.output } : {}),
         },
         ids.notify(options?.notify ?? this.bus.emit),
         signal,

@@ -38,12 +38,14 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
   const agents = agentSource(options.agents);
   const storage = resolveStorage(options);
   const storeFor = async (id: string) => storage.store(id);
+  // The scale mode brings its own host; the default path stays the in-process one.
+  const scaled = options.scale?.start({ storage, agents, options: resolved });
   const parts: ServerParts = {
     catalog: storage.catalog,
     purge: async (id) => storage.delete?.(id),
     agents,
     options: resolved,
-    host: new ConversationHost({ catalog: storage.catalog, agents, storeFor, options: resolved }),
+    host: scaled?.host ?? new ConversationHost({ catalog: storage.catalog, agents, storeFor, options: resolved }),
   };
   const listeners: Listening[] = [];
   let closing: Promise<void> | undefined;
@@ -79,6 +81,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     close() {
       closing ??= (async () => {
         await parts.host.closeAll();
+        await scaled?.close();
         await Promise.all(listeners.map((l) => l.close()));
         await storage.catalog.close?.();
         await storage.close?.();

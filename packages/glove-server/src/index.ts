@@ -4,6 +4,8 @@ export type { GloveServer } from "./create-glove-server.js";
 export type { GloveServerOptions, GloveServerLimits, GloveServerEventOptions } from "./options.js";
 export type { AgentContext, AgentFactory, AgentsOption } from "./agents/agent-source.js";
 export type { Authenticate, Principal } from "./security/authenticate.js";
+export type { ServerScale, ScaleContext, ScaleRuntime } from "./scale/server-scale.js";
+export type { ConversationHandle, ConversationHosting, SlotAnswer, AbortOutcome } from "./conversations/conversation-handle.js";
 export { HttpError } from "./errors.js";
 export type { RequestIssue } from "./errors.js";
 export { listenNode } from "./http/node-listen.js";

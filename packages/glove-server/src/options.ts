@@ -1,6 +1,7 @@
 import { ConfigurationError } from "glove-core";
 import type { AgentsOption } from "./agents/agent-source.js";
 import type { Authenticate } from "./security/authenticate.js";
+import type { ServerScale } from "./scale/server-scale.js";
 import type { ConversationCatalog, ServerStorage, StoreFactory } from "./storage/types.js";
 
 /** Size limits on what clients may send, so one caller cannot exhaust the server. */
@@ -55,6 +56,11 @@ export interface GloveServerOptions {
   idleTimeoutMs?: number;
   /** Conversations kept in memory at most; the least recently used idle ones go first. Default 1000. */
   maxLiveConversations?: number;
+  /**
+   * Many instances on shared state: `redisScale({ redis })` from "glove-server/redis" (with
+   * `postgresStorage()`). Turns then run on whichever instance takes them. Default: one process.
+   */
+  scale?: ServerScale;
   /** Where unexpected errors are reported. Default console.error. */
   log?: (message: string, error?: unknown) => void;
 }
@@ -91,6 +97,12 @@ export function resolveOptions(options: GloveServerOptions): ResolvedServerOptio
   }
   if (options.busy !== undefined && options.busy !== "reject" && options.busy !== "queue") {
     throw new ConfigurationError(`createGloveServer: busy must be "reject" or "queue", got ${JSON.stringify(options.busy)}.`);
+  }
+  if (options.scale !== undefined && (typeof options.scale !== "object" || typeof options.scale.start !== "function")) {
+    throw new ConfigurationError("createGloveServer: scale must come from a scale mode, e.g. redisScale({ redis }) from \"glove-server/redis\".");
+  }
+  if (options.scale && options.busy === "queue") {
+    throw new ConfigurationError('createGloveServer: busy: "queue" is not supported with scale yet; use the default "reject" (409 while a turn runs).');
   }
   const limits = options.limits ?? {};
   const events = options.events ?? {};

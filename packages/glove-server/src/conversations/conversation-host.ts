@@ -1,5 +1,6 @@
 import type { Principal } from "../security/authenticate.js";
 import type { ConversationRecord } from "../storage/types.js";
+import type { ConversationHosting } from "./conversation-handle.js";
 import { LiveConversation, type ConversationDeps } from "./live-conversation.js";
 
 /**
@@ -7,7 +8,7 @@ import { LiveConversation, type ConversationDeps } from "./live-conversation.js"
  * `idleTimeoutMs` or when more than `maxLiveConversations` are open, so memory stays bounded
  * however many conversations exist.
  */
-export class ConversationHost {
+export class ConversationHost implements ConversationHosting {
   readonly #live = new Map<string, Promise<LiveConversation>>();
   readonly #sweeper: ReturnType<typeof setInterval>;
   #closed = false;

@@ -28,17 +28,21 @@ export class EventLog {
   #chars = 0;
   #lastId: number;
   /** Ids at or below this were handed out before this log existed (an earlier process). */
-  readonly baseId: number;
+  #baseId: number;
   #waiters = new Set<() => void>();
   #closed = false;
   readonly #limits: EventLogLimits;
   readonly #onId: (id: number) => void;
 
   constructor(baseId: number, limits: EventLogLimits, onId: (id: number) => void = () => undefined) {
-    this.baseId = baseId;
+    this.#baseId = baseId;
     this.#lastId = baseId;
     this.#limits = limits;
     this.#onId = onId;
+  }
+
+  get baseId(): number {
+    return this.#baseId;
   }
 
   get lastId(): number {
@@ -63,11 +67,32 @@ export class EventLog {
   }
 
   /**
+   * Appends an event numbered elsewhere (the scale mode's shared stream; `json` is its encoded
+   * data). Older ids are ignored; a jump (events trimmed away meanwhile) restarts the window, so
+   * readers behind it get a snapshot instead of a gap.
+   */
+  appendNumbered(id: number, type: string, json: string): void {
+    if (this.#closed || id <= this.#lastId) return;
+    if (id !== this.#lastId + 1) {
+      this.#frames = [];
+      this.#head = 0;
+      this.#chars = 0;
+      this.#baseId = id - 1;
+    }
+    this.#lastId = id;
+    const text = `id: ${id}\nevent: ${type}\ndata: ${json}\n\n`;
+    this.#frames.push({ id, text });
+    this.#chars += text.length;
+    this.#trim();
+    this.#wake();
+  }
+
+  /**
    * Whether a reader that saw everything up to `after` can continue from here without a gap:
    * the id was handed out by this log and the events after it are still kept.
    */
   canResumeAfter(after: number): boolean {
-    if (after < this.baseId || after > this.#lastId) return false;
+    if (after < this.#baseId || after > this.#lastId) return false;
     const first = this.#frames[this.#head];
     return first === undefined ? after === this.#lastId : after >= first.id - 1;
   }

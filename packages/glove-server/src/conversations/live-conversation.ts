@@ -3,9 +3,11 @@ import type { AgentSource } from "../agents/agent-source.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { Principal } from "../security/authenticate.js";
 import type { ConversationCatalog, ConversationRecord } from "../storage/types.js";
+import type { AbortOutcome, ConversationHandle, SlotAnswer } from "./conversation-handle.js";
 import { EventLog } from "./event-log.js";
 import { ObservedStore } from "./observed-store.js";
 import { SideLists } from "./side-lists.js";
+import { applySlotAnswer } from "./slot-answer.js";
 import { TurnRunner } from "./turn-runner.js";
 
 /** Event ids reserved in the catalog at a time (one catalog write per block). */
@@ -23,7 +25,7 @@ export interface ConversationDeps {
  * Built from the store when first needed and dropped when idle; everything that must survive
  * that lives in the store and the catalog.
  */
-export class LiveConversation {
+export class LiveConversation implements ConversationHandle {
   readonly log: EventLog;
   readonly slots: SlotBoard;
   readonly turns: TurnRunner;
@@ -90,6 +92,23 @@ export class LiveConversation {
     conversation.#attach();
     await conversation.sides.start();
     return conversation;
+  }
+
+  startTurn(text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
+    return this.turns.start(text, clientMessageId);
+  }
+
+  async answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }> {
+    return applySlotAnswer(this.slots, this.glove.displayManager, slotId, answer);
+  }
+
+  async abortTurn(): Promise<AbortOutcome> {
+    const turnId = this.turns.running?.id;
+    const ending = this.turns.abort("aborted");
+    if (!ending) return { aborted: false, message: "No turn is running." };
+    // Abortable work stops at once; an unAbortable tool may keep the turn a while: do not wait forever.
+    const status = await Promise.race([ending, new Promise<undefined>((resolve) => void setTimeout(() => resolve(undefined), 2000).unref())]);
+    return { aborted: true, ...(turnId !== undefined ? { turnId } : {}), status: status ?? "aborting" };
   }
 
   /** The state a client starts from, consistent with `lastEventId` (retried while a write is in flight). */

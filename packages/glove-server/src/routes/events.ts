@@ -16,6 +16,7 @@ function resumePosition(ctx: RouteContext): number | undefined {
 export async function streamEvents(ctx: RouteContext): Promise<Response> {
   const after = resumePosition(ctx);
   const conversation = await ownedLive(ctx);
+  if (after !== undefined) await conversation.catchUp?.(after);
   conversation.subscribers++;
   const source = eventStream({
     log: conversation.log,

@@ -1,6 +1,5 @@
 import type { AgentSource } from "../agents/agent-source.js";
-import type { ConversationHost } from "../conversations/conversation-host.js";
-import type { LiveConversation } from "../conversations/live-conversation.js";
+import type { ConversationHandle, ConversationHosting } from "../conversations/conversation-handle.js";
 import { notFound } from "../errors.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { Principal } from "../security/authenticate.js";
@@ -11,7 +10,7 @@ export interface ServerParts {
   catalog: ConversationCatalog;
   /** Deletes a conversation's stored data, when the storage can. */
   purge: (conversationId: string) => Promise<void>;
-  host: ConversationHost;
+  host: ConversationHosting;
   agents: AgentSource;
   options: ResolvedServerOptions;
 }
@@ -35,7 +34,7 @@ export async function ownedRecord(ctx: RouteContext): Promise<ConversationRecord
 }
 
 /** The caller's conversation, live in memory. */
-export async function ownedLive(ctx: RouteContext): Promise<LiveConversation> {
+export async function ownedLive(ctx: RouteContext): Promise<ConversationHandle> {
   const record = await ownedRecord(ctx);
   return ctx.host.open(record, ctx.principal);
 }

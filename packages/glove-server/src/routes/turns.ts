@@ -15,17 +15,12 @@ export async function postMessage(ctx: RouteContext): Promise<Response> {
     throw badRequest("clientMessageId must be a string of 1 to 200 characters.", [{ path: "clientMessageId", message: "invalid" }]);
   }
   const conversation = await ownedLive(ctx);
-  const { turnId, duplicate } = await conversation.turns.start(text, clientMessageId);
+  const { turnId, duplicate } = await conversation.startTurn(text, clientMessageId);
   return json(202, { turnId, duplicate });
 }
 
 /** POST /conversations/:id/abort → stops the running turn everywhere; `{ aborted, turnId?, status? }` */
 export async function abortTurn(ctx: RouteContext): Promise<Response> {
   const conversation = await ownedLive(ctx);
-  const turnId = conversation.turns.running?.id;
-  const ending = conversation.turns.abort("aborted");
-  if (!ending) return json(200, { aborted: false, message: "No turn is running." });
-  // Abortable work stops at once; an unAbortable tool may keep the turn a while: do not wait forever.
-  const status = await Promise.race([ending, new Promise<undefined>((resolve) => void setTimeout(() => resolve(undefined), 2000).unref())]);
-  return json(200, { aborted: true, turnId, status: status ?? "aborting" });
+  return json(200, await conversation.abortTurn());
 }

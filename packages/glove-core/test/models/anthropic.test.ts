@@ -103,6 +103,7 @@ describe("AnthropicAdapter — streaming", () => {
         { tool_name: "get_weather", input_args: { city: "Rome" }, id: "toolu_2" },
       ],
       reasoning_content: "Need weather.",
+      reasoning_blocks: [{ type: "thinking", text: "Need weather.", signature: "sig", provider: "anthropic" }],
     });
     expect(result.tokens_in).toBe(1110);
     expect(adapter.lastUsage).toEqual({ input_tokens: 10, output_tokens: 40, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000 });

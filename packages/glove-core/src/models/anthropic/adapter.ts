@@ -1,19 +1,22 @@
 /**
  * Anthropic Messages API adapter (`POST {baseURL}/v1/messages`), streaming or
  * not. Lean transport: the platform's fetch plus our own SSE parser — see
- * docs/decisions/0007-model-transport.md.
+ * docs/decisions/0007-model-transport.md. Reasoning round trips and structured
+ * output: docs/decisions/0022-signed-reasoning-and-structured-output.md.
  */
 import { ConfigurationError } from "../../errors.js";
 import type { Message, PromptRequest, Tool } from "../../types/index.js";
 import { trimBaseURL } from "../shared/adapter-options.js";
 import { HttpModelAdapter, type RequestTarget } from "../shared/http-adapter.js";
 import { toolJsonSchema } from "../shared/messages.js";
-import { alternatingTurns, messageTurn } from "../shared/turns.js";
+import { outputTool } from "../shared/structured-output.js";
+import { alternatingTurns, messageTurn, type TurnBlocks } from "../shared/turns.js";
 import { WireCache } from "../shared/wire-cache.js";
-import { ANTHROPIC_BLOCKS } from "./content-blocks.js";
+import { anthropicBlocks } from "./content-blocks.js";
 import { readMessagesJson } from "./json-reader.js";
 import type { AnthropicAdapterOptions, AnthropicUsage } from "./options.js";
 import { readMessagesStream } from "./stream-reader.js";
+import { checkThinking, INTERLEAVED_THINKING_BETA } from "./thinking.js";
 import type { MessagesReadContext } from "./usage.js";
 import type { Block } from "./wire-types.js";
 
@@ -21,13 +24,17 @@ import type { Block } from "./wire-types.js";
 export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
   readonly name: string;
   readonly provider: string;
+  /** `PromptRequest.output` is honoured: natively (`output_config`) or through a forced answer tool. */
+  readonly supportsStructuredOutput = true;
   /** Usage of the last completed prompt, with cache token counts. */
   lastUsage: AnthropicUsage | undefined;
   private readonly requestTarget: RequestTarget;
   protected readonly readContext: MessagesReadContext;
   private readonly bodyHead: string;
   private readonly cacheSystemPrompt: boolean;
-  private readonly turns = new WireCache((message: Message) => messageTurn(message, ANTHROPIC_BLOCKS));
+  private readonly structuredOutput: "native" | "tool";
+  private readonly blocks: TurnBlocks<Block>;
+  private readonly turns = new WireCache((message: Message) => messageTurn(message, this.blocks));
   private readonly tools = new WireCache((tool: Tool<unknown>) =>
     JSON.stringify({ name: tool.name, description: tool.description, input_schema: toolJsonSchema(tool) }),
   );
@@ -38,16 +45,29 @@ export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
     super(provider, options, { stream: readMessagesStream, json: readMessagesJson });
     this.provider = provider;
     this.name = `${provider}:${options.model}`;
+    this.blocks = anthropicBlocks(provider);
+    const maxTokens = options.maxTokens ?? 8192;
+    checkThinking(options.thinking, maxTokens, options.interleavedThinking === true, "AnthropicAdapter");
+    this.structuredOutput = options.structuredOutput ?? "native";
+    if (this.structuredOutput === "tool" && options.thinking && options.thinking.type !== "disabled") {
+      throw new ConfigurationError(
+        'AnthropicAdapter: structuredOutput "tool" forces a tool choice, which the API refuses while thinking: use structuredOutput "native" or turn thinking off.',
+      );
+    }
     const headers: Record<string, string> = {
       "content-type": "application/json",
       "anthropic-version": options.version ?? "2023-06-01",
       ...options.headers,
     };
+    if (options.interleavedThinking) {
+      const beta = headers["anthropic-beta"];
+      headers["anthropic-beta"] = beta ? `${beta},${INTERLEAVED_THINKING_BETA}` : INTERLEAVED_THINKING_BETA;
+    }
     if (options.apiKey) headers["x-api-key"] = options.apiKey;
     this.requestTarget = { url: `${trimBaseURL(options.baseURL ?? "https://api.anthropic.com")}/v1/messages`, headers };
     this.readContext = { provider, recordUsage: (usage) => (this.lastUsage = usage) };
     this.cacheSystemPrompt = options.cacheSystemPrompt !== false;
-    const head: Record<string, unknown> = { model: options.model, max_tokens: options.maxTokens ?? 8192 };
+    const head: Record<string, unknown> = { model: options.model, max_tokens: maxTokens };
     if (options.thinking) head["thinking"] = options.thinking;
     if (this.stream) head["stream"] = true;
     this.bodyHead = JSON.stringify(head).slice(0, -1);
@@ -62,10 +82,24 @@ export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
       if (this.cacheSystemPrompt) block["cache_control"] = { type: "ephemeral" };
       body += `,"system":${JSON.stringify([block])}`;
     }
-    const messages = alternatingTurns(request.messages.map((m) => this.turns.get(m)), ANTHROPIC_BLOCKS);
+    const messages = alternatingTurns(request.messages.map((m) => this.turns.get(m)), this.blocks);
     body += `,"messages":${JSON.stringify(messages)}`;
-    if (request.tools?.length) body += `,"tools":[${request.tools.map((t) => this.tools.get(t)).join(",")}]`;
+    const tools = (request.tools ?? []).map((t) => this.tools.get(t));
+    const output = request.output;
+    if (output && this.structuredOutput === "tool") {
+      const tool = outputTool(output);
+      tools.push(JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.schema }));
+      body += `,"tool_choice":${JSON.stringify({ type: "tool", name: tool.name })}`;
+    } else if (output) {
+      body += `,"output_config":${JSON.stringify({ format: { type: "json_schema", schema: output.schema } })}`;
+    }
+    if (tools.length) body += `,"tools":[${tools.join(",")}]`;
     return body + "}";
+  }
+
+  protected override contextFor(request: PromptRequest): MessagesReadContext {
+    if (!request.output || this.structuredOutput !== "tool") return this.readContext;
+    return { ...this.readContext, outputTool: request.output.name };
   }
 
   protected target(): RequestTarget {

@@ -2,6 +2,7 @@ import type { ContentPart } from "../../types/index.js";
 import { argsObject, isErrorResult, parseArgs, toolResultContent } from "../shared/messages.js";
 import type { TurnBlocks } from "../shared/turns.js";
 import type { WireShape } from "../shared/wire-shape.js";
+import { anthropicReasoning } from "./reasoning.js";
 import type { Block } from "./wire-types.js";
 
 /** One user content part as an Anthropic block (images and documents, base64 or URL). */
@@ -50,4 +51,9 @@ export function toolInput(shape: WireShape, value: unknown, path: string): unkno
   if (value === undefined || value === null) return {};
   if (typeof value === "string") return parseArgs(value);
   return shape.object(value, path);
+}
+
+/** The block writers of an adapter whose reasoning blocks are tagged `provider`: they send back only their own. */
+export function anthropicBlocks(provider: string): TurnBlocks<Block> {
+  return { ...ANTHROPIC_BLOCKS, reasoning: anthropicReasoning(provider) };
 }

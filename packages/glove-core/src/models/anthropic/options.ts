@@ -1,6 +1,16 @@
 import type { HttpAdapterOptions } from "../shared/adapter-options.js";
 
-/** Options of AnthropicAdapter: model, key, endpoint, prompt caching and extended thinking. */
+/**
+ * Extended thinking as the Messages API takes it: `enabled` with a token budget (at least 1024,
+ * below `max_tokens` unless thinking is interleaved), `adaptive` (the model decides; newer
+ * models), or `disabled`.
+ */
+export type AnthropicThinking =
+  | { type: "enabled"; budget_tokens: number }
+  | { type: "adaptive" }
+  | { type: "disabled" };
+
+/** Options of AnthropicAdapter: model, key, endpoint, prompt caching, extended thinking and structured output. */
 export interface AnthropicAdapterOptions extends HttpAdapterOptions {
   apiKey?: string;
   /** Default https://api.anthropic.com; `/v1/messages` is appended. */
@@ -11,11 +21,23 @@ export interface AnthropicAdapterOptions extends HttpAdapterOptions {
   version?: string;
   /** Mark the system prompt as a prompt-cache breakpoint (default true). */
   cacheSystemPrompt?: boolean;
-  /** Extended thinking, sent verbatim (e.g. { type: "enabled", budget_tokens: 2048 }). */
-  thinking?: { type: "enabled" | "disabled"; budget_tokens?: number };
+  /**
+   * Extended thinking, sent as given. Thinking blocks come back with their signatures in
+   * `Message.reasoning_blocks` and are returned on the next turn, as a tool loop with thinking requires.
+   */
+  thinking?: AnthropicThinking;
+  /** Lets the model think between tool calls (adds the `interleaved-thinking-2025-05-14` beta header). */
+  interleavedThinking?: boolean;
+  /**
+   * How `PromptRequest.output` is asked for: "native" (default) sends `output_config.format`
+   * (JSON schema; models from Claude Sonnet 4.5 / Opus 4.1 on); "tool" forces a single tool whose
+   * input is the answer, for older models (not combinable with thinking: the API refuses a
+   * forced tool choice while thinking).
+   */
+  structuredOutput?: "native" | "tool";
   /** Extra headers (e.g. anthropic-beta). */
   headers?: Record<string, string>;
-  /** Provider id for the adapter name and errors (default "anthropic"). */
+  /** Provider id for the adapter name, errors and the `provider` of reasoning blocks (default "anthropic"). */
   provider?: string;
 }
 

@@ -4,10 +4,13 @@ import { parseArgs } from "../shared/messages.js";
 import { parseStreamEvent, streamFailure } from "../shared/response.js";
 import { readSSEBatches } from "../shared/sse.js";
 import { StreamedAnswer } from "../shared/streamed-answer.js";
+import { announceRefusal, outputToolAnswer } from "../shared/structured-output.js";
 import { isRetryableStatus } from "../shared/transport.js";
 import { isJsonObject, WireShape, type JsonObject } from "../shared/wire-shape.js";
+import type { ReasoningBlock } from "../../types/index.js";
 import { toolInput } from "./content-blocks.js";
-import { mergeUsage, messagesResult, type MessagesReadContext } from "./usage.js";
+import { ReasoningCollector } from "../shared/reasoning-blocks.js";
+import { mergeUsage, messagesResult, REFUSAL_STOP_REASON, type MessagesReadContext } from "./usage.js";
 import type { Usage } from "./wire-types.js";
 
 /** A content block being streamed: tool calls gather their JSON input. */
@@ -18,6 +21,8 @@ interface OpenBlock {
   json: string;
   /** The input sent whole in content_block_start (used when no input_json_delta follows). */
   input?: unknown;
+  /** A thinking block's stored form, which takes its text and signature deltas. */
+  reasoning?: ReasoningBlock;
 }
 
 /**
@@ -38,6 +43,7 @@ export async function readMessagesStream(
   const usage: Usage = {};
   let stopped = false;
   const blocks = new Map<number, OpenBlock>();
+  const reasoningBlocks = new ReasoningCollector(provider);
 
   for await (const batch of readSSEBatches(response.body)) for (const event of batch) {
     const parsed = parseStreamEvent(provider, response.status, event.data);
@@ -64,7 +70,11 @@ export async function readMessagesStream(
           const text = shape.optString(block["text"], "content_block_start.content_block.text");
           if (text) await answer.addText(text);
         } else if (blockType === "thinking") {
-          answer.reasoning += shape.optString(block["thinking"], "content_block_start.content_block.thinking") ?? "";
+          const thinking = shape.optString(block["thinking"], "content_block_start.content_block.thinking") ?? "";
+          answer.reasoning += thinking;
+          entry.reasoning = reasoningBlocks.thinking(thinking, shape.optString(block["signature"], "content_block_start.content_block.signature"));
+        } else if (blockType === "redacted_thinking") {
+          reasoningBlocks.redacted(shape.string(block["data"], "content_block_start.content_block.data"));
         }
         blocks.set(index, entry);
         break;
@@ -84,11 +94,19 @@ export async function readMessagesStream(
             if (entry) entry.json += json;
             break;
           }
-          case "thinking_delta":
-            answer.reasoning += shape.string(delta["thinking"], "content_block_delta.delta.thinking");
+          case "thinking_delta": {
+            const thinking = shape.string(delta["thinking"], "content_block_delta.delta.thinking");
+            answer.reasoning += thinking;
+            if (entry?.reasoning) entry.reasoning.text = (entry.reasoning.text ?? "") + thinking;
             break;
+          }
+          case "signature_delta": {
+            const signature = shape.string(delta["signature"], "content_block_delta.delta.signature");
+            if (entry?.reasoning) entry.reasoning.signature = (entry.reasoning.signature ?? "") + signature;
+            break;
+          }
           default:
-            // signature_delta, citations_delta…: nothing to surface
+            // citations_delta and future delta types: nothing to surface
             break;
         }
         break;
@@ -98,7 +116,9 @@ export async function readMessagesStream(
         const entry = blocks.get(index);
         if (entry?.type === "tool_use") {
           const input = entry.json.trim() ? parseArgs(entry.json) : toolInput(shape, entry.input, "content_block_start.content_block.input");
-          await answer.addToolCall({ tool_name: entry.name!, input_args: input, id: entry.id! });
+          // The forced answer tool of structured output in tool mode is the answer, not a call.
+          if (entry.name === context.outputTool) await answer.addText(outputToolAnswer(input));
+          else await answer.addToolCall({ tool_name: entry.name!, input_args: input, id: entry.id! });
         }
         blocks.delete(index);
         break;
@@ -122,7 +142,13 @@ export async function readMessagesStream(
   }
   if (!stopped) throw streamFailure(provider, "the stream ended before message_stop", true);
 
-  const result = messagesResult(context, answer, usage, bodyChars);
+  const result = messagesResult(
+    context,
+    { text: answer.text, reasoning: answer.reasoning, toolCalls: answer.toolCalls, reasoningBlocks: reasoningBlocks.blocks, stopReason: answer.stopReason },
+    usage,
+    bodyChars,
+  );
+  await announceRefusal(notify, answer.stopReason === REFUSAL_STOP_REASON, answer.text);
   await answer.complete(result);
   return result;
 }

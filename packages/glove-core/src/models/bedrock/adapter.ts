@@ -1,29 +1,41 @@
 /**
  * Amazon Bedrock adapter on the Converse / ConverseStream API, signed with
  * SigV4 (Web Crypto) or sent with a Bedrock API key (bearer token). The stream
- * is AWS's binary event stream, decoded by ../shared/aws.ts.
+ * is AWS's binary event stream, decoded by ../shared/aws.ts. Signed reasoning is
+ * kept and sent back; structured output goes through a forced answer tool.
  */
 import { ConfigurationError } from "../../errors.js";
 import type { Message, PromptRequest, Tool } from "../../types/index.js";
 import { trimBaseURL } from "../shared/adapter-options.js";
 import { signV4 } from "../shared/aws.js";
 import { awsRegion } from "../shared/env.js";
-import { HttpModelAdapter, type ReadContext, type RequestTarget } from "../shared/http-adapter.js";
+import { checkThinking, INTERLEAVED_THINKING_BETA } from "../anthropic/thinking.js";
+import { HttpModelAdapter, type RequestTarget } from "../shared/http-adapter.js";
 import { toolJsonSchema } from "../shared/messages.js";
 import { alternatingTurns, messageTurn } from "../shared/turns.js";
+import { outputTool } from "../shared/structured-output.js";
 import { WireCache } from "../shared/wire-cache.js";
 import { CONVERSE_BLOCKS, numberDocuments } from "./content-blocks.js";
 import { bedrockAuth, resolveCredentials, type BedrockAuth } from "./credentials.js";
 import { readConverseJson } from "./json-reader.js";
 import type { BedrockAdapterOptions } from "./options.js";
+import { BEDROCK_PROVIDER } from "./reasoning.js";
+import type { ConverseReadContext } from "./result.js";
 import { readConverseStream } from "./stream-reader.js";
 import type { Block } from "./wire-types.js";
 
 /** Talks to Amazon Bedrock's Converse API, signed with AWS credentials or sent with a Bedrock API key. */
-export class BedrockAdapter extends HttpModelAdapter<ReadContext> {
+export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
   readonly name: string;
   readonly region: string;
-  protected readonly readContext: ReadContext = { provider: "bedrock" };
+  /**
+   * `PromptRequest.output` is honoured through a forced answer tool (Converse's toolChoice), whose
+   * input comes back as the answer text.
+   */
+  readonly supportsStructuredOutput = true;
+  protected readonly readContext: ConverseReadContext = { provider: BEDROCK_PROVIDER };
+  private readonly additionalFields: Record<string, unknown> | undefined;
+  private readonly thinking: boolean;
   private readonly base: string;
   private readonly auth: BedrockAuth;
   private readonly turns = new WireCache((message: Message) => messageTurn(message, CONVERSE_BLOCKS));
@@ -35,7 +47,16 @@ export class BedrockAdapter extends HttpModelAdapter<ReadContext> {
 
   constructor(private readonly options: BedrockAdapterOptions) {
     if (!options.model) throw new ConfigurationError("BedrockAdapter needs a model id (option `model`).");
-    super("bedrock", options, { stream: readConverseStream, json: readConverseJson });
+    super(BEDROCK_PROVIDER, options, { stream: readConverseStream, json: readConverseJson });
+    checkThinking(options.thinking, options.maxTokens ?? 4096, options.interleavedThinking === true, "BedrockAdapter");
+    const fields: Record<string, unknown> = { ...options.additionalModelRequestFields };
+    if (options.thinking) fields["thinking"] = options.thinking;
+    if (options.interleavedThinking) {
+      const beta = Array.isArray(fields["anthropic_beta"]) ? (fields["anthropic_beta"] as unknown[]) : [];
+      fields["anthropic_beta"] = [...beta, INTERLEAVED_THINKING_BETA];
+    }
+    this.additionalFields = Object.keys(fields).length ? fields : undefined;
+    this.thinking = options.thinking !== undefined && options.thinking.type !== "disabled";
     this.name = `bedrock:${options.model}`;
     this.region = awsRegion(options.region);
     this.base = trimBaseURL(options.baseURL ?? `https://bedrock-runtime.${this.region}.amazonaws.com`);
@@ -49,8 +70,22 @@ export class BedrockAdapter extends HttpModelAdapter<ReadContext> {
     const system = this.systemFor(request);
     if (system) body["system"] = [{ text: system }];
     body["inferenceConfig"] = { maxTokens: this.options.maxTokens ?? 4096 };
-    if (request.tools?.length) body["toolConfig"] = { tools: request.tools.map((t) => this.tools.get(t)) };
+    if (this.additionalFields) body["additionalModelRequestFields"] = this.additionalFields;
+    const tools = (request.tools ?? []).map((t) => this.tools.get(t));
+    const toolConfig: Record<string, unknown> = { tools };
+    if (request.output) {
+      const tool = outputTool(request.output);
+      tools.push({ toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.schema } } });
+      // Claude refuses a forced tool choice while thinking: then the tool is only offered (its
+      // description asks for the answer through it) and Glove's validation catches a miss.
+      if (!this.thinking) toolConfig["toolChoice"] = { tool: { name: tool.name } };
+    }
+    if (tools.length) body["toolConfig"] = toolConfig;
     return JSON.stringify(body);
+  }
+
+  protected override contextFor(request: PromptRequest): ConverseReadContext {
+    return request.output ? { ...this.readContext, outputTool: request.output.name } : this.readContext;
   }
 
   /** Converse or ConverseStream for this model, signed with SigV4 or carrying the bearer token. */

@@ -1,6 +1,7 @@
 import type { ContentPart } from "../../types/index.js";
 import { argsObject, isErrorResult, toolResultPayload } from "../shared/messages.js";
 import type { TurnBlocks } from "../shared/turns.js";
+import { converseReasoning } from "./reasoning.js";
 import type { Block, ConverseMessage } from "./wire-types.js";
 
 const IMAGE_FORMATS = new Set(["png", "jpeg", "gif", "webp"]);
@@ -47,6 +48,7 @@ export const CONVERSE_BLOCKS: TurnBlocks<Block> = {
   }),
   userPart: toConverseBlock,
   isToolResult: (block) => "toolResult" in block,
+  reasoning: converseReasoning,
 };
 
 /** Renumbers documents across the request: Converse wants document names unique within a request. */

@@ -1,15 +1,16 @@
 import type { ModelPromptResult, NotifySubscribersFunction, ToolCall } from "../../types/index.js";
-import type { ReadContext } from "../shared/http-adapter.js";
+import { ReasoningCollector } from "../shared/reasoning-blocks.js";
 import { announceResponse, readJsonBody } from "../shared/response.js";
+import { outputToolAnswer } from "../shared/structured-output.js";
 import { WireShape } from "../shared/wire-shape.js";
-import { converseResult, readUsage, toolUseInput } from "./result.js";
+import { converseResult, readUsage, toolUseInput, type ConverseReadContext } from "./result.js";
 
 /**
  * Reads a Converse (non-streamed) answer. Every field it uses is checked (a wrong shape is a
  * ProviderError naming the field); block kinds it does not know are skipped.
  */
 export async function readConverseJson(
-  context: ReadContext,
+  context: ConverseReadContext,
   response: Response,
   notify: NotifySubscribersFunction,
   bodyChars: number,
@@ -21,23 +22,29 @@ export async function readConverseJson(
   let text = "";
   let reasoning = "";
   const toolCalls: ToolCall[] = [];
+  const reasoningBlocks = new ReasoningCollector(context.provider);
   shape.array(message["content"], "response.output.message.content").forEach((value, i) => {
     const path = `response.output.message.content[${i}]`;
     const block = shape.object(value, path);
     text += shape.optString(block["text"], `${path}.text`) ?? "";
     const use = shape.optObject(block["toolUse"], `${path}.toolUse`);
     if (use) {
-      toolCalls.push({
-        tool_name: shape.string(use["name"], `${path}.toolUse.name`),
-        input_args: toolUseInput(shape, use["input"], `${path}.toolUse.input`),
-        id: shape.string(use["toolUseId"], `${path}.toolUse.toolUseId`),
-      });
+      const name = shape.string(use["name"], `${path}.toolUse.name`);
+      const input = toolUseInput(shape, use["input"], `${path}.toolUse.input`);
+      if (name === context.outputTool) text += outputToolAnswer(input);
+      else toolCalls.push({ tool_name: name, input_args: input, id: shape.string(use["toolUseId"], `${path}.toolUse.toolUseId`) });
     }
     const rc = shape.optObject(block["reasoningContent"], `${path}.reasoningContent`);
     const rt = rc && shape.optObject(rc["reasoningText"], `${path}.reasoningContent.reasoningText`);
-    if (rt) reasoning += shape.optString(rt["text"], `${path}.reasoningContent.reasoningText.text`) ?? "";
+    if (rt) {
+      const thinking = shape.optString(rt["text"], `${path}.reasoningContent.reasoningText.text`) ?? "";
+      reasoning += thinking;
+      reasoningBlocks.thinking(thinking, shape.optString(rt["signature"], `${path}.reasoningContent.reasoningText.signature`));
+    }
+    const redacted = rc && shape.optString(rc["redactedContent"], `${path}.reasoningContent.redactedContent`);
+    if (redacted) reasoningBlocks.redacted(redacted);
   });
-  const result = converseResult(text, reasoning, toolCalls, readUsage(shape, json["usage"], "response.usage"), bodyChars);
+  const result = converseResult(text, reasoning, toolCalls, reasoningBlocks.blocks, readUsage(shape, json["usage"], "response.usage"), bodyChars);
   const stopReason = shape.optString(json["stopReason"], "response.stopReason");
   await announceResponse(notify, false, { text, toolCalls, stopReason, result });
   return result;

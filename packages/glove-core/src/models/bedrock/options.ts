@@ -1,7 +1,8 @@
+import type { AnthropicThinking } from "../anthropic/options.js";
 import type { HttpAdapterOptions } from "../shared/adapter-options.js";
 import type { AwsCredentials, AwsCredentialsProvider } from "../shared/aws.js";
 
-/** Options of BedrockAdapter: region, credentials and whether to stream. */
+/** Options of BedrockAdapter: region, credentials, whether to stream, and reasoning. */
 export interface BedrockAdapterOptions extends HttpAdapterOptions {
   /** Default AWS_REGION, AWS_DEFAULT_REGION, then us-east-1. */
   region?: string;
@@ -17,4 +18,13 @@ export interface BedrockAdapterOptions extends HttpAdapterOptions {
   baseURL?: string;
   /** ConverseStream (default true) or Converse. */
   stream?: boolean;
+  /**
+   * Extended thinking of Claude models, sent as `additionalModelRequestFields.thinking`. Reasoning
+   * comes back signed in `Message.reasoning_blocks` and is returned on the next turn.
+   */
+  thinking?: AnthropicThinking;
+  /** Claude's interleaved thinking (adds `anthropic_beta: ["interleaved-thinking-2025-05-14"]`). */
+  interleavedThinking?: boolean;
+  /** Model-specific request fields, merged into `additionalModelRequestFields`. */
+  additionalModelRequestFields?: Record<string, unknown>;
 }

@@ -1,17 +1,36 @@
-import type { ModelPromptResult, ToolCall } from "../../types/index.js";
+import type { ModelPromptResult, ReasoningBlock, ToolCall } from "../../types/index.js";
 import { estimateTokens, parseArgs } from "../shared/messages.js";
 import { agentMessage } from "../shared/response.js";
 import { addCounts, tokenCount, type WireShape } from "../shared/wire-shape.js";
 import type { BedrockUsage } from "./wire-types.js";
 
-/** The prompt result; input tokens include cached ones (compaction sizes the context with them). */
-export function converseResult(text: string, reasoning: string, toolCalls: ToolCall[], usage: BedrockUsage, bodyChars: number): ModelPromptResult {
+/** What the readers need to know: the provider, and the forced answer tool of a structured-output request. */
+export interface ConverseReadContext {
+  provider: string;
+  /** Its toolUse is the answer text (the input as JSON), not a tool call. */
+  outputTool?: string;
+}
+
+/**
+ * The prompt result; input tokens include cached ones (compaction sizes the context with them).
+ * Reasoning blocks are stored with the message so the next turn sends them back.
+ */
+export function converseResult(
+  text: string,
+  reasoning: string,
+  toolCalls: ToolCall[],
+  reasoningBlocks: ReasoningBlock[],
+  usage: BedrockUsage,
+  bodyChars: number,
+): ModelPromptResult {
   const tokens_in =
     usage.inputTokens !== undefined
       ? addCounts(usage.inputTokens, usage.cacheReadInputTokens ?? 0, usage.cacheWriteInputTokens ?? 0)
       : estimateTokens(bodyChars);
   const tokens_out = usage.outputTokens ?? estimateTokens(text.length + reasoning.length);
-  return { messages: [agentMessage(text, reasoning, toolCalls)], tokens_in, tokens_out };
+  const message = agentMessage(text, reasoning, toolCalls);
+  if (reasoningBlocks.length) message.reasoning_blocks = reasoningBlocks;
+  return { messages: [message], tokens_in, tokens_out };
 }
 
 const USAGE_FIELDS = ["inputTokens", "outputTokens", "cacheReadInputTokens", "cacheWriteInputTokens"] as const;

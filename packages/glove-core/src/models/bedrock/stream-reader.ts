@@ -1,14 +1,15 @@
 import { ProviderError } from "../../errors.js";
-import type { ModelPromptResult, NotifySubscribersFunction } from "../../types/index.js";
+import type { ModelPromptResult, NotifySubscribersFunction, ReasoningBlock } from "../../types/index.js";
 import { EventStreamDecoder, type EventStreamError, type EventStreamMessage } from "../shared/aws.js";
 import { readBodyChunks } from "../shared/body-chunks.js";
-import type { ReadContext } from "../shared/http-adapter.js";
 import { parseArgs } from "../shared/messages.js";
+import { ReasoningCollector } from "../shared/reasoning-blocks.js";
 import { parseStreamEvent, streamFailure } from "../shared/response.js";
 import { StreamedAnswer } from "../shared/streamed-answer.js";
+import { outputToolAnswer } from "../shared/structured-output.js";
 import { isRetryableStatus } from "../shared/transport.js";
 import { argumentsValue, isJsonObject, WireShape, type ArgumentsValue } from "../shared/wire-shape.js";
-import { converseResult, readUsage } from "./result.js";
+import { converseResult, readUsage, type ConverseReadContext } from "./result.js";
 import type { BedrockUsage } from "./wire-types.js";
 
 /** HTTP statuses of ConverseStream's in-stream exceptions. */
@@ -49,7 +50,7 @@ function addInput(shape: WireShape, entry: StreamedToolUse, input: NonNullable<A
  * the field; event types it does not know are skipped.
  */
 export async function readConverseStream(
-  { provider }: ReadContext,
+  { provider, outputTool }: ConverseReadContext,
   response: Response,
   notify: NotifySubscribersFunction,
   bodyChars: number,
@@ -62,6 +63,9 @@ export async function readConverseStream(
   let usage: BedrockUsage = {};
   let sawStop = false;
   const tools = new Map<number, StreamedToolUse>();
+  const reasoningBlocks = new ReasoningCollector(provider);
+  // Reasoning has no contentBlockStart: a block opens with its first delta.
+  const thinking = new Map<number, ReasoningBlock>();
 
   for await (const bytes of readBodyChunks(response.body)) {
     for (const { headers, payload } of decodeMessages(provider, decoder, bytes, response.status)) {
@@ -98,7 +102,10 @@ export async function readConverseStream(
             if (entry && input) addInput(shape, entry, input);
           }
           const reasoningContent = shape.optObject(delta["reasoningContent"], "contentBlockDelta.delta.reasoningContent");
-          if (reasoningContent) answer.reasoning += shape.optString(reasoningContent["text"], "contentBlockDelta.delta.reasoningContent.text") ?? "";
+          if (reasoningContent) {
+            const index = shape.index(data["contentBlockIndex"], "contentBlockDelta.contentBlockIndex");
+            readReasoningDelta(shape, reasoningContent, index, thinking, reasoningBlocks, answer);
+          }
           break;
         }
         case "contentBlockStop": {
@@ -106,7 +113,10 @@ export async function readConverseStream(
           const entry = tools.get(index);
           if (entry) {
             tools.delete(index);
-            await answer.addToolCall({ tool_name: entry.name, input_args: entry.input ?? parseArgs(entry.json), id: entry.id });
+            const input = entry.input ?? parseArgs(entry.json);
+            // The forced answer tool of a structured-output request is the answer, not a call.
+            if (entry.name === outputTool) await answer.addText(outputToolAnswer(input));
+            else await answer.addToolCall({ tool_name: entry.name, input_args: input, id: entry.id });
           }
           break;
         }
@@ -123,9 +133,38 @@ export async function readConverseStream(
     }
   }
   if (!sawStop) throw streamFailure(provider, "the stream ended before messageStop", true);
-  const result = converseResult(answer.text, answer.reasoning, answer.toolCalls, usage, bodyChars);
+  const result = converseResult(answer.text, answer.reasoning, answer.toolCalls, reasoningBlocks.blocks, usage, bodyChars);
   await answer.complete(result);
   return result;
+}
+
+/** One `reasoningContent` delta: text and signature extend the block at `index`; redacted content is a block of its own. */
+function readReasoningDelta(
+  shape: WireShape,
+  delta: Record<string, unknown>,
+  index: number,
+  open: Map<number, ReasoningBlock>,
+  blocks: ReasoningCollector,
+  answer: StreamedAnswer,
+): void {
+  const redacted = shape.optString(delta["redactedContent"], "contentBlockDelta.delta.reasoningContent.redactedContent");
+  if (redacted) {
+    blocks.redacted(redacted);
+    return;
+  }
+  const text = shape.optString(delta["text"], "contentBlockDelta.delta.reasoningContent.text");
+  const signature = shape.optString(delta["signature"], "contentBlockDelta.delta.reasoningContent.signature");
+  if (text === undefined && signature === undefined) return;
+  let block = open.get(index);
+  if (!block) {
+    block = blocks.thinking("", undefined);
+    open.set(index, block);
+  }
+  if (text) {
+    answer.reasoning += text;
+    block.text = (block.text ?? "") + text;
+  }
+  if (signature) block.signature = (block.signature ?? "") + signature;
 }
 
 /** The complete event-stream messages `bytes` finishes; a corrupt frame is a non-retryable ProviderError. */

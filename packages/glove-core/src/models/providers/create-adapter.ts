@@ -1,5 +1,6 @@
 import { ConfigurationError } from "../../errors.js";
 import type { ModelAdapter } from "../../types/index.js";
+import { checkThinking, thinkingConfig, type ThinkingOptions } from "../anthropic/thinking.js";
 import type { OpenAICompatReasoningOptions, ReasoningEffort } from "../openai-compat.js";
 import { DEFAULT_TIMEOUT_MS } from "../shared/adapter-options.js";
 import { awsEnvCredentials, awsRegion, readEnv } from "../shared/env.js";
@@ -23,7 +24,18 @@ export interface CreateAdapterOptions {
   reasoning?: boolean | OpenAICompatReasoningOptions;
   reasoningEffort?: ReasoningEffort;
   includeReasoningInText?: boolean;
-  /** Retries for 429/5xx/network failures (default 2). */
+  /**
+   * Anthropic and Bedrock (Claude): extended thinking. `true` thinks with half of maxTokens as
+   * budget; `{ budgetTokens, interleaved, adaptive }` to choose. Signed thinking is kept on the
+   * message and sent back, so tool loops work with thinking on.
+   */
+  thinking?: boolean | ThinkingOptions;
+  /**
+   * Anthropic: how `PromptRequest.output` is asked for — "native" JSON schema (default; recent
+   * models) or "tool", a forced answer tool for older models.
+   */
+  structuredOutput?: "native" | "tool";
+  /** Retries for 429/529/5xx/network failures (default 2), waiting what retry-after says. */
   maxRetries?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;
@@ -69,6 +81,17 @@ export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   };
   const name = `${p.id}:${model}`;
+  const thinking = opts.thinking === undefined || opts.thinking === false ? undefined : thinkingConfig(opts.thinking, maxTokens);
+  const interleaved = typeof opts.thinking === "object" && opts.thinking.interleaved === true;
+  const thinkingOptions = thinking ? { thinking, ...(interleaved ? { interleavedThinking: true } : {}) } : {};
+  if (thinking) {
+    if (p.format === "openai") {
+      throw new ConfigurationError(
+        `createAdapter: the thinking option is for anthropic and bedrock; provider "${p.id}" takes reasoning / reasoningEffort instead.`,
+      );
+    }
+    checkThinking(thinking, maxTokens, interleaved, `createAdapter({ provider: "${p.id}" })`);
+  }
 
   if (p.format === "bedrock") {
     const region = awsRegion(opts.region);
@@ -79,10 +102,11 @@ export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
         "Provider \"bedrock\" needs AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials), or AWS_BEARER_TOKEN_BEDROCK.",
       );
     }
-    return new LazyAdapter(name, async () => {
+    return new LazyAdapter(name, true, async () => {
       const { BedrockAdapter } = await import("../bedrock.js");
       return new BedrockAdapter({
         ...common,
+        ...thinkingOptions,
         region,
         ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
         credentials,
@@ -100,13 +124,19 @@ export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
   const baseURL = opts.baseURL ?? baseUrlFromEnv(p.envVar) ?? p.baseURL;
 
   if (p.format === "anthropic") {
-    return new LazyAdapter(name, async () => {
+    return new LazyAdapter(name, true, async () => {
       const { AnthropicAdapter } = await import("../anthropic.js");
-      return new AnthropicAdapter({ ...common, baseURL, ...(apiKey ? { apiKey } : {}) });
+      return new AnthropicAdapter({
+        ...common,
+        ...thinkingOptions,
+        baseURL,
+        ...(apiKey ? { apiKey } : {}),
+        ...(opts.structuredOutput ? { structuredOutput: opts.structuredOutput } : {}),
+      });
     });
   }
   if (p.id === "mimo") {
-    return new LazyAdapter(name, async () => {
+    return new LazyAdapter(name, undefined, async () => {
       const { MiMoAdapter } = await import("../mimo.js");
       return new MiMoAdapter({
         ...common,
@@ -117,7 +147,7 @@ export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
       });
     });
   }
-  return new LazyAdapter(name, async () => {
+  return new LazyAdapter(name, undefined, async () => {
     const { OpenAICompatAdapter } = await import("../openai-compat.js");
     return new OpenAICompatAdapter({
       ...common,

@@ -6,10 +6,19 @@ export class LazyAdapter implements ModelAdapter {
   private loading: Promise<ModelAdapter> | undefined;
   private systemPrompt: string | undefined;
 
+  /**
+   * @param supportsStructuredOutput what the adapter it loads will say, known up front so the
+   *   runtime can decide before the first prompt (undefined: the loaded adapter's own answer).
+   */
   constructor(
     readonly name: string,
+    private readonly structuredOutput: boolean | undefined,
     private readonly load: () => Promise<ModelAdapter>,
   ) {}
+
+  get supportsStructuredOutput(): boolean | undefined {
+    return this.inner?.supportsStructuredOutput ?? this.structuredOutput;
+  }
 
   setSystemPrompt(systemPrompt: string): void {
     this.systemPrompt = systemPrompt;

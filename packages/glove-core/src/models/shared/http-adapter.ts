@@ -1,7 +1,7 @@
 import { GloveError, ProviderError } from "../../errors.js";
 import type { ModelAdapter, ModelPromptResult, NotifySubscribersFunction, PromptRequest } from "../../types/index.js";
 import { transportOptions, type HttpAdapterOptions } from "./adapter-options.js";
-import { post, type TransportOptions } from "./transport.js";
+import { post, retryDelay, retryPolicy, sleep, type OpenResponse, type TransportOptions } from "./transport.js";
 
 /** What an adapter's response readers need to know about it. */
 export interface ReadContext {
@@ -63,13 +63,21 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
   /** The request body this adapter sends for `request` (exposed for tests and benchmarks). */
   abstract buildBody(request: PromptRequest): string;
 
+  /**
+   * Sends the request and reads the answer. A retryable failure that arrives in the body (an
+   * overloaded `error` event, a throttling exception frame, a connection cut mid-stream) is
+   * retried like an error status, but only while nothing has reached subscribers yet: once a
+   * delta went out, a second attempt would show the user a different answer glued to the first,
+   * so the error is thrown instead. Retries in the body and at the status share `maxRetries`.
+   */
   async prompt(request: PromptRequest, notify: NotifySubscribersFunction, signal?: AbortSignal): Promise<ModelPromptResult> {
     const body = this.buildBody(request);
-    const target = await this.target(body);
-    const open = await post(this.transport, { url: target.url, headers: target.headers, body, signal });
+    const context = this.contextFor(request);
     // What a subscriber threw surfaces as it is; anything else thrown while reading is about the response.
     let subscriberError: { error: unknown } | undefined;
+    let emitted = false;
     const guarded: NotifySubscribersFunction = async (type, data) => {
+      emitted = true;
       try {
         await notify(type, data);
       } catch (error) {
@@ -77,16 +85,38 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
         throw error;
       }
     };
-    try {
-      const read = this.stream ? this.readers.stream : this.readers.json;
-      return await read(this.readContext, open.response, guarded, body.length);
-    } catch (error) {
-      if (subscriberError && subscriberError.error === error) throw error;
-      const failure = open.readFailure(error);
-      throw GloveError.isInstance(failure) ? failure : unreadableResponse(this.transport.provider, open.response.status, failure);
-    } finally {
-      open.close();
+    for (let firstAttempt = 0; ; ) {
+      const target = await this.target(body);
+      const open = await post(this.transport, { url: target.url, headers: target.headers, body, signal, firstAttempt });
+      let failure: Error;
+      try {
+        const read = this.stream ? this.readers.stream : this.readers.json;
+        return await read(context, open.response, guarded, body.length);
+      } catch (error) {
+        if (subscriberError && subscriberError.error === error) throw error;
+        const raw = open.readFailure(error);
+        failure = GloveError.isInstance(raw) ? raw : unreadableResponse(this.transport.provider, open.response.status, raw);
+      } finally {
+        open.close();
+      }
+      const delay = emitted ? undefined : this.retryInBody(open, failure);
+      if (delay === undefined) throw failure;
+      await sleep(delay, signal);
+      firstAttempt = open.attempt + 1;
     }
+  }
+
+  /** The wait before retrying a failure read from the body, or undefined to give up. */
+  private retryInBody(open: OpenResponse, failure: Error): number | undefined {
+    if (!ProviderError.isInstance(failure) || !failure.retryable || open.timedOut()) return undefined;
+    if (open.attempt >= retryPolicy(this.transport).maxRetries) return undefined;
+    return retryDelay(this.transport, open.attempt, failure.retryAfterMs);
+  }
+
+  /** What the response readers get for `request` (the adapter's context unless a request needs its own). */
+  protected contextFor(request: PromptRequest): C {
+    void request;
+    return this.readContext;
   }
 
   /** The system prompt for `request`: its own, else the adapter's. */

@@ -21,6 +21,11 @@ export interface PostArgs {
   headers: Record<string, string>;
   body: string;
   signal?: AbortSignal | undefined;
+  /**
+   * Attempts already spent on this prompt (default 0): a retry after a failure mid-stream
+   * continues the count, so `maxRetries` bounds every retry of one prompt.
+   */
+  firstAttempt?: number;
 }
 
 /** A successful response and the means to end the attempt (timer, abort wiring). */
@@ -30,13 +35,44 @@ export interface OpenResponse {
   readFailure(error: unknown): Error;
   /** Clears the timeout and detaches from the caller's signal; call when the body is consumed. */
   close(): void;
+  /** The attempt this response answers (0 for the first request). */
+  attempt: number;
+  /** True when the attempt's own timeout fired (never retried: the caller chose how long to wait). */
+  timedOut(): boolean;
 }
 
 const DEFAULT_TIMEOUT = 600_000;
 
-/** Statuses worth retrying: request timeout, conflict, rate limit, server errors. */
+/** Statuses worth retrying: request timeout, conflict, rate limit, server errors (Anthropic's 529 overloaded included). */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/**
+ * Whether to retry an error answer: the provider's explicit `x-should-retry` header (Anthropic
+ * and OpenAI send it) wins over the status.
+ */
+export function shouldRetry(status: number, headers: Headers): boolean {
+  const hint = headers.get("x-should-retry")?.trim().toLowerCase();
+  if (hint === "true") return true;
+  if (hint === "false") return false;
+  return isRetryableStatus(status);
+}
+
+/** The retry settings with their defaults filled in. */
+export function retryPolicy(options: TransportOptions): { maxRetries: number; base: number; maxDelay: number } {
+  return { maxRetries: options.maxRetries ?? 2, base: options.retryBaseDelayMs ?? 500, maxDelay: options.maxRetryDelayMs ?? 60_000 };
+}
+
+/**
+ * How long to wait before retry number `attempt + 1`: what the provider asked for (retry-after),
+ * else exponential backoff. Undefined when the provider asked for longer than `maxRetryDelayMs`
+ * (give up now rather than hang).
+ */
+export function retryDelay(options: TransportOptions, attempt: number, retryAfter: number | undefined): number | undefined {
+  const { base, maxDelay } = retryPolicy(options);
+  const delay = retryAfter ?? backoff(base, attempt, maxDelay);
+  return delay > maxDelay ? undefined : delay;
 }
 
 /** Parses retry-after-ms / retry-after (seconds or HTTP date) into ms. */
@@ -75,7 +111,8 @@ export function parseErrorBody(text: string): { message: string; code?: string }
   return { message: text.trim().slice(0, 500) || "(empty response body)" };
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** Waits `ms`, or throws AbortError as soon as `signal` fires. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(toAbortError(signal.reason));
     const onAbort = () => {
@@ -123,13 +160,11 @@ class TimeoutSignal extends Error {
  */
 export async function post(options: TransportOptions, args: PostArgs): Promise<OpenResponse> {
   const doFetch = options.fetch ?? globalThis.fetch;
-  const maxRetries = options.maxRetries ?? 2;
-  const base = options.retryBaseDelayMs ?? 500;
-  const maxDelay = options.maxRetryDelayMs ?? 60_000;
+  const { maxRetries, base, maxDelay } = retryPolicy(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT;
   const { signal } = args;
 
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = args.firstAttempt ?? 0; ; attempt++) {
     if (signal?.aborted) throw toAbortError(signal.reason);
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal!.reason);
@@ -190,7 +225,13 @@ export async function post(options: TransportOptions, args: PostArgs): Promise<O
     }
 
     if (response.ok) {
-      return { response, close, readFailure: (error) => failure(error, true) };
+      return {
+        response,
+        close,
+        attempt,
+        readFailure: (error) => failure(error, true),
+        timedOut: () => controller.signal.reason instanceof TimeoutSignal,
+      };
     }
 
     let text = "";
@@ -203,7 +244,7 @@ export async function post(options: TransportOptions, args: PostArgs): Promise<O
     close();
     const { message, code } = parseErrorBody(text);
     const wait = retryAfterMs(response.headers);
-    const retryable = isRetryableStatus(response.status);
+    const retryable = shouldRetry(response.status, response.headers);
     const error = new ProviderError({
       provider: options.provider,
       status: response.status,
@@ -213,8 +254,8 @@ export async function post(options: TransportOptions, args: PostArgs): Promise<O
       ...(wait !== undefined ? { retryAfterMs: wait } : {}),
     });
     if (!retryable || attempt >= maxRetries) throw error;
-    const delay = wait ?? backoff(base, attempt, maxDelay);
-    if (delay > maxDelay) throw error;
+    const delay = retryDelay(options, attempt, wait);
+    if (delay === undefined) throw error;
     await sleep(delay, signal);
   }
 }

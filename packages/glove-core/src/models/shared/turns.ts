@@ -15,15 +15,22 @@ export interface TurnBlocks<B> {
   /** `index` is the part's position among the message's user parts. */
   userPart(part: ContentPart, index: number): B;
   isToolResult(block: B): boolean;
+  /**
+   * The agent message's stored reasoning blocks this provider takes back (signed thinking), in
+   * their original order. They open the assistant turn, ahead of text and tool use, as the
+   * providers that sign reasoning require.
+   */
+  reasoning?(message: Message): B[];
 }
 
 /** Sent as the opening user turn when a history starts with the model's turn. */
 export const CONTINUE_TEXT = "(continuing the conversation)";
 
-/** One Message as a turn: the agent's text then its tool calls, or tool results then user parts. Null when empty. */
+/** One Message as a turn: the agent's reasoning blocks, text then tool calls, or tool results then user parts. Null when empty. */
 export function messageTurn<B>(message: Message, blocks: TurnBlocks<B>): Turn<B> | null {
   const content: B[] = [];
   if (message.sender === "agent") {
+    if (blocks.reasoning) content.push(...blocks.reasoning(message));
     if (message.text) content.push(blocks.text(message.text));
     for (const [i, call] of (message.tool_calls ?? []).entries()) content.push(blocks.toolUse(call, i));
   } else {

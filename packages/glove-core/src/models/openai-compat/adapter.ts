@@ -5,7 +5,7 @@
  * our own SSE parser — see docs/decisions/0007-model-transport.md.
  */
 import { ConfigurationError } from "../../errors.js";
-import type { PromptRequest, Tool } from "../../types/index.js";
+import type { PromptRequest, StructuredOutputRequest, Tool } from "../../types/index.js";
 import { trimBaseURL } from "../shared/adapter-options.js";
 import { HttpModelAdapter, type RequestTarget } from "../shared/http-adapter.js";
 import { toolJsonSchema } from "../shared/messages.js";
@@ -22,6 +22,8 @@ import { readChatStream } from "./stream-reader.js";
 export class OpenAICompatAdapter extends HttpModelAdapter<ChatReadContext> {
   readonly name: string;
   readonly provider: string;
+  /** True unless turned off with `nativeStructuredOutput: false`: `request.output` goes out as a JSON-schema response format. */
+  readonly supportsStructuredOutput: boolean;
   private readonly requestTarget: RequestTarget;
   protected readonly readContext: ChatReadContext;
   /** The request body without messages and tools, as JSON text minus its closing brace. */
@@ -39,6 +41,7 @@ export class OpenAICompatAdapter extends HttpModelAdapter<ChatReadContext> {
     const provider = options.provider ?? "openai";
     super(provider, options, { stream: readChatStream, json: readChatJson });
     this.provider = provider;
+    this.supportsStructuredOutput = options.nativeStructuredOutput !== false;
     this.name = `${provider}:${options.model}`;
     const headers: Record<string, string> = {
       "content-type": "application/json",
@@ -61,10 +64,20 @@ export class OpenAICompatAdapter extends HttpModelAdapter<ChatReadContext> {
     const sep = systemJson && history ? "," : "";
     let body = `${this.bodyHead},"messages":[${systemJson}${sep}${history}]`;
     if (request.tools?.length) body += `,"tools":[${request.tools.map((t) => this.tools.get(t)).join(",")}]`;
+    if (request.output && this.supportsStructuredOutput) body += `,"response_format":${responseFormat(request.output)}`;
     return body + "}";
   }
 
   protected target(): RequestTarget {
     return this.requestTarget;
   }
+}
+
+/** OpenAI's JSON-schema response format; strict, so the provider itself holds the answer to the schema. */
+function responseFormat(output: StructuredOutputRequest): string {
+  const jsonSchema: Record<string, unknown> = { name: output.name };
+  if (output.description) jsonSchema["description"] = output.description;
+  jsonSchema["schema"] = output.schema;
+  jsonSchema["strict"] = true;
+  return JSON.stringify({ type: "json_schema", json_schema: jsonSchema });
 }

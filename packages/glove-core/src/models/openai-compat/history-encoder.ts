@@ -1,5 +1,6 @@
 import type { Message } from "../../types/index.js";
 import { argsString, mergeConsecutive, toolResultContent, userParts } from "../shared/messages.js";
+import { withExtras } from "./call-extras.js";
 import { toChatPart } from "./content-parts.js";
 import type { ChatContent, ChatMessage } from "./wire-types.js";
 
@@ -77,11 +78,10 @@ export class ChatHistoryEncoder {
     if (message.sender === "agent") {
       const m: ChatMessage = { role: "assistant", content: message.text || null };
       if (message.tool_calls?.length) {
-        m.tool_calls = message.tool_calls.map((call, i) => ({
-          id: call.id ?? `call_${i}`,
-          type: "function",
-          function: { name: call.tool_name, arguments: argsString(call.input_args) },
-        }));
+        // Provider extras go back verbatim: Gemini refuses a tool loop whose signature was dropped.
+        m.tool_calls = message.tool_calls.map((call, i) =>
+          withExtras(call.provider_extras, call.id ?? `call_${i}`, call.tool_name, argsString(call.input_args)),
+        );
         if (this.echo && message.reasoning_content) m.reasoning_content = message.reasoning_content;
       }
       if (m.content === null && !m.tool_calls) m.content = "";

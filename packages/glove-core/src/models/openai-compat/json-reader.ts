@@ -1,7 +1,8 @@
 import type { ModelPromptResult, NotifySubscribersFunction } from "../../types/index.js";
 import { announceResponse, readJsonBody } from "../shared/response.js";
 import { argumentsValue, WireShape } from "../shared/wire-shape.js";
-import { chatError, contentText, finishAnswer, readUsage, reasoningText, type ChatReadContext } from "./response.js";
+import { callExtras } from "./call-extras.js";
+import { announceRefusal, chatError, contentText, finishAnswer, reasoningText, refusalText, usageOf, type ChatReadContext } from "./response.js";
 import type { StreamedCall } from "./wire-types.js";
 
 /** Reads a non-streamed chat-completions answer; every field it uses is checked (a wrong shape is a ProviderError). */
@@ -32,10 +33,14 @@ export async function readChatJson(
     const args = argumentsValue(shape, fn["arguments"], `${path}.function.arguments`);
     if (args && "text" in args) call.args = args.text;
     else if (args) call.input = args.object;
+    const extras = callExtras(c);
+    if (extras) call.extras = extras;
     return call;
   });
-  const usage = readUsage(shape, json["usage"], "response.usage");
-  const answer = finishAnswer(context, text, reasoning, calls, usage, bodyChars);
+  const refusal = refusalText(shape, msg, "response.choices[0].message");
+  const usage = usageOf(shape, json, "response");
+  const answer = finishAnswer(context, text, reasoning, calls, usage, bodyChars, refusal);
+  await announceRefusal(notify, answer);
   await announceResponse(notify, false, {
     text: answer.text,
     toolCalls: answer.toolCalls,

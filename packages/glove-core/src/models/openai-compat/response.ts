@@ -1,5 +1,5 @@
 import { ProviderError } from "../../errors.js";
-import type { ModelPromptResult, ToolCall } from "../../types/index.js";
+import type { ModelPromptResult, NotifySubscribersFunction, ToolCall } from "../../types/index.js";
 import { estimateTokens, parseArgs } from "../shared/messages.js";
 import { agentMessage } from "../shared/response.js";
 import { isJsonObject, tokenCount, type WireShape } from "../shared/wire-shape.js";
@@ -18,22 +18,36 @@ export interface ChatAnswer {
   toolCalls: ToolCall[];
   /** The agent message's text (reasoning included when shown in the text). */
   text: string;
+  /** The provider's refusal, when it refused (also part of `text`); "" otherwise. */
+  refusal: string;
 }
 
-/** Builds the answer from what was read; estimates usage the provider did not report. */
+/**
+ * Builds the answer from what was read; estimates usage the provider did not report. A refusal
+ * (the `refusal` field OpenAI sends instead of content) becomes the answer's text and marks the
+ * message `is_refusal`.
+ */
 export function finishAnswer(
   context: ChatReadContext,
-  text: string,
+  content: string,
   reasoning: string,
   calls: StreamedCall[],
   usage: ChatUsage | undefined,
   bodyChars: number,
+  refusal = "",
 ): ChatAnswer {
-  const toolCalls: ToolCall[] = calls.map((c) => ({ tool_name: c.name, input_args: c.input ?? parseArgs(c.args), id: c.id }));
+  const toolCalls: ToolCall[] = calls.map((c) => {
+    const call: ToolCall = { tool_name: c.name, input_args: c.input ?? parseArgs(c.args), id: c.id };
+    if (c.extras) call.provider_extras = c.extras;
+    return call;
+  });
+  const text = content + refusal;
   const visible = visibleText(context.reasoning, text, reasoning);
   const message = agentMessage(visible, context.reasoning.on ? reasoning : "", toolCalls);
+  if (refusal) message.is_refusal = true;
   const outChars = text.length + reasoning.length + calls.reduce((n, c) => n + c.args.length + c.name.length, 0);
   return {
+    refusal,
     result: {
       messages: [message],
       tokens_in: usage?.prompt ?? estimateTokens(bodyChars),
@@ -42,6 +56,22 @@ export function finishAnswer(
     toolCalls,
     text: visible,
   };
+}
+
+/** Tells subscribers the provider refused (after the calls, before the response event). */
+export async function announceRefusal(notify: NotifySubscribersFunction, answer: ChatAnswer): Promise<void> {
+  if (answer.refusal) await notify("model_refusal", { text: answer.refusal });
+}
+
+/**
+ * The usage of a chunk or body: its `usage`, else Groq's `x_groq.usage` (older Groq streams put
+ * the counts only there).
+ */
+export function usageOf(shape: WireShape, holder: Record<string, unknown>, path: string): ChatUsage | undefined {
+  const usage = readUsage(shape, holder["usage"], `${path}.usage`);
+  if (usage) return usage;
+  const groq = shape.optObject(holder["x_groq"], `${path}.x_groq`);
+  return groq ? readUsage(shape, groq["usage"], `${path}.x_groq.usage`) : undefined;
 }
 
 /** The `usage` object of a chunk or body; counts that are not non-negative integers count as absent. */
@@ -58,7 +88,7 @@ export function readUsage(shape: WireShape, value: unknown, path: string): ChatU
 
 /**
  * Message content as text: a string, or an array of content parts whose `text` strings are joined
- * (some servers answer in parts); parts without text (refusals, images) add nothing.
+ * (some servers answer in parts); parts without text (refusals, images) add nothing here.
  */
 export function contentText(shape: WireShape, value: unknown, path: string): string | undefined {
   if (value === undefined || value === null || typeof value === "string") return value ?? undefined;
@@ -69,6 +99,21 @@ export function contentText(shape: WireShape, value: unknown, path: string): str
     text += shape.optString(p["text"], `${path}[${i}].text`) ?? "";
   });
   return text;
+}
+
+/**
+ * The refusal of a delta or message: its `refusal` string, plus the `refusal` of any content part
+ * of type "refusal" (the content-parts form of the same thing).
+ */
+export function refusalText(shape: WireShape, holder: Record<string, unknown>, path: string): string {
+  let refusal = shape.optString(holder["refusal"], `${path}.refusal`) ?? "";
+  const content = holder["content"];
+  if (Array.isArray(content)) {
+    content.forEach((part, i) => {
+      if (isJsonObject(part) && part["type"] === "refusal") refusal += shape.optString(part["refusal"], `${path}.content[${i}].refusal`) ?? "";
+    });
+  }
+  return refusal;
 }
 
 /** The reasoning of a delta or message (`reasoning_content`, else `reasoning`). */

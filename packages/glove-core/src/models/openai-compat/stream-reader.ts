@@ -3,7 +3,7 @@ import { announceResponse, announceToolUse, parseStreamEvent, streamFailure } fr
 import { readSSEBatches } from "../shared/sse.js";
 import { WireShape } from "../shared/wire-shape.js";
 import { ThinkTagStream } from "./reasoning.js";
-import { chatError, contentText, finishAnswer, readUsage, reasoningText, type ChatReadContext } from "./response.js";
+import { announceRefusal, chatError, contentText, finishAnswer, reasoningText, refusalText, usageOf, type ChatReadContext } from "./response.js";
 import { ToolCallDeltas } from "./tool-call-deltas.js";
 import type { ChatUsage } from "./wire-types.js";
 
@@ -18,6 +18,7 @@ export async function readChatStream(
   const shape = new WireShape(context.provider, response.status);
   let text = "";
   let reasoning = "";
+  let refusal = "";
   let stopReason: string | undefined;
   let usage: ChatUsage | undefined;
   let sawDone = false;
@@ -34,7 +35,7 @@ export async function readChatStream(
     if (sawDone) continue;
     const chunk = shape.object(parseStreamEvent(context.provider, response.status, event.data), "chunk");
     if (chunk["error"]) throw chatError(context.provider, chunk["error"]);
-    usage = readUsage(shape, chunk["usage"], "chunk.usage") ?? usage;
+    usage = usageOf(shape, chunk, "chunk") ?? usage;
     const choices = shape.optArray(chunk["choices"], "chunk.choices");
     const choice = shape.optObject(choices?.[0], "chunk.choices[0]");
     if (!choice) continue;
@@ -51,6 +52,13 @@ export async function readChatStream(
         text += content;
         await notify("text_delta", { text: content });
       }
+      // A refusal is the answer's text: it streams like text and marks the message at the end.
+      const refused = refusalText(shape, delta, "chunk.choices[0].delta");
+      if (refused) {
+        await think.close();
+        refusal += refused;
+        await notify("text_delta", { text: refused });
+      }
       const toolCalls = shape.optArray(delta["tool_calls"], "chunk.choices[0].delta.tool_calls");
       toolCalls?.forEach((d, i) => calls.add(d, `chunk.choices[0].delta.tool_calls[${i}]`));
     }
@@ -62,8 +70,9 @@ export async function readChatStream(
   }
   await think.close();
 
-  const answer = finishAnswer(context, text, reasoning, calls.calls, usage, bodyChars);
+  const answer = finishAnswer(context, text, reasoning, calls.calls, usage, bodyChars, refusal);
   for (const call of answer.toolCalls) await announceToolUse(notify, call);
+  await announceRefusal(notify, answer);
   await announceResponse(notify, true, { text: answer.text, toolCalls: answer.toolCalls, stopReason, result: answer.result });
   return answer.result;
 }

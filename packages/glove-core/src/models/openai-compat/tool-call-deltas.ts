@@ -1,11 +1,13 @@
 import { argumentsValue, type WireShape } from "../shared/wire-shape.js";
+import { callExtras, mergeExtras } from "./call-extras.js";
 import type { StreamedCall } from "./wire-types.js";
 
 /**
  * Assembles streamed tool calls from their deltas. A delta names its call by
  * id, by index, or both; providers differ in which they repeat, so a call is
  * found by id first, then by index when the ids do not contradict. Every field
- * is checked: a delta of the wrong shape is a ProviderError naming it.
+ * is checked: a delta of the wrong shape is a ProviderError naming it. Fields the adapter does
+ * not read are kept as the call's extras (./call-extras.ts), merged over the deltas.
  */
 export class ToolCallDeltas {
   readonly calls: StreamedCall[] = [];
@@ -36,6 +38,8 @@ export class ToolCallDeltas {
       this.byIndex.set(index ?? this.calls.length - 1, call);
     }
     if (name) call.name += name;
+    const extras = callExtras(d);
+    if (extras) call.extras = call.extras ? mergeExtras(call.extras, extras) : extras;
     if (!args) return;
     if ("text" in args) {
       if (!args.text) return;

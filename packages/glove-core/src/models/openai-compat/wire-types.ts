@@ -2,10 +2,18 @@
 
 export type ChatContent = string | Array<Record<string, unknown>> | null;
 
+/** A tool call as sent back: the provider's extra fields (e.g. `extra_content`) ride along verbatim. */
+export interface ChatToolCall {
+  [extra: string]: unknown;
+  id: string;
+  type: "function";
+  function: { [extra: string]: unknown; name: string; arguments: string };
+}
+
 export interface ChatMessage {
   role: "system" | "user" | "assistant" | "tool";
   content: ChatContent;
-  tool_calls?: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }>;
+  tool_calls?: ChatToolCall[];
   tool_call_id?: string;
   reasoning_content?: string;
 }
@@ -17,6 +25,8 @@ export interface StreamedCall {
   args: string;
   /** Arguments sent as a JSON object rather than text: used as the parsed input. */
   input?: Record<string, unknown>;
+  /** Every wire field besides id, type, index, function.name and function.arguments (see call-extras.ts). */
+  extras?: Record<string, unknown>;
 }
 
 /** Token counts as reported, each a non-negative integer or absent (then estimated). */

@@ -1,30 +1,35 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 
+/** A token source: a missing, null or empty token means "send no Authorization header". */
+export type AccessTokenSource = () => Promise<string | null | undefined>;
+
 /**
- * A fetch for the MCP transports that sends `Authorization: Bearer <token>` and, when the server
- * answers 401, asks `getAccessToken` once more: if the app has stored a new token meanwhile
- * (refreshed after an `auth_expired`), the request is repeated with it, so a live connection
- * survives a refresh. A 401 with no new token is returned as is and surfaces as `auth_expired`.
- * Repeating is safe: the server rejected the request before acting on it.
+ * A fetch for the MCP transports that sends `Authorization: Bearer <token>` when there is a token
+ * (open servers get no header at all) and, when the server answers 401, asks the token source once
+ * more: if the app has stored a new token meanwhile (refreshed after an `auth_expired`), the request
+ * is repeated with it, so a live connection survives a refresh. A 401 with no new token is returned
+ * as is and surfaces as `auth_expired`. Repeating is safe: the server rejected the request before
+ * acting on it.
  */
-export function bearerFetch(initialToken: string, getAccessToken: () => Promise<string>, base: FetchLike = fetch): FetchLike {
-  let token = initialToken;
-  const send = (url: string | URL, init: RequestInit | undefined, bearer: string) => {
+export function bearerFetch(initialToken: string | null | undefined, getAccessToken: AccessTokenSource, base: FetchLike = fetch): FetchLike {
+  let token = initialToken || undefined;
+  const send = (url: string | URL, init: RequestInit | undefined, bearer: string | undefined) => {
     const headers = new Headers(init?.headers);
-    headers.set("Authorization", `Bearer ${bearer}`);
+    if (bearer) headers.set("Authorization", `Bearer ${bearer}`);
+    else headers.delete("Authorization");
     return base(url, { ...init, headers });
   };
   return async (url, init) => {
     const sent = token;
     const response = await send(url, init, sent);
     if (response.status !== 401) return response;
-    let next: string;
+    let next: string | undefined;
     try {
-      next = await getAccessToken();
+      next = (await getAccessToken()) || undefined;
     } catch {
       return response;
     }
-    if (next === sent) return response;
+    if (next === sent || next === undefined) return response;
     token = next;
     await response.body?.cancel().catch(() => undefined);
     return send(url, init, next);

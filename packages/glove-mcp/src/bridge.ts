@@ -1,6 +1,9 @@
 import type { GloveFoldArgs, ToolResultData } from "glove-core";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { isAuthError, messageOf, type McpConnection, type McpTool } from "./connect.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { replaceBinaryPayloads } from "./binary-markers.js";
+import type { McpConnection, McpTool } from "./connect.js";
+import { isAuthError, McpInsufficientScopeError, messageOf } from "./errors.js";
 
 /** Separator between the entry id and the MCP tool name: regex-safe for every provider. */
 export const MCP_NAMESPACE_SEPARATOR = "__";
@@ -41,41 +44,109 @@ export function joinContentText(content: readonly ContentItem[]): string {
   return parts.join("\n");
 }
 
+/** Default per-call timeout: how long a call may go without a response or a progress notification. */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** Default ceiling for one call however much progress it reports. */
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+
+/** A `notifications/progress` update of a running bridged tool call. */
+export interface McpProgressEvent {
+  /** The catalogue entry id. */
+  entryId: string;
+  /** The bridged (namespaced) tool name. */
+  tool: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Options of `bridgeMcpTool(s)`. */
+export interface BridgeMcpOptions {
+  /** Receives every progress notification of a running call. */
+  onProgress?: (event: McpProgressEvent) => void;
+}
+
+/** The longest error text handed to the model; server bodies can be whole HTML pages. */
+const MAX_ERROR_CHARS = 500;
+
+function errorResult(connection: McpConnection, tool: McpTool, error: unknown, mark: number, timeoutMs: number): ToolResultData {
+  const challenge = connection.scopeChallenges.since(mark);
+  if (challenge || McpInsufficientScopeError.isInstance(error)) {
+    const requiredScope = challenge?.scope ?? (McpInsufficientScopeError.isInstance(error) ? error.requiredScope : undefined);
+    return {
+      status: "error",
+      message: "insufficient_scope",
+      data: {
+        ...(requiredScope ? { requiredScope } : {}),
+        instruction: `The ${connection.entry.name} connection lacks a permission this tool needs; the user must authorize it again${requiredScope ? ` with scope "${requiredScope}"` : ""}.`,
+      },
+    };
+  }
+  if (isAuthError(error)) return { status: "error", message: "auth_expired", data: null };
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return { status: "error", message: `MCP tool ${tool.name} timed out (no answer or progress within ${timeoutMs} ms, or over its total limit)`, data: null };
+  }
+  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400) {
+    return { status: "error", message: `The MCP server answered HTTP ${error.code} to ${tool.name}`, data: null };
+  }
+  const message = messageOf(error);
+  return { status: "error", message: message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}…` : message, data: null };
+}
+
 /**
  * Turns one MCP tool into a Glove fold: `${namespace}__${tool}`, the server's inputSchema as
- * `jsonSchema`, gated unless `serverMode` or the tool is annotated `readOnlyHint: true`.
+ * `jsonSchema`, gated unless `serverMode` or the tool is annotated `readOnlyHint: true`. Calls
+ * carry a progress token; each progress notification restarts the entry's `timeoutMs`, up to
+ * `maxTotalTimeoutMs`.
  */
 export function bridgeMcpTool(
   connection: McpConnection,
   tool: McpTool,
   serverMode: boolean,
+  options: BridgeMcpOptions = {},
 ): GloveFoldArgs<Record<string, unknown>> {
   const readOnly = tool.annotations?.readOnlyHint === true;
+  const name = bridgedToolName(connection.namespace, tool.name);
+  const timeout = connection.entry.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const maxTotalTimeout = Math.max(timeout, connection.entry.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS);
   return {
-    name: bridgedToolName(connection.namespace, tool.name),
+    name,
     description: tool.description ?? tool.annotations?.title ?? tool.title ?? tool.name,
     jsonSchema: tool.inputSchema as Record<string, unknown>,
     requiresPermission: serverMode ? false : !readOnly,
     async do(input, _display, _glove, signal): Promise<ToolResultData> {
       let result: CallToolResult;
+      const mark = connection.scopeChallenges.mark();
       try {
-        result = (await connection.client.callTool(
-          { name: tool.name, arguments: input ?? {} },
-          undefined,
-          signal ? { signal } : undefined,
-        )) as CallToolResult;
+        result = (await connection.client.callTool({ name: tool.name, arguments: input ?? {} }, undefined, {
+          ...(signal ? { signal } : {}),
+          timeout,
+          maxTotalTimeout,
+          resetTimeoutOnProgress: true,
+          // Passing onprogress is what makes the SDK send a progress token.
+          onprogress: (p) =>
+            options.onProgress?.({
+              entryId: connection.namespace,
+              tool: name,
+              progress: p.progress,
+              ...(p.total !== undefined ? { total: p.total } : {}),
+              ...(p.message !== undefined ? { message: p.message } : {}),
+            }),
+        })) as CallToolResult;
       } catch (error) {
         if (signal?.aborted) return { status: "aborted", data: null, message: "aborted" };
-        if (isAuthError(error)) return { status: "error", message: "auth_expired", data: null };
-        return { status: "error", message: messageOf(error), data: null };
+        return errorResult(connection, tool, error, mark, timeout);
       }
       const content = Array.isArray(result.content) ? result.content : [];
       const text = joinContentText(content);
       if (result.isError) {
         return { status: "error", message: text || `MCP tool ${tool.name} failed`, data: text || null, renderData: content };
       }
-      const data = result.structuredContent !== undefined ? result.structuredContent : text;
-      return { status: "success", data, renderData: content };
+      if (result.structuredContent === undefined) return { status: "success", data: text, renderData: content };
+      const data = replaceBinaryPayloads(result.structuredContent);
+      // renderData keeps every byte: the content array, plus the structured content when markers replaced part of it.
+      const renderData = data === result.structuredContent ? content : [...content, { type: "structured", structuredContent: result.structuredContent }];
+      return { status: "success", data, renderData };
     },
   };
 }
@@ -84,10 +155,14 @@ export function bridgeMcpTool(
  * Bridges every tool of a connection. Two MCP names that become one provider-safe name
  * (`a.b` and `a_b`, or a long shared prefix cut at 64) get `_2`, `_3`… so neither is lost.
  */
-export function bridgeMcpTools(connection: McpConnection, serverMode: boolean): Array<GloveFoldArgs<Record<string, unknown>>> {
+export function bridgeMcpTools(
+  connection: McpConnection,
+  serverMode: boolean,
+  options: BridgeMcpOptions = {},
+): Array<GloveFoldArgs<Record<string, unknown>>> {
   const taken = new Set<string>();
   return connection.tools.map((tool) => {
-    const fold = bridgeMcpTool(connection, tool, serverMode);
+    const fold = bridgeMcpTool(connection, tool, serverMode, options);
     let name = fold.name;
     for (let n = 2; taken.has(name); n++) name = `${fold.name.slice(0, 64 - `_${n}`.length)}_${n}`;
     taken.add(name);

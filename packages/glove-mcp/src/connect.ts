@@ -1,14 +1,27 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { GloveError } from "glove-core";
 import { bearerFetch } from "./bearer-fetch.js";
+import type { McpClientFeatures } from "./client-features/types.js";
+import { startDeadline, type Deadline } from "./deadline.js";
+import { isAuthError, McpAuthError, McpConnectError, McpInsufficientScopeError, messageOf } from "./errors.js";
+import { ScopeChallengeLog } from "./scope-challenge.js";
+import { listAllTools, watchToolList } from "./tool-list.js";
 import type { McpCatalogueEntry } from "./types.js";
 
 export type { McpTool };
+export {
+  isAuthError,
+  McpAuthError,
+  McpConnectError,
+  McpInsufficientScopeError,
+  McpTimeoutError,
+  messageOf,
+} from "./errors.js";
 
 /** Which transport a connection ended up on. */
 export type McpTransportKind = "streamable-http" | "sse" | "stdio";
@@ -20,169 +33,199 @@ export interface McpConnection {
   readonly entry: McpCatalogueEntry;
   readonly client: Client;
   readonly transport: McpTransportKind;
-  /** Every tool the server lists (all pages). */
+  /** Every tool the server lists (all pages); kept current on `tools/list_changed`. */
   readonly tools: McpTool[];
+  /** The 403 `insufficient_scope` challenges this connection met (HTTP only). */
+  readonly scopeChallenges: ScopeChallengeLog;
   /** Re-reads the tool list (all pages). */
   refreshTools(): Promise<McpTool[]>;
+  /** Called with the new list whenever the server announces `tools/list_changed`. Returns an unsubscribe. */
+  onToolsChanged(listener: (tools: McpTool[]) => void): () => void;
   close(): Promise<void>;
 }
 
-/** Options of `connectMcp`: the token source, client info, transport choice and an abort signal. */
+/** Default bound of `connectMcp`: handshake, transport fallback and tool listing together. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+
+/** Options of `connectMcp`: credentials, client info, transport choice, time bound and abort signal. */
 export interface ConnectMcpOptions {
-  /** Resolves the bearer token for HTTP entries (typically `adapter.getAccessToken`). */
-  getAccessToken?: (id: string) => Promise<string>;
+  /**
+   * Resolves the bearer token for HTTP entries (typically `adapter.getAccessToken`). A null,
+   * undefined or empty token sends no `Authorization` header (open servers).
+   */
+  getAccessToken?: (id: string) => Promise<string | null | undefined>;
+  /**
+   * An SDK `OAuthClientProvider` instead of `getAccessToken`: the transport gets and refreshes
+   * tokens itself, and steps up on a 403 `insufficient_scope` (e.g. `McpOAuthProvider`, or the
+   * client-credentials / private-key-JWT providers of `glove-mcp/oauth`).
+   */
+  authProvider?: OAuthClientProvider;
   /** Client name/version announced to the server. */
   clientInfo?: { name: string; version: string };
   /** Try only this HTTP transport instead of Streamable HTTP with SSE fallback. */
   httpTransport?: "streamable-http" | "sse";
-  /** Bounds connection set-up. */
+  /** Bounds the whole connection (handshake, fallback, tool list). Default 30 000 ms. */
+  connectTimeoutMs?: number;
+  /** Aborts connecting; the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Client-side features (elicitation, sampling, roots) declared and handled on the new client. */
+  features?: McpClientFeatures;
+  /** Called when re-reading the tool list after `tools/list_changed` fails. Default: ignored. */
+  onError?: (error: unknown) => void;
 }
 
-/** Thrown when the server rejects the bearer token (HTTP 401). */
-export class McpAuthError extends GloveError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, { ...options, code: "GLOVE_MCP_AUTH" });
-    this.name = "McpAuthError";
-  }
+/** The statuses the MCP spec names for "this server does not speak Streamable HTTP": try legacy SSE. */
+const SSE_FALLBACK_STATUSES = new Set([400, 404, 405]);
 
-  static override isInstance(error: unknown): error is McpAuthError {
-    return GloveError.isInstance(error) && error.code === "GLOVE_MCP_AUTH";
-  }
+function fallsBackToSse(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code !== undefined && SSE_FALLBACK_STATUSES.has(error.code);
 }
 
-/** Thrown when no transport could reach the server; the message lists each attempt. */
-export class McpConnectError extends GloveError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, { ...options, code: "GLOVE_MCP_CONNECT" });
-    this.name = "McpConnectError";
-  }
-
-  static override isInstance(error: unknown): error is McpConnectError {
-    return GloveError.isInstance(error) && error.code === "GLOVE_MCP_CONNECT";
-  }
+function newClient(options: ConnectMcpOptions, entry: McpCatalogueEntry): Client {
+  const client = new Client(options.clientInfo ?? { name: "glove-mcp", version: "0.1.0" }, { capabilities: {} });
+  options.features?.attach(client, entry);
+  return client;
 }
 
-/** True for the errors that mean "the token was refused or expired". */
-export function isAuthError(error: unknown): boolean {
-  if (McpAuthError.isInstance(error)) return true;
-  if (!(error instanceof Error)) return false;
-  if (error.name === "UnauthorizedError") return true;
-  const code = (error as { code?: unknown }).code;
-  if (code === 401) return true;
-  return /\b401\b|unauthori[sz]ed|invalid_token|token expired/i.test(error.message);
+async function open(client: Client, transport: Transport, deadline: Deadline): Promise<void> {
+  // The race matters for SSE: its start() waits for an `endpoint` event and takes no signal.
+  await deadline.race(client.connect(transport, { signal: deadline.signal }));
 }
 
-async function listAllTools(client: Client): Promise<McpTool[]> {
-  const tools: McpTool[] = [];
-  let cursor: string | undefined;
-  const seen = new Set<string>();
-  do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-    if (cursor !== undefined) {
-      if (seen.has(cursor)) break; // a server repeating a cursor would loop forever
-      seen.add(cursor);
-    }
-  } while (cursor !== undefined);
-  return tools;
-}
-
-function newClient(options: ConnectMcpOptions): Client {
-  return new Client(options.clientInfo ?? { name: "glove-mcp", version: "0.1.0" }, { capabilities: {} });
-}
-
-async function open(client: Client, transport: Transport, signal?: AbortSignal): Promise<void> {
-  await client.connect(transport, signal ? { signal } : undefined);
+/** The fetch the HTTP transports use: bearer token (when any) and the scope-challenge log. */
+async function httpFetch(entry: McpCatalogueEntry, options: ConnectMcpOptions, log: ScopeChallengeLog, deadline: Deadline): Promise<FetchLike> {
+  const getAccessToken = options.getAccessToken;
+  if (!getAccessToken || options.authProvider) return log.wrap(fetch);
+  const token = await deadline.race(getAccessToken(entry.id));
+  return log.wrap(bearerFetch(token, () => getAccessToken(entry.id)));
 }
 
 /**
  * Connects to the server a catalogue entry names: a local command over stdio when
- * `entry.stdio` is set, otherwise Streamable HTTP with `Authorization: Bearer <token>`,
- * falling back to the legacy SSE transport when the server does not speak Streamable HTTP.
- * The tool list is read to its last page.
+ * `entry.stdio` is set, otherwise Streamable HTTP, falling back to the legacy SSE transport only
+ * when the first POST is answered 400, 404 or 405. The tool list is read to its last page. The
+ * whole attempt is bounded by `connectTimeoutMs` (an `McpTimeoutError`) and `signal`.
  */
 export async function connectMcp(entry: McpCatalogueEntry, options: ConnectMcpOptions = {}): Promise<McpConnection> {
+  if (options.authProvider && options.getAccessToken) {
+    throw new McpConnectError(`connectMcp("${entry.id}"): pass either getAccessToken or authProvider, not both.`);
+  }
+  const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const deadline = startDeadline(timeoutMs, `Connecting to MCP server "${entry.id}" (${entry.url})`, options.signal);
+  const scopeChallenges = new ScopeChallengeLog();
   let client: Client;
   let kind: McpTransportKind;
-  if (entry.stdio) {
-    client = newClient(options);
-    const { command, args, env, cwd } = entry.stdio;
-    const transport = new StdioClientTransport({
-      command,
-      ...(args ? { args } : {}),
-      ...(env ? { env } : {}),
-      ...(cwd ? { cwd } : {}),
-      stderr: "pipe",
-    });
-    await open(client, transport, options.signal);
-    kind = "stdio";
-  } else {
-    const url = new URL(entry.url);
-    const getAccessToken = options.getAccessToken;
-    const authFetch = getAccessToken
-      ? bearerFetch(await getAccessToken(entry.id), () => getAccessToken(entry.id))
-      : undefined;
-    const attempts: Array<"streamable-http" | "sse"> = options.httpTransport
-      ? [options.httpTransport]
-      : ["streamable-http", "sse"];
-    const failures: string[] = [];
-    let connected: { client: Client; kind: McpTransportKind } | undefined;
-    for (const attempt of attempts) {
-      const candidate = newClient(options);
-      const transportOptions = authFetch ? { fetch: authFetch } : {};
-      const transport =
-        attempt === "streamable-http"
-          ? new StreamableHTTPClientTransport(url, transportOptions)
-          : new SSEClientTransport(url, transportOptions);
-      try {
-        await open(candidate, transport, options.signal);
-        connected = { client: candidate, kind: attempt };
-        break;
-      } catch (error) {
-        await candidate.close().catch(() => undefined);
-        if (isAuthError(error)) throw new McpAuthError(`MCP server "${entry.id}" refused the token: ${messageOf(error)}`, { cause: error });
-        if (options.signal?.aborted) throw error;
-        failures.push(`${attempt}: ${messageOf(error)}`);
-      }
-    }
-    if (!connected) {
-      throw new McpConnectError(`Could not connect to MCP server "${entry.id}" at ${entry.url} (${failures.join("; ")}). Check that it is running and the URL is right.`);
-    }
-    client = connected.client;
-    kind = connected.kind;
-  }
-
-  let tools: McpTool[];
   try {
-    tools = await listAllTools(client);
+    ({ client, kind } = entry.stdio
+      ? await openStdio(entry, options, deadline)
+      : await openHttp(entry, options, deadline, scopeChallenges));
   } catch (error) {
-    await client.close().catch(() => undefined);
+    deadline.dispose();
     throw error;
   }
+
+  let tools: McpTool[] = [];
+  const listeners = new Set<(tools: McpTool[]) => void>();
+  const refreshTools = async () => {
+    tools = await listAllTools(client);
+    return tools;
+  };
+  const stopWatching = watchToolList(
+    client,
+    refreshTools,
+    (next) => {
+      for (const listener of listeners) listener(next);
+    },
+    options.onError ?? (() => undefined),
+  );
+  try {
+    await deadline.race(refreshTools());
+  } catch (error) {
+    stopWatching();
+    await client.close().catch(() => undefined);
+    throw deadline.signal.aborted ? deadline.signal.reason : error;
+  } finally {
+    deadline.dispose();
+  }
   let closed = false;
-  const connection: McpConnection = {
+  return {
     namespace: entry.id,
     entry,
     client,
     transport: kind,
+    scopeChallenges,
     get tools() {
       return tools;
     },
-    async refreshTools() {
-      tools = await listAllTools(client);
-      return tools;
+    refreshTools,
+    onToolsChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     async close() {
       if (closed) return;
       closed = true;
+      stopWatching();
+      listeners.clear();
       await client.close();
     },
   };
-  return connection;
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+async function openStdio(entry: McpCatalogueEntry, options: ConnectMcpOptions, deadline: Deadline) {
+  const client = newClient(options, entry);
+  const { command, args, env, cwd } = entry.stdio!;
+  const transport = new StdioClientTransport({
+    command,
+    ...(args ? { args } : {}),
+    ...(env ? { env } : {}),
+    ...(cwd ? { cwd } : {}),
+    stderr: "pipe",
+  });
+  try {
+    await open(client, transport, deadline);
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw deadline.signal.aborted ? deadline.signal.reason : error;
+  }
+  return { client, kind: "stdio" as const };
+}
+
+async function openHttp(entry: McpCatalogueEntry, options: ConnectMcpOptions, deadline: Deadline, log: ScopeChallengeLog) {
+  const url = new URL(entry.url);
+  const transportOptions = {
+    fetch: await httpFetch(entry, options, log, deadline),
+    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+  };
+  const attempts: Array<"streamable-http" | "sse"> = options.httpTransport ? [options.httpTransport] : ["streamable-http", "sse"];
+  const failures: string[] = [];
+  for (const attempt of attempts) {
+    const candidate = newClient(options, entry);
+    const transport =
+      attempt === "streamable-http"
+        ? new StreamableHTTPClientTransport(url, transportOptions)
+        : new SSEClientTransport(url, transportOptions);
+    const mark = log.mark();
+    try {
+      await open(candidate, transport, deadline);
+      return { client: candidate, kind: attempt };
+    } catch (error) {
+      await candidate.close().catch(() => undefined);
+      if (deadline.signal.aborted) throw deadline.signal.reason;
+      const challenge = log.since(mark);
+      if (challenge) {
+        throw new McpInsufficientScopeError(
+          `MCP server "${entry.id}" needs more scope than the token carries${challenge.scope ? ` (it asks for "${challenge.scope}")` : ""}. Authorize again with that scope.`,
+          { requiredScope: challenge.scope, resourceMetadataUrl: challenge.resourceMetadataUrl },
+          { cause: error },
+        );
+      }
+      if (isAuthError(error)) throw new McpAuthError(`MCP server "${entry.id}" refused the token: ${messageOf(error)}`, { cause: error });
+      failures.push(`${attempt}: ${messageOf(error)}`);
+      if (attempt === "streamable-http" && !fallsBackToSse(error)) break;
+    }
+  }
+  throw new McpConnectError(
+    `Could not connect to MCP server "${entry.id}" at ${entry.url} (${failures.join("; ")}). Check that it is running and the URL is right.`,
+  );
 }

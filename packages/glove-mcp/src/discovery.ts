@@ -1,5 +1,6 @@
 import { Glove, MemoryStore, type DefineSubAgentArgs, type ModelAdapter } from "glove-core";
-import { messageOf } from "./connect.js";
+import type { BridgeMcpOptions } from "./bridge.js";
+import { messageOf } from "./errors.js";
 import { McpSession } from "./session.js";
 import type { McpAdapter, McpCatalogueEntry } from "./types.js";
 
@@ -33,6 +34,10 @@ export interface DiscoverySubAgentConfig {
   subagentSystemPrompt?: string;
   /** Shared activation state; mountMcp passes its own. */
   session?: McpSession;
+  /** Bounds each connection (see `connectMcp`). Default 30 000 ms. */
+  connectTimeoutMs?: number;
+  /** Receives progress notifications of running bridged tool calls. */
+  onProgress?: BridgeMcpOptions["onProgress"];
 }
 
 const STOP_WORDS = new Set(["a", "an", "the", "for", "to", "of", "and", "or", "mcp", "server", "find", "use", "with", "my", "me", "i", "in", "on"]);
@@ -76,7 +81,10 @@ export function discoverySubAgent(config: DiscoverySubAgentConfig): DefineSubAge
       "Finds, connects and activates MCP servers (external tools) from the app's catalogue. Give it the capability you need.",
     async factory(ctx) {
       const parent = ctx.controls.glove;
-      session ??= new McpSession(parent, config.adapter, config.entries);
+      session ??= new McpSession(parent, config.adapter, config.entries, {
+        ...(config.connectTimeoutMs !== undefined ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
+        ...(config.onProgress ? { onProgress: config.onProgress } : {}),
+      });
       const live = session;
       const policy: AmbiguityPolicy =
         config.ambiguityPolicy ?? (parent.serverMode ? { type: "auto-pick-best" } : { type: "interactive" });
@@ -84,8 +92,8 @@ export function discoverySubAgent(config: DiscoverySubAgentConfig): DefineSubAge
         (await ctx.parentStore.createSubAgentStore?.(DISCOVERY_SUBAGENT_NAME, false)) ??
         new MemoryStore(`${DISCOVERY_SUBAGENT_NAME}-${Date.now()}`);
       const describeEntry = (e: McpCatalogueEntry) => ({ id: e.id, name: e.name, description: e.description, tags: e.tags });
-      const activated = async (entry: McpCatalogueEntry) => {
-        await live.activate(entry.id);
+      const activated = async (entry: McpCatalogueEntry, signal: AbortSignal | undefined) => {
+        await live.activate(entry.id, signal ? { signal } : {});
         const tools = live.toolNames(entry.id);
         return { status: "success" as const, data: { activated: entry.id, name: entry.name, tools } };
       };
@@ -118,19 +126,19 @@ export function discoverySubAgent(config: DiscoverySubAgentConfig): DefineSubAge
               id: { type: "string", description: "An exact catalogue id." },
             },
           },
-          async do(input, display) {
+          async do(input, display, _glove, signal) {
             try {
               if (input.id) {
                 const entry = config.entries.find((e) => e.id === input.id);
                 if (!entry) return { status: "error", message: `No catalogue entry "${input.id}"`, data: null };
-                return await activated(entry);
+                return await activated(entry, signal);
               }
               const query = input.query ?? "";
               const matches = matchCatalogue(config.entries, query);
               if (matches.length === 0) {
                 return { status: "error", message: `No MCP server matches "${query}"`, data: { candidates: [] } };
               }
-              if (matches.length === 1 || policy.type === "auto-pick-best") return await activated(matches[0]!);
+              if (matches.length === 1 || policy.type === "auto-pick-best") return await activated(matches[0]!, signal);
               const candidates = matches.map(describeEntry);
               if (policy.type === "defer-to-main") {
                 return {
@@ -150,7 +158,7 @@ export function discoverySubAgent(config: DiscoverySubAgentConfig): DefineSubAge
                 typeof picked === "string" ? picked : (picked as { id?: unknown } | null | undefined)?.id;
               const entry = matches.find((e) => e.id === pickedId);
               if (!entry) return { status: "error", message: "No MCP server was picked", data: null };
-              return await activated(entry);
+              return await activated(entry, signal);
             } catch (error) {
               return { status: "error", message: `Activation failed: ${messageOf(error)}`, data: null };
             }

@@ -1,3 +1,6 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { McpRoot } from "./client-features/types.js";
+
 /** How to start a local MCP server over stdio (beyond v1: the spec's entries are HTTP only). */
 export interface McpStdioCommand {
   command: string;
@@ -23,6 +26,15 @@ export interface McpCatalogueEntry {
   metadata?: Record<string, unknown>;
   /** Beyond v1: start a local command and speak MCP over its stdio instead of HTTP. */
   stdio?: McpStdioCommand;
+  /**
+   * How long one tool call may go without an answer or a progress notification (each progress
+   * notification restarts it). Default 60 000 ms.
+   */
+  timeoutMs?: number;
+  /** Ceiling for one tool call however much progress it reports. Default 600 000 ms. */
+  maxTotalTimeoutMs?: number;
+  /** Roots offered to this server (`roots/list`) when the mount's client features are on. */
+  roots?: McpRoot[];
 }
 
 /** Per-conversation MCP state: the active set and the token seam. */
@@ -35,6 +47,15 @@ export interface McpAdapter {
   activate(id: string): Promise<void>;
   /** Mark inactive. */
   deactivate(id: string): Promise<void>;
-  /** Bearer token for an entry; throwing fails activation/reload gracefully. */
-  getAccessToken(id: string): Promise<string>;
+  /**
+   * Bearer token for an entry; throwing fails activation/reload gracefully. Resolve null,
+   * undefined or "" for a server that needs none: no `Authorization` header is sent.
+   */
+  getAccessToken(id: string): Promise<string | null | undefined>;
+  /**
+   * Optional: an SDK `OAuthClientProvider` for an entry (client credentials, private-key JWT, a
+   * store-backed `McpOAuthProvider`). When it returns one, the transport authorizes with it (and
+   * steps up on `insufficient_scope`) instead of calling `getAccessToken`.
+   */
+  getAuthProvider?(id: string): OAuthClientProvider | undefined | Promise<OAuthClientProvider | undefined>;
 }

@@ -101,10 +101,11 @@ describe("bearer tokens", () => {
     }
   });
 
-  it("names both transports it tried when nothing answers", async () => {
+  it("names the transport it tried when nothing answers, and does not fall back to SSE on a network error", async () => {
     const error = await connectMcp(entry("http://127.0.0.1:9/mcp")).catch((e: unknown) => e);
     expect(McpConnectError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/streamable-http: .*; sse: /);
+    expect((error as Error).message).toMatch(/streamable-http: /);
+    expect((error as Error).message).not.toMatch(/sse: /);
   });
 
   it("fails the connection when getAccessToken throws", async () => {

@@ -26,3 +26,4 @@ export { discoverySubAgent, matchCatalogue, DISCOVERY_SUBAGENT_NAME, MCP_PICKER_
 export type { AmbiguityPolicy, DiscoverySubAgentConfig, McpPickerInput } from "./discovery.js";
 export { mountMcp } from "./mount.js";
 export type { McpMount, MountMcpConfig } from "./mount.js";
+export * from "./client-features/index.js";

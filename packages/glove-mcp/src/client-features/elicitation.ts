@@ -1,0 +1,88 @@
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { GloveError, type DisplayManagerAdapter } from "glove-core";
+import { describeIssues, elicitationAnswerSchema } from "./elicitation-schema.js";
+import type { McpElicitationAnswer, McpElicitationInput, McpElicitationOptions, McpFeatureHost } from "./types.js";
+
+/** Display-stack renderer key of the slot an MCP server's elicitation request becomes. */
+export const MCP_ELICITATION_RENDERER = "mcp_elicitation";
+
+const DECLINE: ElicitResult = { action: "decline" };
+
+/**
+ * Answers one `elicitation/create` (form mode). With a human (not serverMode, a display manager
+ * present) it pushes an `mcp_elicitation` slot and waits; otherwise the policy decides (default
+ * decline). Every answer is checked against the requested schema: a UI can call
+ * `displayManager.checkAnswer(slotId, answer)` first and keep the slot open; an invalid answer
+ * resolved anyway settles that slot and the request is asked again with the issues, up to
+ * `maxInvalidAnswers` times, then declined. A dismissed slot (reject / removeSlot) is `cancel`.
+ */
+export async function answerElicitation(
+  host: McpFeatureHost,
+  serverId: string,
+  params: ElicitRequest["params"],
+  options: McpElicitationOptions,
+  signal: AbortSignal,
+): Promise<ElicitResult> {
+  if (params.mode === "url" || !("requestedSchema" in params)) return DECLINE; // only form mode is declared
+  const input: McpElicitationInput = { serverId, message: params.message, requestedSchema: params.requestedSchema };
+  const schema = elicitationAnswerSchema(params.requestedSchema);
+  const dm = host.displayManager as DisplayManagerAdapter | undefined;
+
+  if (host.serverMode || !dm) {
+    if (!options.policy) return DECLINE;
+    const parsed = schema.safeParse(await options.policy(input));
+    return parsed.success ? (parsed.data as ElicitResult) : DECLINE;
+  }
+
+  const attempts = Math.max(1, (options.maxInvalidAnswers ?? 3) + 1);
+  let issues: McpElicitationInput["issues"];
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    try {
+      const answer = await askOnce(dm, issues ? { ...input, issues } : input, schema, signal);
+      return answer as ElicitResult;
+    } catch (error) {
+      if (GloveError.isInstance(error) && error.code === "GLOVE_DISPLAY_INVALID_OUTPUT") {
+        const cause = (error as { cause?: unknown }).cause;
+        issues = isZodError(cause) ? describeIssues(cause) : [{ path: "(root)", message: error.message }];
+        continue;
+      }
+      if (GloveError.isInstance(error) && (error.code === "GLOVE_DISPLAY_SLOT_REJECTED" || error.code === "GLOVE_DISPLAY_SLOT_CLOSED")) {
+        return { action: "cancel" };
+      }
+      throw error;
+    }
+  }
+  return DECLINE;
+}
+
+function isZodError(value: unknown): value is Parameters<typeof describeIssues>[0] {
+  return typeof value === "object" && value !== null && Array.isArray((value as { issues?: unknown }).issues);
+}
+
+/** One slot; removed (and the wait ends) when the server cancels the request or the connection drops. */
+async function askOnce(
+  dm: DisplayManagerAdapter,
+  input: McpElicitationInput,
+  schema: ReturnType<typeof elicitationAnswerSchema>,
+  signal: AbortSignal,
+): Promise<McpElicitationAnswer> {
+  const before = new Set(dm.stack.map((s) => s.id));
+  const wait = dm.pushAndWait<McpElicitationInput, McpElicitationAnswer>({
+    renderer: MCP_ELICITATION_RENDERER,
+    input,
+    resolveSchema: schema,
+    displayStrategy: "hide-on-complete",
+  });
+  // Displaymanager adds the slot synchronously; the diff finds its id for the abort path.
+  const slotId = dm.stack.find((s) => !before.has(s.id) && s.renderer === MCP_ELICITATION_RENDERER)?.id;
+  const onAbort = () => {
+    if (slotId) dm.removeSlot(slotId);
+  };
+  if (signal.aborted) onAbort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await wait;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}

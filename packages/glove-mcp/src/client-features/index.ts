@@ -1,0 +1,15 @@
+export { gloveClientFeatures, type GloveClientFeatures } from "./features.js";
+export { answerElicitation, MCP_ELICITATION_RENDERER } from "./elicitation.js";
+export { elicitationAnswerSchema, elicitationContentSchema } from "./elicitation-schema.js";
+export { answerSampling, samplingPermissionName, SAMPLING_REJECTED_CODE } from "./sampling.js";
+export type {
+  McpClientFeatureOptions,
+  McpClientFeatures,
+  McpElicitationAnswer,
+  McpElicitationInput,
+  McpElicitationOptions,
+  McpFeatureHost,
+  McpRoot,
+  McpSamplingOptions,
+  McpSamplingRequest,
+} from "./types.js";

@@ -1,0 +1,85 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CreateMessageRequest, ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
+import type { DisplayManagerAdapter, ModelAdapter, PermissionStatus, StoreAdapter } from "glove-core";
+import type { McpCatalogueEntry } from "../types.js";
+
+/** A filesystem or URI root the client offers a server (`roots/list`). */
+export interface McpRoot {
+  /** A `file://` URI (what servers expect; other schemes are passed through). */
+  uri: string;
+  name?: string;
+}
+
+/** What an `mcp_elicitation` slot receives. */
+export interface McpElicitationInput {
+  /** The catalogue entry id of the asking server. */
+  serverId: string;
+  message: string;
+  /** The restricted JSON Schema (flat object of primitives) the answer's content must match. */
+  requestedSchema: ElicitRequestFormParams["requestedSchema"];
+  /** Why the previous answer was refused (the slot was pushed again). */
+  issues?: Array<{ path: string; message: string }>;
+}
+
+/** How an elicitation is answered: accept with content, or decline / cancel without. */
+export type McpElicitationAnswer =
+  | { action: "accept"; content: Record<string, string | number | boolean | string[]> }
+  | { action: "decline" }
+  | { action: "cancel" };
+
+/** Elicitation settings: who answers when there is no human. */
+export interface McpElicitationOptions {
+  /**
+   * Answers instead of a human in serverMode (or when no display manager is present).
+   * Default: decline. The answer is validated like a human's; an invalid one becomes decline.
+   */
+  policy?: (request: McpElicitationInput) => McpElicitationAnswer | Promise<McpElicitationAnswer>;
+  /** Invalid answers resolved on the slot before the request is declined. Default 3. */
+  maxInvalidAnswers?: number;
+}
+
+/** What a sampling permission callback sees. */
+export interface McpSamplingRequest {
+  serverId: string;
+  params: CreateMessageRequest["params"];
+}
+
+/** Sampling settings: which model answers and who allows it. */
+export interface McpSamplingOptions {
+  /**
+   * Decides whether this server may use the model for this request. Default: the Glove's
+   * permission mechanism under the name `${serverId}__sampling` (store, then a `permission_request`
+   * slot; denied in serverMode).
+   */
+  permission?: (request: McpSamplingRequest) => boolean | PermissionStatus | Promise<boolean | PermissionStatus>;
+  /** The model that answers. Default: the Glove's model at the time of the request. */
+  model?: ModelAdapter;
+  /** Upper bound on the server's `maxTokens` (informational for adapters without a limit). */
+  maxTokensCap?: number;
+}
+
+/** Which client features a Glove offers its MCP servers. Each is declared only when configured. */
+export interface McpClientFeatureOptions {
+  /** `elicitation/create` through the display stack (`true` = defaults). */
+  elicitation?: boolean | McpElicitationOptions;
+  /** `sampling/createMessage` through the Glove's model, behind a permission check. */
+  sampling?: boolean | McpSamplingOptions;
+  /** Roots offered to every server without its own `roots` (catalogue entry or `setRoots`). */
+  roots?: McpRoot[];
+}
+
+/** The parts of a Glove the client features use. */
+export interface McpFeatureHost {
+  readonly displayManager: DisplayManagerAdapter;
+  readonly model: ModelAdapter;
+  readonly serverMode: boolean;
+  readonly store?: StoreAdapter;
+}
+
+/**
+ * Client-side MCP features for `connectMcp({ features })`: declares the capabilities and installs
+ * the request handlers on each new client before it connects.
+ */
+export interface McpClientFeatures {
+  attach(client: Client, entry: McpCatalogueEntry): void;
+}

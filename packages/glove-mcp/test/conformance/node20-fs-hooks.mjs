@@ -1,0 +1,18 @@
+// Module hooks for node20-fs-shim.mjs: only the conformance package's own "fs" import is redirected.
+const SHIM = "glove-conformance:fs";
+const SOURCE = `export * from "node:fs";
+export function globSync() {
+  throw new Error("fs.globSync needs Node 22+; run the conformance CLI's tier-check under Node 22.");
+}`;
+
+export async function resolve(specifier, context, next) {
+  if ((specifier === "fs" || specifier === "node:fs") && context.parentURL?.includes("/@modelcontextprotocol/conformance/dist/")) {
+    return { url: SHIM, shortCircuit: true };
+  }
+  return next(specifier, context);
+}
+
+export async function load(url, context, next) {
+  if (url === SHIM) return { format: "module", source: SOURCE, shortCircuit: true };
+  return next(url, context);
+}

@@ -1,0 +1,123 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** How one client did on one conformance scenario. */
+export interface ScenarioOutcome {
+  scenario: string;
+  /** pass: every check succeeded; fail: a check failed or the client exited non-zero; hang: killed at the timeout. */
+  status: "pass" | "fail" | "hang";
+  passed: number;
+  failed: number;
+  ms: number;
+  /** The first failed check or the client's last stderr line. */
+  detail?: string;
+}
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const loopbackPreload = join(here, "loopback-sync-preload.mjs");
+const cli = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json")), "dist", "index.js");
+
+function dirname(path: string): string {
+  return path.slice(0, path.lastIndexOf("/"));
+}
+
+/** The client scenarios the installed suite knows, read from its `list` command. */
+export async function listClientScenarios(): Promise<string[]> {
+  const { stdout } = await runCli(["list"], 30_000);
+  const lines = stdout.split("\n");
+  const start = lines.findIndex((l) => l.startsWith("Client scenarios"));
+  return lines
+    .slice(start + 1)
+    .map((l) => /^\s+- (\S+)/.exec(l)?.[1])
+    .filter((s): s is string => s !== undefined);
+}
+
+/**
+ * Runs one scenario with `node <client>` as the client under test (`client` is a file in this
+ * folder). The suite's own client timeout is `timeoutMs`; the CLI itself gets 10 s more.
+ */
+export async function runScenario(client: string, scenario: string, timeoutMs = 15_000): Promise<ScenarioOutcome> {
+  const out = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
+  const started = performance.now();
+  try {
+    const command = `"${process.execPath}" "${join(here, client)}"`;
+    const run = await runCli(["client", "--command", command, "--scenario", scenario, "--timeout", String(timeoutMs), "-o", out], timeoutMs + 10_000);
+    const ms = Math.round(performance.now() - started);
+    const checks = await readChecks(out);
+    const failures = checks.filter((c) => c.status === "FAILURE");
+    const passed = checks.filter((c) => c.status === "SUCCESS").length;
+    const hung = run.killed || /Client timed out after/.test(run.stderr + run.stdout);
+    const clientFailed = /CLIENT EXITED WITH ERROR/.test(run.stdout + run.stderr);
+    const status = hung ? "hang" : failures.length === 0 && !clientFailed && passed > 0 ? "pass" : "fail";
+    const detail = failures[0]
+      ? `${failures[0].name}: ${failures[0].errorMessage ?? ""}`.trim()
+      : clientFailed || hung
+        ? lastErrorLine(run.stdout + run.stderr)
+        : undefined;
+    return { scenario, status, passed, failed: failures.length, ms, ...(detail ? { detail } : {}) };
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+interface Check {
+  name: string;
+  status: string;
+  errorMessage?: string;
+}
+
+async function readChecks(dir: string): Promise<Check[]> {
+  const found: Check[] = [];
+  for (const entry of await readdir(dir, { recursive: true })) {
+    if (String(entry).endsWith("checks.json")) found.push(...(JSON.parse(await readFile(join(dir, String(entry)), "utf8")) as Check[]));
+  }
+  return found;
+}
+
+function lastErrorLine(output: string): string {
+  const lines = output.split("\n").filter((l) => /error|timed out/i.test(l));
+  return (lines.at(-1) ?? "").trim().slice(0, 200);
+}
+
+function runCli(args: string[], killAfterMs: number): Promise<{ stdout: string; stderr: string; killed: boolean }> {
+  return new Promise((resolve, reject) => {
+    // The CLI needs fs.globSync (Node 22) only for tier-check; the shim makes it load on Node 20.
+    // Its scenario servers listen without a host; the preload binds them to 127.0.0.1 only.
+    const child = spawn(process.execPath, ["--import", join(here, "node20-fs-shim.mjs"), "--import", loopbackPreload, cli, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    let stdout = "";
+    let stderr = "";
+    let killed = false;
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill("SIGKILL");
+    }, killAfterMs);
+    child.on("error", reject);
+    child.on("close", () => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, killed });
+    });
+  });
+}
+
+/** Runs `tasks` with at most `limit` at once, keeping their order in the result. */
+export async function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<T[]> {
+  const results: T[] = new Array<T>(tasks.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await tasks[index]!();
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}

@@ -1,0 +1,35 @@
+import type { Queue } from "bullmq";
+import type { AgentSource } from "../../agents/agent-source.js";
+import type { ResolvedServerOptions } from "../../options.js";
+import type { ServerStorage } from "../../storage/types.js";
+import type { ControlChannel } from "./control-channel.js";
+import type { EventTail } from "./event-tail.js";
+import type { ConversationKeys } from "./keys.js";
+import type { ResolvedRedisScale } from "./redis-scale-options.js";
+import type { ScaleRedis } from "./scripts.js";
+
+/** What the scale mode's parts share within one instance. */
+export interface ScaleShared {
+  redis: ScaleRedis;
+  queue: Queue<TurnJobData>;
+  control: ControlChannel;
+  tail: EventTail;
+  keys(conversationId: string): ConversationKeys;
+  storage: ServerStorage;
+  agents: AgentSource;
+  options: ResolvedServerOptions;
+  scale: ResolvedRedisScale;
+}
+
+/** A turn as queued: everything a worker on any instance needs to run it. */
+export interface TurnJobData {
+  conversationId: string;
+  turnId: string;
+  text: string;
+  clientMessageId?: string;
+  owner: string;
+  agent: string;
+}
+
+/** Event ids reserved in the catalog ahead of the Redis counter, for a Redis that lost its data. */
+export const ID_RESERVE = 1_000_000;

@@ -1,0 +1,162 @@
+import type { StoreAdapter, WireSlot } from "glove-core";
+import type { AbortOutcome, ConversationHandle, SlotAnswer } from "../../conversations/conversation-handle.js";
+import { EventLog } from "../../conversations/event-log.js";
+import { conflict, HttpError, notFound } from "../../errors.js";
+import type { ConversationRecord } from "../../storage/types.js";
+import type { ConversationKeys } from "./keys.js";
+import { turnIdOf } from "./keys.js";
+import type { ScaleShared } from "./scale-shared.js";
+
+/** How long the remembered client message ids answer retries. */
+const CLIENT_ID_TTL_S = 24 * 3600;
+/** A claimed turn with no job after this long was lost (its instance died between claim and queueing). */
+const LOST_CLAIM_MS = 10_000;
+
+type Reply = [Error | null, unknown][] | null;
+
+/**
+ * A conversation as one instance of the scale mode serves it: its events followed from the shared
+ * stream into a local log (which this instance's SSE readers share), snapshots read from Redis
+ * state + PostgreSQL, turns queued for whichever instance takes them, slot answers and aborts
+ * forwarded to the instance running the turn. No Glove lives here.
+ */
+export class ScaledConversation implements ConversationHandle {
+  subscribers = 0;
+  lastActive = Date.now();
+
+  private constructor(
+    readonly record: ConversationRecord,
+    readonly log: EventLog,
+    private readonly store: StoreAdapter,
+    private readonly keys: ConversationKeys,
+    private readonly shared: ScaleShared,
+  ) {}
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  static async open(record: ConversationRecord, shared: ScaleShared): Promise<ScaledConversation> {
+    const keys = shared.keys(record.id);
+    const { replayEvents, replayChars } = shared.options;
+    const reply = (await shared.redis.multi().xrevrange(keys.events, "+", "-", "COUNT", replayEvents).hget(keys.state, "last").exec()) as Reply;
+    const entries = ((reply?.[0]?.[1] ?? []) as Array<[string, string[]]>).reverse();
+    const last = reply?.[1]?.[1] == null ? record.eventIdsReserved : Number(reply[1][1]);
+    const first = entries[0] ? Number(entries[0][0].split("-")[0]) : last + 1;
+    const log = new EventLog(first - 1, { maxEvents: replayEvents, maxChars: replayChars });
+    for (const [entryId, fields] of entries) log.appendNumbered(Number(entryId.split("-")[0]), field(fields, "t") ?? "message", field(fields, "d") ?? "null");
+    const store = await shared.storage.store(record.id);
+    const conversation = new ScaledConversation(record, log, store, keys, shared);
+    shared.tail.watch(record.id, keys.events, log);
+    return conversation;
+  }
+
+  async snapshot(): Promise<{ data: Record<string, unknown>; lastId: number }> {
+    const { redis } = this.shared;
+    const keys = this.keys;
+    const reply = (await redis.multi().hgetall(keys.state).get(keys.streaming).hgetall(keys.slots).hgetall(keys.slotStatus).get(keys.turn).exec()) as Reply;
+    const state = (reply?.[0]?.[1] ?? {}) as Record<string, string>;
+    const lastId = state.last !== undefined ? Number(state.last) : this.log.baseId;
+    const slotJson = (reply?.[2]?.[1] ?? {}) as Record<string, string>;
+    const statuses = (reply?.[3]?.[1] ?? {}) as Record<string, string>;
+    const slots = Object.entries(slotJson).map(([id, json]) => ({ ...(JSON.parse(json) as WireSlot), status: (statuses[id] ?? "pending") as WireSlot["status"] }));
+    const turnId = turnIdOf((reply?.[4]?.[1] ?? null) as string | null);
+    const [messages, tasks, inbox] = await Promise.all([this.store.getMessages(), this.store.getTasks?.(), this.store.getInboxItems?.()]);
+    // Messages stored but not yet announced by an event at or before lastId come with a later event.
+    const announced = state.messageCount !== undefined ? Math.min(Number(state.messageCount), messages.length) : messages.length;
+    await this.catchUp(lastId);
+    const data = {
+      id: this.id,
+      agent: this.record.agent,
+      title: this.record.title,
+      messages: messages.slice(0, announced),
+      slots,
+      tasks: tasks ?? [],
+      inbox: inbox ?? [],
+      busy: turnId !== null,
+      turnId,
+      streamingText: (reply?.[1]?.[1] ?? "") as string,
+      lastEventId: lastId,
+    };
+    return { data, lastId };
+  }
+
+  /** Waits (bounded) until the local log holds the events up to `after` that the stream has. */
+  async catchUp(after: number): Promise<void> {
+    if (this.log.lastId >= after) return;
+    const last = Number((await this.shared.redis.hget(this.keys.state, "last")) ?? 0);
+    const target = Math.min(after, last);
+    const deadline = Date.now() + 3000;
+    while (this.log.lastId < target && !this.log.closed && Date.now() < deadline) {
+      await Promise.race([this.log.waitAfter(this.log.lastId), new Promise((resolve) => setTimeout(resolve, 100))]);
+    }
+  }
+
+  async startTurn(text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
+    const { redis, queue, catalog } = { ...this.shared, catalog: this.shared.storage.catalog };
+    const record = this.record;
+    if (clientMessageId !== undefined && record.lastClientMessageId === clientMessageId && record.lastTurnId) {
+      return { turnId: record.lastTurnId, duplicate: true };
+    }
+    const turnId = crypto.randomUUID();
+    const clientKey = this.keys.clientMessage(clientMessageId ?? "");
+    const claim = async () =>
+      redis.gloveClaimTurn(this.keys.turn, clientKey, turnId, clientMessageId === undefined ? "0" : "1", CLIENT_ID_TTL_S, Date.now());
+    let [outcome, value] = await claim();
+    if (outcome === "busy" && (await this.#lostClaim(value))) [outcome, value] = await claim();
+    if (outcome === "dup") return { turnId: value, duplicate: true };
+    if (outcome === "busy") throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
+    const changes = { lastClientMessageId: clientMessageId ?? null, lastTurnId: turnId, updatedAt: new Date().toISOString(), title: record.title ?? text.trim().slice(0, 80) };
+    Object.assign(record, changes);
+    await catalog.update(record.id, changes).catch((error: unknown) => this.shared.options.log("[glove-server] catalog update failed", error));
+    const data = { conversationId: record.id, turnId, text, owner: record.owner, agent: record.agent, ...(clientMessageId !== undefined ? { clientMessageId } : {}) };
+    await queue.add("turn", data, { jobId: turnId, removeOnComplete: true, removeOnFail: 1000 });
+    return { turnId, duplicate: false };
+  }
+
+  async answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }> {
+    const { redis, control } = this.shared;
+    const [json, status] = await Promise.all([redis.hget(this.keys.slots, slotId), redis.hget(this.keys.slotStatus, slotId)]);
+    const slot = json === null ? undefined : (JSON.parse(json) as WireSlot);
+    if (!slot || slot.mode !== "wait") throw notFound(`No slot ${JSON.stringify(slotId)} waits for an answer in this conversation.`);
+    if (status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${status ?? "closed"}; the first answer won.`);
+    const request = "resolve" in answer ? { op: "slot" as const, slotId, resolve: answer.resolve } : { op: "slot" as const, slotId, reject: answer.reject };
+    const reply = await control.request(this.keys.control, request, 5000);
+    if (!reply) throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} closed: the instance running its turn stopped; the turn continues elsewhere.`);
+    if (!reply.ok) throw new HttpError(reply.status, reply.code, reply.message, reply.issues ? { issues: reply.issues } : undefined);
+    return reply.body as { slotId: string; status: "resolved" | "rejected" };
+  }
+
+  async abortTurn(): Promise<AbortOutcome> {
+    const { redis, control } = this.shared;
+    const turnId = turnIdOf(await redis.get(this.keys.turn));
+    if (!turnId) return { aborted: false, message: "No turn is running." };
+    const reply = await control.request(this.keys.control, { op: "abort" }, 3000);
+    if (reply?.ok) return reply.body as unknown as AbortOutcome;
+    // Queued, or between workers: whoever takes the turn ends it as aborted.
+    await redis.set(this.keys.abort, turnId, "EX", 3600);
+    return { aborted: true, turnId, status: "aborting" };
+  }
+
+  /** Stops following the stream and ends this instance's readers. */
+  async close(): Promise<void> {
+    this.shared.tail.unwatch(this.id);
+    this.log.close();
+    const closable = this.store as { close?: () => unknown };
+    if (typeof closable.close === "function") await Promise.resolve(closable.close()).catch(() => undefined);
+  }
+
+  /** A claim whose instance died before queueing its job: released so the conversation is not stuck. */
+  async #lostClaim(holder: string): Promise<boolean> {
+    const [turnId, at] = holder.split("|");
+    if (!turnId || Date.now() - Number(at) < LOST_CLAIM_MS) return false;
+    const job = await this.shared.queue.getJob(turnId);
+    if (job && !(await job.isCompleted()) && !(await job.isFailed())) return false;
+    return (await this.shared.redis.gloveDeleteIf(this.keys.turn, holder)) === 1;
+  }
+}
+
+function field(fields: string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
+  return undefined;
+}

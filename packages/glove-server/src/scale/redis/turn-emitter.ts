@@ -1,0 +1,68 @@
+import type { ConversationKeys } from "./keys.js";
+import type { ScaleRedis } from "./scripts.js";
+
+export interface EmitLimits {
+  streamMaxLen: number;
+  streamMaxAgeMs: number;
+}
+
+/**
+ * Writes one running turn's events to the conversation's stream, in order, without waiting for each
+ * (commands on one connection keep their order; ioredis queues them while Redis is away and sends
+ * them when it is back). A refusal means another worker took the turn over: `onFenced` fires once
+ * and later events are dropped.
+ */
+export class TurnEmitter {
+  #tail: Promise<unknown> = Promise.resolve();
+  #localSeq = 0;
+  #fenced = false;
+
+  constructor(
+    private readonly redis: ScaleRedis,
+    private readonly keys: ConversationKeys,
+    /** The worker's fencing token, or "" for events outside a turn. */
+    private readonly token: string,
+    /** Above every id the catalog knows was handed out (used when Redis lost the counter). */
+    private readonly base: number,
+    private readonly limits: EmitLimits,
+    private readonly onFenced: () => void,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  get fenced(): boolean {
+    return this.#fenced;
+  }
+
+  /** Queues an event; `extra` feeds the script's state update (see scripts.ts). */
+  emit(type: string, data: unknown, extra: [string?, string?, string?] = []): Promise<number> {
+    if (this.#fenced) return Promise.resolve(-1);
+    const k = this.keys;
+    const sent = this.redis
+      .gloveEmit(
+        k.seq, k.events, k.state, k.run, k.streaming, k.slots, k.slotStatus, k.turn,
+        this.token, ++this.#localSeq, type, JSON.stringify(data ?? null),
+        this.limits.streamMaxLen, this.base, this.limits.streamMaxAgeMs,
+        extra[0] ?? "", extra[1] ?? "", extra[2] ?? "",
+      )
+      .then((id) => {
+        if (id === -1 && !this.#fenced) {
+          this.#fenced = true;
+          this.onFenced();
+        }
+        return id;
+      });
+    this.#tail = sent.catch((error: unknown) => this.onError(error));
+    return sent;
+  }
+
+  /** An event of glove-core's bus, with the state its type changes. */
+  record(type: string, data: unknown): void {
+    const extra: [string?, string?, string?] = type === "text_delta" ? [String((data as { text?: unknown }).text ?? "")] : [];
+    void this.emit(type, data, extra).catch(() => undefined);
+  }
+
+  /** Resolves once every queued event was written (or failed). */
+  flush(): Promise<unknown> {
+    return this.#tail;
+  }
+}

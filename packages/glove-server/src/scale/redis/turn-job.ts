@@ -1,0 +1,205 @@
+import { DelayedError, type Job } from "bullmq";
+import { AbortError, GloveError, repairForInterruptedTools, SlotBoard, type IGloveRunnable, type Message, type StoreAdapter } from "glove-core";
+import { ObservedStore } from "../../conversations/observed-store.js";
+import { applySlotAnswer } from "../../conversations/slot-answer.js";
+import { HttpError } from "../../errors.js";
+import type { ControlReply, ControlRequest } from "./control-channel.js";
+import { turnIdOf } from "./keys.js";
+import { ID_RESERVE, type ScaleShared, type TurnJobData } from "./scale-shared.js";
+import { TurnEmitter } from "./turn-emitter.js";
+
+type TurnStatus = "done" | "aborted" | "error" | "interrupted";
+type StopReason = "aborted" | "handover" | "fenced";
+
+/** A turn running on this instance. */
+interface RunningTurn {
+  controller: AbortController;
+  stopReason?: StopReason;
+  done: Promise<TurnStatus | "handed-over">;
+}
+
+/**
+ * Runs queued turns on this instance (the BullMQ processor). A turn runs where its job is; when its
+ * worker dies, BullMQ's stalled-job check gives the job to another instance, which continues the
+ * turn from what PostgreSQL holds (`Glove.continueTurn`): the stored answer is never asked for
+ * twice, in-flight calls get interrupted results unless their tool may be re-run.
+ */
+export class TurnWorker {
+  readonly #running = new Map<string, RunningTurn>();
+  #closing = false;
+
+  constructor(private readonly shared: ScaleShared) {}
+
+  get size(): number {
+    return this.#running.size;
+  }
+
+  /** The BullMQ processor. */
+  async process(job: Job<TurnJobData>, token: string | undefined): Promise<string> {
+    const data = job.data;
+    const { redis } = this.shared;
+    const keys = this.shared.keys(data.conversationId);
+    if (turnIdOf(await redis.get(keys.turn)) !== data.turnId) return "stale"; // ended already (its worker died before acking)
+    const fence = `${data.turnId}:${crypto.randomUUID()}`;
+    await redis.set(keys.run, fence, "PX", this.shared.scale.turnLockMs);
+    const attempt = await redis.hincrby(keys.attempts, data.turnId, 1);
+    const turn: RunningTurn = { controller: new AbortController(), done: Promise.resolve("done") };
+    turn.done = this.#run(data, fence, attempt, turn);
+    this.#running.set(data.conversationId, turn);
+    let outcome: TurnStatus | "handed-over";
+    try {
+      outcome = await turn.done;
+    } finally {
+      this.#running.delete(data.conversationId);
+    }
+    if (outcome === "handed-over" && token !== undefined) {
+      // Back to the queue at once: another instance continues it (this one is closing).
+      await job.moveToDelayed(Date.now() + 1, token);
+      throw new DelayedError();
+    }
+    return outcome;
+  }
+
+  /** Stops running turns without ending them: other instances continue them. */
+  async handOverAll(): Promise<void> {
+    this.#closing = true;
+    for (const turn of this.#running.values()) {
+      turn.stopReason ??= "handover";
+      turn.controller.abort(new AbortError("This server instance is shutting down; another instance continues the turn."));
+    }
+    await Promise.all([...this.#running.values()].map((turn) => turn.done.catch(() => undefined)));
+  }
+
+  async #run(data: TurnJobData, fence: string, attempt: number, turn: RunningTurn): Promise<TurnStatus | "handed-over"> {
+    const { redis, options, scale, storage, agents, control } = this.shared;
+    const keys = this.shared.keys(data.conversationId);
+    const record = await storage.catalog.get(data.conversationId);
+    if (!record) {
+      await redis.gloveDeleteIf(keys.turn, (await redis.get(keys.turn)) ?? "");
+      return "interrupted"; // deleted meanwhile
+    }
+    const seqNow = Number((await redis.get(keys.seq)) ?? 0);
+    if (seqNow + ID_RESERVE / 2 > record.eventIdsReserved) {
+      await storage.catalog.update(record.id, { eventIdsReserved: Math.max(seqNow, record.eventIdsReserved) + ID_RESERVE });
+    }
+    const stop = (reason: StopReason, message: string) => {
+      turn.stopReason ??= reason;
+      turn.controller.abort(new AbortError(message));
+    };
+    const emitter = new TurnEmitter(
+      redis, keys, fence, record.eventIdsReserved, scale,
+      () => stop("fenced", "Another instance took this turn over."),
+      (error) => options.log("[glove-server] could not write an event to Redis", error),
+    );
+    const renew = setInterval(() => {
+      redis
+        .gloveRenew(keys.run, fence, scale.turnLockMs)
+        .then((held) => held === 0 && stop("fenced", "Another instance took this turn over."))
+        .catch(() => undefined); // Redis away: the lock may lapse; the emit script fences us then
+    }, Math.max(50, Math.floor(scale.turnLockMs / 3)));
+
+    const inner: StoreAdapter = await storage.store(record.id);
+    const history = await inner.getMessages();
+    const observed = new ObservedStore(inner, {
+      onMessagesAppended: (messages, startIndex) => void emitter.emit("messages_appended", { messages, startIndex }, [String(startIndex + messages.length)]),
+      onTasksChanged: () => void inner.getTasks?.().then((tasks) => emitter.emit("tasks", { tasks })),
+      onInboxChanged: () => void inner.getInboxItems?.().then((items) => emitter.emit("inbox", { items })),
+    });
+    observed.setMessageCount(history.length);
+    let glove: IGloveRunnable | undefined;
+    const slots = new SlotBoard({
+      pushed: (slot) => void emitter.emit("slot_push", { slot }, [slot.id, JSON.stringify(slot), slot.status]),
+      settled: (slotId, status) => void emitter.emit("slot_settled", { slotId, status }, [slotId, "", status]),
+    });
+    const subscriber = { record: (type: string, eventData: unknown) => emitter.record(type, eventData) };
+    let unsubscribeDisplay = () => undefined as void;
+    let status: TurnStatus = "done";
+    let error: { code: string; message: string } | undefined;
+    try {
+      glove = await agents.open({ conversationId: record.id, agent: record.agent, principal: { id: record.owner }, store: observed.store });
+      glove.addSubscriber(subscriber);
+      const display = glove.displayManager;
+      const sync = (stack: Parameters<SlotBoard["sync"]>[0]) => slots.sync(stack, (id) => display.resolverStore.has(id));
+      unsubscribeDisplay = display.subscribe(sync);
+      await control.serve(keys.control, (request) => this.#control(request, slots, glove!, turn, data.turnId));
+      const state = await redis.hmget(keys.state, "turnBase", "baseTurn", "messageCount");
+      const started = state[1] === data.turnId;
+      const abortAsked = (await redis.get(keys.abort)) === data.turnId;
+      if (abortAsked) stop("aborted", "A client aborted the turn.");
+      if (!started) {
+        await redis.hset(keys.state, "turnBase", String(history.length), "baseTurn", data.turnId);
+        await emitter.emit("turn_start", data.clientMessageId !== undefined ? { turnId: data.turnId, clientMessageId: data.clientMessageId } : { turnId: data.turnId }, [data.turnId]);
+        await glove.processRequest(data.text, turn.controller.signal);
+      } else {
+        await emitter.emit("turn_resumed", { turnId: data.turnId, attempt }, [data.turnId]);
+        await this.#announceUnseen(emitter, history, Number(state[2] ?? history.length));
+        const base = Number(state[0] ?? history.length);
+        const userStored = history.slice(base).some((m) => m.sender === "user" && !(m.tool_results?.length));
+        if (turn.controller.signal.aborted) throw new AbortError("A client aborted the turn.");
+        if (!userStored) await glove.processRequest(data.text, turn.controller.signal);
+        else if (glove.continueTurn) await glove.continueTurn(turn.controller.signal);
+        else throw new AbortError("This agent cannot continue a turn (its Glove has no continueTurn).");
+      }
+    } catch (caught) {
+      if (turn.controller.signal.aborted || AbortError.isInstance(caught)) {
+        status = turn.stopReason === "aborted" ? "aborted" : "interrupted";
+      } else {
+        status = "error";
+        error = this.#describe(caught, record.id);
+      }
+    } finally {
+      clearInterval(renew);
+      unsubscribeDisplay();
+      if (glove) glove.removeSubscriber(subscriber);
+      await control.stopServing(keys.control);
+    }
+    const handedOver = turn.stopReason === "handover" || turn.stopReason === "fenced" || emitter.fenced;
+    if (!handedOver) {
+      if (status !== "done") await this.#answerLeftoverCalls(observed.store);
+      for (const slot of slots.list()) if (slot.status === "pending") glove?.displayManager.removeSlot(slot.id);
+      await emitter.emit("turn_end", error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status }, [data.turnId]).catch(() => undefined);
+      await redis.gloveDeleteIf(keys.abort, data.turnId).catch(() => undefined);
+      await storage.catalog.update(record.id, { updatedAt: new Date().toISOString() }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
+    }
+    await emitter.flush();
+    agents.release(record.agent, record.id);
+    const closable = inner as { close?: () => unknown };
+    if (typeof closable.close === "function") await Promise.resolve(closable.close()).catch(() => undefined);
+    return handedOver ? (this.#closing ? "handed-over" : "interrupted") : status;
+  }
+
+  /** Messages a dead worker stored but could not announce (its events were lost with it). */
+  async #announceUnseen(emitter: TurnEmitter, history: Message[], announced: number): Promise<void> {
+    if (history.length > announced) {
+      await emitter.emit("messages_appended", { messages: history.slice(announced), startIndex: announced }, [String(history.length)]);
+    }
+  }
+
+  /** An abort before the loop could answer its calls (e.g. while taken over): every call gets a result. */
+  async #answerLeftoverCalls(store: StoreAdapter): Promise<void> {
+    const repair = repairForInterruptedTools(await store.getMessages(), []);
+    if (repair) await store.appendMessages([repair]).catch(() => undefined);
+  }
+
+  async #control(request: ControlRequest, slots: SlotBoard, glove: IGloveRunnable, turn: RunningTurn, turnId: string): Promise<ControlReply> {
+    if (request.op === "abort") {
+      turn.stopReason ??= "aborted";
+      turn.controller.abort(new AbortError("A client aborted the turn."));
+      const status = await Promise.race([turn.done, new Promise<undefined>((resolve) => void setTimeout(() => resolve(undefined), 2000).unref())]);
+      return { ok: true, body: { aborted: true, turnId, status: status === undefined || status === "handed-over" ? "aborting" : status } };
+    }
+    try {
+      const answer = "resolve" in request ? { resolve: request.resolve } : { reject: request.reject };
+      return { ok: true, body: applySlotAnswer(slots, glove.displayManager, request.slotId, answer) };
+    } catch (failure) {
+      if (!HttpError.isInstance(failure)) throw failure;
+      return { ok: false, status: failure.status, code: failure.code, message: failure.message, ...(failure.issues ? { issues: failure.issues } : {}) };
+    }
+  }
+
+  #describe(caught: unknown, conversationId: string): { code: string; message: string } {
+    if (GloveError.isInstance(caught)) return { code: caught.code, message: caught.message };
+    this.shared.options.log(`[glove-server] turn failed in conversation ${conversationId}`, caught);
+    return { code: "GLOVE_TURN_FAILED", message: "The turn failed; the server logged the error. Send the message again or start a new conversation." };
+  }
+}

@@ -1,0 +1,105 @@
+/** What each fixture must parse to: the facts of the recorded response, stated by hand. */
+import type { OpenAICompatAdapterOptions } from "glove-core/models/openai-compat";
+
+export interface ExpectedCall {
+  id: string;
+  name: string;
+  input: unknown;
+  extras?: Record<string, unknown>;
+}
+
+export interface Expected {
+  options?: Partial<OpenAICompatAdapterOptions>;
+  text: string;
+  reasoning?: string;
+  calls?: ExpectedCall[];
+  refusal?: boolean;
+  tokens_in: number;
+  tokens_out: number;
+  stop_reason: string;
+}
+
+const reasoning = { reasoning: true } as const;
+const SIG = { extra_content: { google: { thought_signature: "EnEKbwERTTIP0Zk3tjLvi9mRksxP" } } };
+const geminiCalls: ExpectedCall[] = [
+  { id: "call_0", name: "get_current_temperature", input: { city: "Paris" }, extras: SIG },
+  { id: "call_1", name: "get_current_temperature", input: { city: "London" } },
+];
+const openaiParallel: ExpectedCall[] = [
+  { id: "call_12345xyz", name: "get_weather", input: { location: "Paris, France" } },
+  { id: "call_67890abc", name: "get_weather", input: { location: "Bogotá, Colombia" } },
+];
+const REFUSAL = "I'm sorry, I cannot assist with that request.";
+
+export const EXPECTED: Record<string, Expected> = {
+  "openai-text": { text: "**Holiday Name:** Harmony Day\n\n respect.", tokens_in: 16, tokens_out: 300, stop_reason: "stop" },
+  "openai-parallel-tools": { text: "", calls: openaiParallel, tokens_in: 84, tokens_out: 48, stop_reason: "tool_calls" },
+  "openai-parallel-tools-whole": { text: "", calls: openaiParallel, tokens_in: 84, tokens_out: 48, stop_reason: "tool_calls" },
+  "openai-refusal": { text: REFUSAL, refusal: true, tokens_in: 81, tokens_out: 11, stop_reason: "stop" },
+  "openai-refusal-whole": { text: REFUSAL, refusal: true, tokens_in: 81, tokens_out: 11, stop_reason: "stop" },
+  "openai-json-schema-whole": { text: '{"name":"Science Fair","date":"Friday","participants":["Alice","Bob"]}', tokens_in: 92, tokens_out: 17, stop_reason: "stop" },
+  "gemini-parallel-signed": { text: "", calls: geminiCalls, tokens_in: 60, tokens_out: 30, stop_reason: "tool_calls" },
+  "gemini-parallel-signed-whole": { text: "", calls: geminiCalls, tokens_in: 60, tokens_out: 30, stop_reason: "tool_calls" },
+  "gemini-answer": { text: "Paris is 18°C and London is 14°C.", tokens_in: 120, tokens_out: 12, stop_reason: "stop" },
+  "gemini-answer-whole": { text: "Paris is 18°C and London is 14°C.", tokens_in: 120, tokens_out: 12, stop_reason: "stop" },
+  "deepseek-tool-call": {
+    options: reasoning,
+    text: "",
+    reasoning: "The user asks about",
+    calls: [{ id: "call_00_IhCAliIHtM9gKpgfqbBV9873", name: "weather", input: { location: "San Francisco" } }],
+    tokens_in: 374,
+    tokens_out: 61,
+    stop_reason: "tool_calls",
+  },
+  "deepseek-tool-call-whole": {
+    options: reasoning,
+    text: "",
+    reasoning: "The user asks about weather in San Francisco. I'll call the weather tool.",
+    calls: [{ id: "call_00_lCIkdHRa7AKmCG3TlxXz1061", name: "weather", input: { location: "San Francisco" } }],
+    tokens_in: 374,
+    tokens_out: 60,
+    stop_reason: "tool_calls",
+  },
+  "xai-tool-call-whole": {
+    options: reasoning,
+    text: "",
+    reasoning:
+      'First, the user is asking about the weather in San Francisco. I have a function available called "weather" that retrieves the weather for a given location.',
+    calls: [{ id: "call_46427107", name: "weather", input: { location: "San Francisco" } }],
+    tokens_in: 307,
+    tokens_out: 26,
+    stop_reason: "tool_calls",
+  },
+  "groq-text-whole": {
+    text: 'I\'d like to introduce "Luminaria" - a joyous holiday that celebrates the magic of light, community, and personal growth. Luminaria is observed on the spring equinox, a time when day and night are equal in length, symbolizing balance and harmony.',
+    tokens_in: 45,
+    tokens_out: 607,
+    stop_reason: "stop",
+  },
+  "groq-tool-call": { text: "", calls: [{ id: "tk85n1k4m", name: "weather", input: {} }], tokens_in: 210, tokens_out: 15, stop_reason: "tool_calls" },
+  "openrouter-reasoning": {
+    options: reasoning,
+    text: "I’m ChatGPT, a large-language-model assistant created by OpenAI. me know!",
+    tokens_in: 9,
+    tokens_out: 104,
+    stop_reason: "stop",
+  },
+  "openrouter-reasoning-whole": {
+    options: reasoning,
+    text: "Hello! How can I help you today? (Ask a question, get writing or coding help, analyze an image, brainstorm ideas, translate text, or something else?)",
+    reasoning:
+      '**Greeting warmly**\n\nThe user just said "Hello!" and hasn\'t given more instructions. I want to respond in a friendly way, keeping it concise.',
+    tokens_in: 8,
+    tokens_out: 150,
+    stop_reason: "stop",
+  },
+  "ollama-tool-call": {
+    options: reasoning,
+    text: "",
+    reasoning: "The user wants Tokyo's weather.",
+    calls: [{ id: "call_x1", name: "get_weather", input: { city: "Tokyo" } }],
+    tokens_in: 169,
+    tokens_out: 15,
+    stop_reason: "tool_calls",
+  },
+};

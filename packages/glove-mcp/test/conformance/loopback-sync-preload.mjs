@@ -2,6 +2,7 @@
 // no host (every interface) and read `address().port` on the next line, so the host cannot be
 // added the usual way (a host makes listen resolve it asynchronously and address() is still null).
 // Instead the socket is bound to 127.0.0.1 up front and handed to listen(), which is synchronous.
+import process from "node:process";
 import net from "node:net";
 
 const { TCP, constants } = process.binding("tcp_wrap");

@@ -1,5 +1,8 @@
 // What both conformance clients share: the scenario context, a headless "browser" for OAuth
 // authorization pages, and which tools each scenario expects the client to call.
+import process from "node:process";
+import { URL } from "node:url";
+/* global fetch */
 
 /** MCP_CONFORMANCE_CONTEXT as an object (empty when the scenario sets none). */
 export function scenarioContext() {

@@ -1,6 +1,8 @@
 // Reference client for the MCP conformance suite, written directly on @modelcontextprotocol/sdk:
 // the baseline glove-mcp is measured against. The suite runs `node sdk-client.mjs <server-url>`
 // with MCP_CONFORMANCE_SCENARIO (and, for some auth scenarios, MCP_CONFORMANCE_CONTEXT) set.
+import process from "node:process";
+import { URL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";

@@ -1,0 +1,103 @@
+/**
+ * Retries against Anthropic's documented error answers, over real sockets: 429 with retry-after,
+ * 529 overloaded, retry-after-ms, x-should-retry, and an overloaded `error` event inside a 200
+ * stream — retried only while nothing has reached subscribers.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { ProviderError, type Message } from "glove-core";
+import { startReplayServer, type RecordedResponse, type ReplayServer } from "../support/index.js";
+import { adapter, events, recorded } from "./harness.js";
+
+let server: ReplayServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const messages: Message[] = [{ sender: "user", text: "925 / 5?" }];
+const withHeaders = (r: RecordedResponse, headers: Record<string, string>): RecordedResponse => ({ ...r, headers: { ...r.headers, ...headers } });
+
+async function failure(run: Promise<unknown>): Promise<ProviderError> {
+  const error = await run.then(() => undefined, (e: unknown) => e);
+  if (!ProviderError.isInstance(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
+  return error;
+}
+
+describe("Anthropic error statuses", () => {
+  it("429 waits what retry-after says, then succeeds", async () => {
+    server = await startReplayServer([{ response: recorded("rate-limited") }, { response: recorded("thinking-text") }]);
+    const started = Date.now();
+    const result = await adapter({ baseURL: server.url }).prompt({ messages }, events().notify);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(result.messages[0]!.text).toBe("925 ÷ 5 = 185");
+    expect(server.script.requests).toHaveLength(2);
+  });
+
+  it("a retry-after longer than maxRetryDelayMs gives up at once, saying how long the provider asked for", async () => {
+    server = await startReplayServer([{ response: recorded("rate-limited") }, { response: recorded("thinking-text") }]);
+    const error = await failure(adapter({ baseURL: server.url, maxRetryDelayMs: 500 }).prompt({ messages }, events().notify));
+    expect(error).toMatchObject({ status: 429, retryable: true, providerCode: "rate_limit_error", retryAfterMs: 1000 });
+    expect(server.script.requests).toHaveLength(1);
+  });
+
+  it("retry-after-ms wins over retry-after", async () => {
+    server = await startReplayServer([{ response: withHeaders(recorded("rate-limited"), { "retry-after": "30", "retry-after-ms": "20" }) }, { response: recorded("thinking-text") }]);
+    const started = Date.now();
+    await adapter({ baseURL: server.url }).prompt({ messages }, events().notify);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(server.script.requests).toHaveLength(2);
+  });
+
+  it("529 overloaded is retried with backoff; when retries run out it surfaces as a typed, retryable error", async () => {
+    server = await startReplayServer([{ response: recorded("overloaded") }, { response: recorded("thinking-text") }]);
+    const ok = await adapter({ baseURL: server.url }).prompt({ messages }, events().notify);
+    expect(ok.messages[0]!.text).toBe("925 ÷ 5 = 185");
+    await server.close();
+
+    server = await startReplayServer([{ response: recorded("overloaded") }, { response: recorded("overloaded") }]);
+    const error = await failure(adapter({ baseURL: server.url, maxRetries: 1 }).prompt({ messages }, events().notify));
+    expect(error).toMatchObject({ status: 529, retryable: true, providerCode: "overloaded_error", providerMessage: "Overloaded" });
+    expect(server.script.requests).toHaveLength(2);
+  });
+
+  it("x-should-retry: false is obeyed even on 529", async () => {
+    server = await startReplayServer([{ response: withHeaders(recorded("overloaded"), { "x-should-retry": "false" }) }, { response: recorded("thinking-text") }]);
+    const error = await failure(adapter({ baseURL: server.url }).prompt({ messages }, events().notify));
+    expect(error).toMatchObject({ status: 529, retryable: false });
+    expect(server.script.requests).toHaveLength(1);
+  });
+});
+
+describe("an overloaded error event inside a 200 stream", () => {
+  it("before any output: the prompt is sent again and subscribers only see the second answer", async () => {
+    server = await startReplayServer([{ response: recorded("overloaded-mid-stream") }, { response: recorded("thinking-text") }]);
+    const seen = events();
+    const result = await adapter({ baseURL: server.url }).prompt({ messages }, seen.notify);
+    expect(result.messages[0]!.text).toBe("925 ÷ 5 = 185");
+    expect(server.script.requests).toHaveLength(2);
+    expect(server.script.requests[1]!.raw).toBe(server.script.requests[0]!.raw);
+    expect(seen.list.filter((e) => e.type === "text_delta").map((e) => (e.data as { text: string }).text).join("")).toBe("925 ÷ 5 = 185");
+    expect(seen.list.filter((e) => e.type === "model_response_complete")).toHaveLength(1);
+  });
+
+  it("after text went out: not retried (a second answer would be glued to the first), the typed error is thrown", async () => {
+    // The recorded thinking stream cut after its first text delta, followed by the documented error event.
+    const whole = new TextDecoder().decode(recorded("thinking-text").body);
+    const head = whole.slice(0, whole.indexOf("\n\n", whole.indexOf('"index":1,"delta"')) + 2);
+    const error = 'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n';
+    const broken: RecordedResponse = { status: 200, headers: { "content-type": "text/event-stream" }, body: new TextEncoder().encode(head + error) };
+    server = await startReplayServer([{ response: broken }, { response: recorded("thinking-text") }]);
+    const seen = events();
+    const thrown = await failure(adapter({ baseURL: server.url }).prompt({ messages }, seen.notify));
+    expect(thrown).toMatchObject({ status: 529, providerCode: "overloaded_error" });
+    expect(server.script.requests).toHaveLength(1);
+    expect(seen.list.map((e) => e.type)).toEqual(["text_delta"]);
+  });
+
+  it("counts against maxRetries like an error status", async () => {
+    server = await startReplayServer([{ response: recorded("overloaded-mid-stream") }, { response: recorded("overloaded-mid-stream") }, { response: recorded("thinking-text") }]);
+    const thrown = await failure(adapter({ baseURL: server.url, maxRetries: 1 }).prompt({ messages }, events().notify));
+    expect(thrown).toMatchObject({ status: 529, providerCode: "overloaded_error" });
+    expect(server.script.requests).toHaveLength(2);
+  });
+});

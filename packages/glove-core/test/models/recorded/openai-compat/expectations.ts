@@ -76,6 +76,7 @@ export const EXPECTED: Record<string, Expected> = {
     tokens_out: 607,
     stop_reason: "stop",
   },
+  "groq-x-groq-usage": { text: '```json { "sentiment": "positive"}```', tokens_in: 244, tokens_out: 15, stop_reason: "stop" },
   "groq-tool-call": { text: "", calls: [{ id: "tk85n1k4m", name: "weather", input: {} }], tokens_in: 210, tokens_out: 15, stop_reason: "tool_calls" },
   "openrouter-reasoning": {
     options: reasoning,

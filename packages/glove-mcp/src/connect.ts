@@ -10,6 +10,7 @@ import type { McpClientFeatures } from "./client-features/types.js";
 import { startDeadline, type Deadline } from "./deadline.js";
 import { isAuthError, McpAuthError, McpConnectError, McpInsufficientScopeError, messageOf } from "./errors.js";
 import { ScopeChallengeLog } from "./scope-challenge.js";
+import { withScopeStepUp } from "./step-up-provider.js";
 import { listAllTools, watchToolList } from "./tool-list.js";
 import type { McpCatalogueEntry } from "./types.js";
 
@@ -195,7 +196,8 @@ async function openHttp(entry: McpCatalogueEntry, options: ConnectMcpOptions, de
   const url = new URL(entry.url);
   const transportOptions = {
     fetch: await httpFetch(entry, options, log, deadline),
-    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+    // One wrapper per connection: the step-up state follows this connection's challenges.
+    ...(options.authProvider ? { authProvider: withScopeStepUp(options.authProvider, log) } : {}),
   };
   const attempts: Array<"streamable-http" | "sse"> = options.httpTransport ? [options.httpTransport] : ["streamable-http", "sse"];
   const failures: string[] = [];

@@ -16,6 +16,12 @@ export interface ScopeChallenge {
 export class ScopeChallengeLog {
   private count = 0;
   private last: ScopeChallenge | undefined;
+  private readonly listeners = new Set<(challenge: ScopeChallenge) => void>();
+
+  /** Called with each challenge as it arrives, before the transport reacts to the 403. */
+  onChallenge(listener: (challenge: ScopeChallenge) => void): void {
+    this.listeners.add(listener);
+  }
 
   /** A position in the log; pass it to `since`. */
   mark(): number {
@@ -35,7 +41,9 @@ export class ScopeChallengeLog {
         const { error, scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
         if (error === "insufficient_scope") {
           this.count++;
-          this.last = { ...(scope ? { scope } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}) };
+          const challenge = { ...(scope ? { scope } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}) };
+          this.last = challenge;
+          for (const listener of this.listeners) listener(challenge);
         }
       }
       return response;

@@ -40,6 +40,7 @@ export async function startCallbackListener(port: number, callbackPath = "/callb
       state: q.get("state"),
       error: q.get("error"),
       error_description: q.get("error_description"),
+      iss: q.get("iss"),
     };
     if (waiter && !waiter.accepts(params)) {
       res

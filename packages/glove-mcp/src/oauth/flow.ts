@@ -125,6 +125,39 @@ export interface McpOAuthCallbackParams {
   state?: string | null;
   error?: string | null;
   error_description?: string | null;
+  /** RFC 9207: the issuer of the authorization response, when the server sends one. */
+  iss?: string | null;
+}
+
+/**
+ * RFC 9207 mix-up defence: when the authorization server advertises
+ * `authorization_response_iss_parameter_supported`, the callback must carry `iss`; whenever it
+ * carries one, it must be the issuer discovery found. Checked before the code is exchanged.
+ */
+async function checkIssuer(provider: McpOAuthProvider, iss: string | null | undefined): Promise<void> {
+  const discovery = await provider.discoveryState();
+  const metadata = discovery?.authorizationServerMetadata as
+    | { issuer?: string; authorization_response_iss_parameter_supported?: boolean }
+    | undefined;
+  const required = metadata?.authorization_response_iss_parameter_supported === true;
+  if (iss === undefined || iss === null || iss === "") {
+    if (required) {
+      throw new McpOAuthError(
+        "callback",
+        "The authorization server promises an `iss` parameter on its callback but this one has none (a possible mix-up attack). Start the authorization again.",
+      );
+    }
+    return;
+  }
+  const expected = metadata?.issuer ?? discovery?.authorizationServerUrl;
+  const trim = (url: string) => url.replace(/\/+$/, "");
+  const matches = expected !== undefined && (metadata?.issuer !== undefined ? iss === expected : trim(iss) === trim(expected));
+  if (!matches) {
+    throw new McpOAuthError(
+      "callback",
+      `The callback's issuer (${iss}) is not the authorization server this flow started with${expected ? ` (${expected})` : ""}. Start the authorization again.`,
+    );
+  }
 }
 
 /**
@@ -146,6 +179,7 @@ export async function completeMcpOAuth(
       "The callback's state does not match the authorization in progress (a stale or forged redirect). Start the authorization again.",
     );
   }
+  await checkIssuer(provider, callback.iss);
   if (!callback.code) throw new McpOAuthError("callback", "The callback carries no authorization code.");
   const serverUrl = new URL(options.serverUrl);
   try {

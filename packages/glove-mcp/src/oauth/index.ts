@@ -1,5 +1,21 @@
 export { FsOAuthStore, MemoryOAuthStore, type McpOAuthRecord, type OAuthStore } from "./store.js";
-export { buildClientMetadata, loopbackRedirectUrl, type BuildClientMetadataOptions } from "./metadata.js";
+export {
+  applicationTypeFor,
+  buildClientMetadata,
+  loopbackRedirectUrl,
+  type BuildClientMetadataOptions,
+  type McpClientMetadata,
+} from "./metadata.js";
+// Machine-to-machine grants: pass one as `connectMcp`'s `authProvider` (or from `adapter.getAuthProvider`).
+export {
+  ClientCredentialsProvider,
+  createPrivateKeyJwtAuth,
+  PrivateKeyJwtProvider,
+  StaticPrivateKeyJwtProvider,
+  type ClientCredentialsProviderOptions,
+  type PrivateKeyJwtProviderOptions,
+  type StaticPrivateKeyJwtProviderOptions,
+} from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 export { McpOAuthProvider, type McpOAuthProviderOptions, type PreRegisteredClient } from "./provider.js";
 export {
   beginMcpOAuth,

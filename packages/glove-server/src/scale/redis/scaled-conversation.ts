@@ -5,7 +5,7 @@ import { conflict, HttpError, notFound } from "../../errors.js";
 import type { ConversationRecord } from "../../storage/types.js";
 import type { ConversationKeys } from "./keys.js";
 import { turnIdOf } from "./keys.js";
-import type { ScaleShared } from "./scale-shared.js";
+import type { ScaleShared, TurnJobData } from "./scale-shared.js";
 
 /** How long the remembered client message ids answer retries. */
 const CLIENT_ID_TTL_S = 24 * 3600;
@@ -104,13 +104,17 @@ export class ScaledConversation implements ConversationHandle {
       redis.gloveClaimTurn(this.keys.turn, clientKey, turnId, clientMessageId === undefined ? "0" : "1", CLIENT_ID_TTL_S, Date.now());
     let [outcome, value] = await claim();
     if (outcome === "busy" && (await this.#lostClaim(value))) [outcome, value] = await claim();
-    if (outcome === "dup") return { turnId: value, duplicate: true };
+    if (outcome === "dup") {
+      // The instance that took the message may have died before queueing it: queue it again
+      // (a job id already queued or running is left as it is).
+      if (turnIdOf(await redis.get(this.keys.turn)) === value) await queue.add("turn", this.#job(value, text, clientMessageId), { jobId: value, removeOnComplete: true, removeOnFail: 1000 });
+      return { turnId: value, duplicate: true };
+    }
     if (outcome === "busy") throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
     const changes = { lastClientMessageId: clientMessageId ?? null, lastTurnId: turnId, updatedAt: new Date().toISOString(), title: record.title ?? text.trim().slice(0, 80) };
     Object.assign(record, changes);
     await catalog.update(record.id, changes).catch((error: unknown) => this.shared.options.log("[glove-server] catalog update failed", error));
-    const data = { conversationId: record.id, turnId, text, owner: record.owner, agent: record.agent, ...(clientMessageId !== undefined ? { clientMessageId } : {}) };
-    await queue.add("turn", data, { jobId: turnId, removeOnComplete: true, removeOnFail: 1000 });
+    await queue.add("turn", this.#job(turnId, text, clientMessageId), { jobId: turnId, removeOnComplete: true, removeOnFail: 1000 });
     return { turnId, duplicate: false };
   }
 
@@ -144,6 +148,11 @@ export class ScaledConversation implements ConversationHandle {
     this.log.close();
     const closable = this.store as { close?: () => unknown };
     if (typeof closable.close === "function") await Promise.resolve(closable.close()).catch(() => undefined);
+  }
+
+  #job(turnId: string, text: string, clientMessageId: string | undefined): TurnJobData {
+    const { id, owner, agent } = this.record;
+    return { conversationId: id, turnId, text, owner, agent, ...(clientMessageId !== undefined ? { clientMessageId } : {}) };
   }
 
   /** A claim whose instance died before queueing its job: released so the conversation is not stuck. */

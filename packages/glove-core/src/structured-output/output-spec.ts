@@ -2,6 +2,7 @@ import type { StructuredOutputRequest } from "../types/index.js";
 import { ConfigurationError } from "../errors.js";
 import { toolJsonSchema } from "../models/shared/messages.js";
 import { ZOD3_ADVICE, zodSchemaKind } from "../zod-version.js";
+import { closeObjects } from "./close-objects.js";
 import type { OutputSchema, ProcessRequestOptions } from "./types.js";
 
 /** Names every provider accepts for a response schema (the same rule as tool names). */
@@ -23,12 +24,12 @@ const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
 
 /**
  * The JSON Schema of what the model must write: the schema's input side (the model's JSON is
- * what the schema parses), converted by the same code as tool input schemas.
+ * what the schema parses), converted by the same code as tool input schemas, objects closed.
  */
 function outputJsonSchema(schema: OutputSchema): Record<string, unknown> {
   let json = jsonSchemas.get(schema);
   if (!json) {
-    json = toolJsonSchema({ name: "output", description: "", input_schema: schema, run: async () => undefined });
+    json = closeObjects(toolJsonSchema({ name: "output", description: "", input_schema: schema, run: async () => undefined }));
     jsonSchemas.set(schema, json);
   }
   return json;

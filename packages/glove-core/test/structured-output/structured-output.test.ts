@@ -41,7 +41,7 @@ describe("processRequest(text, { output })", () => {
     expect(model.requests).toHaveLength(1);
     const output = model.requests[0]!.output!;
     expect(output.name).toBe("response");
-    expect(output.schema).toMatchObject({ type: "object", required: ["city", "celsius", "sky"] });
+    expect(output.schema).toMatchObject({ type: "object", required: ["city", "celsius", "sky"], additionalProperties: false });
     expect(output.schema).not.toHaveProperty("$schema");
   });
 

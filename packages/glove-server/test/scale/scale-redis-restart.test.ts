@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Message } from "glove-core";
+import { buildForChildProcesses } from "../../../../test-support/child-processes.js";
+import { expectValidHistory } from "../suite/server-suite.js";
+import { OwnRedis } from "./support/own-redis.js";
+import { ResilientStream } from "./support/resilient-stream.js";
+import { apiOf, killAll, startInstance, type Instance } from "./support/scale-processes.js";
+import { dropSchema, uniqueName } from "./support/scale-env.js";
+
+const schema = uniqueName("rrestart");
+const prefix = uniqueName("rrestart");
+let redis: OwnRedis;
+let instances: Instance[] = [];
+
+beforeAll(async () => {
+  buildForChildProcesses("packages/glove-server");
+  redis = await OwnRedis.start();
+  instances = await Promise.all([0, 1].map(() => startInstance(schema, prefix, redis.url, 3000)));
+}, 180_000);
+afterAll(async () => {
+  killAll();
+  await redis?.stop();
+  await dropSchema(schema);
+});
+
+describe("glove-server scale mode: Redis restarting mid-turn", () => {
+  it("the turn continues, streams on both instances resume where they were, nothing is duplicated", async () => {
+    const [a, b] = instances.map((i) => apiOf(i.url)) as [ReturnType<typeof apiOf>, ReturnType<typeof apiOf>];
+    const id = (await a("/conversations", {})).body.id as string;
+    const onA = new ResilientStream(() => instances[0]!.url, `/conversations/${id}/events`);
+    const onB = new ResilientStream(() => instances[1]!.url, `/conversations/${id}/events`);
+    await onA.waitFor((events) => events.length > 0, 10_000);
+    await onB.waitFor((events) => events.length > 0, 10_000);
+    const sent = await b(`/conversations/${id}/messages`, { text: "steps:10 r1" });
+    expect(sent.status).toBe(202);
+    await onA.waitFor((events) => events.filter((e) => e.event === "tool_use").length >= 3, 20_000);
+
+    const ended = (events: Array<{ event: string }>) => events.some((e) => e.event === "turn_end");
+    expect(ended(onA.events)).toBe(false); // the restart happens mid-turn
+    await redis.kill();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await redis.start();
+
+    await onA.waitFor(ended, 30_000);
+    await onB.waitFor(ended, 30_000);
+    for (const stream of [onA, onB]) {
+      const events = stream.events;
+      for (let i = 1; i < events.length; i++) expect(events[i]!.id).toBe(events[i - 1]!.id! + 1);
+      expect(events.find((e) => e.event === "turn_end")?.data).toEqual({ turnId: sent.body.turnId, status: "done" });
+    }
+    // Both instances delivered the same events.
+    expect(onB.events.map((e) => [e.id, e.event])).toEqual(onA.events.map((e) => [e.id, e.event]));
+    const history = (await a(`/conversations/${id}`)).body.messages as Message[];
+    expectValidHistory(history);
+    expect(history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text)).toEqual(["done r1"]);
+
+    // And the next turn works as before.
+    const next = await a(`/conversations/${id}/messages`, { text: "hello again" });
+    expect(next.status).toBe(202);
+    await onB.waitFor((events) => events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === next.body.turnId), 20_000);
+    await onA.close();
+    await onB.close();
+  }, 90_000);
+});

@@ -31,6 +31,8 @@ export class TestAuthProvider implements OAuthServerProvider {
   readonly authorizeRequests: AuthorizationParams[] = [];
   registrations = 0;
   lifetimeSeconds = 3600;
+  /** RFC 9207: what `iss` the authorization response carries (set by the test). */
+  callbackIss: { mode: "none" } | { mode: "value"; value: string } = { mode: "none" };
   readonly clientsStore: OAuthRegisteredClientsStore;
 
   constructor(options: { dynamicRegistration: boolean }) {
@@ -76,6 +78,7 @@ export class TestAuthProvider implements OAuthServerProvider {
     const target = new URL(params.redirectUri);
     target.searchParams.set("code", code);
     if (params.state !== undefined) target.searchParams.set("state", params.state);
+    if (this.callbackIss.mode === "value") target.searchParams.set("iss", this.callbackIss.value);
     res.redirect(302, target.href);
   }
 
@@ -152,6 +155,8 @@ export interface ProtectedMcp {
   issuer: string;
   /** Paths requested on the resource server, for asserting which discovery route was used. */
   resourceRequests: string[];
+  /** Raw Dynamic Client Registration request bodies, before the router strips unknown fields. */
+  registrationBodies: Array<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
@@ -166,12 +171,27 @@ export async function startProtectedMcp(options: {
   upstream: URL;
   discovery: "www-authenticate" | "well-known";
   dynamicRegistration?: boolean;
+  /** Advertise `authorization_response_iss_parameter_supported` in the AS metadata. */
+  advertiseIss?: boolean;
 }): Promise<ProtectedMcp> {
   const provider = new TestAuthProvider({ dynamicRegistration: options.dynamicRegistration ?? true });
 
   const asApp = express();
   const asServer = await listen(asApp);
   const issuerUrl = new URL(`${asServer.origin}/`);
+  const registrationBodies: Array<Record<string, unknown>> = [];
+  asApp.post("/register", express.json(), (req, _res, next) => {
+    registrationBodies.push({ ...(req.body as Record<string, unknown>) });
+    next();
+  });
+  if (options.advertiseIss) {
+    asApp.get("/.well-known/oauth-authorization-server", (_req, res) => {
+      res.json({
+        ...createOAuthMetadata({ provider, issuerUrl, scopesSupported: ["mcp:tools"] }),
+        authorization_response_iss_parameter_supported: true,
+      });
+    });
+  }
   asApp.use(
     mcpAuthRouter({
       provider,
@@ -210,6 +230,7 @@ export async function startProtectedMcp(options: {
     provider,
     issuer: asServer.origin,
     resourceRequests,
+    registrationBodies,
     async stop() {
       await Promise.all([close(rs.server), close(asServer.server)]);
     },

@@ -2,6 +2,9 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import {
   AbortError,
+  ConfigurationError,
+  Displaymanager,
+  Glove,
   GloveError,
   type Message,
   type ModelPromptResult,
@@ -188,5 +191,21 @@ describe("glove.stream(text)", () => {
     await stream.result;
     expect(events.types()).toContain("model_response_complete");
     expect(await stream.return()).toEqual({ value: undefined, done: true });
+  });
+
+  it("misuse is a ConfigurationError: streaming before build(), and overlapping next() calls", async () => {
+    const unbuilt = new Glove({ model: new ScriptedModel([]), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } });
+    const early = unbuilt.stream("x");
+    const error = await early.next().catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain("build()");
+
+    const { glove } = makeGlove([], { model: new ScriptedModel([{ text: "slow" }], { delayMs: 10 }) });
+    const stream = glove.stream("go");
+    const first = stream.next();
+    const second = await stream.next().catch((e: unknown) => e);
+    expect(ConfigurationError.isInstance(second)).toBe(true);
+    expect(await first).toMatchObject({ done: false, value: { type: "text_delta" } });
+    await stream.return();
   });
 });

@@ -199,3 +199,49 @@ describe("createAdapter", () => {
     expect(server.received[2]!.body.reasoning_effort).toBeUndefined();
   });
 });
+
+describe("createAdapter: thinking and structured output options", () => {
+  const anthropicAnswer = [
+    { type: "message_start", message: { usage: { input_tokens: 1, output_tokens: 1 } } },
+    { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
+    { type: "message_stop" },
+  ];
+
+  it("anthropic: thinking true thinks with half of maxTokens; options pick a budget and interleaving", async () => {
+    server = await startFakeServer(sse(anthropicAnswer), sse(anthropicAnswer));
+    const plain = createAdapter({ provider: "anthropic", apiKey: "k", baseURL: server.url, thinking: true });
+    expect(plain.supportsStructuredOutput).toBe(true);
+    await plain.prompt({ messages: [{ sender: "user", text: "hi" }] }, recorder().notify);
+    expect(server.received[0]!.body.thinking).toEqual({ type: "enabled", budget_tokens: 4096 });
+    expect(server.received[0]!.headers["anthropic-beta"]).toBeUndefined();
+
+    const chosen = createAdapter({ provider: "anthropic", apiKey: "k", baseURL: server.url, maxTokens: 2048, thinking: { budgetTokens: 4096, interleaved: true } });
+    await chosen.prompt({ messages: [{ sender: "user", text: "hi" }] }, recorder().notify);
+    expect(server.received[1]!.body.thinking).toEqual({ type: "enabled", budget_tokens: 4096 });
+    expect(server.received[1]!.headers["anthropic-beta"]).toBe("interleaved-thinking-2025-05-14");
+  });
+
+  it("bedrock: thinking goes to additionalModelRequestFields", async () => {
+    vi.stubEnv("AWS_ACCESS_KEY_ID", "AKID");
+    vi.stubEnv("AWS_SECRET_ACCESS_KEY", "secret");
+    server = await startFakeServer(json(200, { output: { message: { role: "assistant", content: [{ text: "ok" }] } }, stopReason: "end_turn" }));
+    const adapter = createAdapter({ provider: "bedrock", baseURL: server.url, stream: false, thinking: { budgetTokens: 1024 } });
+    expect(adapter.supportsStructuredOutput).toBe(true);
+    await adapter.prompt({ messages: [{ sender: "user", text: "hi" }] }, recorder().notify);
+    expect(server.received[0]!.body.additionalModelRequestFields).toEqual({ thinking: { type: "enabled", budget_tokens: 1024 } });
+  });
+
+  it("refuses, with advice, thinking where it does not apply and budgets the API would refuse", () => {
+    expect(() => createAdapter({ provider: "openai", apiKey: "k", thinking: true })).toThrow(ConfigurationError);
+    expect(() => createAdapter({ provider: "openai", apiKey: "k", thinking: true })).toThrow(/reasoningEffort/);
+    expect(() => createAdapter({ provider: "anthropic", apiKey: "k", maxTokens: 4096, thinking: { budgetTokens: 4096 } })).toThrow(/raise maxTokens/);
+    expect(() => createAdapter({ provider: "anthropic", apiKey: "k", thinking: { budgetTokens: 100 } })).toThrow(/at least 1024/);
+  });
+
+  it("anthropic: structuredOutput \"tool\" reaches the adapter", async () => {
+    server = await startFakeServer(sse(anthropicAnswer));
+    const adapter = createAdapter({ provider: "anthropic", apiKey: "k", baseURL: server.url, structuredOutput: "tool" });
+    await adapter.prompt({ messages: [{ sender: "user", text: "hi" }], output: { name: "answer", schema: { type: "object" } } }, recorder().notify);
+    expect(server.received[0]!.body.tool_choice).toEqual({ type: "tool", name: "answer" });
+  });
+});

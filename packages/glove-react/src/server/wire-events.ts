@@ -26,6 +26,7 @@ const CHECKS: Record<string, (v: Json) => boolean> = {
   subagent_completed: () => true,
   turn_start: (v) => isString(v.turnId),
   turn_end: (v) => isString(v.turnId) && isString(v.status),
+  turn_resumed: (v) => isString(v.turnId) && typeof v.attempt === "number",
   slot_push: (v) => isRecord(v.slot) && isString(v.slot.id) && isString(v.slot.renderer) && isString(v.slot.status),
   slot_settled: (v) => isString(v.slotId) && isString(v.status),
   messages_appended: (v) => Array.isArray(v.messages) && typeof v.startIndex === "number",

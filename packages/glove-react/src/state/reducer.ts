@@ -41,6 +41,9 @@ export function reduce(state: GloveState, action: GloveAction): GloveState {
       return { ...state, busy: true, turnId: action.turnId, error: null };
     case "turn_end":
       return endTurn(state, action.status, action.error);
+    case "turn_resumed":
+      // The dead attempt's streamed text will never be stored; the new attempt streams its own.
+      return { ...state, busy: true, turnId: action.turnId, streamingText: "" };
     case "slot_push":
       return pushSlot(state, action.slot);
     case "slot_settled":

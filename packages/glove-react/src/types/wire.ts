@@ -40,6 +40,8 @@ export interface ConversationSnapshot {
 export type SessionEvent =
   | { type: "turn_start"; turnId: string }
   | { type: "turn_end"; turnId: string; status: TurnStatus; error?: ErrorInfo }
+  /** The turn continues on another server instance (its first one died): text streamed so far is void. */
+  | { type: "turn_resumed"; turnId: string; attempt: number }
   | { type: "slot_push"; slot: WireSlot }
   | { type: "slot_settled"; slotId: string; status: "resolved" | "rejected" | "closed" }
   | { type: "messages_appended"; messages: Message[]; startIndex: number }

@@ -2,7 +2,7 @@
  * Anthropic Messages API adapter (`POST {baseURL}/v1/messages`), streaming or
  * not. Lean transport: the platform's fetch plus our own SSE parser — see
  * docs/decisions/0007-model-transport.md. Reasoning round trips and structured
- * output: docs/decisions/0022-signed-reasoning-and-structured-output.md.
+ * output: docs/decisions/0014-signed-reasoning-and-in-body-retries.md.
  */
 import { ConfigurationError } from "../../errors.js";
 import type { Message, PromptRequest, Tool } from "../../types/index.js";

@@ -245,3 +245,17 @@ describe("createAdapter: thinking and structured output options", () => {
     expect(server.received[0]!.body.tool_choice).toEqual({ type: "tool", name: "answer" });
   });
 });
+
+describe("createAdapter: supportsStructuredOutput is known before the first prompt", () => {
+  it("the lazy adapter says what the adapter it loads says, for every provider", async () => {
+    vi.stubEnv("AWS_ACCESS_KEY_ID", "AKID");
+    vi.stubEnv("AWS_SECRET_ACCESS_KEY", "secret");
+    for (const id of Object.keys(PROVIDERS)) {
+      const lazy = createAdapter({ provider: id, apiKey: "k", model: "m" }) as ReturnType<typeof createAdapter> & { adapter(): Promise<{ supportsStructuredOutput?: boolean }> };
+      const before = lazy.supportsStructuredOutput;
+      const inner = await lazy.adapter();
+      expect(before, id).toBe(inner.supportsStructuredOutput);
+      expect(before, id).toBe(true);
+    }
+  });
+});

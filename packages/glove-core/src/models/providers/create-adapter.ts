@@ -136,7 +136,7 @@ export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
     });
   }
   if (p.id === "mimo") {
-    return new LazyAdapter(name, undefined, async () => {
+    return new LazyAdapter(name, true, async () => {
       const { MiMoAdapter } = await import("../mimo.js");
       return new MiMoAdapter({
         ...common,
@@ -147,7 +147,7 @@ export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
       });
     });
   }
-  return new LazyAdapter(name, undefined, async () => {
+  return new LazyAdapter(name, true, async () => {
     const { OpenAICompatAdapter } = await import("../openai-compat.js");
     return new OpenAICompatAdapter({
       ...common,

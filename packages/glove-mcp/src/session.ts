@@ -100,6 +100,7 @@ export class McpSession {
     connection.onToolsChanged(() => {
       if (this.connections.get(entry.id) === live) this.rebridge(live);
     });
+    await this.options.features?.connected?.(connection);
     return connection;
   }
 

@@ -5,8 +5,11 @@ import {
   ListRootsRequestSchema,
   type ClientCapabilities,
 } from "@modelcontextprotocol/sdk/types.js";
+import { ConfigurationError, ToolRegistryPlugin, toolFromFoldArgs, type IGloveRunnable } from "glove-core";
 import type { McpCatalogueEntry } from "../types.js";
 import { answerElicitation } from "./elicitation.js";
+import { promptSkill, promptSkillName } from "./prompt-skills.js";
+import { allPages, resourceTools } from "./resource-tools.js";
 import { answerSampling } from "./sampling.js";
 import type { McpClientFeatureOptions, McpClientFeatures, McpFeatureHost, McpRoot } from "./types.js";
 
@@ -30,6 +33,7 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
   const overrides = new Map<string, McpRoot[]>();
   let defaults = options.roots;
   const live = new Map<Client, McpCatalogueEntry>();
+  const extras = (options.resources || options.prompts) ? new ServerExtras(asGlove(host), options) : undefined;
 
   const rootsFor = (entry: Pick<McpCatalogueEntry, "id" | "roots">): McpRoot[] =>
     overrides.get(entry.id) ?? entry.roots ?? defaults ?? [];
@@ -59,13 +63,20 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
       if (offersRoots) {
         client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: rootsFor(entry).map((r) => ({ ...r })) }));
         live.set(client, entry);
-        // Forget the client once its connection closes, keeping any handler set before us.
-        const previous = client.onclose;
-        client.onclose = () => {
-          live.delete(client);
-          previous?.();
-        };
       }
+      // Forget the client once its connection closes, keeping any handler set before us.
+      const previous = client.onclose;
+      client.onclose = () => {
+        live.delete(client);
+        extras?.closed(entry.id, client);
+        previous?.();
+      };
+    },
+    async connected(connection) {
+      // The connection and its tools are already up; missing extras must not take them down.
+      await extras?.connected(connection.namespace, connection.client).catch((error: unknown) => {
+        console.warn(`glove-mcp: could not add the resources/prompts of "${connection.namespace}": ${error instanceof Error ? error.message : String(error)}`);
+      });
     },
     async setRoots(id, roots) {
       if (id === undefined) defaults = [...roots];
@@ -80,4 +91,60 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
       );
     },
   };
+}
+
+function asGlove(host: McpFeatureHost): IGloveRunnable {
+  const candidate = host as Partial<IGloveRunnable>;
+  if (typeof candidate.use !== "function" || typeof candidate.defineSkill !== "function") {
+    throw new ConfigurationError("glove-mcp: `resources` and `prompts` add tools and skills, so gloveClientFeatures needs the Glove itself as its host.");
+  }
+  return host as IGloveRunnable;
+}
+
+/** The resource tools and prompt skills of connected servers, kept in step with their connections. */
+class ServerExtras {
+  private readonly registry = new ToolRegistryPlugin("glove-mcp:resources");
+  private installed = false;
+  private readonly tools = new Map<string, string[]>();
+  private readonly clients = new Map<string, Client>();
+  private readonly skills = new Set<string>();
+
+  constructor(
+    private readonly glove: IGloveRunnable,
+    private readonly options: McpClientFeatureOptions,
+  ) {}
+
+  async connected(id: string, client: Client): Promise<void> {
+    this.clients.set(id, client);
+    const capabilities = client.getServerCapabilities() ?? {};
+    if (this.options.resources && capabilities.resources) {
+      if (!this.installed) {
+        this.glove.use(this.registry);
+        this.installed = true;
+      }
+      const folds = resourceTools(id, client);
+      for (const fold of folds) this.registry.set(toolFromFoldArgs(fold, this.glove));
+      this.tools.set(id, folds.map((f) => f.name));
+    }
+    if (this.options.prompts && capabilities.prompts) {
+      // A prompt list the server fails to give leaves the tools usable; the skills just stay absent.
+      const prompts = await allPages(async (cursor) => {
+        const page = await client.listPrompts(cursor ? { cursor } : {});
+        return { items: page.prompts, nextCursor: page.nextCursor };
+      }).catch(() => []);
+      for (const prompt of prompts) {
+        const name = promptSkillName(id, prompt.name);
+        if (this.skills.has(name)) continue; // skills cannot be redefined; the handler reads the live client
+        this.glove.defineSkill(promptSkill(id, prompt, () => this.clients.get(id)));
+        this.skills.add(name);
+      }
+    }
+  }
+
+  closed(id: string, client: Client): void {
+    if (this.clients.get(id) !== client) return; // a newer connection already replaced it
+    this.clients.delete(id);
+    for (const name of this.tools.get(id) ?? []) this.registry.delete(name);
+    this.tools.delete(id);
+  }
 }

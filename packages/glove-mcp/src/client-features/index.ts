@@ -13,3 +13,5 @@ export type {
   McpSamplingOptions,
   McpSamplingRequest,
 } from "./types.js";
+export { McpPromptError, parsePromptArguments, promptContent, promptSkill, promptSkillName } from "./prompt-skills.js";
+export { resourceText, resourceTools } from "./resource-tools.js";

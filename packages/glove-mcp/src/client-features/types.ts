@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CreateMessageRequest, ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
 import type { DisplayManagerAdapter, ModelAdapter, PermissionStatus, StoreAdapter } from "glove-core";
+import type { McpConnection } from "../connect.js";
 import type { McpCatalogueEntry } from "../types.js";
 
 /** A filesystem or URI root the client offers a server (`roots/list`). */
@@ -66,6 +67,13 @@ export interface McpClientFeatureOptions {
   sampling?: boolean | McpSamplingOptions;
   /** Roots offered to every server without its own `roots` (catalogue entry or `setRoots`). */
   roots?: McpRoot[];
+  /**
+   * The server's resources as two read-only tools, `${id}__list_resources` and
+   * `${id}__read_resource` (needs the host to be a Glove). Default false.
+   */
+  resources?: boolean;
+  /** Each server prompt as a skill `/${id}__${prompt}`, exposed to the model too (needs a Glove). Default false. */
+  prompts?: boolean;
 }
 
 /** The parts of a Glove the client features use. */
@@ -82,4 +90,6 @@ export interface McpFeatureHost {
  */
 export interface McpClientFeatures {
   attach(client: Client, entry: McpCatalogueEntry): void;
+  /** Called by the session once a connection is up and its tools are bridged; never throws. */
+  connected?(connection: McpConnection): Promise<void>;
 }

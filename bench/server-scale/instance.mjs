@@ -1,0 +1,53 @@
+/* global performance */
+// One glove-server for the scale benchmark, in its own process: prints its URL, serves until SIGTERM.
+// argv: <mode: single|scale> <postgres schema> <redis prefix>
+// The model answers every message with CHUNKS text chunks, one every CHUNK_MS (fixed latency);
+// each chunk carries the wall-clock time it was emitted, so clients measure model-output → SSE latency.
+import process from "node:process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Displaymanager, Glove } from "glove-core";
+import { createGloveServer } from "glove-server";
+import { postgresStorage } from "glove-server/postgres";
+import { redisScale } from "glove-server/redis";
+
+const [mode, schema, prefix] = process.argv.slice(2);
+const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const REDIS_URL = process.env.GLOVE_REDIS_URL ?? "redis://127.0.0.1:6379";
+const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10);
+const CHUNK_MS = Number(process.env.BENCH_CHUNK_MS ?? 20);
+const now = () => performance.timeOrigin + performance.now();
+
+/** A model with a fixed latency per chunk; the text carries emit times. */
+const model = {
+  name: "bench-fixed-latency",
+  setSystemPrompt() {},
+  async prompt(_request, notify, signal) {
+    let text = "";
+    for (let i = 0; i < CHUNKS; i++) {
+      await sleep(CHUNK_MS, undefined, { signal });
+      const chunk = `@${now().toFixed(3)} `;
+      text += chunk;
+      await notify("text_delta", { text: chunk });
+    }
+    await notify("model_response_complete", { text });
+    return { messages: [{ sender: "agent", text }], tokens_in: 10, tokens_out: CHUNKS };
+  },
+};
+
+const server = createGloveServer({
+  authenticate: (request) => {
+    const header = request.headers.get("authorization");
+    return header?.startsWith("Bearer ") ? { id: header.slice(7) } : null;
+  },
+  store: postgresStorage({ connectionString: PG_URL, schema }),
+  ...(mode === "scale" ? { scale: redisScale({ redis: REDIS_URL, prefix, concurrency: 1000 }) } : {}),
+  events: { heartbeatMs: 600_000 },
+  maxLiveConversations: 100_000,
+  agents: {
+    assistant: ({ store }) =>
+      new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "bench", compaction_config: { compaction_instructions: "Summarize." } }),
+  },
+});
+const { url } = await server.listen();
+process.stdout.write(`URL ${url}\n`);
+process.on("SIGTERM", () => void server.close().then(() => process.exit(0)));

@@ -1,0 +1,186 @@
+/* global AbortController, TextDecoder, URL, console, fetch, performance, setTimeout */
+// bench/server-scale: glove-server's scale mode (PostgreSQL + Redis) at 1, 2 and 3 instances, next
+// to the single-process server on the same PostgreSQL, in the same run. See README.md.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
+import pg from "pg";
+
+const env = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
+const CONVERSATIONS = env("BENCH_CONVERSATIONS", 1000);
+const TURNS = env("BENCH_TURNS", 2);
+const INSTANCES = (process.env.BENCH_INSTANCES ?? "1,2,3").split(",").map(Number);
+const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const REDIS_URL = process.env.GLOVE_REDIS_URL ?? "redis://127.0.0.1:6379";
+const INSTANCE = fileURLToPath(new URL("./instance.mjs", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+const now = () => performance.timeOrigin + performance.now();
+const log = (line = "") => console.log(line);
+
+function start(mode, schema, prefix) {
+  const child = spawn(process.execPath, [INSTANCE, mode, schema, prefix], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"], env: process.env });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (c) => {
+      out += c.toString();
+      const url = /URL (\S+)/.exec(out)?.[1];
+      if (url) resolve({ url, child });
+    });
+    child.on("exit", (code) => reject(new Error(`instance exited (${code})`)));
+  });
+}
+
+async function stop(instance) {
+  const exited = new Promise((resolve) => instance.child.on("exit", resolve));
+  instance.child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  instance.child.kill("SIGKILL");
+}
+
+const auth = (user) => ({ authorization: `Bearer ${user}`, "content-type": "application/json" });
+
+/** One client's stream: counts events, records latencies of text chunks, resolves turn ends. */
+function openStream(url, user, latencies) {
+  const controller = new AbortController();
+  const state = { events: 0, ends: 0, waiters: [], ready: undefined };
+  state.ready = new Promise((resolveReady, rejectReady) => {
+    (async () => {
+      const response = await fetch(url, { headers: auth(user), signal: controller.signal });
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const type = /\nevent: (\S+)/.exec(frame)?.[1];
+          if (!type) continue;
+          if (type === "snapshot") {
+            resolveReady();
+            continue;
+          }
+          state.events++;
+          if (type === "text_delta") {
+            const stamp = /"text":"@([\d.]+) "/.exec(frame)?.[1];
+            if (stamp) latencies.push(now() - Number(stamp));
+          } else if (type === "turn_end") {
+            state.ends++;
+            for (const wake of state.waiters.splice(0)) wake();
+          }
+        }
+      }
+    })().catch((error) => {
+      if (!controller.signal.aborted) rejectReady(error);
+    });
+  });
+  return { state, close: () => controller.abort() };
+}
+
+async function waitEnds(stream, n) {
+  while (stream.state.ends < n) await new Promise((resolve) => stream.state.waiters.push(resolve));
+}
+
+/** CPU seconds a process used so far (Linux /proc; undefined elsewhere). */
+function processCpu(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function round(label, mode, count) {
+  const schema = `gs_bench_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
+  const prefix = `gs_bench_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
+  const instances = [];
+  for (let i = 0; i < count; i++) instances.push(await start(mode, schema, prefix));
+  const latencies = [];
+  const streams = [];
+  try {
+    const ids = [];
+    for (let i = 0; i < CONVERSATIONS; i += 100) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(100, CONVERSATIONS - i) }, async (_, k) => {
+          const user = `u${i + k}`;
+          const response = await fetch(`${instances[(i + k) % count].url}/conversations`, { method: "POST", headers: auth(user), body: "{}" });
+          return { id: (await response.json()).id, user };
+        }),
+      );
+      ids.push(...batch);
+    }
+    for (const [i, { id, user }] of ids.entries()) streams.push(openStream(`${instances[(i + 1) % count].url}/conversations/${id}/events`, user, latencies));
+    await Promise.all(streams.map((s) => s.state.ready));
+    latencies.length = 0;
+    const cpuBefore = process.cpuUsage();
+    const serverCpuBefore = instances.map((i) => processCpu(i.child.pid));
+    const started = now();
+    await Promise.all(
+      ids.map(async ({ id, user }, i) => {
+        for (let t = 0; t < TURNS; t++) {
+          const target = instances[(i + 2 + t) % count].url;
+          const response = await fetch(`${target}/conversations/${id}/messages`, { method: "POST", headers: auth(user), body: JSON.stringify({ text: `turn ${t}` }) });
+          if (response.status !== 202) throw new Error(`${label}: POST answered ${response.status} ${await response.text()}`);
+          await waitEnds(streams[i], t + 1);
+        }
+      }),
+    );
+    const seconds = (now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const serverCpu = instances.reduce((sum, i, k) => sum + (processCpu(i.child.pid) ?? NaN) - (serverCpuBefore[k] ?? NaN), 0);
+    const events = streams.reduce((sum, s) => sum + s.state.events, 0);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    return {
+      label,
+      count,
+      turnsPerS: (CONVERSATIONS * TURNS) / seconds,
+      eventsPerS: events / seconds,
+      events,
+      seconds,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      clientCpuS: (cpu.user + cpu.system) / 1e6,
+      serverCpuS: serverCpu,
+      serverUsPerEvent: (serverCpu * 1e6) / events,
+    };
+  } finally {
+    for (const s of streams) s.close();
+    await Promise.all(instances.map(stop));
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).finally(() => pool.end());
+    const redis = new Redis(REDIS_URL);
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== "0");
+    redis.disconnect();
+  }
+}
+
+log(`server-scale — Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+log(`${CONVERSATIONS} concurrent conversations × ${TURNS} turns; model: ${env("BENCH_CHUNKS", 10)} chunks, one per ${env("BENCH_CHUNK_MS", 20)} ms; SSE on another instance than the POST; clients in this process.`);
+const results = [await round("single process (no scale)", "single", 1)];
+for (const count of INSTANCES) results.push(await round(`scale, ${count} instance${count > 1 ? "s" : ""}`, "scale", count));
+log();
+log("| server | turns/s | events/s | p50 latency (ms) | p99 latency (ms) | wall (s) | server CPU (s) | server CPU / event (µs) | client CPU (s) |");
+log("|---|---|---|---|---|---|---|---|---|");
+for (const r of results) {
+  log(`| ${r.label} | ${r.turnsPerS.toFixed(1)} | ${r.eventsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.seconds.toFixed(1)} | ${r.serverCpuS.toFixed(1)} | ${r.serverUsPerEvent.toFixed(0)} | ${r.clientCpuS.toFixed(1)} |`);
+}
+const single = results[0];
+const one = results.find((r) => r.label.startsWith("scale") && r.count === 1);
+const three = results.find((r) => r.label.startsWith("scale") && r.count === 3);
+log();
+if (one && three) log(`Scaling efficiency (3 ÷ 1 instance, events/s): ${(three.eventsPerS / one.eventsPerS).toFixed(2)}× (ideal 3.0×; this machine has ${os.cpus().length} cores shared by the instances, Redis, PostgreSQL and the clients, so ~${Math.min(3, os.cpus().length)}× is the ceiling and less is expected).`);
+if (one) {
+  log(`Per-event overhead of the scale mode vs the single process (1 instance each, same run): server CPU per event ${(one.serverUsPerEvent / single.serverUsPerEvent).toFixed(2)}× (${single.serverUsPerEvent.toFixed(0)} → ${one.serverUsPerEvent.toFixed(0)} µs, Redis's and PostgreSQL's own CPU not counted); latency p50 +${(one.p50 - single.p50).toFixed(1)} ms (${(one.p50 / single.p50).toFixed(2)}×), p99 +${(one.p99 - single.p99).toFixed(1)} ms; throughput ${(one.eventsPerS / single.eventsPerS).toFixed(2)}× of the single process.`);
+}
+log(`load after: ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MCP_ELICITATION_RENDERER, type McpElicitationInput } from "glove-mcp";
+import { MCP_ELICITATION_RENDERER, type McpElicitationAnswer, type McpElicitationInput } from "glove-mcp";
 import { startFeatureServer } from "./feature-server.js";
 import { mountWith, type Mounted } from "./harness.js";
 
@@ -101,7 +101,7 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
       serverMode: true,
       clientFeatures: {
         elicitation: {
-          policy: (request) => {
+          policy: (request): McpElicitationAnswer => {
             seen.push(request);
             return seen.length === 1 ? { action: "accept", content: { name: "Bot", guests: 1, vegetarian: true } } : { action: "accept", content: { guests: 0 } };
           },

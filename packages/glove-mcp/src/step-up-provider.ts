@@ -14,7 +14,8 @@ function unionScope(...scopes: Array<string | undefined>): string | undefined {
  * token is exchanged for one with the old scope; both then fail the same way again. While a
  * challenge is pending, the wrapper reports the union of the configured and challenged scopes
  * as `clientMetadata.scope` and hides the refresh token, so the SDK requests a new grant (a
- * client-credentials token at once, or an authorization URL through `redirectToAuthorization`).
+ * client-credentials token for that union at once, or an authorization URL for the challenged
+ * scope through `redirectToAuthorization`).
  * The next saved tokens end the step-up. Everything else reaches the provider untouched
  * (a Proxy keeps which optional methods exist, which the SDK checks).
  */

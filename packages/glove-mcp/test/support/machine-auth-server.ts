@@ -127,8 +127,15 @@ export async function startMachineAuth(): Promise<MachineAuth> {
  * naming the protected-resource metadata; a `tools/call` of a tool listed in `toolScopes` without
  * that scope → 403 `insufficient_scope` asking for `scope="mcp <needed>"`.
  */
+/** Any authorization server whose tokens the resource server can look up. */
+export interface TokenAuthority {
+  /** The `authorization_servers` entry of the protected-resource metadata. */
+  issuer: string;
+  scopesOf(token: string): string[] | undefined;
+}
+
 export async function startScopedMcp(
-  auth: MachineAuth,
+  auth: MachineAuth | TokenAuthority,
   build: () => McpServer,
   toolScopes: Record<string, string>,
 ): Promise<SdkHttpServer & { metadataUrl: string }> {
@@ -143,8 +150,8 @@ export async function startScopedMcp(
         };
       }
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-      const issued = token ? auth.tokens.get(token) : undefined;
-      if (!issued) {
+      const scopes = !token ? undefined : "scopesOf" in auth ? auth.scopesOf(token) : auth.tokens.get(token)?.scopes;
+      if (!scopes) {
         return {
           status: 401,
           headers: { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${origin}${metadataPath}"` },
@@ -153,7 +160,7 @@ export async function startScopedMcp(
       }
       const call = body as { method?: string; params?: { name?: string } } | undefined;
       const needed = call?.method === "tools/call" ? toolScopes[call.params?.name ?? ""] : undefined;
-      if (needed && !issued.scopes.includes(needed)) {
+      if (needed && !scopes.includes(needed)) {
         return {
           status: 403,
           headers: {

@@ -59,7 +59,7 @@ export function sessionIdProblem(value: unknown): string | undefined {
 // ── Messages ────────────────────────────────────────────────────────────────────────────────
 
 const FLAGS = ["is_compaction", "is_compaction_request", "is_skill_injection", "is_refusal"] as const;
-const OPTIONAL_TEXT = ["id", "pre_modified_text", "reasoning_content"] as const;
+const OPTIONAL_TEXT = ["id", "pre_modified_text", "reasoning_content", "provider"] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -148,6 +148,7 @@ export function messageProblem(value: unknown, what = "the message"): string | u
     if (v !== undefined && typeof v !== "boolean") return `${what}.${flag} must be true or false when present, not ${describeValue(v)}`;
   }
   return (
+    (m["provider_extras"] === undefined ? undefined : recordProblem(`${what}.provider_extras`, m["provider_extras"])) ??
     listProblem(`${what}.tool_calls`, m["tool_calls"], toolCallProblem) ??
     listProblem(`${what}.tool_results`, m["tool_results"], toolResultProblem) ??
     listProblem(`${what}.content`, m["content"], contentPartProblem) ??

@@ -85,4 +85,17 @@ export interface Message {
   reasoning_blocks?: ReasoningBlock[];
   /** The model refused: `text` holds the refusal the provider gave instead of an answer. */
   is_refusal?: boolean;
+  /**
+   * Fields the provider attached to the whole agent message beyond its text, tool calls, refusal
+   * and reasoning text (for example OpenRouter's `reasoning_details`, Gemini's message-level
+   * `extra_content`), kept verbatim — merged over stream deltas — so the same provider gets them
+   * back on the next turn. Keyed by wire field; never shown to the model as text.
+   */
+  provider_extras?: Record<string, unknown>;
+  /**
+   * The provider id of the adapter that produced this agent message (e.g. "openrouter",
+   * "gemini"). Adapters send `provider_extras` (the message's and its calls') back only to that
+   * provider; a message without it, stored before the field existed, sends them to any.
+   */
+  provider?: string;
 }

@@ -94,6 +94,7 @@ describe("OpenAICompatAdapter — streaming", () => {
         {
           sender: "agent",
           text: "Let me check.",
+          provider: "openai",
           tool_calls: [
             { tool_name: "get_weather", input_args: { city: "Tokyo" }, id: "call_a" },
             { tool_name: "mcp_search", input_args: { q: "rain" }, id: "call_b" },
@@ -139,7 +140,7 @@ describe("OpenAICompatAdapter — streaming", () => {
       { type: "text_delta", data: { text: "Hi" } },
       { type: "model_response_complete", data: { text: "Hi", tool_calls: undefined, stop_reason: "stop", tokens_in: 3, tokens_out: 1 } },
     ]);
-    expect(result.messages).toEqual([{ sender: "agent", text: "Hi" }]);
+    expect(result.messages).toEqual([{ sender: "agent", text: "Hi", provider: "openai" }]);
   });
 
   it("stop_reason is undefined (never null) when the provider sends none; tokens estimated without usage", async () => {

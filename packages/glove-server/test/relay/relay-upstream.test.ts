@@ -40,7 +40,7 @@ describe("the relay in front of a real provider adapter", () => {
     const result = await model.prompt({ messages: [{ sender: "user", text: "hi" }], systemPrompt: "Be kind." }, async (type, data) => {
       events.push({ type, ...data } as SubscriberEvent);
     });
-    expect(result).toEqual({ messages: [{ sender: "agent", text: "Hello from upstream" }], tokens_in: 11, tokens_out: 5 });
+    expect(result).toEqual({ messages: [{ sender: "agent", text: "Hello from upstream", provider: "openai" }], tokens_in: 11, tokens_out: 5 });
     expect(events.map((e) => e.type)).toEqual(["text_delta", "text_delta", "text_delta", "model_response_complete"]);
     const sent = upstream.requests[0]!;
     expect(sent.path).toBe("/v1/chat/completions");

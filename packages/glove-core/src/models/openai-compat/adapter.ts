@@ -52,7 +52,7 @@ export class OpenAICompatAdapter extends HttpModelAdapter<ChatReadContext> {
     this.requestTarget = { url: `${trimBaseURL(options.baseURL)}/chat/completions`, headers };
     const reasoning = resolveReasoning(options);
     this.readContext = { provider, reasoning };
-    this.history = new ChatHistoryEncoder(reasoning.echo);
+    this.history = new ChatHistoryEncoder(reasoning.echo, provider);
     this.bodyHead = requestBodyHead(options, provider, this.stream, reasoning);
   }
 

@@ -60,6 +60,6 @@ export function withExtras(
 }
 
 /** Defines an own field, so a wire key such as `__proto__` stays data and never becomes a prototype. */
-function setField(target: Record<string, unknown>, key: string, value: unknown): void {
+export function setField(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -1,7 +1,8 @@
 import type { Message } from "../../types/index.js";
 import { argsString, mergeConsecutive, toolResultContent, userParts } from "../shared/messages.js";
-import { withExtras } from "./call-extras.js";
+import { setField, withExtras } from "./call-extras.js";
 import { toChatPart } from "./content-parts.js";
+import { mergeMessageExtras } from "./message-extras.js";
 import type { ChatContent, ChatMessage } from "./wire-types.js";
 
 interface Mapped {
@@ -23,8 +24,14 @@ export class ChatHistoryEncoder {
   private readonly cache = new WeakMap<Message, Mapped>();
   private memo: Memo | undefined;
 
-  /** @param echo send reasoning_content back on tool-calling turns */
-  constructor(private readonly echo: boolean) {}
+  /**
+   * @param echo send reasoning_content back on tool-calling turns
+   * @param provider the adapter's provider id: only its own messages' extras are sent back
+   */
+  constructor(
+    private readonly echo: boolean,
+    private readonly provider: string,
+  ) {}
 
   /**
    * The history as comma-joined JSON. The runtime hands the same append-only
@@ -76,11 +83,14 @@ export class ChatHistoryEncoder {
     if (cached) return cached;
     const messages: ChatMessage[] = [];
     if (message.sender === "agent") {
-      const m: ChatMessage = { role: "assistant", content: message.text || null };
+      // Extras go back verbatim, but only to the provider that produced them (or when the message
+      // predates Message.provider): Gemini refuses a tool loop whose signature was dropped, a
+      // strict server refuses a field it does not know.
+      const own = message.provider === undefined || message.provider === this.provider;
+      const m = withMessageExtras(own ? message.provider_extras : undefined, message.text || null);
       if (message.tool_calls?.length) {
-        // Provider extras go back verbatim: Gemini refuses a tool loop whose signature was dropped.
         m.tool_calls = message.tool_calls.map((call, i) =>
-          withExtras(call.provider_extras, call.id ?? `call_${i}`, call.tool_name, argsString(call.input_args)),
+          withExtras(own ? call.provider_extras : undefined, call.id ?? `call_${i}`, call.tool_name, argsString(call.input_args)),
         );
         if (this.echo && message.reasoning_content) m.reasoning_content = message.reasoning_content;
       }
@@ -134,7 +144,7 @@ function mergeChatMessages(a: ChatMessage, b: ChatMessage): ChatMessage {
     return { role: "user", content };
   }
   const text = [a.content, b.content].filter((c) => typeof c === "string" && c).join("\n");
-  const m: ChatMessage = { role: "assistant", content: text || null };
+  const m = withMessageExtras(mergedExtras(a, b), text || null);
   const calls = [...(a.tool_calls ?? []), ...(b.tool_calls ?? [])];
   if (calls.length) m.tool_calls = calls;
   const reasoning = [a.reasoning_content, b.reasoning_content].filter(Boolean).join("\n");
@@ -146,4 +156,23 @@ function mergeChatMessages(a: ChatMessage, b: ChatMessage): ChatMessage {
 function asParts(content: ChatContent): Array<Record<string, unknown>> {
   if (content === null || content === "") return [];
   return typeof content === "string" ? [{ type: "text", text: content }] : content;
+}
+
+/** The fields of an assistant message the adapter writes itself, as opposed to a provider's extras. */
+const OWN = new Set(["role", "content", "tool_calls", "tool_call_id", "reasoning_content"]);
+
+/** An assistant message with its extras restored; the adapter's own fields are set after and win. */
+function withMessageExtras(extras: Record<string, unknown> | undefined, content: ChatContent): ChatMessage {
+  const m: ChatMessage = { role: "assistant", content };
+  if (extras) for (const [key, value] of Object.entries(extras)) if (!OWN.has(key)) setField(m, key, value);
+  return m;
+}
+
+/** The extras of two assistant messages sent as one: both kept, lists one after the other. */
+function mergedExtras(a: ChatMessage, b: ChatMessage): Record<string, unknown> | undefined {
+  const pick = (m: ChatMessage) => Object.fromEntries(Object.entries(m).filter(([key]) => !OWN.has(key)));
+  const [x, y] = [pick(a), pick(b)];
+  if (!Object.keys(x).length && !Object.keys(y).length) return undefined;
+  // Two messages' details are distinct even when their indexes match: lists append, never join.
+  return mergeMessageExtras(mergeMessageExtras({}, x, false), y, false);
 }

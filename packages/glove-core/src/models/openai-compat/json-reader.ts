@@ -2,6 +2,7 @@ import type { ModelPromptResult, NotifySubscribersFunction } from "../../types/i
 import { announceResponse, readJsonBody } from "../shared/response.js";
 import { argumentsValue, WireShape } from "../shared/wire-shape.js";
 import { callExtras } from "./call-extras.js";
+import { messageExtras } from "./message-extras.js";
 import { announceRefusal, chatError, contentText, finishAnswer, reasoningText, refusalText, usageOf, type ChatReadContext } from "./response.js";
 import type { StreamedCall } from "./wire-types.js";
 
@@ -39,7 +40,7 @@ export async function readChatJson(
   });
   const refusal = refusalText(shape, msg, "response.choices[0].message");
   const usage = usageOf(shape, json, "response");
-  const answer = finishAnswer(context, text, reasoning, calls, usage, bodyChars, refusal);
+  const answer = finishAnswer(context, text, reasoning, calls, usage, bodyChars, refusal, messageExtras(msg));
   await announceRefusal(notify, answer);
   await announceResponse(notify, false, {
     text: answer.text,

@@ -25,7 +25,8 @@ export interface ChatAnswer {
 /**
  * Builds the answer from what was read; estimates usage the provider did not report. A refusal
  * (the `refusal` field OpenAI sends instead of content) becomes the answer's text and marks the
- * message `is_refusal`.
+ * message `is_refusal`. The message's own extras (./message-extras.ts) ride on it with the
+ * provider id.
  */
 export function finishAnswer(
   context: ChatReadContext,
@@ -35,6 +36,7 @@ export function finishAnswer(
   usage: ChatUsage | undefined,
   bodyChars: number,
   refusal = "",
+  extras?: Record<string, unknown>,
 ): ChatAnswer {
   const toolCalls: ToolCall[] = calls.map((c) => {
     const call: ToolCall = { tool_name: c.name, input_args: c.input ?? parseArgs(c.args), id: c.id };
@@ -45,6 +47,9 @@ export function finishAnswer(
   const visible = visibleText(context.reasoning, text, reasoning);
   const message = agentMessage(visible, context.reasoning.on ? reasoning : "", toolCalls);
   if (refusal) message.is_refusal = true;
+  // Extras are stamped with the provider that produced them, which alone gets them back.
+  message.provider = context.provider;
+  if (extras) message.provider_extras = extras;
   const outChars = text.length + reasoning.length + calls.reduce((n, c) => n + c.args.length + c.name.length, 0);
   return {
     refusal,

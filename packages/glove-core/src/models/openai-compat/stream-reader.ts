@@ -2,6 +2,7 @@ import type { ModelPromptResult, NotifySubscribersFunction } from "../../types/i
 import { announceResponse, announceToolUse, parseStreamEvent, streamFailure } from "../shared/response.js";
 import { readSSEBatches } from "../shared/sse.js";
 import { WireShape } from "../shared/wire-shape.js";
+import { mergeMessageExtras, messageExtras } from "./message-extras.js";
 import { ThinkTagStream } from "./reasoning.js";
 import { announceRefusal, chatError, contentText, finishAnswer, reasoningText, refusalText, usageOf, type ChatReadContext } from "./response.js";
 import { ToolCallDeltas } from "./tool-call-deltas.js";
@@ -22,6 +23,7 @@ export async function readChatStream(
   let stopReason: string | undefined;
   let usage: ChatUsage | undefined;
   let sawDone = false;
+  let extras: Record<string, unknown> | undefined;
   const think = new ThinkTagStream(context.reasoning, notify);
   const calls = new ToolCallDeltas(shape);
 
@@ -61,6 +63,8 @@ export async function readChatStream(
       }
       const toolCalls = shape.optArray(delta["tool_calls"], "chunk.choices[0].delta.tool_calls");
       toolCalls?.forEach((d, i) => calls.add(d, `chunk.choices[0].delta.tool_calls[${i}]`));
+      const more = messageExtras(delta);
+      if (more) extras = mergeMessageExtras(extras ?? {}, more);
     }
     const finish = shape.optString(choice["finish_reason"], "chunk.choices[0].finish_reason");
     if (finish) stopReason = finish;
@@ -70,7 +74,7 @@ export async function readChatStream(
   }
   await think.close();
 
-  const answer = finishAnswer(context, text, reasoning, calls.calls, usage, bodyChars, refusal);
+  const answer = finishAnswer(context, text, reasoning, calls.calls, usage, bodyChars, refusal, extras);
   for (const call of answer.toolCalls) await announceToolUse(notify, call);
   await announceRefusal(notify, answer);
   await announceResponse(notify, true, { text: answer.text, toolCalls: answer.toolCalls, stopReason, result: answer.result });

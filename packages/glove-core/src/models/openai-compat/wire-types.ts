@@ -10,7 +10,9 @@ export interface ChatToolCall {
   function: { [extra: string]: unknown; name: string; arguments: string };
 }
 
+/** A chat message as sent; an assistant message may carry its provider's extras (e.g. `reasoning_details`). */
 export interface ChatMessage {
+  [extra: string]: unknown;
   role: "system" | "user" | "assistant" | "tool";
   content: ChatContent;
   tool_calls?: ChatToolCall[];

@@ -49,9 +49,10 @@ export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
     const maxTokens = options.maxTokens ?? 8192;
     checkThinking(options.thinking, maxTokens, options.interleavedThinking === true, "AnthropicAdapter");
     this.structuredOutput = options.structuredOutput ?? "native";
-    if (this.structuredOutput === "tool" && options.thinking && options.thinking.type !== "disabled") {
+    // Manual thinking refuses a forced tool choice; adaptive thinking accepts it.
+    if (this.structuredOutput === "tool" && options.thinking?.type === "enabled") {
       throw new ConfigurationError(
-        'AnthropicAdapter: structuredOutput "tool" forces a tool choice, which the API refuses while thinking: use structuredOutput "native" or turn thinking off.',
+        'AnthropicAdapter: structuredOutput "tool" forces a tool choice, which the API refuses with thinking { type: "enabled" }: use structuredOutput "native", adaptive thinking, or turn thinking off.',
       );
     }
     const headers: Record<string, string> = {

@@ -31,8 +31,8 @@ export interface AnthropicAdapterOptions extends HttpAdapterOptions {
   /**
    * How `PromptRequest.output` is asked for: "native" (default) sends `output_config.format`
    * (JSON schema; models from Claude Sonnet 4.5 / Opus 4.1 on); "tool" forces a single tool whose
-   * input is the answer, for older models (not combinable with thinking: the API refuses a
-   * forced tool choice while thinking).
+   * input is the answer, for older models (not combinable with `thinking: { type: "enabled" }`:
+   * the API refuses a forced tool choice with manual thinking; adaptive thinking accepts it).
    */
   structuredOutput?: "native" | "tool";
   /** Extra headers (e.g. anthropic-beta). */

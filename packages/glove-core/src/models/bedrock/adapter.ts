@@ -56,7 +56,7 @@ export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
       fields["anthropic_beta"] = [...beta, INTERLEAVED_THINKING_BETA];
     }
     this.additionalFields = Object.keys(fields).length ? fields : undefined;
-    this.thinking = options.thinking !== undefined && options.thinking.type !== "disabled";
+    this.thinking = options.thinking?.type === "enabled";
     this.name = `bedrock:${options.model}`;
     this.region = awsRegion(options.region);
     this.base = trimBaseURL(options.baseURL ?? `https://bedrock-runtime.${this.region}.amazonaws.com`);
@@ -76,8 +76,8 @@ export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
     if (request.output) {
       const tool = outputTool(request.output);
       tools.push({ toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.schema } } });
-      // Claude refuses a forced tool choice while thinking: then the tool is only offered (its
-      // description asks for the answer through it) and Glove's validation catches a miss.
+      // Claude refuses a forced tool choice with manual thinking: then the tool is only offered
+      // (its description asks for the answer through it) and Glove's validation catches a miss.
       if (!this.thinking) toolConfig["toolChoice"] = { tool: { name: tool.name } };
     }
     if (tools.length) body["toolConfig"] = toolConfig;

@@ -39,9 +39,10 @@ describe("Anthropic structured output", () => {
     expect(seen.list.map((e) => e.type)).toEqual(["model_response"]);
   });
 
-  it("tool mode with thinking on is refused at construction, with what to do instead", () => {
+  it("tool mode with manual thinking is refused at construction, with what to do instead; adaptive thinking is fine", () => {
     expect(() => adapter({ structuredOutput: "tool" })).toThrow(ConfigurationError);
     expect(() => adapter({ structuredOutput: "tool" })).toThrow(/structuredOutput "native"/);
+    expect(() => adapter({ structuredOutput: "tool", thinking: { type: "adaptive" } })).not.toThrow();
   });
 
   it("a thinking budget the API would refuse fails at construction", () => {

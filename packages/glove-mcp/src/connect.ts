@@ -111,6 +111,7 @@ export async function connectMcp(entry: McpCatalogueEntry, options: ConnectMcpOp
   if (options.authProvider && options.getAccessToken) {
     throw new McpConnectError(`connectMcp("${entry.id}"): pass either getAccessToken or authProvider, not both.`);
   }
+  checkDurations(entry, options);
   const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const deadline = startDeadline(timeoutMs, `Connecting to MCP server "${entry.id}" (${entry.url})`, options.signal);
   const scopeChallenges = new ScopeChallengeLog();
@@ -171,6 +172,20 @@ export async function connectMcp(entry: McpCatalogueEntry, options: ConnectMcpOp
       await client.close();
     },
   };
+}
+
+/** Timeouts must be positive, finite milliseconds: 0 or NaN would fail every call at once, or never. */
+function checkDurations(entry: McpCatalogueEntry, options: ConnectMcpOptions): void {
+  const durations = {
+    connectTimeoutMs: options.connectTimeoutMs,
+    [`entry "${entry.id}" timeoutMs`]: entry.timeoutMs,
+    [`entry "${entry.id}" maxTotalTimeoutMs`]: entry.maxTotalTimeoutMs,
+  };
+  for (const [name, value] of Object.entries(durations)) {
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+      throw new McpConnectError(`${name} must be a positive number of milliseconds (got ${String(value)}); leave it out for the default.`);
+    }
+  }
 }
 
 async function openStdio(entry: McpCatalogueEntry, options: ConnectMcpOptions, deadline: Deadline) {

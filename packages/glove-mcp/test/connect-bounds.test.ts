@@ -81,6 +81,20 @@ describe("connectMcp is bounded", () => {
     expect(ms).toBeLessThan(2_000);
   });
 
+  it("refuses timeouts that are not positive milliseconds before connecting", async () => {
+    const server = await raw(neverAnswer);
+    for (const [options, entryExtra, name] of [
+      [{ connectTimeoutMs: 0 }, {}, "connectTimeoutMs"],
+      [{}, { timeoutMs: Number.NaN }, "timeoutMs"],
+      [{}, { maxTotalTimeoutMs: -5 }, "maxTotalTimeoutMs"],
+    ] as const) {
+      const error = await connectMcp({ ...entry(server.url), ...entryExtra }, options).catch((e: unknown) => e);
+      expect(McpConnectError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toContain(name);
+    }
+    expect(server.requests).toEqual([]);
+  });
+
   it("still connects to a real server well within the bound", async () => {
     const server = await startSdkHttpServer(() => {
       const mcp = new McpServer({ name: "ok", version: "1.0.0" });

@@ -10,26 +10,36 @@ const WAV = Buffer.alloc(1_200, 3).toString("base64");
 
 let server: SdkHttpServer;
 beforeAll(async () => {
-  server = await startSdkHttpServer(() => {
-    const mcp = new McpServer({ name: "media", version: "1.0.0" });
-    mcp.registerTool("snapshot", { description: "A page snapshot" }, () => ({
-      content: [{ type: "text", text: "snapshot taken" }],
-      structuredContent: {
-        title: "Home",
-        screenshot: { type: "image", mimeType: "image/png", data: PNG },
-        voice: { type: "audio", mimeType: "audio/wav", data: WAV },
-        attachment: { uri: "file:///a.bin", mimeType: "application/octet-stream", blob: PNG },
-        thumbnail: `data:image/jpeg;base64,${PNG}`,
-        raw: PNG,
-        tags: ["a", "b"],
-      },
-    }));
-    mcp.registerTool("plain", { description: "Plain structured content" }, () => ({
-      content: [{ type: "text", text: "{}" }],
-      structuredContent: { count: 2, names: ["x", "y"] },
-    }));
-    return mcp;
-  });
+  server = await startSdkHttpServer(
+    () => {
+      const mcp = new McpServer({ name: "media", version: "1.0.0" });
+      mcp.registerTool("snapshot", { description: "A page snapshot" }, () => ({
+        content: [{ type: "text", text: "snapshot taken" }],
+        structuredContent: {
+          title: "Home",
+          screenshot: { type: "image", mimeType: "image/png", data: PNG },
+          voice: { type: "audio", mimeType: "audio/wav", data: WAV },
+          attachment: { uri: "file:///a.bin", mimeType: "application/octet-stream", blob: PNG },
+          thumbnail: `data:image/jpeg;base64,${PNG}`,
+          raw: PNG,
+          tags: ["a", "b"],
+        },
+      }));
+      mcp.registerTool("plain", { description: "Plain structured content" }, () => ({
+        content: [{ type: "text", text: "{}" }],
+        structuredContent: { count: 2, names: ["x", "y"] },
+      }));
+      mcp.registerTool("locked", { description: "Behind a proxy that forbids it" }, () => ({ content: [{ type: "text", text: "never" }] }));
+      return mcp;
+    },
+    {
+      // A proxy in front of the server forbids one tool with an HTML page (no OAuth challenge).
+      guard: (_req, body) =>
+        (body as { params?: { name?: string } } | undefined)?.params?.name === "locked"
+          ? { status: 403, headers: { "content-type": "text/html" }, body: `<html><body>${"Forbidden by policy. ".repeat(100)}</body></html>` }
+          : undefined,
+    },
+  );
 });
 afterAll(async () => {
   await server?.stop();
@@ -65,6 +75,22 @@ describe("what the model reads of structured content", () => {
       const plain = await folds.find((f) => f.name === "media__plain")!.do({}, new Displaymanager(), undefined as never);
       expect(plain).toMatchObject({ status: "success", data: { count: 2, names: ["x", "y"] } });
       expect((plain as { renderData: unknown[] }).renderData).toEqual([{ type: "text", text: "{}" }]);
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe("HTTP errors during a call", () => {
+  it("reach the model as the status, not the server's page", async () => {
+    const connection = await connectMcp({ id: "media", name: "Media", description: "t", url: server.url });
+    try {
+      const locked = bridgeMcpTools(connection, true).find((f) => f.name === "media__locked")!;
+      expect(await locked.do({}, new Displaymanager(), undefined as never)).toEqual({
+        status: "error",
+        message: "The MCP server answered HTTP 403 to locked",
+        data: null,
+      });
     } finally {
       await connection.close();
     }

@@ -1,14 +1,11 @@
-import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { listClientScenarios, pooled, runScenario, type ScenarioOutcome } from "./run-conformance.js";
+import { bundleGloveClient, listClientScenarios, pooled, runScenario, type ScenarioOutcome } from "./run-conformance.js";
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance), client scenarios, run
-// against glove-mcp (glove-client.mjs, on the built dist) and against a reference client written
+// against glove-mcp (glove-client.mjs, bundled from the current sources) and against a reference client written
 // directly on the SDK (sdk-client.mjs). Target: every scenario the SDK client passes, glove-mcp
 // passes too, and no scenario hangs. All scenario servers listen on 127.0.0.1.
 
-const root = fileURLToPath(new URL("../../../..", import.meta.url));
 const SCENARIO_TIMEOUT_MS = 15_000;
 const CONCURRENCY = 3;
 
@@ -17,11 +14,10 @@ let glove: ScenarioOutcome[] = [];
 let sdk: ScenarioOutcome[] = [];
 
 beforeAll(async () => {
-  // The client program imports glove-mcp's dist, as an app would.
-  execFileSync("npx", ["tsc", "-b", "packages/glove-mcp"], { cwd: root, stdio: "pipe" });
+  const gloveClient = await bundleGloveClient();
   scenarios = await listClientScenarios();
   const runs = await pooled(
-    scenarios.flatMap((s) => [() => runScenario("glove-client.mjs", s, SCENARIO_TIMEOUT_MS), () => runScenario("sdk-client.mjs", s, SCENARIO_TIMEOUT_MS)]),
+    scenarios.flatMap((s) => [() => runScenario(gloveClient, s, SCENARIO_TIMEOUT_MS), () => runScenario("sdk-client.mjs", s, SCENARIO_TIMEOUT_MS)]),
     CONCURRENCY,
   );
   glove = runs.filter((_, i) => i % 2 === 0);

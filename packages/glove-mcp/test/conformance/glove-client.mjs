@@ -1,6 +1,6 @@
 // glove-mcp as the client under test of the MCP conformance suite: the suite runs
 // `node glove-client.mjs <server-url>` with MCP_CONFORMANCE_SCENARIO set. Everything goes through
-// glove-mcp's public API (built dist): connectMcp with client features, bridged tools called by a
+// glove-mcp's public API (bundled from source by the test): connectMcp with client features, bridged tools called by a
 // Glove whose scripted model calls every tool the server lists, and glove-mcp/oauth for auth.
 import process from "node:process";
 import { URL } from "node:url";

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "vite";
 
 /** How one client did on one conformance scenario. */
 export interface ScenarioOutcome {
@@ -36,15 +37,42 @@ export async function listClientScenarios(): Promise<string[]> {
     .filter((s): s is string => s !== undefined);
 }
 
+const repoRoot = fileURLToPath(new URL("../../../..", import.meta.url));
+
 /**
- * Runs one scenario with `node <client>` as the client under test (`client` is a file in this
- * folder). The suite's own client timeout is `timeoutMs`; the CLI itself gets 10 s more.
+ * Bundles glove-client.mjs with glove-mcp and glove-core from their TypeScript sources (the
+ * "glove-source" condition, as vitest resolves them), so the program tests the code as it is now
+ * without a `tsc` build. Other dependencies stay imports, resolved from the repo's node_modules.
+ */
+export async function bundleGloveClient(): Promise<string> {
+  const outDir = join(repoRoot, "node_modules", ".cache", "glove-mcp-conformance");
+  const conditions = ["glove-source", "node", "import", "module", "default"];
+  await build({
+    configFile: false,
+    logLevel: "warn",
+    root: repoRoot,
+    resolve: { conditions },
+    ssr: { noExternal: [/^glove-/], resolve: { conditions, externalConditions: conditions } },
+    build: {
+      ssr: join(here, "glove-client.mjs"),
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      rollupOptions: { output: { entryFileNames: "glove-client.mjs", format: "es" } },
+    },
+  });
+  return join(outDir, "glove-client.mjs");
+}
+
+/**
+ * Runs one scenario with `node <client>` as the client under test (`client`: an absolute path, or
+ * a file in this folder). The suite's own client timeout is `timeoutMs`; the CLI gets 10 s more.
  */
 export async function runScenario(client: string, scenario: string, timeoutMs = 15_000): Promise<ScenarioOutcome> {
   const out = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
   const started = performance.now();
   try {
-    const command = `"${process.execPath}" "${join(here, client)}"`;
+    const command = `"${process.execPath}" "${client.startsWith("/") ? client : join(here, client)}"`;
     const run = await runCli(["client", "--command", command, "--scenario", scenario, "--timeout", String(timeoutMs), "-o", out], timeoutMs + 10_000);
     const ms = Math.round(performance.now() - started);
     const checks = await readChecks(out);

@@ -56,3 +56,20 @@ describe("Bedrock structured output", () => {
     expect(toolConfig["tools"]).toHaveLength(1);
   });
 });
+
+describe("Bedrock structured output with redacted reasoning (recorded Converse JSON)", () => {
+  it("the forced tool's input is the answer; the redacted block is kept and goes back first", async () => {
+    server = await startReplayServer([{ response: recorded("redacted-forced-tool-whole") }, { response: recorded("thinking-whole") }]);
+    const model = adapter({ baseURL: server.url, stream: false });
+    const first = await model.prompt({ messages, output: { name: "json", schema } }, async () => {});
+    const reply = first.messages[0]!;
+    expect(reply.tool_calls).toBeUndefined();
+    expect(JSON.parse(reply.text)).toEqual({ groups: [{ name: "Sales", parentGroupName: "" }, { name: "Team1", parentGroupName: "Sales" }] });
+    const data = reply.reasoning_blocks?.[0]?.data;
+    expect(data).toMatch(/^cnNuX3BVUGgx.*dUtnVT0=$/);
+
+    await model.prompt({ messages: [...messages, JSON.parse(JSON.stringify(reply)) as Message, { sender: "user", text: "Thanks." }] }, async () => {});
+    const sent = server.script.body(1)["messages"] as Array<{ content: unknown[] }>;
+    expect(sent[1]!.content).toEqual([{ reasoningContent: { redactedContent: data } }, { text: reply.text }]);
+  });
+});

@@ -100,3 +100,31 @@ describe("AnthropicAdapter refusals", () => {
     expect(fine.messages[0]!.is_refusal).toBeUndefined();
   });
 });
+
+describe("AnthropicAdapter thinking in a tool loop begun without it", () => {
+  const call = (id: string): Message => ({ sender: "agent", text: "", tool_calls: [{ tool_name: "t", input_args: {}, id }] });
+  const result = (id: string): Message => ({ sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: id, result: { status: "success", data: 1 } }] });
+  const signed = (message: Message, provider = "anthropic"): Message => ({ ...message, reasoning_blocks: [{ type: "thinking", text: "x", signature: "S", provider }] });
+  const ok = json(200, { content: [{ type: "text", text: "ok" }], usage: {} });
+
+  async function thinkingSent(messages: Message[]): Promise<unknown> {
+    server = await startFakeServer(ok);
+    const model = new AnthropicAdapter({ model: "claude-test", baseURL: server.url, apiKey: "k", stream: false, thinking: { type: "enabled", budget_tokens: 1024 } });
+    await model.prompt({ messages }, recorder().notify);
+    const body = server.received[0]!.body as { thinking?: unknown };
+    await server.close();
+    server = undefined;
+    return body.thinking;
+  }
+
+  it("keeps thinking on for a loop that opened with this provider's thinking, however many calls followed", async () => {
+    expect(await thinkingSent([user, signed(call("a")), result("a")])).toEqual({ type: "enabled", budget_tokens: 1024 });
+    expect(await thinkingSent([user, signed(call("a")), result("a"), call("b"), result("b")])).toEqual({ type: "enabled", budget_tokens: 1024 });
+    expect(await thinkingSent([user, call("a"), result("a"), { sender: "agent", text: "done" }, { sender: "user", text: "next" }])).toBeDefined();
+  });
+
+  it("turns thinking off for a loop that opened without it (or with another provider's, left out)", async () => {
+    expect(await thinkingSent([user, call("a"), result("a")])).toBeUndefined();
+    expect(await thinkingSent([user, signed(call("a"), "bedrock"), result("a"), call("b"), result("b")])).toBeUndefined();
+  });
+});

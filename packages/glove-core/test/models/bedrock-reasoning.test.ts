@@ -55,3 +55,17 @@ describe("BedrockAdapter reasoning without a signature", () => {
     expect((server!.received[1]!.body.messages as Array<{ content: unknown[] }>)[1]!.content).toEqual([{ text: "42" }]);
   });
 });
+
+describe("BedrockAdapter thinking in a tool loop begun without it", () => {
+  it("leaves thinking out of additionalModelRequestFields (keeping the other fields), and keeps it for a signed loop", async () => {
+    const model = await adapterFor([{ text: "ok" }], { thinking: { type: "enabled", budget_tokens: 1024 }, additionalModelRequestFields: { top_k: 5 } });
+    server!.handlers.push(answer([{ text: "ok" }]));
+    const call: Message = { sender: "agent", text: "", tool_calls: [{ tool_name: "t", input_args: {}, id: "a" }] };
+    const result: Message = { sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "a", result: { status: "success", data: 1 } }] };
+    await model.prompt({ messages: [user, call, result] }, recorder().notify);
+    expect(server!.received[0]!.body.additionalModelRequestFields).toEqual({ top_k: 5 });
+    const signed: Message = { ...call, reasoning_blocks: [{ type: "thinking", text: "x", signature: "S", provider: "bedrock" }] };
+    await model.prompt({ messages: [user, signed, result] }, recorder().notify);
+    expect(server!.received[1]!.body.additionalModelRequestFields).toEqual({ top_k: 5, thinking: { type: "enabled", budget_tokens: 1024 } });
+  });
+});

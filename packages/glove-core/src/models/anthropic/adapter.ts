@@ -16,9 +16,14 @@ import { anthropicBlocks } from "./content-blocks.js";
 import { readMessagesJson } from "./json-reader.js";
 import type { AnthropicAdapterOptions, AnthropicUsage } from "./options.js";
 import { readMessagesStream } from "./stream-reader.js";
-import { checkThinking, INTERLEAVED_THINKING_BETA } from "./thinking.js";
+import { checkThinking, INTERLEAVED_THINKING_BETA, loopStartedWithoutThinking } from "./thinking.js";
 import type { MessagesReadContext } from "./usage.js";
 import type { Block } from "./wire-types.js";
+
+const ANTHROPIC_TURN_KINDS = {
+  reasoning: (block: Block) => block.type === "thinking" || block.type === "redacted_thinking",
+  toolResult: (block: Block) => block.type === "tool_result",
+};
 
 /** Talks to Anthropic's Messages API, streaming or not, with prompt caching of the system prompt. */
 export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
@@ -31,6 +36,7 @@ export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
   private readonly requestTarget: RequestTarget;
   protected readonly readContext: MessagesReadContext;
   private readonly bodyHead: string;
+  private readonly thinking: string | undefined;
   private readonly cacheSystemPrompt: boolean;
   private readonly structuredOutput: "native" | "tool";
   private readonly blocks: TurnBlocks<Block>;
@@ -69,21 +75,22 @@ export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
     this.readContext = { provider, recordUsage: (usage) => (this.lastUsage = usage) };
     this.cacheSystemPrompt = options.cacheSystemPrompt !== false;
     const head: Record<string, unknown> = { model: options.model, max_tokens: maxTokens };
-    if (options.thinking) head["thinking"] = options.thinking;
     if (this.stream) head["stream"] = true;
+    this.thinking = options.thinking ? JSON.stringify(options.thinking) : undefined;
     this.bodyHead = JSON.stringify(head).slice(0, -1);
   }
 
   /** The request body this adapter sends for `request`. */
   buildBody(request: PromptRequest): string {
     const system = this.systemFor(request);
+    const messages = alternatingTurns(request.messages.map((m) => this.turns.get(m)), this.blocks);
     let body = this.bodyHead;
+    if (this.thinking && !loopStartedWithoutThinking(messages, ANTHROPIC_TURN_KINDS)) body += `,"thinking":${this.thinking}`;
     if (system) {
       const block: Block = { type: "text", text: system };
       if (this.cacheSystemPrompt) block["cache_control"] = { type: "ephemeral" };
       body += `,"system":${JSON.stringify([block])}`;
     }
-    const messages = alternatingTurns(request.messages.map((m) => this.turns.get(m)), this.blocks);
     body += `,"messages":${JSON.stringify(messages)}`;
     const tools = (request.tools ?? []).map((t) => this.tools.get(t));
     const output = request.output;

@@ -41,3 +41,28 @@ export function checkThinking(thinking: AnthropicThinking | undefined, maxTokens
     );
   }
 }
+
+/**
+ * True when the request continues a tool loop whose first assistant message does not open with a
+ * reasoning block (the loop began without thinking, or its thinking came from another provider
+ * and was left out). Thinking must then stay off for this request: with thinking on, the API
+ * refuses a tool loop whose assistant turn does not start with thinking, and a tool loop is one
+ * assistant turn, so it keeps the configuration it started with. Later messages of the loop need
+ * no thinking of their own (the model does not think again after a tool result unless thinking
+ * is interleaved).
+ */
+export function loopStartedWithoutThinking<B>(
+  turns: ReadonlyArray<{ role: string; content: B[] }>,
+  is: { reasoning(block: B): boolean; toolResult(block: B): boolean },
+): boolean {
+  const last = turns[turns.length - 1];
+  if (!last || last.role !== "user" || !last.content.some((b) => is.toolResult(b))) return false;
+  let opening: { content: B[] } | undefined;
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const turn = turns[i]!;
+    if (turn.role === "assistant") opening = turn;
+    else if (!turn.content.some((b) => is.toolResult(b))) break;
+  }
+  const first = opening?.content[0];
+  return opening !== undefined && (first === undefined || !is.reasoning(first));
+}

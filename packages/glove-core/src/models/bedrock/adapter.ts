@@ -9,7 +9,7 @@ import type { Message, PromptRequest, Tool } from "../../types/index.js";
 import { trimBaseURL } from "../shared/adapter-options.js";
 import { signV4 } from "../shared/aws.js";
 import { awsRegion } from "../shared/env.js";
-import { checkThinking, INTERLEAVED_THINKING_BETA } from "../anthropic/thinking.js";
+import { checkThinking, INTERLEAVED_THINKING_BETA, loopStartedWithoutThinking } from "../anthropic/thinking.js";
 import { HttpModelAdapter, type RequestTarget } from "../shared/http-adapter.js";
 import { toolJsonSchema } from "../shared/messages.js";
 import { alternatingTurns, messageTurn } from "../shared/turns.js";
@@ -23,6 +23,11 @@ import { BEDROCK_PROVIDER } from "./reasoning.js";
 import type { ConverseReadContext } from "./result.js";
 import { readConverseStream } from "./stream-reader.js";
 import type { Block } from "./wire-types.js";
+
+const CONVERSE_TURN_KINDS = {
+  reasoning: (block: Block) => "reasoningContent" in block,
+  toolResult: (block: Block) => "toolResult" in block,
+};
 
 /** Talks to Amazon Bedrock's Converse API, signed with AWS credentials or sent with a Bedrock API key. */
 export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
@@ -70,7 +75,7 @@ export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
     const system = this.systemFor(request);
     if (system) body["system"] = [{ text: system }];
     body["inferenceConfig"] = { maxTokens: this.options.maxTokens ?? 4096 };
-    if (this.additionalFields) body["additionalModelRequestFields"] = this.additionalFields;
+    if (this.additionalFields) body["additionalModelRequestFields"] = this.fieldsFor(turns);
     const tools = (request.tools ?? []).map((t) => this.tools.get(t));
     const toolConfig: Record<string, unknown> = { tools };
     if (request.output) {
@@ -82,6 +87,15 @@ export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
     }
     if (tools.length) body["toolConfig"] = toolConfig;
     return JSON.stringify(body);
+  }
+
+  /** The additional fields, without `thinking` when the request continues a tool loop begun without it. */
+  private fieldsFor(turns: Array<{ role: string; content: Block[] }>): Record<string, unknown> {
+    const fields = this.additionalFields!;
+    if (!("thinking" in fields) || !loopStartedWithoutThinking(turns, CONVERSE_TURN_KINDS)) return fields;
+    const { thinking: _off, ...rest } = fields;
+    void _off;
+    return rest;
   }
 
   protected override contextFor(request: PromptRequest): ConverseReadContext {

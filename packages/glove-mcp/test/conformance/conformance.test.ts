@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { bundleGloveClient, listClientScenarios, pooled, runScenario, type ScenarioOutcome } from "./run-conformance.js";
+import { bundleGloveClient, conformanceNode, listClientScenarios, pooled, runScenario, type ScenarioOutcome } from "./run-conformance.js";
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance), client scenarios, run
 // against glove-mcp (glove-client.mjs, bundled from the current sources) and against a reference client written
@@ -24,7 +24,7 @@ beforeAll(async () => {
   sdk = runs.filter((_, i) => i % 2 === 1);
   const rows = scenarios.map((s, i) => `${s.padEnd(44)} glove-mcp ${glove[i]!.status.padEnd(4)}  sdk ${sdk[i]!.status.padEnd(4)}  ${glove[i]!.detail ?? ""}`);
   const count = (list: ScenarioOutcome[]) => list.filter((o) => o.status === "pass").length;
-  console.log(`MCP conformance, client scenarios (glove-mcp ${count(glove)}/${scenarios.length}, SDK reference ${count(sdk)}/${scenarios.length}):\n${rows.join("\n")}`);
+  console.log(`MCP conformance on Node ${conformanceNode === process.execPath ? process.version : conformanceNode}, client scenarios (glove-mcp ${count(glove)}/${scenarios.length}, SDK reference ${count(sdk)}/${scenarios.length}):\n${rows.join("\n")}`);
 }, 240_000);
 
 describe("MCP conformance suite, client scenarios", () => {

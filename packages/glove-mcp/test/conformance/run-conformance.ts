@@ -37,6 +37,12 @@ export async function listClientScenarios(): Promise<string[]> {
     .filter((s): s is string => s !== undefined);
 }
 
+/**
+ * The Node that runs the suite and both clients: this one, or MCP_CONFORMANCE_NODE (e.g. a Node 22
+ * from `npx -y -p node@22 node -p process.execPath`) to measure on another version.
+ */
+export const conformanceNode = process.env.MCP_CONFORMANCE_NODE || process.execPath;
+
 const repoRoot = fileURLToPath(new URL("../../../..", import.meta.url));
 
 /**
@@ -72,7 +78,7 @@ export async function runScenario(client: string, scenario: string, timeoutMs = 
   const out = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
   const started = performance.now();
   try {
-    const command = `"${process.execPath}" "${client.startsWith("/") ? client : join(here, client)}"`;
+    const command = `"${conformanceNode}" "${client.startsWith("/") ? client : join(here, client)}"`;
     const run = await runCli(["client", "--command", command, "--scenario", scenario, "--timeout", String(timeoutMs), "-o", out], timeoutMs + 10_000);
     const ms = Math.round(performance.now() - started);
     const checks = await readChecks(out);
@@ -115,7 +121,7 @@ function runCli(args: string[], killAfterMs: number): Promise<{ stdout: string; 
   return new Promise((resolve, reject) => {
     // The CLI needs fs.globSync (Node 22) only for tier-check; the shim makes it load on Node 20.
     // Its scenario servers listen without a host; the preload binds them to 127.0.0.1 only.
-    const child = spawn(process.execPath, ["--import", join(here, "node20-fs-shim.mjs"), "--import", loopbackPreload, cli, ...args], {
+    const child = spawn(conformanceNode, ["--import", join(here, "node20-fs-shim.mjs"), "--import", loopbackPreload, cli, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NO_COLOR: "1" },
     });

@@ -12,6 +12,7 @@ import pg from "pg";
 const env = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 const CONVERSATIONS = env("BENCH_CONVERSATIONS", 1000);
 const TURNS = env("BENCH_TURNS", 2);
+const REPS = env("BENCH_REPS", 3);
 const INSTANCES = (process.env.BENCH_INSTANCES ?? "1,2,3").split(",").map(Number);
 const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.GLOVE_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -45,7 +46,7 @@ const auth = (user) => ({ authorization: `Bearer ${user}`, "content-type": "appl
 /** One client's stream: counts events, records latencies of text chunks, resolves turn ends. */
 function openStream(url, user, latencies) {
   const controller = new AbortController();
-  const state = { events: 0, ends: 0, waiters: [], ready: undefined };
+  const state = { events: 0, ends: 0, waiters: [], ready: undefined, startedAt: [], endedAt: [] };
   state.ready = new Promise((resolveReady, rejectReady) => {
     (async () => {
       const response = await fetch(url, { headers: auth(user), signal: controller.signal });
@@ -67,7 +68,10 @@ function openStream(url, user, latencies) {
           if (type === "text_delta") {
             const stamp = /"text":"@([\d.]+) "/.exec(frame)?.[1];
             if (stamp) latencies.push(now() - Number(stamp));
+          } else if (type === "turn_start") {
+            state.startedAt.push(now());
           } else if (type === "turn_end") {
+            state.endedAt.push(now());
             state.ends++;
             for (const wake of state.waiters.splice(0)) wake();
           }
@@ -118,15 +122,22 @@ async function round(label, mode, count) {
     for (const [i, { id, user }] of ids.entries()) streams.push(openStream(`${instances[(i + 1) % count].url}/conversations/${id}/events`, user, latencies));
     await Promise.all(streams.map((s) => s.state.ready));
     latencies.length = 0;
+    const postedAt = ids.map(() => []);
     const cpuBefore = process.cpuUsage();
     const serverCpuBefore = instances.map((i) => processCpu(i.child.pid));
     const started = now();
     await Promise.all(
       ids.map(async ({ id, user }, i) => {
         for (let t = 0; t < TURNS; t++) {
+          postedAt[i].push(now());
           const target = instances[(i + 2 + t) % count].url;
-          const response = await fetch(`${target}/conversations/${id}/messages`, { method: "POST", headers: auth(user), body: JSON.stringify({ text: `turn ${t}` }) });
-          if (response.status !== 202) throw new Error(`${label}: POST answered ${response.status} ${await response.text()}`);
+          // The single process announces turn_end a moment before it accepts the next message: retry a 409.
+          for (let attempt = 0; ; attempt++) {
+            const response = await fetch(`${target}/conversations/${id}/messages`, { method: "POST", headers: auth(user), body: JSON.stringify({ text: `turn ${t}` }) });
+            if (response.status === 202) break;
+            if (response.status !== 409 || attempt > 200) throw new Error(`${label}: POST answered ${response.status} ${await response.text()}`);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
           await waitEnds(streams[i], t + 1);
         }
       }),
@@ -136,6 +147,8 @@ async function round(label, mode, count) {
     const serverCpu = instances.reduce((sum, i, k) => sum + (processCpu(i.child.pid) ?? NaN) - (serverCpuBefore[k] ?? NaN), 0);
     const events = streams.reduce((sum, s) => sum + s.state.events, 0);
     const sorted = [...latencies].sort((a, b) => a - b);
+    const waits = streams.flatMap((s, i) => s.state.startedAt.map((at, t) => at - postedAt[i][t])).sort((a, b) => a - b);
+    const durations = streams.flatMap((s) => s.state.endedAt.map((at, t) => at - s.state.startedAt[t])).sort((a, b) => a - b);
     return {
       label,
       count,
@@ -145,6 +158,8 @@ async function round(label, mode, count) {
       seconds,
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
+      waitP50: percentile(waits, 50),
+      turnP50: percentile(durations, 50),
       clientCpuS: (cpu.user + cpu.system) / 1e6,
       serverCpuS: serverCpu,
       serverUsPerEvent: (serverCpu * 1e6) / events,
@@ -166,14 +181,28 @@ async function round(label, mode, count) {
 }
 
 log(`server-scale — Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-log(`${CONVERSATIONS} concurrent conversations × ${TURNS} turns; model: ${env("BENCH_CHUNKS", 10)} chunks, one per ${env("BENCH_CHUNK_MS", 20)} ms; SSE on another instance than the POST; clients in this process.`);
-const results = [await round("single process (no scale)", "single", 1)];
-for (const count of INSTANCES) results.push(await round(`scale, ${count} instance${count > 1 ? "s" : ""}`, "scale", count));
+log(`${CONVERSATIONS} concurrent conversations × ${TURNS} turns, ${REPS} interleaved reps (medians); model: ${env("BENCH_CHUNKS", 10)} chunks, one per ${env("BENCH_CHUNK_MS", 20)} ms; SSE on another instance than the POST; clients in this process.`);
+// Rounds interleaved over REPS repetitions (this machine is shared: load drifts), medians reported.
+const configs = [{ label: "single process (no scale)", mode: "single", count: 1 }, ...INSTANCES.map((count) => ({ label: `scale, ${count} instance${count > 1 ? "s" : ""}`, mode: "scale", count }))];
+const samples = configs.map(() => []);
+for (let rep = 0; rep < REPS; rep++) {
+  for (const [k, config] of configs.entries()) {
+    const sample = await round(config.label, config.mode, config.count);
+    samples[k].push(sample);
+    log(`  rep ${rep + 1}: ${config.label}: ${sample.eventsPerS.toFixed(0)} events/s, p50 ${sample.p50.toFixed(1)} ms, p99 ${sample.p99.toFixed(1)} ms, load ${os.loadavg()[0].toFixed(2)}`);
+  }
+}
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const results = samples.map((runs) => {
+  const out = { ...runs[0] };
+  for (const key of Object.keys(out)) if (typeof out[key] === "number" && key !== "count") out[key] = median(runs.map((r) => r[key]));
+  return out;
+});
 log();
-log("| server | turns/s | events/s | p50 latency (ms) | p99 latency (ms) | wall (s) | server CPU (s) | server CPU / event (µs) | client CPU (s) |");
-log("|---|---|---|---|---|---|---|---|---|");
+log("| server | turns/s | events/s | p50 latency (ms) | p99 latency (ms) | wall (s) | POST → turn_start p50 (ms) | turn_start → turn_end p50 (ms) | server CPU (s) | server CPU / event (µs) | client CPU (s) |");
+log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of results) {
-  log(`| ${r.label} | ${r.turnsPerS.toFixed(1)} | ${r.eventsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.seconds.toFixed(1)} | ${r.serverCpuS.toFixed(1)} | ${r.serverUsPerEvent.toFixed(0)} | ${r.clientCpuS.toFixed(1)} |`);
+  log(`| ${r.label} | ${r.turnsPerS.toFixed(1)} | ${r.eventsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.seconds.toFixed(1)} | ${r.waitP50.toFixed(0)} | ${r.turnP50.toFixed(0)} | ${r.serverCpuS.toFixed(1)} | ${r.serverUsPerEvent.toFixed(0)} | ${r.clientCpuS.toFixed(1)} |`);
 }
 const single = results[0];
 const one = results.find((r) => r.label.startsWith("scale") && r.count === 1);

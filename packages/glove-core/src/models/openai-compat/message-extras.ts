@@ -19,14 +19,23 @@ const NOT_EXTRAS = new Set(["role", "content", "tool_calls", "refusal", "reasoni
 /** Keys naming a streamed detail rather than holding its text: equal on every delta, never joined. */
 const DETAIL_IDENTITY = new Set(["type", "format", "id", "index"]);
 
-/** The extras of one wire message (or one delta of it), or undefined when it has none. Null carries nothing. */
+/**
+ * The extras of one wire message (or one delta of it), or undefined when it has none. Null and
+ * empty lists or objects carry nothing (OpenRouter repeats `reasoning_details: []` on every delta).
+ */
 export function messageExtras(holder: Record<string, unknown>): Record<string, unknown> | undefined {
   let extras: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(holder)) {
-    if (NOT_EXTRAS.has(key) || value === undefined || value === null) continue;
+    if (NOT_EXTRAS.has(key) || isEmpty(value)) continue;
     setField((extras ??= {}), key, value);
   }
   return extras;
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isJsonObject(value) && Object.keys(value).length === 0;
 }
 
 /**

@@ -14,9 +14,12 @@ export interface Expected {
   reasoning?: string;
   calls?: ExpectedCall[];
   refusal?: boolean;
+  /** The message's own provider extras, merged over the stream. */
+  messageExtras?: Record<string, unknown>;
   tokens_in: number;
   tokens_out: number;
-  stop_reason: string;
+  /** Undefined when the recording holds no finish_reason. */
+  stop_reason: string | undefined;
 }
 
 const reasoning = { reasoning: true } as const;
@@ -30,6 +33,19 @@ const openaiParallel: ExpectedCall[] = [
   { id: "call_67890abc", name: "get_weather", input: { location: "Bogotá, Colombia" } },
 ];
 const REFUSAL = "I'm sorry, I cannot assist with that request.";
+/** Gemini 3's real signature from the recorded chunk (gemini-recorded-signed-call). */
+export const RECORDED_GEMINI_SIGNATURE = "EjQKMgG+Pvb7s6anNtqTZtb1XVK5Rf2edMXJQpVr53xZCQ3+7yiWdGctjmyn1GLanJ+jMP9P";
+/** Claude's reasoning through OpenRouter as one detail, joined from its streamed pieces. */
+export const OPENROUTER_CLAUDE_DETAILS = [
+  {
+    type: "reasoning.text",
+    text: "This is a simple arithmetic question. 2+2 equals 4.",
+    signature:
+      "Et0BCkgIChACGAIqQA2s7h7tA7IG35fbwVkou9PM2hANVJNUwcEM4q12fTRDK6y3v6YoEvJ+7bko8wnW/GLsQFXadaJPAEMCpLkhI9ISDLjFkeR1aVUIvdCtyBoMrUTovh0jwk+wpnZWIjANV3e6VVdgbGSsEyyTHO6KMmVtqqs79f9blnVdJmmMIwMyTi6bEtG59+jTU7v1zlsqQ2IKGZILOlr6adh0Aam7zYttvisys+wjyZZXU1y/Srz0nmp1cFgVOJe1BLKQI3SSRrjsqQC0uAEUZy0GX0Rq1AXjvIcYAQ==",
+    format: "anthropic-claude-v1",
+    index: 0,
+  },
+];
 
 export const EXPECTED: Record<string, Expected> = {
   "openai-text": { text: "**Holiday Name:** Harmony Day\n\n respect.", tokens_in: 16, tokens_out: 300, stop_reason: "stop" },
@@ -81,17 +97,68 @@ export const EXPECTED: Record<string, Expected> = {
   "openrouter-reasoning": {
     options: reasoning,
     text: "I’m ChatGPT, a large-language-model assistant created by OpenAI. me know!",
+    messageExtras: {
+      reasoning_details: [
+        {
+          type: "reasoning.encrypted",
+          data: "gAAAAABpCCSIBxdevbk-8QtJuf4C6mgqDwXaUXZGqXqKQRX62aYMAYCg7DbFt3-A3KE_tihu5b36YJmI6393LEIF7lTmdXSxaHgROpGQA6sDVpJHPzcfWvTv774-JhpsbKSxisRYKsPkR5SSsJMULqCQShe_ypqQokHmOw8xHW_9g6-LXfRvv24bGjWMN_Cf994O4EQH4ZtgHwlVweADjseXYi9ShekxcuLRiEHpL4FKcvm5tFmylbSovKuZcu1HTTPMDVcRCgn9D3c56KcHYJGm",
+          id: "rs_0aa4f2c435e6d1dc0169082486816c8193a029b5fc4ef1764f",
+          format: "openai-responses-v1",
+          index: 0,
+        },
+      ],
+    },
     tokens_in: 9,
     tokens_out: 104,
     stop_reason: "stop",
   },
   "openrouter-reasoning-whole": {
     options: reasoning,
+    messageExtras: {
+      reasoning_details: [
+        {
+          format: "openai-responses-v1",
+          index: 0,
+          summary: '**Greeting warmly**\n\nThe user just said "Hello!" and hasn\'t given more instructions. I want to respond in a friendly way, keeping it concise.',
+          type: "reasoning.summary",
+        },
+        {
+          data: "gAAAAABpgLmIevBdEjwSgfwNCSDor4xxeo4l4nA7Tw_0rbQU6mkoNJ6Uev1wnYGtuIN4tTScoQ-ZDgbHndTFiK_DTwilT633bysESoPwHSNeFtY8chmB51AWpQo-PUvmZ0-jWDP6SwbvDUfGz77nGezuxf0RJbuPl1b2qmYhL9BI7nY6EvzhtWqog-7t_ZIpBxg5xySSpNX2ZvZgU2LveTQXbaUW",
+          format: "openai-responses-v1",
+          id: "rs_0057196777a5a08c016980b98417e88194bc1390b670e8c4ba",
+          index: 0,
+          type: "reasoning.encrypted",
+        },
+      ],
+    },
     text: "Hello! How can I help you today? (Ask a question, get writing or coding help, analyze an image, brainstorm ideas, translate text, or something else?)",
     reasoning:
       '**Greeting warmly**\n\nThe user just said "Hello!" and hasn\'t given more instructions. I want to respond in a friendly way, keeping it concise.',
     tokens_in: 8,
     tokens_out: 150,
+    stop_reason: "stop",
+  },
+  "gemini-recorded-signed-call": {
+    text: "",
+    calls: [
+      {
+        id: "623rbkd0",
+        name: "read",
+        input: { filePath: "/home/rafael/Projects/git.0ur.uk/nenya/gateway.go" },
+        extras: { extra_content: { google: { thought_signature: RECORDED_GEMINI_SIGNATURE } } },
+      },
+    ],
+    tokens_in: 49292,
+    tokens_out: 34,
+    stop_reason: undefined,
+  },
+  "openrouter-claude-reasoning": {
+    options: reasoning,
+    text: "2 + 2 = 4",
+    reasoning: "This is a simple arithmetic question. 2+2 equals 4.",
+    messageExtras: { reasoning_details: OPENROUTER_CLAUDE_DETAILS },
+    tokens_in: 43,
+    tokens_out: 36,
     stop_reason: "stop",
   },
   "ollama-tool-call": {

@@ -11,6 +11,8 @@ function check(run: Run, expected: Expected, streamed: boolean): void {
   expect(message.text).toBe(expected.text);
   expect(message.reasoning_content).toBe(expected.reasoning);
   expect(message.is_refusal).toBe(expected.refusal);
+  expect(message.provider_extras).toEqual(expected.messageExtras);
+  expect(message.provider).toBe(expected.options?.provider ?? "openai");
   const calls = (message.tool_calls ?? []).map((c) => ({
     id: c.id,
     name: c.tool_name,

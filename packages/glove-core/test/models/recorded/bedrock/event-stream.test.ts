@@ -40,7 +40,7 @@ function insideFrames(body: Uint8Array): number[] {
 
 const STREAMS = ["reasoning-signed", "redacted-tool-call", "throttled", "model-stream-error"];
 
-describe("the frame codec against AWS's own bytes", () => {
+describe("the frame codec against a published ConverseStream frame", () => {
   it("decodes the recorded exception frame (both CRCs check) and re-encodes it byte for byte", () => {
     const bytes = new Uint8Array(readFileSync(join(DIR, "model-stream-error.bin")));
     const [frame, ...rest] = new EventStreamDecoder().push(bytes);

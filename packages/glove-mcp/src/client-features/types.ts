@@ -8,6 +8,7 @@ import type { McpCatalogueEntry } from "../types.js";
 export interface McpRoot {
   /** A `file://` URI (what servers expect; other schemes are passed through). */
   uri: string;
+  /** A label servers may show. */
   name?: string;
 }
 
@@ -15,6 +16,7 @@ export interface McpRoot {
 export interface McpElicitationInput {
   /** The catalogue entry id of the asking server. */
   serverId: string;
+  /** What the server asks the user, to show above the form. */
   message: string;
   /** The restricted JSON Schema (flat object of primitives) the answer's content must match. */
   requestedSchema: ElicitRequestFormParams["requestedSchema"];
@@ -41,7 +43,9 @@ export interface McpElicitationOptions {
 
 /** What a sampling permission callback sees. */
 export interface McpSamplingRequest {
+  /** The catalogue entry id of the asking server. */
   serverId: string;
+  /** The request as the server sent it (messages, systemPrompt, maxTokens, preferences…). */
   params: CreateMessageRequest["params"];
 }
 
@@ -50,13 +54,11 @@ export interface McpSamplingOptions {
   /**
    * Decides whether this server may use the model for this request. Default: the Glove's
    * permission mechanism under the name `${serverId}__sampling` (store, then a `permission_request`
-   * slot; denied in serverMode).
+   * slot; denied in serverMode). Only `true` or "granted" allows; "unset" counts as denied.
    */
   permission?: (request: McpSamplingRequest) => boolean | PermissionStatus | Promise<boolean | PermissionStatus>;
   /** The model that answers. Default: the Glove's model at the time of the request. */
   model?: ModelAdapter;
-  /** Upper bound on the server's `maxTokens` (informational for adapters without a limit). */
-  maxTokensCap?: number;
 }
 
 /** Which client features a Glove offers its MCP servers. Each is declared only when configured. */

@@ -87,6 +87,19 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
     expect(slots).toBe(2);
   });
 
+  it("a request the server gives up on (timeout → notifications/cancelled) takes its slot off the stack", async () => {
+    mounted = await mountWith(server.url, { serverMode: false, clientFeatures: { elicitation: true }, steps: [{ toolCalls: [{ name: "feat__quick_form", input: {}, id: "q" }] }, { text: "done" }] });
+    const m = mounted;
+    const pushed: string[] = [];
+    m.onSlots(MCP_ELICITATION_RENDERER, (slot) => pushed.push(slot.id)); // nobody answers
+    await m.glove.processRequest("Ask quickly.");
+    const [result] = await m.results();
+    expect(result!.result.status).toBe("error");
+    expect(result!.result.message).toMatch(/elicitation failed: .*timed out/i);
+    expect(pushed).toHaveLength(1);
+    await expect.poll(() => m.dm.stack.map((s) => s.id)).toEqual([]);
+  });
+
   it("serverMode: declines by default, without pushing a slot", async () => {
     mounted = await mountWith(server.url, { serverMode: true, clientFeatures: { elicitation: true }, steps: bookTable });
     let pushed = 0;

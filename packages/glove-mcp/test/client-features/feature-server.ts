@@ -1,5 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitResultSchema, EmptyResultSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startSdkHttpServer, type SdkHttpServer } from "../support/sdk-http-server.js";
 
 /** What the server saw of its client: capabilities declared and roots/list_changed received. */
@@ -39,6 +39,25 @@ export function buildFeatureServer(log: FeatureServerLog): McpServer {
         if (answer.action !== "accept") return text(`no booking: ${answer.action}`);
         const c = answer.content ?? {};
         return text(`booked for ${String(c.name)}, ${String(c.guests)} guests, vegetarian=${String(c.vegetarian)}`);
+      } catch (error) {
+        return text(`elicitation failed: ${(error as Error).message}`, true);
+      }
+    },
+  );
+  mcp.registerTool(
+    "quick_form",
+    { description: "Asks for a colour but gives up after 300 ms.", annotations: { readOnlyHint: true } },
+    async (extra): Promise<CallToolResult> => {
+      try {
+        // The SDK (1.32.2) ignores notifications/cancelled for request id 0 (`!requestId`), so the
+        // first server-to-client request of a session could never be cancelled: ping first.
+        await extra.sendRequest({ method: "ping" }, EmptyResultSchema);
+        const answer = await extra.sendRequest(
+          { method: "elicitation/create", params: { message: "Quick, a colour?", requestedSchema: { type: "object", properties: { colour: { type: "string" } } } } },
+          ElicitResultSchema,
+          { timeout: 300 },
+        );
+        return text(`answered: ${answer.action}`);
       } catch (error) {
         return text(`elicitation failed: ${(error as Error).message}`, true);
       }

@@ -7,6 +7,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { ConfigurationError, ToolRegistryPlugin, toolFromFoldArgs, type IGloveRunnable } from "glove-core";
 import type { McpCatalogueEntry } from "../types.js";
+import { cancellableHandlers } from "./cancellation.js";
 import { answerElicitation } from "./elicitation.js";
 import { promptSkill, promptSkillName } from "./prompt-skills.js";
 import { allPages, resourceTools } from "./resource-tools.js";
@@ -48,17 +49,28 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
       if (offersRoots) capabilities.roots = { listChanged: true };
       client.registerCapabilities(capabilities);
 
-      if (options.elicitation) {
+      const track = options.elicitation || options.sampling ? cancellableHandlers(client) : undefined;
+      if (options.elicitation && track) {
         const elicitation = options.elicitation === true ? {} : options.elicitation;
-        client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-          answerElicitation(host, entry.id, request.params, elicitation, extra.signal),
-        );
+        client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+          const { signal, done } = track(extra.requestId, extra.signal);
+          try {
+            return await answerElicitation(host, entry.id, request.params, elicitation, signal);
+          } finally {
+            done();
+          }
+        });
       }
-      if (options.sampling) {
+      if (options.sampling && track) {
         const sampling = options.sampling === true ? {} : options.sampling;
-        client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-          answerSampling(host, entry.id, request.params, sampling, extra.signal),
-        );
+        client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+          const { signal, done } = track(extra.requestId, extra.signal);
+          try {
+            return await answerSampling(host, entry.id, request.params, sampling, signal);
+          } finally {
+            done();
+          }
+        });
       }
       if (offersRoots) {
         client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: rootsFor(entry).map((r) => ({ ...r })) }));

@@ -87,7 +87,7 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
     expect(slots).toBe(2);
   });
 
-  it("a request the server gives up on (timeout → notifications/cancelled) takes its slot off the stack", async () => {
+  it("a request the server gives up on (timeout → notifications/cancelled) takes its slot off the stack, even with request id 0", async () => {
     mounted = await mountWith(server.url, { serverMode: false, clientFeatures: { elicitation: true }, steps: [{ toolCalls: [{ name: "feat__quick_form", input: {}, id: "q" }] }, { text: "done" }] });
     const m = mounted;
     const pushed: string[] = [];

@@ -1,5 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ElicitResultSchema, EmptyResultSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitResultSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startSdkHttpServer, type SdkHttpServer } from "../support/sdk-http-server.js";
 
 /** What the server saw of its client: capabilities declared and roots/list_changed received. */
@@ -49,9 +49,7 @@ export function buildFeatureServer(log: FeatureServerLog): McpServer {
     { description: "Asks for a colour but gives up after 300 ms.", annotations: { readOnlyHint: true } },
     async (extra): Promise<CallToolResult> => {
       try {
-        // The SDK (1.32.2) ignores notifications/cancelled for request id 0 (`!requestId`), so the
-        // first server-to-client request of a session could never be cancelled: ping first.
-        await extra.sendRequest({ method: "ping" }, EmptyResultSchema);
+        // The first request of the session: id 0, whose cancellation the SDK client drops.
         const answer = await extra.sendRequest(
           { method: "elicitation/create", params: { message: "Quick, a colour?", requestedSchema: { type: "object", properties: { colour: { type: "string" } } } } },
           ElicitResultSchema,

@@ -104,6 +104,7 @@ describe("AnthropicAdapter — streaming", () => {
       ],
       reasoning_content: "Need weather.",
       reasoning_blocks: [{ type: "thinking", text: "Need weather.", signature: "sig", provider: "anthropic" }],
+      provider: "anthropic",
     });
     expect(result.tokens_in).toBe(1110);
     expect(adapter.lastUsage).toEqual({ input_tokens: 10, output_tokens: 40, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000 });
@@ -133,7 +134,7 @@ describe("AnthropicAdapter — streaming", () => {
       { type: "text_delta", data: { text: " there" } },
       { type: "model_response_complete", data: { text: "Hello there", tool_calls: undefined, stop_reason: "end_turn", tokens_in: 25, tokens_out: 15 } },
     ]);
-    expect(result.messages).toEqual([{ sender: "agent", text: "Hello there" }]);
+    expect(result.messages).toEqual([{ sender: "agent", text: "Hello there", provider: "anthropic" }]);
   });
 
   it("a null stop_reason becomes undefined", async () => {

@@ -111,7 +111,18 @@ describe("BedrockAdapter — ConverseStream", () => {
       tokens_in: 30,
       tokens_out: 12,
     });
-    expect(result.messages[0]!.reasoning_content).toBe("thinking");
+    expect(result.messages[0]).toEqual({
+      sender: "agent",
+      text: "Let me check.",
+      tool_calls: [
+        { tool_name: "get_weather", input_args: { city: "Oslo" }, id: "tu_1" },
+        { tool_name: "get_weather", input_args: { city: "Rome" }, id: "tu_2" },
+      ],
+      reasoning_content: "thinking",
+      // Unsigned: kept with the message, never sent back.
+      reasoning_blocks: [{ type: "thinking", text: "thinking", provider: "bedrock" }],
+      provider: "bedrock",
+    });
 
     const req = server.received[0]!;
     expect(req.path).toBe("/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0/converse-stream");
@@ -236,7 +247,10 @@ describe("BedrockAdapter — Converse and HTTP errors", () => {
       { stream: false, credentials: undefined, bearerToken: "bedrock-api-key" },
     );
     const rec = recorder();
-    await adapter.prompt({ messages: [{ sender: "user", text: "q" }] }, rec.notify);
+    const result = await adapter.prompt({ messages: [{ sender: "user", text: "q" }] }, rec.notify);
+    expect(result.messages).toEqual([
+      { sender: "agent", text: "Hi", tool_calls: [{ tool_name: "get_weather", input_args: { city: "Lima" }, id: "tu" }], provider: "bedrock" },
+    ]);
     expect(rec.events).toEqual([
       {
         type: "model_response",

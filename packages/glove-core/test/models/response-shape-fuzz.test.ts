@@ -416,7 +416,7 @@ describe("provider answers of the wrong shape", () => {
       expect(error?.message, message).toBe(message);
     }
     const { result } = await outcome("anthropic-sse", [start({ type: "server_tool_use", id: "s", name: "web_search", input: {} }), ...stop], anthropic(true)());
-    expect(result?.messages).toEqual([{ sender: "agent", text: "" }]);
+    expect(result?.messages).toEqual([{ sender: "agent", text: "", provider: "anthropic" }]);
     const whole = await outcome("json", [{ name: "body", data: { content: [{ type: "tool_use", id: "t", name: "f", input: '{"a":1}' }, { type: "mystery" }], usage: { input_tokens: "9" } } }], anthropic(false)());
     expect(whole.result?.messages[0]!.tool_calls).toEqual([{ tool_name: "f", input_args: { a: 1 }, id: "t" }]);
     expect(Number.isSafeInteger(whole.result!.tokens_in)).toBe(true);

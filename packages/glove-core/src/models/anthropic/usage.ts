@@ -48,6 +48,8 @@ export function messagesResult(
   const message = agentMessage(text, reasoning, toolCalls);
   if (answer.reasoningBlocks.length) message.reasoning_blocks = answer.reasoningBlocks;
   if (answer.stopReason === REFUSAL_STOP_REASON) message.is_refusal = true;
+  // Like every adapter's, the message names the provider that produced it (see Message.provider).
+  message.provider = context.provider;
   // tokens_in counts every input token, cached or not: compaction sizes the context with it.
   const tokens_in = addCounts(usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens);
   return { messages: [message], tokens_in, tokens_out: usage.output_tokens };

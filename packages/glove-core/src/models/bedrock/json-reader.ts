@@ -44,7 +44,7 @@ export async function readConverseJson(
     const redacted = rc && shape.optString(rc["redactedContent"], `${path}.reasoningContent.redactedContent`);
     if (redacted) reasoningBlocks.redacted(redacted);
   });
-  const result = converseResult(text, reasoning, toolCalls, reasoningBlocks.blocks, readUsage(shape, json["usage"], "response.usage"), bodyChars);
+  const result = converseResult(context.provider, text, reasoning, toolCalls, reasoningBlocks.blocks, readUsage(shape, json["usage"], "response.usage"), bodyChars);
   const stopReason = shape.optString(json["stopReason"], "response.stopReason");
   await announceResponse(notify, false, { text, toolCalls, stopReason, result });
   return result;

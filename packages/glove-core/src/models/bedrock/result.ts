@@ -16,6 +16,7 @@ export interface ConverseReadContext {
  * Reasoning blocks are stored with the message so the next turn sends them back.
  */
 export function converseResult(
+  provider: string,
   text: string,
   reasoning: string,
   toolCalls: ToolCall[],
@@ -30,6 +31,8 @@ export function converseResult(
   const tokens_out = usage.outputTokens ?? estimateTokens(text.length + reasoning.length);
   const message = agentMessage(text, reasoning, toolCalls);
   if (reasoningBlocks.length) message.reasoning_blocks = reasoningBlocks;
+  // Like every adapter's, the message names the provider that produced it (see Message.provider).
+  message.provider = provider;
   return { messages: [message], tokens_in, tokens_out };
 }
 

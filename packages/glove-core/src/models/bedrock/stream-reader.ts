@@ -133,7 +133,7 @@ export async function readConverseStream(
     }
   }
   if (!sawStop) throw streamFailure(provider, "the stream ended before messageStop", true);
-  const result = converseResult(answer.text, answer.reasoning, answer.toolCalls, reasoningBlocks.blocks, usage, bodyChars);
+  const result = converseResult(provider, answer.text, answer.reasoning, answer.toolCalls, reasoningBlocks.blocks, usage, bodyChars);
   await answer.complete(result);
   return result;
 }

@@ -6,9 +6,9 @@ import process from "node:process";
 import { URL } from "node:url";
 /* global fetch */
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
-import { Displaymanager, Glove, MemoryStore } from "glove-core";
+import { Displaymanager, Glove, MemoryStore, PERMISSION_REQUEST_RENDERER } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { bridgeMcpTools, connectMcp, gloveClientFeatures } from "glove-mcp";
+import { bridgeMcpTools, connectMcp, gloveClientFeatures, MCP_ELICITATION_RENDERER } from "glove-mcp";
 import { buildClientMetadata, McpOAuthProvider, MemoryOAuthStore, runMcpOAuth } from "glove-mcp/oauth";
 import { argumentsFor, headlessAuthorize, scenarioContext } from "./scenario-support.mjs";
 
@@ -17,18 +17,24 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const context = scenarioContext();
 const entry = { id: "conf", name: "Conformance", description: "conformance scenario server", url: serverUrl };
 
+// A UI Glove whose "user" is a display-stack listener: it allows every tool call and accepts every
+// form with no fields, so the schema's defaults apply (what the elicitation scenario checks).
 const model = new ScriptedModel([]);
+const displayManager = new Displaymanager();
+displayManager.subscribe((stack) => {
+  for (const slot of stack) {
+    if (slot.renderer === PERMISSION_REQUEST_RENDERER) displayManager.resolve(slot.id, true);
+    if (slot.renderer === MCP_ELICITATION_RENDERER) displayManager.resolve(slot.id, { action: "accept", content: {} });
+  }
+});
 const glove = new Glove({
   store: new MemoryStore("conformance"),
   model,
-  displayManager: new Displaymanager(),
+  displayManager,
   systemPrompt: "Call every tool once.",
-  serverMode: true,
   compaction_config: { compaction_instructions: "Summarise." },
 }).build();
-
-// Headless: the policy answers elicitations; accepting with no fields lets the schema's defaults apply.
-const features = gloveClientFeatures(glove, { elicitation: { policy: () => ({ action: "accept", content: {} }) } });
+const features = gloveClientFeatures(glove, { elicitation: true });
 
 async function authOptions() {
   if (scenario === "auth/client-credentials-basic") {
@@ -62,7 +68,7 @@ async function authOptions() {
 
 const connection = await connectMcp(entry, { features, ...(await authOptions()) });
 try {
-  const folds = bridgeMcpTools(connection, true);
+  const folds = bridgeMcpTools(connection, false);
   for (const fold of folds) glove.fold(fold);
   model.push(
     { toolCalls: connection.tools.map((tool, i) => ({ name: folds[i].name, input: argumentsFor(tool), id: `c${i}` })) },

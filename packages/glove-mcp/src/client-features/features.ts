@@ -5,13 +5,12 @@ import {
   ListRootsRequestSchema,
   type ClientCapabilities,
 } from "@modelcontextprotocol/sdk/types.js";
-import { ConfigurationError, ToolRegistryPlugin, toolFromFoldArgs, type IGloveRunnable } from "glove-core";
+import { ConfigurationError, type IGloveRunnable } from "glove-core";
 import type { McpCatalogueEntry } from "../types.js";
 import { cancellableHandlers } from "./cancellation.js";
 import { answerElicitation } from "./elicitation.js";
-import { promptSkill, promptSkillName } from "./prompt-skills.js";
-import { allPages, resourceTools } from "./resource-tools.js";
 import { answerSampling } from "./sampling.js";
+import { ServerExtras } from "./server-extras.js";
 import type { McpClientFeatureOptions, McpClientFeatures, McpFeatureHost, McpRoot } from "./types.js";
 
 /** Client features bound to one Glove, with roots that can change while servers are connected. */
@@ -27,8 +26,9 @@ export interface GloveClientFeatures extends McpClientFeatures {
 
 /**
  * Builds the client features a Glove offers its MCP servers: elicitation through its display
- * stack, sampling through its model, and roots. Only configured features are declared, so a
- * server never sees a capability the app did not choose.
+ * stack, sampling through its model, roots, and (with the Glove as host) resources as tools and
+ * prompts as skills. Only configured features are declared, so a server never sees a capability
+ * the app did not choose.
  */
 export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeatureOptions): GloveClientFeatures {
   const overrides = new Map<string, McpRoot[]>();
@@ -111,52 +111,4 @@ function asGlove(host: McpFeatureHost): IGloveRunnable {
     throw new ConfigurationError("glove-mcp: `resources` and `prompts` add tools and skills, so gloveClientFeatures needs the Glove itself as its host.");
   }
   return host as IGloveRunnable;
-}
-
-/** The resource tools and prompt skills of connected servers, kept in step with their connections. */
-class ServerExtras {
-  private readonly registry = new ToolRegistryPlugin("glove-mcp:resources");
-  private installed = false;
-  private readonly tools = new Map<string, string[]>();
-  private readonly clients = new Map<string, Client>();
-  private readonly skills = new Set<string>();
-
-  constructor(
-    private readonly glove: IGloveRunnable,
-    private readonly options: McpClientFeatureOptions,
-  ) {}
-
-  async connected(id: string, client: Client): Promise<void> {
-    this.clients.set(id, client);
-    const capabilities = client.getServerCapabilities() ?? {};
-    if (this.options.resources && capabilities.resources) {
-      if (!this.installed) {
-        this.glove.use(this.registry);
-        this.installed = true;
-      }
-      const folds = resourceTools(id, client);
-      for (const fold of folds) this.registry.set(toolFromFoldArgs(fold, this.glove));
-      this.tools.set(id, folds.map((f) => f.name));
-    }
-    if (this.options.prompts && capabilities.prompts) {
-      // A prompt list the server fails to give leaves the tools usable; the skills just stay absent.
-      const prompts = await allPages(async (cursor) => {
-        const page = await client.listPrompts(cursor ? { cursor } : {});
-        return { items: page.prompts, nextCursor: page.nextCursor };
-      }).catch(() => []);
-      for (const prompt of prompts) {
-        const name = promptSkillName(id, prompt.name);
-        if (this.skills.has(name)) continue; // skills cannot be redefined; the handler reads the live client
-        this.glove.defineSkill(promptSkill(id, prompt, () => this.clients.get(id)));
-        this.skills.add(name);
-      }
-    }
-  }
-
-  closed(id: string, client: Client): void {
-    if (this.clients.get(id) !== client) return; // a newer connection already replaced it
-    this.clients.delete(id);
-    for (const name of this.tools.get(id) ?? []) this.registry.delete(name);
-    this.tools.delete(id);
-  }
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Displaymanager, Glove, MemoryStore, SKILL_INVOKE_TOOL_NAME, type IGloveRunnable, type ToolResult } from "glove-core";
 import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
-import { mountMcp, parsePromptArguments, type McpCatalogueEntry, type McpMount } from "glove-mcp";
+import { gloveClientFeatures, mountMcp, parsePromptArguments, type McpCatalogueEntry, type McpMount } from "glove-mcp";
 import { TestAdapter } from "../support/adapter.js";
 import { minimalEnv, serverScript } from "../support/servers.js";
 
@@ -107,6 +107,14 @@ describe("prompts as skills (server-everything)", () => {
     expect(simple!.result).toMatchObject({ status: "success", data: { skill: "everything__simple-prompt", content: "This is a simple prompt without arguments." } });
     expect(missing!.result.status).toBe("error");
     expect(missing!.result.message).toMatch(/needs city/);
+  });
+});
+
+describe("gloveClientFeatures host", () => {
+  it("resources and prompts need the Glove itself (they add tools and skills)", () => {
+    const bare = { displayManager: new Displaymanager(), model: new ScriptedModel([]), serverMode: true };
+    expect(() => gloveClientFeatures(bare, { prompts: true })).toThrow(/needs the Glove itself as its host/);
+    expect(() => gloveClientFeatures(bare, { elicitation: true, roots: [] })).not.toThrow();
   });
 });
 

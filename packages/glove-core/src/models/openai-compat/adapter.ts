@@ -5,7 +5,7 @@
  * our own SSE parser — see docs/decisions/0007-model-transport.md.
  */
 import { ConfigurationError } from "../../errors.js";
-import type { PromptRequest, StructuredOutputRequest, Tool } from "../../types/index.js";
+import type { PromptRequest, Tool } from "../../types/index.js";
 import { trimBaseURL } from "../shared/adapter-options.js";
 import { HttpModelAdapter, type RequestTarget } from "../shared/http-adapter.js";
 import { toolJsonSchema } from "../shared/messages.js";
@@ -14,7 +14,7 @@ import { ChatHistoryEncoder } from "./history-encoder.js";
 import { readChatJson } from "./json-reader.js";
 import type { OpenAICompatAdapterOptions } from "./options.js";
 import { resolveReasoning } from "./reasoning.js";
-import { requestBodyHead } from "./request-body.js";
+import { requestBodyHead, responseFormat } from "./request-body.js";
 import type { ChatReadContext } from "./response.js";
 import { readChatStream } from "./stream-reader.js";
 
@@ -71,13 +71,4 @@ export class OpenAICompatAdapter extends HttpModelAdapter<ChatReadContext> {
   protected target(): RequestTarget {
     return this.requestTarget;
   }
-}
-
-/** OpenAI's JSON-schema response format; strict, so the provider itself holds the answer to the schema. */
-function responseFormat(output: StructuredOutputRequest): string {
-  const jsonSchema: Record<string, unknown> = { name: output.name };
-  if (output.description) jsonSchema["description"] = output.description;
-  jsonSchema["schema"] = output.schema;
-  jsonSchema["strict"] = true;
-  return JSON.stringify({ type: "json_schema", json_schema: jsonSchema });
 }

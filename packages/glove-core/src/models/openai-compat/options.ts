@@ -41,9 +41,10 @@ export interface OpenAICompatAdapterOptions extends HttpAdapterOptions {
   /** Extra headers (e.g. OpenRouter's HTTP-Referer / X-Title). */
   headers?: Record<string, string>;
   /**
-   * Send structured-output requests as `response_format: { type: "json_schema", … strict: true }`
-   * (default true). Turn off for servers without JSON-schema mode (DeepSeek, some local
-   * servers): Glove then asks for the JSON in the prompt and still validates the answer.
+   * Send structured-output requests as `response_format: { type: "json_schema", … }` (default
+   * true), with `strict: true` when the schema fits OpenAI's strict subset. Turn off for servers
+   * without JSON-schema mode (DeepSeek, some local servers): Glove then asks for the JSON in the
+   * prompt and still validates the answer.
    */
   nativeStructuredOutput?: boolean;
 }

@@ -1,5 +1,7 @@
+import type { StructuredOutputRequest } from "../../types/index.js";
 import type { OpenAICompatAdapterOptions } from "./options.js";
 import type { ReasoningSettings } from "./reasoning.js";
+import { fitsStrictMode } from "./strict-schema.js";
 
 /**
  * The request body without messages and tools, as JSON text minus its closing
@@ -22,4 +24,17 @@ export function requestBodyHead(options: OpenAICompatAdapterOptions, provider: s
     if (options.streamUsage !== false) head["stream_options"] = { include_usage: true };
   }
   return JSON.stringify(head).slice(0, -1);
+}
+
+/**
+ * The JSON-schema response format of a structured-output request: strict (the provider itself
+ * holds the answer to the schema) when the schema fits strict mode, else a plain schema hint
+ * rather than a refused request (see ./strict-schema.ts).
+ */
+export function responseFormat(output: StructuredOutputRequest): string {
+  const jsonSchema: Record<string, unknown> = { name: output.name };
+  if (output.description) jsonSchema["description"] = output.description;
+  jsonSchema["schema"] = output.schema;
+  jsonSchema["strict"] = fitsStrictMode(output.schema);
+  return JSON.stringify({ type: "json_schema", json_schema: jsonSchema });
 }

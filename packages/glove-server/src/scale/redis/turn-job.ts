@@ -159,6 +159,7 @@ export class TurnWorker {
       for (const slot of slots.list()) if (slot.status === "pending") glove?.displayManager.removeSlot(slot.id);
       await emitter.emit("turn_end", error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status }, [data.turnId]).catch(() => undefined);
       await redis.gloveDeleteIf(keys.abort, data.turnId).catch(() => undefined);
+      await redis.hdel(keys.attempts, data.turnId).catch(() => undefined);
       await storage.catalog.update(record.id, { updatedAt: new Date().toISOString() }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
     }
     await emitter.flush();

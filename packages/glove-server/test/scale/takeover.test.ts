@@ -1,0 +1,90 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { Displaymanager, Glove, type Message } from "glove-core";
+import { ScriptedModel } from "glove-core/testing";
+import { createGloveServer } from "glove-server";
+import { postgresStorage } from "glove-server/postgres";
+import { redisScale } from "glove-server/redis";
+import { conversationKeys } from "../../src/scale/redis/keys.js";
+import { SseClient } from "../support/sse-client.js";
+import { expectValidHistory } from "../suite/server-suite.js";
+import { dropRedisPrefix, PG_URL, REDIS_URL, uniqueName } from "./support/scale-env.js";
+
+const schema = uniqueName("takeover");
+const prefix = uniqueName("takeover");
+const pool = new pg.Pool({ connectionString: PG_URL, max: 5 });
+const redis = new Redis(REDIS_URL);
+afterAll(async () => {
+  redis.disconnect();
+  await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await pool.end();
+  await dropRedisPrefix(prefix);
+});
+
+/**
+ * A worker died mid-turn, leaving PostgreSQL and Redis as its last step did; its job is queued
+ * again (as BullMQ's stalled check does). The instance that takes it continues from there.
+ */
+async function takeOver(stored: Message[], model: ScriptedModel, runs: string[]) {
+  const storage = postgresStorage({ pool, schema });
+  const server = createGloveServer({
+    authenticate: () => ({ id: "ada" }),
+    store: storage,
+    scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 1000 }),
+    agents: {
+      assistant: ({ store }) =>
+        new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } })
+          .fold({ name: "lookup", description: "Reads.", rerunOnRecovery: true, do: async () => (runs.push("lookup"), "found") })
+          .fold({ name: "charge", description: "Charges.", do: async () => (runs.push("charge"), "charged") }),
+    },
+  });
+  const { url } = await server.listen();
+  const id = ((await (await fetch(`${url}/conversations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { id: string }).id;
+  await (await storage.store(id)).appendMessages(stored);
+  const turnId = crypto.randomUUID();
+  const keys = conversationKeys(prefix, id);
+  await redis.set(keys.turn, `${turnId}|${Date.now()}`);
+  await redis.hset(keys.state, "turnBase", "0", "baseTurn", turnId, "messageCount", "0");
+  const tab = new SseClient(`${url}/conversations/${id}/events`);
+  await tab.waitForEvent("snapshot");
+  const queue = new Queue("glove-turns", { connection: { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) }, prefix: `${prefix}:bull` });
+  await queue.add("turn", { conversationId: id, turnId, text: stored[0]!.text, owner: "ada", agent: "assistant" }, { jobId: turnId });
+  await queue.close();
+  await tab.waitForEvent("turn_end");
+  const history = ((await (await fetch(`${url}/conversations/${id}`)).json()) as { messages: Message[] }).messages;
+  await tab.close();
+  await server.close();
+  return { events: tab.events, history, turnId };
+}
+
+describe("glove-server scale mode: taking over a dead worker's turn", () => {
+  it("an answer the dead worker stored is announced, not asked for again", async () => {
+    const model = new ScriptedModel([{ text: "A second answer: must not happen." }]);
+    const { events, history, turnId } = await takeOver([{ sender: "user", text: "hi" }, { sender: "agent", text: "Hello." }], model, []);
+    expect(model.requests).toHaveLength(0);
+    expect(events.map((e) => e.event)).toEqual(["snapshot", "turn_resumed", "messages_appended", "turn_end"]);
+    expect(events[1]!.data).toEqual({ turnId, attempt: 1 });
+    expect((events[2]!.data as { messages: Message[]; startIndex: number }).startIndex).toBe(0);
+    expect(events[3]!.data).toEqual({ turnId, status: "done" });
+    expect(history.map((m) => m.text)).toEqual(["hi", "Hello."]);
+  });
+
+  it("calls left running are re-run when their tool allows it, else answered as interrupted; then the model goes on", async () => {
+    const runs: string[] = [];
+    const model = new ScriptedModel([{ text: "Done after the takeover." }]);
+    const stored: Message[] = [
+      { sender: "user", text: "buy" },
+      { sender: "agent", text: "", tool_calls: [{ tool_name: "lookup", input_args: {}, id: "c1" }, { tool_name: "charge", input_args: {}, id: "c2" }] },
+    ];
+    const { events, history } = await takeOver(stored, model, runs);
+    expect(runs).toEqual(["lookup"]);
+    expect(model.requests).toHaveLength(1);
+    expectValidHistory(history);
+    const results = history.flatMap((m) => m.tool_results ?? []);
+    expect(results.map((r) => [r.call_id, r.result.status])).toEqual([["c1", "success"], ["c2", "aborted"]]);
+    expect(history.at(-1)?.text).toBe("Done after the takeover.");
+    expect(events.find((e) => e.event === "turn_end")?.data).toMatchObject({ status: "done" });
+  });
+});

@@ -170,6 +170,39 @@ describe("createRelayModel: the request", () => {
     expect(JSON.stringify(calls[0]!.body)).not.toContain("ui-only");
   });
 
+  it("sends what the upstream adapter needs to continue its turns: reasoning blocks, refusals, provider and extras", async () => {
+    const { fetch, calls } = stubFetch(() => sse(frame("result", RESULT)));
+    const blocks = [
+      { type: "thinking" as const, text: "Need the country.", signature: "c2ln", provider: "anthropic" },
+      { type: "redacted_thinking" as const, data: "b3BhcXVl", provider: "anthropic" },
+    ];
+    const messages: Message[] = [
+      { sender: "user", text: "q" },
+      {
+        sender: "agent",
+        text: "Looking.",
+        reasoning_content: "Need the country.",
+        reasoning_blocks: blocks,
+        provider: "gemini",
+        provider_extras: { reasoning_details: [{ type: "reasoning.encrypted", data: "x" }] },
+        tool_calls: [{ tool_name: "look", input_args: {}, id: "c1", provider_extras: { extra_content: { google: { thought_signature: "sig" } } } }],
+      },
+      { sender: "user", text: "", tool_results: [{ tool_name: "look", call_id: "c1", result: { status: "success", data: 1 } }] },
+      { sender: "agent", text: "I can't help with that.", is_refusal: true, provider: "openai" },
+    ];
+    await run(fetch, request(messages));
+    expect(calls[0]!.body.messages).toEqual(messages);
+  });
+
+  it("sends a structured-output request as `output`, and by default reports no native mode so Glove also instructs the model", async () => {
+    const { fetch, calls } = stubFetch(() => sse(frame("result", RESULT)));
+    const output = { name: "event", description: "An event.", schema: { type: "object", properties: { a: { type: "string" } } } };
+    await run(fetch, request(undefined, { output }));
+    expect(calls[0]!.body.output).toEqual(output);
+    expect(createRelayModel({ endpoint: "/x" }).supportsStructuredOutput).toBe(false);
+    expect(createRelayModel({ endpoint: "/x", nativeStructuredOutput: true }).supportsStructuredOutput).toBe(true);
+  });
+
   it("refuses to be created without an endpoint or with a bad maxTokens", () => {
     expect(ConfigurationError.isInstance(captureSync(() => createRelayModel({ endpoint: "" })))).toBe(true);
     expect(ConfigurationError.isInstance(captureSync(() => createRelayModel({ endpoint: "/x", maxTokens: 0 })))).toBe(true);
@@ -211,11 +244,47 @@ describe("createRelayModel: reading the stream", () => {
   });
 
   it("only replays adapter events, never runtime ones a relay might send", async () => {
-    expect([...RELAY_FORWARDED_EVENTS]).toEqual(["text_delta", "tool_use", "model_response", "model_response_complete", "token_consumption"]);
+    expect([...RELAY_FORWARDED_EVENTS]).toEqual(["text_delta", "tool_use", "model_response", "model_response_complete", "token_consumption", "model_refusal"]);
     const stream = frame("tool_use_result", { tool_name: "x", result: { status: "success", data: 1 } }) + frame("result", RESULT);
     const { fetch } = stubFetch(() => sse(stream));
     const { events } = await run(fetch);
     expect(events).toEqual([]);
+  });
+
+  it("replays model_refusal and keeps the answer's reasoning blocks, refusal, provider and extras", async () => {
+    const message = {
+      sender: "agent",
+      text: "I can't.",
+      is_refusal: true,
+      provider: "anthropic",
+      provider_extras: { vendor: { a: [1, 2] } },
+      reasoning_blocks: [{ type: "thinking", text: "t", signature: "s", provider: "anthropic" }],
+      tool_calls: [{ tool_name: "f", input_args: {}, id: "c", provider_extras: { x: 1 } }],
+    };
+    const stream = frame("model_refusal", { text: "I can't." }) + frame("result", { messages: [message], tokens_in: 1, tokens_out: 2 });
+    const { result, events } = await run(stubFetch(() => sse(stream)).fetch);
+    expect(events).toEqual([{ type: "model_refusal", text: "I can't." }]);
+    expect(result.messages).toEqual([message]);
+  });
+
+  it("refuses an answer whose provider state has the wrong shape (it would break the next turn)", async () => {
+    const bad = [
+      { reasoning_blocks: [{ type: "thinking", signature: 7 }] },
+      { reasoning_blocks: [{ type: "summary" }] },
+      { reasoning_blocks: { type: "thinking" } },
+      { is_refusal: "yes" },
+      { provider: 1 },
+      { provider_extras: ["x"] },
+      { tool_calls: [{ tool_name: "f", provider_extras: "x" }] },
+    ];
+    for (const fields of bad) {
+      const stream = frame("result", { messages: [{ sender: "agent", text: "", ...fields }], tokens_in: 1, tokens_out: 1 });
+      const e = (await failure(run(stubFetch(() => sse(stream)).fetch))) as ProviderError;
+      expect(ProviderError.isInstance(e), JSON.stringify(fields)).toBe(true);
+      expect(e.providerMessage).toContain("malformed result");
+    }
+    const refusal = (await failure(run(stubFetch(() => sse(frame("model_refusal", { text: 3 }) + frame("result", RESULT))).fetch))) as ProviderError;
+    expect(refusal.providerMessage).toContain('malformed "model_refusal" event');
   });
 
   it("turns an error event into a ProviderError with the upstream status, code and message", async () => {

@@ -1,9 +1,11 @@
 /**
  * The relay's request body, checked with zod. Unknown fields are dropped
  * (clients may send more than a model needs); limits that are about size
- * answer 413, shape problems 400 with one issue per bad field.
+ * answer 413, shape problems 400 with one issue per bad field. Provider extras
+ * and output schemas are kept as sent (plain JSON objects, within the body's
+ * byte and depth limits): the upstream adapter reads them, zod does not.
  */
-import type { Message } from "glove-core";
+import type { Message, StructuredOutputRequest } from "glove-core";
 import type { RelayRequestBody, RelayToolSpec } from "glove-core/models/relay";
 import { z } from "zod";
 import { badRequest, tooLarge, type RequestIssue } from "../errors.js";
@@ -22,7 +24,24 @@ const contentPart = z.object({
     .optional(),
 });
 
-const toolCall = z.object({ tool_name: z.string().min(1), input_args: z.unknown().optional(), id: z.string().optional() });
+/** A JSON object kept as sent (not rebuilt by zod): it goes upstream verbatim. */
+const jsonObject = (message: string) => z.custom<Record<string, unknown>>(isJsonObject, { message });
+const extras = jsonObject("Expected provider_extras to be a JSON object");
+
+const toolCall = z.object({
+  tool_name: z.string().min(1),
+  input_args: z.unknown().optional(),
+  id: z.string().optional(),
+  provider_extras: extras.optional(),
+});
+
+const reasoningBlock = z.object({
+  type: z.enum(["thinking", "redacted_thinking"]),
+  text: z.string().optional(),
+  signature: z.string().optional(),
+  data: z.string().optional(),
+  provider: z.string().max(128).optional(),
+});
 
 const toolResult = z.object({
   tool_name: z.string(),
@@ -45,13 +64,23 @@ const message = z.object({
   is_compaction_request: z.boolean().optional(),
   is_skill_injection: z.boolean().optional(),
   reasoning_content: z.string().optional(),
+  reasoning_blocks: z.array(reasoningBlock).optional(),
+  is_refusal: z.boolean().optional(),
+  provider: z.string().max(128).optional(),
+  provider_extras: extras.optional(),
 });
 
 const toolSpec = z.object({
   name: z.string().min(1).max(128),
   description: z.string(),
-  // Kept as sent (not rebuilt by zod), since it goes upstream verbatim as JSON Schema.
-  parameters: z.custom<Record<string, unknown>>(isJsonObject, { message: "Expected a JSON Schema object" }),
+  parameters: jsonObject("Expected a JSON Schema object"),
+});
+
+/** The name rule Glove's processRequest applies (providers require it). */
+const output = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "Expected 1–64 letters, digits, _ or -"),
+  schema: jsonObject("Expected a JSON Schema object"),
+  description: z.string().optional(),
 });
 
 const relayBody = z.object({
@@ -60,6 +89,7 @@ const relayBody = z.object({
   messages: z.array(message).min(1),
   tools: z.array(toolSpec).optional(),
   maxTokens: z.number().int().positive().optional(),
+  output: output.optional(),
 });
 
 /** Size limits checked before the shape. */
@@ -93,6 +123,7 @@ export function parseRelayBody(raw: Record<string, unknown>, limits: BodyLimits)
   if (body.systemPrompt !== undefined) out.systemPrompt = body.systemPrompt;
   if (body.tools !== undefined) out.tools = body.tools as RelayToolSpec[];
   if (body.maxTokens !== undefined) out.maxTokens = body.maxTokens;
+  if (body.output !== undefined) out.output = body.output as StructuredOutputRequest;
   return out;
 }
 

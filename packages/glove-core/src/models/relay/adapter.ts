@@ -15,6 +15,12 @@ import { readRelayStream } from "./stream-reader.js";
 export class RelayModel implements ModelAdapter {
   readonly name: string;
   readonly endpoint: string;
+  /**
+   * False unless `nativeStructuredOutput` says otherwise: the client cannot know which adapter
+   * answers behind the relay (nor whether the relay is new enough to pass `output` on), and an
+   * instruction in the prompt works with all of them.
+   */
+  readonly supportsStructuredOutput: boolean;
   private systemPrompt: string;
 
   constructor(private readonly options: RelayModelOptions) {
@@ -28,6 +34,7 @@ export class RelayModel implements ModelAdapter {
     this.endpoint = options.endpoint;
     this.name = options.name ?? (options.model ? `${RELAY_PROVIDER}:${options.model}` : RELAY_PROVIDER);
     this.systemPrompt = options.systemPrompt ?? "";
+    this.supportsStructuredOutput = options.nativeStructuredOutput === true;
   }
 
   setSystemPrompt(systemPrompt: string): void {

@@ -19,4 +19,12 @@ export interface RelayModelOptions {
   name?: string;
   /** Used when a request carries no systemPrompt. */
   systemPrompt?: string;
+  /**
+   * What `supportsStructuredOutput` reports (default false). A structured-output request always
+   * goes through the relay to the upstream adapter, which uses its provider's JSON-schema mode
+   * when it has one; with false, Glove also spells the schema out in the system prompt, which
+   * works whatever model the relay sits in front of. Set true only when every relay model has a
+   * native mode (OpenAI, Anthropic, Bedrock, Gemini…), to save those prompt tokens.
+   */
+  nativeStructuredOutput?: boolean;
 }

@@ -13,18 +13,30 @@ type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === "string";
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
+const isBoolean = (v: unknown): v is boolean => typeof v === "boolean";
 const optional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
 
-const isToolCall = (v: unknown) => isRecord(v) && isString(v["tool_name"]) && optional(v["id"], isString);
+const isToolCall = (v: unknown) =>
+  isRecord(v) && isString(v["tool_name"]) && optional(v["id"], isString) && optional(v["provider_extras"], isRecord);
 const isToolCalls = (v: unknown) => Array.isArray(v) && v.every(isToolCall);
 
+const isReasoningBlock = (v: unknown) =>
+  isRecord(v) &&
+  (v["type"] === "thinking" || v["type"] === "redacted_thinking") &&
+  ["text", "signature", "data", "provider"].every((key) => optional(v[key], isString));
+
+/** An answer's message; the fields an adapter sends back next turn must have their types, or the next turn breaks. */
 function isMessage(v: unknown): v is Message {
   return (
     isRecord(v) &&
     (v["sender"] === "agent" || v["sender"] === "user") &&
     isString(v["text"]) &&
     optional(v["tool_calls"], isToolCalls) &&
-    optional(v["reasoning_content"], isString)
+    optional(v["reasoning_content"], isString) &&
+    optional(v["reasoning_blocks"], (b) => Array.isArray(b) && b.every(isReasoningBlock)) &&
+    optional(v["is_refusal"], isBoolean) &&
+    optional(v["provider"], isString) &&
+    optional(v["provider_extras"], isRecord)
   );
 }
 
@@ -45,6 +57,7 @@ const EVENT_CHECKS: Record<RelayForwardedEvent, (v: Json) => boolean> = {
   model_response_complete: isResponseSummary,
   token_consumption: (v) =>
     isRecord(v["consumption"]) && isCount(v["consumption"]["tokens_in"]) && isCount(v["consumption"]["tokens_out"]),
+  model_refusal: (v) => isString(v["text"]),
 };
 
 const FORWARDED: ReadonlySet<string> = new Set(RELAY_FORWARDED_EVENTS);

@@ -4,7 +4,7 @@
  * agree on one definition. Provider-neutral: messages are glove-core Messages
  * and tools are JSON Schema, whatever model sits behind the relay.
  */
-import type { Message, SubscriberEventType } from "../../types/index.js";
+import type { Message, StructuredOutputRequest, SubscriberEventType } from "../../types/index.js";
 
 /** A tool as the relay receives it: its input as JSON Schema (the relay never runs tools). */
 export interface RelayToolSpec {
@@ -23,6 +23,8 @@ export interface RelayRequestBody {
   tools?: RelayToolSpec[];
   /** Capped by the relay (larger values are lowered to its cap). */
   maxTokens?: number;
+  /** A structured-output request, passed to the upstream adapter as `PromptRequest.output`. */
+  output?: StructuredOutputRequest;
 }
 
 /** The final SSE event of a successful answer; its data is the ModelPromptResult. */
@@ -44,6 +46,7 @@ export const RELAY_FORWARDED_EVENTS = [
   "model_response",
   "model_response_complete",
   "token_consumption",
+  "model_refusal",
 ] as const satisfies readonly SubscriberEventType[];
 
 /** An adapter event the relay passes on to the client. */

@@ -6,7 +6,9 @@ import type { RelayRequestBody } from "./protocol.js";
  * A message as the relay needs it: what a model adapter reads, without the
  * client-only parts (tool results' `renderData`, summaries' arguments, the
  * pre-hook text). Those can be large and may be private to the UI; no model
- * ever sees them, so they never leave the browser.
+ * ever sees them, so they never leave the browser. What the upstream adapter
+ * needs to continue its own turns goes (signed reasoning blocks, refusals, the
+ * producing provider and its extras on the message and its calls).
  */
 export function toRelayMessage(message: Message): Message {
   const out: Message = { sender: message.sender, text: message.text };
@@ -15,6 +17,10 @@ export function toRelayMessage(message: Message): Message {
   if (message.tool_calls?.length) out.tool_calls = message.tool_calls;
   if (message.tool_results?.length) out.tool_results = message.tool_results.map(toRelayResult);
   if (message.reasoning_content) out.reasoning_content = message.reasoning_content;
+  if (message.reasoning_blocks?.length) out.reasoning_blocks = message.reasoning_blocks;
+  if (message.is_refusal) out.is_refusal = true;
+  if (message.provider !== undefined) out.provider = message.provider;
+  if (message.provider_extras !== undefined) out.provider_extras = message.provider_extras;
   if (message.is_compaction) out.is_compaction = true;
   if (message.is_compaction_request) out.is_compaction_request = true;
   if (message.is_skill_injection) out.is_skill_injection = true;
@@ -46,5 +52,6 @@ export function relayRequestBody(
     }));
   }
   if (options.maxTokens !== undefined) body.maxTokens = options.maxTokens;
+  if (request.output) body.output = request.output;
   return body;
 }

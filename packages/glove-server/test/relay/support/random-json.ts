@@ -72,7 +72,15 @@ export function validBody(r: Random, wild = false): { [key: string]: Json } {
   const messages: Json[] = [{ sender: "user", text: text() }];
   if (r.chance(0.5)) {
     const args = wild ? randomJson(r, 4) : { a: 1 };
-    messages.push({ sender: "agent", text: text(), tool_calls: [{ tool_name: "t", input_args: args, id: "c1" }] });
+    const agent: { [key: string]: Json } = { sender: "agent", text: text(), tool_calls: [{ tool_name: "t", input_args: args, id: "c1" }] };
+    if (r.chance(0.5)) {
+      // What a provider needs to continue its turns: free-form extras, signed reasoning, a refusal mark.
+      agent["provider"] = wild ? randomString(r) : "anthropic";
+      agent["provider_extras"] = wild ? { [randomString(r)]: randomJson(r, 3) } : { vendor: 1 };
+      agent["reasoning_blocks"] = [{ type: "thinking", text: text(), signature: "c2ln", provider: "anthropic" }, { type: "redacted_thinking", data: "b3A=" }];
+      agent["is_refusal"] = r.chance(0.5);
+    }
+    messages.push(agent);
     messages.push({ sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "c1", result: { status: "success", data: randomJson(r, 2) } }] });
   }
   const body: { [key: string]: Json } = { messages };
@@ -83,6 +91,7 @@ export function validBody(r: Random, wild = false): { [key: string]: Json } {
   }
   if (r.chance(0.5)) body["maxTokens"] = r.pick([1, 100, 100_000]);
   if (r.chance(0.3)) body["systemPrompt"] = wild ? randomString(r) : "Be brief.";
+  if (r.chance(0.3)) body["output"] = { name: "answer", schema: wild ? { [randomString(r)]: randomJson(r, 3) } : { type: "object" } };
   if (wild && r.chance(0.5)) body[r.pick(KEYS)] = randomJson(r, 3);
   return body;
 }

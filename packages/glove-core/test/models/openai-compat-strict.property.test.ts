@@ -66,6 +66,57 @@ const { node } = fc.letrec<{ node: Gen; object: Gen }>((tie) => ({
   object: fc.tuple(names, fc.array(fc.tuple(tie("node"), optional), { minLength: 4, maxLength: 4 })).map(([keys, fields]) => objectOf(keys, fields)),
 }));
 
+/** A generated raw JSON Schema and whether strict mode can take it. */
+interface RawGen {
+  schema: Record<string, unknown>;
+  strictable: boolean;
+}
+
+const rawLeaf = fc.constantFrom<RawGen>(
+  { schema: { type: "string" }, strictable: true },
+  { schema: { type: ["integer", "null"] }, strictable: true },
+  { schema: { enum: ["a", "b"] }, strictable: true },
+  { schema: { $ref: "#/$defs/D" }, strictable: true },
+);
+
+/** How an object closes: only `false` is strict (absent, `true` and a schema leave it open). */
+const closing: fc.Arbitrary<{ value?: unknown; closed: boolean }> = fc.oneof(
+  { arbitrary: fc.constant({ value: false, closed: true }), weight: 12 },
+  { arbitrary: fc.constantFrom({ closed: false }, { value: true, closed: false }, { value: { type: "string" }, closed: false }), weight: 1 },
+);
+
+const { rawNode } = fc.letrec<{ rawNode: RawGen; rawObject: RawGen }>((tie) => ({
+  rawNode: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    { arbitrary: rawLeaf, weight: 12 },
+    { arbitrary: tie("rawObject"), weight: 6 },
+    { arbitrary: tie("rawNode").map((item) => ({ schema: { type: "array", items: item.schema }, strictable: item.strictable })), weight: 3 },
+    { arbitrary: fc.tuple(tie("rawNode"), tie("rawNode")).map(([a, b]) => ({ schema: { anyOf: [a.schema, b.schema] }, strictable: a.strictable && b.strictable })), weight: 3 },
+    { arbitrary: fc.tuple(tie("rawNode"), tie("rawNode")).map(([a, b]) => ({ schema: { oneOf: [a.schema, b.schema] }, strictable: false })), weight: 1 },
+  ),
+  rawObject: fc
+    .tuple(names, fc.array(tie("rawNode"), { minLength: 4, maxLength: 4 }), fc.integer({ min: 0, max: 5 }), closing)
+    .map(([keys, fields, drop, close]) => rawObjectOf(keys, fields, drop, close)),
+}));
+
+/** An object schema; `drop` (when below the key count) leaves that property out of `required`. */
+function rawObjectOf(keys: string[], fields: RawGen[], drop: number, close: { value?: unknown; closed: boolean }): RawGen {
+  const properties: Record<string, unknown> = {};
+  keys.forEach((key, i) => (properties[key] = fields[i]!.schema));
+  const schema: Record<string, unknown> = { type: "object", properties, required: keys.filter((_, i) => i !== drop) };
+  if ("value" in close) schema["additionalProperties"] = close.value;
+  const strictable = close.closed && drop >= keys.length && keys.every((_, i) => fields[i]!.strictable);
+  return { schema, strictable };
+}
+
+/** A root object with a `$defs` entry `D` that leaves may point at. */
+const rawRoot = fc
+  .tuple(names, fc.array(rawNode, { minLength: 4, maxLength: 4 }), fc.integer({ min: 0, max: 8 }), closing, rawNode)
+  .map(([keys, fields, drop, close, def]): RawGen => {
+    const root = rawObjectOf(keys, fields, drop, close);
+    return { schema: { ...root.schema, $defs: { D: def.schema } }, strictable: root.strictable && def.strictable };
+  });
+
 const adapter = new OpenAICompatAdapter({ model: "gpt-4.1-mini", apiKey: "sk-test", baseURL: "http://127.0.0.1:9/v1" });
 
 /** The `strict` flag of the response_format the adapter would send for `output`. */
@@ -74,6 +125,14 @@ function strictSent(output: z.ZodType): unknown {
   const request: PromptRequest = { messages: [{ sender: "user", text: "go" }], output: spec.request };
   const body = JSON.parse(adapter.buildBody(request)) as { response_format: { json_schema: { strict: unknown; schema: unknown } } };
   expect(body.response_format.json_schema.schema).toEqual(spec.request.schema);
+  return body.response_format.json_schema.strict;
+}
+
+/** The `strict` flag sent for a raw JSON Schema. */
+function strictOf(schema: Record<string, unknown>): unknown {
+  const body = JSON.parse(adapter.buildBody({ messages: [{ sender: "user", text: "go" }], output: { name: "o", schema } })) as {
+    response_format: { json_schema: { strict: unknown } };
+  };
   return body.response_format.json_schema.strict;
 }
 
@@ -93,6 +152,19 @@ describe("OpenAI-compatible structured output: strict only for schemas strict mo
     expect(Math.min(seen.true, seen.false), JSON.stringify(seen)).toBeGreaterThan(30);
   });
 
+  it("any generated raw JSON Schema (objects open or closed, partial required, anyOf/oneOf, $defs): strict exactly when every part fits", () => {
+    const seen = { true: 0, false: 0 };
+    fc.assert(
+      fc.property(rawRoot, (gen) => {
+        if (gen.strictable) seen.true++;
+        else seen.false++;
+        expect(strictOf(gen.schema)).toBe(gen.strictable);
+      }),
+      { numRuns: 400 },
+    );
+    expect(Math.min(seen.true, seen.false), JSON.stringify(seen)).toBeGreaterThan(40);
+  });
+
   it("one optional field deep inside (object, array item, anyOf branch) turns strict off; the same schema all required keeps it", () => {
     const deep = (inner: z.ZodType) => z.object({ a: z.array(z.union([z.string(), z.object({ b: z.object({ c: inner }) })])) });
     expect(strictSent(deep(z.object({ d: z.string() })))).toBe(true);
@@ -104,9 +176,7 @@ describe("OpenAI-compatible structured output: strict only for schemas strict mo
   it("raw JSON Schemas: a $defs entry, a non-object root or an open object is not strict", () => {
     const closed = { type: "object", properties: { p: { $ref: "#/$defs/P" } }, required: ["p"], additionalProperties: false };
     const P = { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false };
-    const send = (schema: Record<string, unknown>) =>
-      (JSON.parse(adapter.buildBody({ messages: [{ sender: "user", text: "go" }], output: { name: "o", schema } })) as { response_format: { json_schema: { strict: boolean } } })
-        .response_format.json_schema.strict;
+    const send = strictOf;
     expect(send({ ...closed, $defs: { P } })).toBe(true);
     expect(send({ ...closed, $defs: { P: { ...P, required: [] } } })).toBe(false);
     expect(send({ ...closed, $defs: { P: { ...P, additionalProperties: true } } })).toBe(false);

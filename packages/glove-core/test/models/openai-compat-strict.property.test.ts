@@ -183,6 +183,7 @@ describe("OpenAI-compatible structured output: strict only for schemas strict mo
     expect(send({ anyOf: [closed] })).toBe(false);
     expect(send({ type: "array", items: closed })).toBe(false);
     expect(send({ ...closed, allOf: [P] })).toBe(false);
+    expect(send({ ...closed, type: ["object", "null"] })).toBe(false);
     expect(send({ type: "object", properties: {}, additionalProperties: false })).toBe(true);
   });
 });

@@ -35,7 +35,7 @@ const checked = new WeakMap<Schema, boolean>();
 export function fitsStrictMode(schema: Schema): boolean {
   let fits = checked.get(schema);
   if (fits === undefined) {
-    fits = isSchema(schema) && typeIncludes(schema, "object") && !("anyOf" in schema) && subschemasFit(schema);
+    fits = isSchema(schema) && schema["type"] === "object" && !("anyOf" in schema) && subschemasFit(schema);
     checked.set(schema, fits);
   }
   return fits;

@@ -2,7 +2,7 @@ import { SpanStatusCode } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { ConfigurationError, Glove, Displaymanager, MemoryStore } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { bridgeMcpTool, type McpConnection, type McpTool } from "glove-mcp";
+import { bridgeMcpTool, ScopeChallengeLog, type McpConnection, type McpTool } from "glove-mcp";
 import { describe, expect, it } from "vitest";
 import { gloveTracing, traceGlove } from "../src/index.js";
 import { makeGlove, memoryTracing } from "./support/memory.js";
@@ -182,8 +182,11 @@ describe("glove-otel isolation", () => {
 describe("glove-otel MCP tools and plugin-only use", () => {
   it("marks tools bridged by glove-mcp with glove.tool.source mcp and the server", async () => {
     const t = memoryTracing();
+    // The parts of a live connection a bridged call reads.
     const connection = {
       namespace: "files",
+      entry: { id: "files", name: "Files", description: "files", url: "stdio:files" },
+      scopeChallenges: new ScopeChallengeLog(),
       client: { callTool: async () => ({ content: [{ type: "text", text: "hello" }] }) },
     } as unknown as McpConnection;
     const tool = { name: "read_file", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } } as unknown as McpTool;

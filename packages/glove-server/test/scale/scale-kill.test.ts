@@ -17,6 +17,8 @@ beforeAll(async () => {
   instances = await Promise.all([0, 1, 2].map(() => startInstance(schema, prefix, REDIS_URL, 1000)));
 }, 180_000);
 afterAll(async () => {
+  // What the instances logged (unexpected errors only), to explain a failure.
+  for (const instance of instances) if (instance.stderr()) console.warn(instance.stderr().slice(-3000));
   killAll();
   await dropRedisPrefix(prefix);
   await dropSchema(schema);

@@ -14,12 +14,15 @@ const clients: SseClient[] = [];
 
 beforeAll(async () => {
   buildForChildProcesses("packages/glove-server");
-  instances = await Promise.all([0, 1, 2].map(() => startInstance(schema, prefix, REDIS_URL)));
+  instances = await Promise.all([0, 1, 2].map(() => startInstance(schema, prefix, REDIS_URL, 3000)));
   apis = instances.map((i) => apiOf(i.url));
 }, 180_000);
 afterAll(async () => {
+  // What the instances logged (unexpected errors only), to explain a failure.
+  for (const instance of instances) if (instance.stderr()) console.warn(instance.stderr().slice(-3000));
   await Promise.all(clients.map((c) => c.close()));
   killAll();
+  if (process.env.GLOVE_KEEP_SCALE_STATE) return;
   await dropRedisPrefix(prefix);
   await dropSchema(schema);
 });
@@ -112,7 +115,10 @@ describe("glove-server scale mode: three processes on PostgreSQL + Redis", () =>
     const tags = ids.map(() => crypto.randomUUID());
     const sent = await Promise.all(ids.map((id, i) => apis[(i + 2) % 3]!(`/conversations/${id}/messages`, { text: `steps:2 ${tags[i]}` }, users[i])));
     expect(sent.every((s) => s.status === 202)).toBe(true);
-    await Promise.all(tabs.map((t) => t.waitForEvent("turn_end", undefined, 60_000)));
+    await Promise.all(tabs.map((t) => t.waitForEvent("turn_end", undefined, 60_000))).catch((error: unknown) => {
+      const stuck = ids.filter((_, i) => !tabs[i]!.events.some((e) => e.event === "turn_end"));
+      throw new Error(`${String(error)}; conversations without turn_end (Redis prefix ${prefix}): ${stuck.join(" ")}`);
+    });
     const others = new Set([...ids, ...tags]);
     for (const [i, tab] of tabs.entries()) {
       expect(tab.events.find((e) => e.event === "turn_end")?.data).toEqual({ turnId: sent[i]!.body.turnId, status: "done" });

@@ -88,3 +88,39 @@ describe("glove-server scale mode: taking over a dead worker's turn", () => {
     expect(events.find((e) => e.event === "turn_end")?.data).toMatchObject({ status: "done" });
   });
 });
+
+describe("glove-server scale mode: a worker whose run lock lapsed (e.g. its event loop stalled past turnLockMs)", () => {
+  it("stops, and the turn continues from the stored step instead of being dropped", async () => {
+    const model = new ScriptedModel([{ toolCalls: [{ name: "lapse", input: {}, id: "s1" }] }, { text: "Continued after the lapse." }]);
+    const server = createGloveServer({
+      authenticate: () => ({ id: "ada" }),
+      store: postgresStorage({ pool, schema }),
+      scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 2000 }),
+      agents: {
+        assistant: ({ store, conversationId }) =>
+          new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } }).fold({
+            name: "lapse",
+            description: "Its run lock expires meanwhile (BullMQ's job lock does not).",
+            do: async () => {
+              await redis.del(conversationKeys(prefix, conversationId).run);
+              return "computed";
+            },
+          }),
+      },
+    });
+    const { url } = await server.listen();
+    const headers = { "content-type": "application/json" };
+    const id = ((await (await fetch(`${url}/conversations`, { method: "POST", headers, body: "{}" })).json()) as { id: string }).id;
+    const tab = new SseClient(`${url}/conversations/${id}/events`);
+    await tab.waitForEvent("snapshot");
+    await fetch(`${url}/conversations/${id}/messages`, { method: "POST", headers, body: JSON.stringify({ text: "compute" }) });
+    const end = await tab.waitForEvent("turn_end", undefined, 20_000);
+    expect(end.data).toMatchObject({ status: "done" });
+    expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
+    const history = ((await (await fetch(`${url}/conversations/${id}`)).json()) as { messages: Message[] }).messages;
+    expectValidHistory(history);
+    expect(history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text)).toEqual(["Continued after the lapse."]);
+    await tab.close();
+    await server.close();
+  });
+});

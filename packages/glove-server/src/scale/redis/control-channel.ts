@@ -46,15 +46,16 @@ export class ControlChannel {
     return this.#ready;
   }
 
-  /** Serves a conversation's requests while its turn runs here. */
-  async serve(channel: string, handler: (request: ControlRequest) => Promise<ControlReply>): Promise<void> {
+  /** Serves a conversation's requests while its turn runs here; the returned function stops (only this handler). */
+  async serve(channel: string, handler: (request: ControlRequest) => Promise<ControlReply>): Promise<() => Promise<void>> {
     this.#handlers.set(channel, handler);
     await this.subscriber.subscribe(channel);
-  }
-
-  async stopServing(channel: string): Promise<void> {
-    this.#handlers.delete(channel);
-    await this.subscriber.unsubscribe(channel).catch(() => undefined);
+    return async () => {
+      // A newer attempt of the same turn on this instance may serve the channel now: leave it.
+      if (this.#handlers.get(channel) !== handler) return;
+      this.#handlers.delete(channel);
+      await this.subscriber.unsubscribe(channel).catch(() => undefined);
+    };
   }
 
   /** Asks the instance running the turn; `undefined` when no instance serves the conversation now or it does not answer in time. */

@@ -12,6 +12,9 @@ const CLIENT_ID_TTL_S = 24 * 3600;
 /** A claimed turn with no job after this long was lost (its instance died between claim and queueing). */
 const LOST_CLAIM_MS = 10_000;
 
+/** Jobs are the turn's id; a failure outside the loop (storage away) is tried again twice. */
+const JOB_OPTIONS = (turnId: string) => ({ jobId: turnId, removeOnComplete: true, removeOnFail: 1000, attempts: 3, backoff: { type: "fixed", delay: 1000 } });
+
 type Reply = [Error | null, unknown][] | null;
 
 /**
@@ -107,14 +110,14 @@ export class ScaledConversation implements ConversationHandle {
     if (outcome === "dup") {
       // The instance that took the message may have died before queueing it: queue it again
       // (a job id already queued or running is left as it is).
-      if (turnIdOf(await redis.get(this.keys.turn)) === value) await queue.add("turn", this.#job(value, text, clientMessageId), { jobId: value, removeOnComplete: true, removeOnFail: 1000 });
+      if (turnIdOf(await redis.get(this.keys.turn)) === value) await queue.add("turn", this.#job(value, text, clientMessageId), JOB_OPTIONS(value));
       return { turnId: value, duplicate: true };
     }
     if (outcome === "busy") throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
     const changes = { lastClientMessageId: clientMessageId ?? null, lastTurnId: turnId, updatedAt: new Date().toISOString(), title: record.title ?? text.trim().slice(0, 80) };
     Object.assign(record, changes);
     await catalog.update(record.id, changes).catch((error: unknown) => this.shared.options.log("[glove-server] catalog update failed", error));
-    await queue.add("turn", this.#job(turnId, text, clientMessageId), { jobId: turnId, removeOnComplete: true, removeOnFail: 1000 });
+    await queue.add("turn", this.#job(turnId, text, clientMessageId), JOB_OPTIONS(turnId));
     return { turnId, duplicate: false };
   }
 

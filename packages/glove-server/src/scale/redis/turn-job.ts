@@ -44,7 +44,15 @@ export class TurnWorker {
     await redis.set(keys.run, fence, "PX", this.shared.scale.turnLockMs);
     const attempt = await redis.hincrby(keys.attempts, data.turnId, 1);
     const turn: RunningTurn = { controller: new AbortController(), done: Promise.resolve("done") };
-    turn.done = this.#run(data, fence, attempt, turn);
+    const lastTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    turn.done = this.#run(data, fence, attempt, turn).catch(async (error: unknown) => {
+      // Storage or Redis failed outside the loop (e.g. PostgreSQL restarting): BullMQ tries again;
+      // the last try ends the turn so the conversation is not left busy.
+      this.shared.options.log(`[glove-server] turn ${data.turnId} could not run`, error);
+      if (!lastTry) throw error;
+      await this.#failTurn(data, fence);
+      return "error" as const;
+    });
     this.#running.set(data.conversationId, turn);
     let outcome: TurnStatus | "handed-over";
     try {
@@ -53,9 +61,12 @@ export class TurnWorker {
       this.#running.delete(data.conversationId);
     }
     if (outcome === "handed-over" && token !== undefined) {
-      // Back to the queue at once: another instance continues it (this one is closing).
-      await job.moveToDelayed(Date.now() + 1, token);
-      throw new DelayedError();
+      // Stopped without ending (closing, or fenced). Back to the queue at once so an instance
+      // continues it — unless another worker already holds the job (then BullMQ refuses: fine).
+      // A lock that only lapsed (an event loop stalled past turnLockMs) must not end the job here.
+      const requeued = await job.moveToDelayed(Date.now() + 1, token).then(() => true, () => false);
+      if (requeued) throw new DelayedError();
+      return "taken-over";
     }
     return outcome;
   }
@@ -91,13 +102,6 @@ export class TurnWorker {
       () => stop("fenced", "Another instance took this turn over."),
       (error) => options.log("[glove-server] could not write an event to Redis", error),
     );
-    const renew = setInterval(() => {
-      redis
-        .gloveRenew(keys.run, fence, scale.turnLockMs)
-        .then((held) => held === 0 && stop("fenced", "Another instance took this turn over."))
-        .catch(() => undefined); // Redis away: the lock may lapse; the emit script fences us then
-    }, Math.max(50, Math.floor(scale.turnLockMs / 3)));
-
     const inner: StoreAdapter = await storage.store(record.id);
     const history = await inner.getMessages();
     const observed = new ObservedStore(inner, {
@@ -106,6 +110,13 @@ export class TurnWorker {
       onInboxChanged: () => void inner.getInboxItems?.().then((items) => emitter.emit("inbox", { items })),
     });
     observed.setMessageCount(history.length);
+    const renew = setInterval(() => {
+      redis
+        .gloveRenew(keys.run, fence, scale.turnLockMs)
+        .then((held) => held === 0 && stop("fenced", "Another instance took this turn over."))
+        .catch(() => undefined); // Redis away: the lock may lapse; the emit script fences us then
+    }, Math.max(50, Math.floor(scale.turnLockMs / 3)));
+
     let glove: IGloveRunnable | undefined;
     const slots = new SlotBoard({
       pushed: (slot) => void emitter.emit("slot_push", { slot }, [slot.id, JSON.stringify(slot), slot.status]),
@@ -113,6 +124,7 @@ export class TurnWorker {
     });
     const subscriber = { record: (type: string, eventData: unknown) => emitter.record(type, eventData) };
     let unsubscribeDisplay = () => undefined as void;
+    let stopServing = async () => undefined as void;
     let status: TurnStatus = "done";
     let error: { code: string; message: string } | undefined;
     try {
@@ -121,7 +133,7 @@ export class TurnWorker {
       const display = glove.displayManager;
       const sync = (stack: Parameters<SlotBoard["sync"]>[0]) => slots.sync(stack, (id) => display.resolverStore.has(id));
       unsubscribeDisplay = display.subscribe(sync);
-      await control.serve(keys.control, (request) => this.#control(request, slots, glove!, turn, data.turnId));
+      stopServing = await control.serve(keys.control, (request) => this.#control(request, slots, glove!, turn, data.turnId));
       const state = await redis.hmget(keys.state, "turnBase", "baseTurn", "messageCount");
       const started = state[1] === data.turnId;
       const abortAsked = (await redis.get(keys.abort)) === data.turnId;
@@ -151,7 +163,7 @@ export class TurnWorker {
       clearInterval(renew);
       unsubscribeDisplay();
       if (glove) glove.removeSubscriber(subscriber);
-      await control.stopServing(keys.control);
+      await stopServing();
     }
     const handedOver = turn.stopReason === "handover" || turn.stopReason === "fenced" || emitter.fenced;
     if (!handedOver) {
@@ -166,7 +178,16 @@ export class TurnWorker {
     agents.release(record.agent, record.id);
     const closable = inner as { close?: () => unknown };
     if (typeof closable.close === "function") await Promise.resolve(closable.close()).catch(() => undefined);
-    return handedOver ? (this.#closing ? "handed-over" : "interrupted") : status;
+    return handedOver ? "handed-over" : status;
+  }
+
+  /** Ends a turn that could not run at all: `turn_end` with an error, the conversation free again. */
+  async #failTurn(data: TurnJobData, fence: string): Promise<void> {
+    const { redis, scale, options } = this.shared;
+    const keys = this.shared.keys(data.conversationId);
+    const emitter = new TurnEmitter(redis, keys, fence, 0, scale, () => undefined, (error) => options.log("[glove-server] could not write an event to Redis", error));
+    const error = { code: "GLOVE_TURN_FAILED", message: "The turn could not run (storage unavailable); the server logged the error. Send the message again." };
+    await emitter.emit("turn_end", { turnId: data.turnId, status: "error", error }, [data.turnId]).catch(() => undefined);
   }
 
   /** Messages a dead worker stored but could not announce (its events were lost with it). */

@@ -26,7 +26,6 @@ interface RunningTurn {
  */
 export class TurnWorker {
   readonly #running = new Map<string, RunningTurn>();
-  #closing = false;
 
   constructor(private readonly shared: ScaleShared) {}
 
@@ -73,7 +72,6 @@ export class TurnWorker {
 
   /** Stops running turns without ending them: other instances continue them. */
   async handOverAll(): Promise<void> {
-    this.#closing = true;
     for (const turn of this.#running.values()) {
       turn.stopReason ??= "handover";
       turn.controller.abort(new AbortError("This server instance is shutting down; another instance continues the turn."));

@@ -21,8 +21,9 @@ const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const now = () => performance.timeOrigin + performance.now();
 const log = (line = "") => console.log(line);
 
-function start(mode, schema, prefix) {
-  const child = spawn(process.execPath, [INSTANCE, mode, schema, prefix], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"], env: process.env });
+function start(mode, schema, prefix, count) {
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE, "--cpu-prof-name", `${mode}-${count}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, INSTANCE, mode, schema, prefix], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"], env: process.env });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (c) => {
@@ -104,7 +105,7 @@ async function round(label, mode, count) {
   const schema = `gs_bench_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
   const prefix = `gs_bench_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
   const instances = [];
-  for (let i = 0; i < count; i++) instances.push(await start(mode, schema, prefix));
+  for (let i = 0; i < count; i++) instances.push(await start(mode, schema, prefix, count));
   const latencies = [];
   const streams = [];
   try {

@@ -28,11 +28,24 @@ const geminiCalls: ExpectedCall[] = [
   { id: "call_0", name: "get_current_temperature", input: { city: "Paris" }, extras: SIG },
   { id: "call_1", name: "get_current_temperature", input: { city: "London" } },
 ];
+/** The two recorded parallel calls (openai-python's live snapshots): streamed, then whole. */
 const openaiParallel: ExpectedCall[] = [
-  { id: "call_12345xyz", name: "get_weather", input: { location: "Paris, France" } },
-  { id: "call_67890abc", name: "get_weather", input: { location: "Bogotá, Colombia" } },
+  { id: "call_lQnnsesjFMWMQ5IeWPHzR4th", name: "GetWeatherArgs", input: { city: "Edinburgh", country: "UK", units: "c" } },
+  { id: "call_2xjOUgaCdiwAcl9ZBL9LyMUU", name: "get_stock_price", input: { ticker: "AAPL", exchange: "NASDAQ" } },
+];
+const openaiParallelWhole: ExpectedCall[] = [
+  { id: "call_fdNz3vOBKYgOIpMdWotB9MjY", name: "GetWeatherArgs", input: { city: "Edinburgh", country: "GB", units: "c" } },
+  { id: "call_h1DWI1POMJLb0KwIyQHWXD4p", name: "get_stock_price", input: { ticker: "AAPL", exchange: "NASDAQ" } },
+];
+/** Ollama's recorded parallel calls: each whole in one chunk, with its own index, no usage reported. */
+export const OLLAMA_CALLS: ExpectedCall[] = [
+  { id: "call_wteop8bt", name: "run_command", input: { command: "ls" } },
+  { id: "call_rk2xye1l", name: "run_command", input: { command: "ls -l" } },
 ];
 const REFUSAL = "I'm sorry, I cannot assist with that request.";
+/** Refusals gpt-4o-2024-08-06 gave to a structured-output request (recorded, streamed and whole). */
+export const RECORDED_REFUSAL = "I'm sorry, but I can't assist with that request.";
+export const RECORDED_REFUSAL_WHOLE = "I'm very sorry, but I can't assist with that.";
 /** Gemini 3's real signature from the recorded chunk (gemini-recorded-signed-call). */
 export const RECORDED_GEMINI_SIGNATURE = "EjQKMgG+Pvb7s6anNtqTZtb1XVK5Rf2edMXJQpVr53xZCQ3+7yiWdGctjmyn1GLanJ+jMP9P";
 /** Claude's reasoning through OpenRouter as one detail, joined from its streamed pieces. */
@@ -49,8 +62,12 @@ export const OPENROUTER_CLAUDE_DETAILS = [
 
 export const EXPECTED: Record<string, Expected> = {
   "openai-text": { text: "**Holiday Name:** Harmony Day\n\n respect.", tokens_in: 16, tokens_out: 300, stop_reason: "stop" },
-  "openai-parallel-tools": { text: "", calls: openaiParallel, tokens_in: 84, tokens_out: 48, stop_reason: "tool_calls" },
-  "openai-parallel-tools-whole": { text: "", calls: openaiParallel, tokens_in: 84, tokens_out: 48, stop_reason: "tool_calls" },
+  "openai-parallel-tools": { text: "", calls: openaiParallel, tokens_in: 149, tokens_out: 60, stop_reason: "tool_calls" },
+  "openai-parallel-tools-whole": { text: "", calls: openaiParallelWhole, tokens_in: 149, tokens_out: 60, stop_reason: "tool_calls" },
+  "openai-recorded-refusal": { text: RECORDED_REFUSAL, refusal: true, tokens_in: 17, tokens_out: 12, stop_reason: "stop" },
+  "openai-recorded-refusal-whole": { text: RECORDED_REFUSAL_WHOLE, refusal: true, tokens_in: 79, tokens_out: 12, stop_reason: "stop" },
+  // No usage in the recording: the adapter's estimate from the body and output sizes.
+  "ollama-recorded-parallel-tools": { text: "", calls: OLLAMA_CALLS, tokens_in: 85, tokens_out: 15, stop_reason: "tool_calls" },
   "openai-refusal": { text: REFUSAL, refusal: true, tokens_in: 81, tokens_out: 11, stop_reason: "stop" },
   "openai-refusal-whole": { text: REFUSAL, refusal: true, tokens_in: 81, tokens_out: 11, stop_reason: "stop" },
   "openai-json-schema-whole": { text: '{"name":"Science Fair","date":"Friday","participants":["Alice","Bob"]}', tokens_in: 92, tokens_out: 17, stop_reason: "stop" },

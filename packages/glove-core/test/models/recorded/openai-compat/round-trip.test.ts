@@ -6,9 +6,11 @@
 import { describe, expect, it } from "vitest";
 import type { Message, PromptRequest } from "glove-core";
 import { byteByByte, insideUtf8, whole, type Chunking } from "../support/index.js";
-import { fixture, replayAdapter, weatherTool } from "./harness.js";
+import { EXPECTED, RECORDED_REFUSAL, RECORDED_REFUSAL_WHOLE } from "./expectations.js";
+import { fixture, isStreamed, replayAdapter, weatherTool } from "./harness.js";
 
 const noop = async () => {};
+const DOCUMENTED_REFUSAL = "I'm sorry, I cannot assist with that request.";
 type Wire = Record<string, unknown>;
 
 /** Runs turn one on `first`, answers its calls, and returns the second request's messages. */
@@ -84,21 +86,45 @@ describe("reasoning sent back on tool-calling turns", () => {
 });
 
 describe("refusals", () => {
-  for (const name of ["openai-refusal", "openai-refusal-whole"]) {
+  for (const [name, refusal] of [
+    ["openai-refusal", DOCUMENTED_REFUSAL],
+    ["openai-refusal-whole", DOCUMENTED_REFUSAL],
+    ["openai-recorded-refusal", RECORDED_REFUSAL],
+    ["openai-recorded-refusal-whole", RECORDED_REFUSAL_WHOLE],
+  ] as const) {
     it(`${name}: a refusal in the history goes back as ordinary assistant content`, async () => {
-      const streamed = name === "openai-refusal";
+      const streamed = isStreamed(fixture(name));
       const { adapter, script } = replayAdapter([{ fixture: fixture(name) }, { fixture: fixture(streamed ? "openai-text" : "openai-json-schema-whole") }]);
       const history: Message[] = [{ sender: "user", text: "Something the model refuses." }];
       const one = await adapter.prompt({ messages: history }, noop);
-      expect(one.messages[0]).toMatchObject({ sender: "agent", is_refusal: true, text: "I'm sorry, I cannot assist with that request." });
+      expect(one.messages[0]).toMatchObject({ sender: "agent", is_refusal: true, text: refusal });
       history.push(one.messages[0]!, { sender: "user", text: "Then tell me about holidays." });
       await adapter.prompt({ messages: history }, noop);
       expect(script.body(1)["messages"]).toEqual([
         { role: "user", content: "Something the model refuses." },
-        { role: "assistant", content: "I'm sorry, I cannot assist with that request." },
+        { role: "assistant", content: refusal },
         { role: "user", content: "Then tell me about holidays." },
       ]);
     });
+  }
+});
+
+describe("parallel tool calls go back in order, each answered by its own tool message", () => {
+  for (const name of ["openai-parallel-tools", "openai-parallel-tools-whole", "ollama-recorded-parallel-tools"]) {
+    for (const chunking of [whole, byteByByte]) {
+      it(`${name} (${chunking === whole ? "whole" : "byte by byte"})`, async () => {
+        const second = isStreamed(fixture(name)) ? "openai-text" : "openai-json-schema-whole";
+        const { messages, turnOne } = await secondRequest(name, second, chunking);
+        const calls = EXPECTED[name]!.calls!;
+        expect(turnOne.tool_calls?.map((c) => c.id)).toEqual(calls.map((c) => c.id));
+        expect(messages[1]).toEqual({
+          role: "assistant",
+          content: null,
+          tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } })),
+        });
+        expect(messages.slice(2)).toEqual(calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: '{"status":"success","data":"18C"}' })));
+      });
+    }
   }
 });
 

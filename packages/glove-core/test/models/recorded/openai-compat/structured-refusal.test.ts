@@ -8,15 +8,18 @@ import { z } from "zod";
 import { StructuredOutputError } from "glove-core";
 import { expectValidHistory, makeGlove } from "../../../support/make-glove.js";
 import { byteByByte, whole } from "../support/index.js";
+import { RECORDED_REFUSAL, RECORDED_REFUSAL_WHOLE } from "./expectations.js";
 import { fixture, replayAdapter } from "./harness.js";
 
 const CalendarEvent = z.object({ name: z.string(), date: z.string(), participants: z.array(z.string()) });
-const REFUSAL = "I'm sorry, I cannot assist with that request.";
+const DOCUMENTED = "I'm sorry, I cannot assist with that request.";
 
 describe("a refusal to a structured-output request", () => {
-  for (const [name, chunking] of [
-    ["openai-refusal-whole", whole],
-    ["openai-refusal", byteByByte],
+  for (const [name, chunking, REFUSAL] of [
+    ["openai-refusal-whole", whole, DOCUMENTED],
+    ["openai-refusal", byteByByte, DOCUMENTED],
+    ["openai-recorded-refusal-whole", whole, RECORDED_REFUSAL_WHOLE],
+    ["openai-recorded-refusal", byteByByte, RECORDED_REFUSAL],
   ] as const) {
     it(`${name}: a typed refusal error after one call, never a parse error or a repair turn`, async () => {
       const { adapter, script } = replayAdapter([{ fixture: fixture(name), chunking }]);

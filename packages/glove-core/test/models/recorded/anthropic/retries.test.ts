@@ -60,6 +60,18 @@ describe("Anthropic error statuses", () => {
     expect(server.script.requests).toHaveLength(2);
   });
 
+  it("the recorded 529 body (with its request_id) is read like the documented one: retried, then typed", async () => {
+    server = await startReplayServer([{ response: recorded("overloaded-recorded") }, { response: recorded("thinking-text") }]);
+    const ok = await adapter({ baseURL: server.url }).prompt({ messages }, events().notify);
+    expect(ok.messages[0]!.text).toBe("925 ÷ 5 = 185");
+    expect(server.script.requests).toHaveLength(2);
+    await server.close();
+
+    server = await startReplayServer([{ response: recorded("overloaded-recorded") }]);
+    const error = await failure(adapter({ baseURL: server.url, maxRetries: 0 }).prompt({ messages }, events().notify));
+    expect(error).toMatchObject({ status: 529, retryable: true, providerCode: "overloaded_error", providerMessage: "Overloaded" });
+  });
+
   it("x-should-retry: false is obeyed even on 529", async () => {
     server = await startReplayServer([{ response: withHeaders(recorded("overloaded"), { "x-should-retry": "false" }) }, { response: recorded("thinking-text") }]);
     const error = await failure(adapter({ baseURL: server.url }).prompt({ messages }, events().notify));

@@ -24,7 +24,7 @@ async function outcome(response: RecordedResponse, cut: Chunking): Promise<unkno
   }
 }
 
-const STREAMS = ["redacted-thinking", "thinking-text", "overloaded-mid-stream"];
+const STREAMS = ["redacted-thinking", "thinking-text", "overloaded-mid-stream", "tool-use-stream"];
 
 describe("Anthropic recorded streams under every chunking", () => {
   for (const name of STREAMS) {

@@ -72,6 +72,14 @@ describe("Anthropic error statuses", () => {
     expect(error).toMatchObject({ status: 529, retryable: true, providerCode: "overloaded_error", providerMessage: "Overloaded" });
   });
 
+  it("a recorded 400 invalid_request_error is not retried and keeps the API's message", async () => {
+    server = await startReplayServer([{ response: recorded("invalid-request-recorded") }, { response: recorded("thinking-text") }]);
+    const error = await failure(adapter({ baseURL: server.url }).prompt({ messages }, events().notify));
+    expect(error).toMatchObject({ status: 400, retryable: false, providerCode: "invalid_request_error" });
+    expect(error.providerMessage).toMatch(/^messages\.2\.content\.0: unexpected `tool_use_id` found in `tool_result` blocks/);
+    expect(server.script.requests).toHaveLength(1);
+  });
+
   it("x-should-retry: false is obeyed even on 529", async () => {
     server = await startReplayServer([{ response: withHeaders(recorded("overloaded"), { "x-should-retry": "false" }) }, { response: recorded("thinking-text") }]);
     const error = await failure(adapter({ baseURL: server.url }).prompt({ messages }, events().notify));

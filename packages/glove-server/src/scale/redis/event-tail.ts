@@ -27,6 +27,15 @@ export class EventTail {
     this.#lane(conversationId).add(conversationId, { key, log });
   }
 
+  /**
+   * An event this instance just wrote: its readers get it now instead of after the next stream
+   * read (which then skips it). Only when it is the very next id: anything else waits for the read.
+   */
+  deliverLocal(conversationId: string, id: number, type: string, json: string): void {
+    const log = this.#lane(conversationId).log(conversationId);
+    if (log && log.lastId === id - 1) log.appendNumbered(id, type, json);
+  }
+
   unwatch(conversationId: string): void {
     this.#lane(conversationId).remove(conversationId);
   }
@@ -66,6 +75,10 @@ class Lane {
   add(id: string, watch: Watch): void {
     this.#watches.set(id, watch);
     this.#interrupt();
+  }
+
+  log(id: string): EventLog | undefined {
+    return this.#watches.get(id)?.log;
   }
 
   remove(id: string): void {

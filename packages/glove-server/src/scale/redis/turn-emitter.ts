@@ -27,6 +27,8 @@ export class TurnEmitter {
     private readonly limits: EmitLimits,
     private readonly onFenced: () => void,
     private readonly onError: (error: unknown) => void,
+    /** A written event, for this instance's own readers (they need not wait for the stream read). */
+    private readonly onWritten: (id: number, type: string, json: string) => void = () => undefined,
   ) {}
 
   get fenced(): boolean {
@@ -37,14 +39,16 @@ export class TurnEmitter {
   emit(type: string, data: unknown, extra: [string?, string?, string?] = []): Promise<number> {
     if (this.#fenced) return Promise.resolve(-1);
     const k = this.keys;
+    const json = JSON.stringify(data ?? null);
     const sent = this.redis
       .gloveEmit(
         k.seq, k.events, k.state, k.run, k.streaming, k.slots, k.slotStatus, k.turn,
-        this.token, ++this.#localSeq, type, JSON.stringify(data ?? null),
+        this.token, ++this.#localSeq, type, json,
         this.limits.streamMaxLen, this.base, this.limits.streamMaxAgeMs,
         extra[0] ?? "", extra[1] ?? "", extra[2] ?? "",
       )
       .then((id) => {
+        if (id > 0) this.onWritten(id, type, json);
         if (id === -1 && !this.#fenced) {
           this.#fenced = true;
           this.onFenced();

@@ -99,6 +99,7 @@ export class TurnWorker {
       redis, keys, fence, record.eventIdsReserved, scale,
       () => stop("fenced", "Another instance took this turn over."),
       (error) => options.log("[glove-server] could not write an event to Redis", error),
+      (id, type, json) => this.shared.tail.deliverLocal(data.conversationId, id, type, json),
     );
     const inner: StoreAdapter = await storage.store(record.id);
     const history = await inner.getMessages();

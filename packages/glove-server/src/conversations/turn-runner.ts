@@ -112,12 +112,13 @@ export class TurnRunner {
     }
     conversation.streamingText = "";
     this.afterTurn();
-    conversation.log.append("turn_end", error ? { turnId: turn.id, status, error } : { turnId: turn.id, status });
-    conversation.lastActive = Date.now();
     await catalog
       .update(conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString() })
       .catch((failure: unknown) => this.options.log("[glove-server] catalog update failed", failure));
+    // Free before turn_end goes out: a client that posts on turn_end must not get a 409.
     this.running = undefined;
+    conversation.log.append("turn_end", error ? { turnId: turn.id, status, error } : { turnId: turn.id, status });
+    conversation.lastActive = Date.now();
     const next = this.#queue.shift();
     if (next) this.#begin(next);
     return status;

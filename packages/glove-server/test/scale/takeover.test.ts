@@ -124,3 +124,32 @@ describe("glove-server scale mode: a worker whose run lock lapsed (e.g. its even
     await server.close();
   });
 });
+
+describe("glove-server scale mode: a stream opened while a worker prepares the first turn", () => {
+  it("starts from the event counter, not from the catalog's reservation ahead of it", async () => {
+    const storage = postgresStorage({ pool, schema });
+    const server = createGloveServer({
+      authenticate: () => ({ id: "ada" }),
+      store: storage,
+      scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 2000 }),
+      agents: {
+        assistant: ({ store }) =>
+          new Glove({ store, model: new ScriptedModel([{ text: "First answer." }]), displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } }),
+      },
+    });
+    const { url } = await server.listen();
+    const headers = { "content-type": "application/json" };
+    const id = ((await (await fetch(`${url}/conversations`, { method: "POST", headers, body: "{}" })).json()) as { id: string }).id;
+    // What a worker does before the first event: counter set up, then the catalog reserved ahead.
+    await redis.set(conversationKeys(prefix, id).seq, "0", "NX");
+    await storage.catalog.update(id, { eventIdsReserved: 1_000_000 });
+    const tab = new SseClient(`${url}/conversations/${id}/events`);
+    expect((await tab.waitForEvent("snapshot")).id).toBe(0);
+    await fetch(`${url}/conversations/${id}/messages`, { method: "POST", headers, body: JSON.stringify({ text: "hi" }) });
+    const end = await tab.waitForEvent("turn_end");
+    expect(end.data).toMatchObject({ status: "done" });
+    expect(tab.events.filter((e) => e.event !== "snapshot").map((e) => e.id)[0]).toBe(1);
+    await tab.close();
+    await server.close();
+  });
+});

@@ -87,6 +87,9 @@ export class TurnWorker {
       await redis.gloveDeleteIf(keys.turn, (await redis.get(keys.turn)) ?? "");
       return "interrupted"; // deleted meanwhile
     }
+    // The counter exists before the catalog moves on, so a reader that sees the new catalog value
+    // also finds the counter (and starts its copy of the stream from it, not from the catalog).
+    await redis.set(keys.seq, String(record.eventIdsReserved), "NX");
     const seqNow = Number((await redis.get(keys.seq)) ?? 0);
     if (seqNow + ID_RESERVE / 2 > record.eventIdsReserved) {
       await storage.catalog.update(record.id, { eventIdsReserved: Math.max(seqNow, record.eventIdsReserved) + ID_RESERVE });

@@ -153,3 +153,46 @@ describe("glove-server scale mode: a stream opened while a worker prepares the f
     await server.close();
   });
 });
+
+describe("glove-server scale mode: close() hands running turns over", () => {
+  it("an instance shutting down mid-turn leaves the turn to another, which finishes it on the same stream", async () => {
+    const storage = postgresStorage({ pool, schema });
+    const model = new ScriptedModel([{ toolCalls: [{ name: "slow", input: {}, id: "w1" }] }, { text: "Finished elsewhere." }]);
+    const make = () =>
+      createGloveServer({
+        authenticate: () => ({ id: "ada" }),
+        store: { catalog: storage.catalog, store: storage.store },
+        scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 2000 }),
+        agents: {
+          assistant: ({ store }) =>
+            new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } }).fold({
+              name: "slow",
+              description: "Takes a while; abortable.",
+              do: async (_input, _display, _glove, signal) =>
+                new Promise((resolve, reject) => {
+                  const timer = setTimeout(() => resolve("slow done"), 30_000);
+                  signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("stopped"))));
+                }),
+            }),
+        },
+      });
+    const a = make();
+    const urlA = (await a.listen()).url;
+    const headers = { "content-type": "application/json" };
+    const id = ((await (await fetch(`${urlA}/conversations`, { method: "POST", headers, body: "{}" })).json()) as { id: string }).id;
+    await fetch(`${urlA}/conversations/${id}/messages`, { method: "POST", headers, body: JSON.stringify({ text: "work" }) });
+    const b = make();
+    const urlB = (await b.listen()).url;
+    const tab = new SseClient(`${urlB}/conversations/${id}/events`);
+    await tab.waitForEvent("tool_use");
+    await a.close(); // only A ran turns when the message came; now it leaves
+    const end = await tab.waitForEvent("turn_end", undefined, 15_000);
+    expect(end.data).toMatchObject({ status: "done" });
+    expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
+    const history = ((await (await fetch(`${urlB}/conversations/${id}`)).json()) as { messages: Message[] }).messages;
+    expectValidHistory(history);
+    expect(history.at(-1)?.text).toBe("Finished elsewhere.");
+    await tab.close();
+    await b.close();
+  });
+});

@@ -33,6 +33,9 @@ export function postgresStorage(options: PostgresStorageOptions): ServerStorage 
       );
     }
     pool = new pg.Pool({ connectionString: options.connectionString });
+    // A connection dropped while idle (PostgreSQL restarting) is reported here; without a listener
+    // it would crash the process. The pool opens new connections on the next query.
+    pool.on("error", () => undefined);
   }
   const shared = pool;
   return {

@@ -20,6 +20,7 @@ afterAll(async () => {
   // What the instances logged (unexpected errors only), to explain a failure.
   for (const instance of instances) if (instance.stderr()) console.warn(instance.stderr().slice(-3000));
   killAll();
+  if (process.env.GLOVE_KEEP_SCALE_STATE) return;
   await dropRedisPrefix(prefix);
   await dropSchema(schema);
 });
@@ -56,7 +57,11 @@ describe("glove-server scale mode: workers killed mid-turn", () => {
         const sent = await post(`/conversations/${id}/messages`, { text, clientMessageId: `c${c}-t${n}` });
         expect(sent.status).toBe(202);
         sentTurns[c]!.push({ turnId: sent.body.turnId, text });
-        await streams[c]!.waitFor((events) => events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === sent.body.turnId), 60_000);
+        await streams[c]!
+          .waitFor((events) => events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === sent.body.turnId), 60_000)
+          .catch((error: unknown) => {
+            throw new Error(`${String(error)} (conversation ${id}, turn ${sent.body.turnId}${sent.body.duplicate ? ", answered as a duplicate" : ""}, Redis prefix ${prefix})`);
+          });
       }
     });
 

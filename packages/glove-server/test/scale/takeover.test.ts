@@ -196,3 +196,36 @@ describe("glove-server scale mode: close() hands running turns over", () => {
     await b.close();
   });
 });
+
+describe("glove-server scale mode: an instance that died between taking a message and queueing it", () => {
+  it("the client's retry (same clientMessageId, any instance) answers the same turn and queues it again", async () => {
+    const storage = postgresStorage({ pool, schema });
+    const server = createGloveServer({
+      authenticate: () => ({ id: "ada" }),
+      store: storage,
+      scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 2000 }),
+      agents: {
+        assistant: ({ store }) =>
+          new Glove({ store, model: new ScriptedModel([{ text: "Ran after all." }]), displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } }),
+      },
+    });
+    const { url } = await server.listen();
+    const headers = { "content-type": "application/json" };
+    const id = ((await (await fetch(`${url}/conversations`, { method: "POST", headers, body: "{}" })).json()) as { id: string }).id;
+    // What the dead instance left: the turn claimed, the client id remembered, no job.
+    const turnId = crypto.randomUUID();
+    const keys = conversationKeys(prefix, id);
+    await redis.set(keys.turn, `${turnId}|${Date.now()}`);
+    await redis.set(keys.clientMessage("m-1"), turnId);
+    await storage.catalog.update(id, { lastClientMessageId: "m-1", lastTurnId: turnId });
+    const tab = new SseClient(`${url}/conversations/${id}/events`);
+    await tab.waitForEvent("snapshot");
+    const retry = (await (await fetch(`${url}/conversations/${id}/messages`, { method: "POST", headers, body: JSON.stringify({ text: "hi", clientMessageId: "m-1" }) })).json()) as { turnId: string; duplicate: boolean };
+    expect(retry).toEqual({ turnId, duplicate: true });
+    expect((await tab.waitForEvent("turn_end")).data).toEqual({ turnId, status: "done" });
+    const history = ((await (await fetch(`${url}/conversations/${id}`)).json()) as { messages: Message[] }).messages;
+    expect(history.map((m) => m.text)).toEqual(["hi", "Ran after all."]);
+    await tab.close();
+    await server.close();
+  });
+});

@@ -101,7 +101,7 @@ export class ScaledConversation implements ConversationHandle {
     const { redis, queue, catalog } = { ...this.shared, catalog: this.shared.storage.catalog };
     const record = this.record;
     if (clientMessageId !== undefined && record.lastClientMessageId === clientMessageId && record.lastTurnId) {
-      return { turnId: record.lastTurnId, duplicate: true };
+      return this.#duplicate(record.lastTurnId, text, clientMessageId);
     }
     const turnId = crypto.randomUUID();
     const clientKey = this.keys.clientMessage(clientMessageId ?? "");
@@ -109,12 +109,7 @@ export class ScaledConversation implements ConversationHandle {
       redis.gloveClaimTurn(this.keys.turn, clientKey, turnId, clientMessageId === undefined ? "0" : "1", CLIENT_ID_TTL_S, Date.now());
     let [outcome, value] = await claim();
     if (outcome === "busy" && (await this.#lostClaim(value))) [outcome, value] = await claim();
-    if (outcome === "dup") {
-      // The instance that took the message may have died before queueing it: queue it again
-      // (a job id already queued or running is left as it is).
-      if (turnIdOf(await redis.get(this.keys.turn)) === value) await queue.add("turn", this.#job(value, text, clientMessageId), JOB_OPTIONS(value));
-      return { turnId: value, duplicate: true };
-    }
+    if (outcome === "dup") return this.#duplicate(value, text, clientMessageId);
     if (outcome === "busy") throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
     const changes = { lastClientMessageId: clientMessageId ?? null, lastTurnId: turnId, updatedAt: new Date().toISOString(), title: record.title ?? text.trim().slice(0, 80) };
     Object.assign(record, changes);
@@ -153,6 +148,18 @@ export class ScaledConversation implements ConversationHandle {
     this.log.close();
     const closable = this.store as { close?: () => unknown };
     if (typeof closable.close === "function") await Promise.resolve(closable.close()).catch(() => undefined);
+  }
+
+  /**
+   * A retried message answers the turn it started. The instance that took it first may have died
+   * before queueing it: while that turn still holds the conversation, queue it again (a job id
+   * already queued or running is left as it is).
+   */
+  async #duplicate(turnId: string, text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
+    if (turnIdOf(await this.shared.redis.get(this.keys.turn)) === turnId) {
+      await this.shared.queue.add("turn", this.#job(turnId, text, clientMessageId), JOB_OPTIONS(turnId));
+    }
+    return { turnId, duplicate: true };
   }
 
   #job(turnId: string, text: string, clientMessageId: string | undefined): TurnJobData {

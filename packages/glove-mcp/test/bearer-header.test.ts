@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Displaymanager, Glove, MemoryStore } from "glove-core";
-import { ScriptedModel } from "glove-core/testing";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { connectMcp, mountMcp, type McpCatalogueEntry } from "glove-mcp";
 import { TestAdapter } from "./support/adapter.js";
+import { scriptedGlove } from "./support/scripted-glove.js";
 import { startSdkHttpServer, type SdkHttpServer } from "./support/sdk-http-server.js";
 
 let server: SdkHttpServer;
@@ -49,14 +48,7 @@ describe("Authorization header", () => {
     const adapter = new TestAdapter();
     adapter.active.add("open");
     adapter.tokens.set("open", "");
-    const glove = new Glove({
-      store: new MemoryStore("b"),
-      model: new ScriptedModel([]),
-      displayManager: new Displaymanager(),
-      systemPrompt: "p",
-      serverMode: true,
-      compaction_config: { compaction_instructions: "s" },
-    }).build();
+    const { glove } = scriptedGlove([], { storeName: "b" });
     const sent = await headersOf(async () => {
       const mount = await mountMcp(glove, { adapter, entries: [entry()] });
       expect(mount.reloaded).toEqual(["open"]);

@@ -1,10 +1,9 @@
 import type http from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
-import { Displaymanager, Glove, MemoryStore, type ToolResult } from "glove-core";
-import { ScriptedModel } from "glove-core/testing";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { connectMcp, McpConnectError, McpTimeoutError, mountMcp, type McpCatalogueEntry } from "glove-mcp";
 import { TestAdapter } from "./support/adapter.js";
+import { scriptedGlove } from "./support/scripted-glove.js";
 import { startRawServer, startSdkHttpServer } from "./support/sdk-http-server.js";
 
 const entry = (url: string, id = "svc"): McpCatalogueEntry => ({ id, name: "Service", description: "a test server", url });
@@ -118,14 +117,7 @@ describe("mountMcp and discovery are bounded", () => {
     const adapter = new TestAdapter();
     adapter.tokens.set("hang", "t");
     adapter.active.add("hang");
-    const glove = new Glove({
-      store: new MemoryStore("m"),
-      model: new ScriptedModel([]),
-      displayManager: new Displaymanager(),
-      systemPrompt: "p",
-      serverMode: true,
-      compaction_config: { compaction_instructions: "s" },
-    }).build();
+    const { glove } = scriptedGlove([], { storeName: "m" });
     const logs: string[] = [];
     const { value: mount, ms } = await elapsed(
       mountMcp(glove, { adapter, entries: [entry(server.url, "hang")], connectTimeoutMs: 300, log: (m) => logs.push(m) }),
@@ -147,20 +139,15 @@ describe("mountMcp and discovery are bounded", () => {
     const server = await raw(neverAnswer);
     const adapter = new TestAdapter();
     adapter.tokens.set("hang", "t");
-    const store = new MemoryStore("d");
-    const glove = new Glove({
-      store,
-      model: new ScriptedModel([
+    const { glove, results: toolResults } = scriptedGlove(
+      [
         { toolCalls: [{ name: "glove_invoke_subagent", input: { name: "discovermcp", prompt: "the service" }, id: "s" }] },
         { toolCalls: [{ name: "mcp_activate", input: { id: "hang" }, id: "a" }] },
         { text: "done" },
         { text: "done" },
-      ]),
-      displayManager: new Displaymanager(),
-      systemPrompt: "p",
-      serverMode: true,
-      compaction_config: { compaction_instructions: "s" },
-    }).build();
+      ],
+      { storeName: "d" },
+    );
     const mount = await mountMcp(glove, { adapter, entries: [entry(server.url, "hang")], connectTimeoutMs: 60_000 });
     try {
       const controller = new AbortController();
@@ -171,7 +158,7 @@ describe("mountMcp and discovery are bounded", () => {
       expect(ms).toBeLessThan(5_000);
       expect(server.requests).toContain("POST /mcp");
       expect(adapter.active.size).toBe(0);
-      const results = (await store.getMessages()).flatMap((m): ToolResult[] => m.tool_results ?? []);
+      const results = await toolResults();
       expect(results.map((r) => r.tool_name)).not.toContain("hang__ping");
     } finally {
       await mount.unmount();

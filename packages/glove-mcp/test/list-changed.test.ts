@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Displaymanager, Glove, MemoryStore, type ToolResult } from "glove-core";
-import { ScriptedModel } from "glove-core/testing";
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { mountMcp, type McpMount } from "glove-mcp";
 import { TestAdapter } from "./support/adapter.js";
+import { scriptedGlove } from "./support/scripted-glove.js";
 import { startSdkHttpServer, type SdkHttpServer } from "./support/sdk-http-server.js";
 
 let server: SdkHttpServer;
@@ -34,16 +33,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe("tools/list_changed", () => {
   it("adds tools the server registers at run time to the running Glove and removes the ones it drops", async () => {
-    const model = new ScriptedModel([]);
-    const store = new MemoryStore("dyn");
-    const glove = new Glove({
-      store,
-      model,
-      displayManager: new Displaymanager(),
-      systemPrompt: "p",
-      serverMode: true,
-      compaction_config: { compaction_instructions: "s" },
-    }).build();
+    const { glove, model, results: toolResults } = scriptedGlove([], { storeName: "dyn" });
     const adapter = new TestAdapter();
     adapter.active.add("dyn");
     adapter.tokens.set("dyn", "");
@@ -77,7 +67,7 @@ describe("tools/list_changed", () => {
         { text: "done" },
       );
       await glove.processRequest("use the tools");
-      const results = (await store.getMessages()).flatMap((m): ToolResult[] => m.tool_results ?? []);
+      const results = await toolResults();
       expect(results.find((r) => r.tool_name === "dyn__beta")!.result).toMatchObject({ status: "success", data: "beta says hi" });
       expect(results.find((r) => r.tool_name === "dyn__alpha")!.result.status).toBe("error");
     } finally {

@@ -1,7 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Displaymanager, Glove, MemoryStore } from "glove-core";
-import { ScriptedModel } from "glove-core/testing";
+import { Displaymanager } from "glove-core";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   bridgeMcpTools,
@@ -14,6 +13,7 @@ import {
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "glove-mcp/oauth";
 import { TestAdapter } from "./support/adapter.js";
 import { startMachineAuth, startScopedMcp, type MachineAuth } from "./support/machine-auth-server.js";
+import { scriptedGlove } from "./support/scripted-glove.js";
 import { startRawServer, type SdkHttpServer } from "./support/sdk-http-server.js";
 
 let auth: MachineAuth;
@@ -101,14 +101,7 @@ describe("machine-to-machine grants as authProvider", () => {
     const withProvider = Object.assign(adapter, {
       getAuthProvider: () => new ClientCredentialsProvider({ clientId: "worker", clientSecret: "s3cret", expectedIssuer: auth.issuer }),
     });
-    const glove = new Glove({
-      store: new MemoryStore("m2m"),
-      model: new ScriptedModel([]),
-      displayManager: new Displaymanager(),
-      systemPrompt: "p",
-      serverMode: true,
-      compaction_config: { compaction_instructions: "s" },
-    }).build();
+    const { glove } = scriptedGlove([], { storeName: "m2m" });
     const mount = await mountMcp(glove, { adapter: withProvider, entries: [entry()] });
     try {
       expect(mount.failed).toEqual([]);

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Displaymanager, Glove, MemoryStore, type Message } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
 import { connectMcp, mountMcp, type McpCatalogueEntry } from "glove-mcp";
@@ -16,26 +16,9 @@ import {
   startCallbackListener,
   type McpOAuthFlowOptions,
 } from "glove-mcp/oauth";
-import { startProtectedMcp, type ProtectedMcp } from "./support/oauth-server.js";
-import { startEverything, type RunningServer } from "./support/servers.js";
+import { protectedFronts } from "./support/protected-fronts.js";
 
-let everything: RunningServer;
-const fronts: ProtectedMcp[] = [];
-
-beforeAll(async () => {
-  everything = await startEverything("streamableHttp");
-});
-
-afterAll(async () => {
-  await Promise.all(fronts.map((f) => f.stop()));
-  await everything?.stop();
-});
-
-async function protectedMcp(options: Omit<Parameters<typeof startProtectedMcp>[0], "upstream">): Promise<ProtectedMcp> {
-  const front = await startProtectedMcp({ upstream: new URL(everything.url), ...options });
-  fronts.push(front);
-  return front;
-}
+const fronts = protectedFronts();
 
 /** Plays the user's browser: follows the authorization page's redirect to the callback. */
 function browser(edit?: (callback: URL) => void) {
@@ -77,7 +60,7 @@ class StoreAdapter extends TestAdapter {
 
 describe("runMcpOAuth against the SDK's auth router", () => {
   it("discovers from WWW-Authenticate, registers, uses PKCE and state, persists and verifies; the token is reused, and expiry maps to auth_expired", async () => {
-    const front = await protectedMcp({ discovery: "www-authenticate" });
+    const front = await fronts.start({ discovery: "www-authenticate" });
     const file = tempFile();
     const user = browser();
     const port = await freePort();
@@ -151,7 +134,7 @@ describe("runMcpOAuth against the SDK's auth router", () => {
   });
 
   it("falls back to the well-known resource metadata and prints the URL when headless", async () => {
-    const front = await protectedMcp({ discovery: "well-known" });
+    const front = await fronts.start({ discovery: "well-known" });
     const user = browser();
     const lines: string[] = [];
     const result = await runMcpOAuth({
@@ -173,7 +156,7 @@ describe("runMcpOAuth against the SDK's auth router", () => {
   });
 
   it("uses pre-registered credentials without Dynamic Client Registration and keeps the secret off disk", async () => {
-    const front = await protectedMcp({ discovery: "www-authenticate", dynamicRegistration: false });
+    const front = await fronts.start({ discovery: "www-authenticate", dynamicRegistration: false });
     const port = await freePort();
     const client = front.provider.preRegister(`http://127.0.0.1:${port}/callback`);
     const file = tempFile();
@@ -194,7 +177,7 @@ describe("runMcpOAuth against the SDK's auth router", () => {
   });
 
   it("ignores a callback whose state does not match (the login waits for the real one) and stores no token", async () => {
-    const front = await protectedMcp({ discovery: "www-authenticate" });
+    const front = await fronts.start({ discovery: "www-authenticate" });
     const store = new MemoryOAuthStore();
     const forged = browser((callback) => callback.searchParams.set("state", "forged"));
     const error = await runMcpOAuth({ serverUrl: front.url, store, key: "k", port: 0, openBrowser: forged.open, log: () => {}, timeoutMs: 1500 }).catch((e: unknown) => e);
@@ -204,7 +187,7 @@ describe("runMcpOAuth against the SDK's auth router", () => {
   });
 
   it("splits into begin/complete for route handlers; PKCE is enforced by the token endpoint", async () => {
-    const front = await protectedMcp({ discovery: "www-authenticate" });
+    const front = await fronts.start({ discovery: "www-authenticate" });
     const store = new MemoryOAuthStore();
     const flow: McpOAuthFlowOptions = { serverUrl: front.url, store, key: "k", redirectUrl: "http://127.0.0.1:9/oauth/k/callback" };
     const authorizeAndReadCallback = async () => {
@@ -229,7 +212,7 @@ describe("runMcpOAuth against the SDK's auth router", () => {
   });
 
   it("says so when the server does not ask for a token", async () => {
-    const flow: McpOAuthFlowOptions = { serverUrl: everything.url, store: new MemoryOAuthStore(), key: "open", redirectUrl: "http://127.0.0.1:9/cb" };
+    const flow: McpOAuthFlowOptions = { serverUrl: fronts.upstreamUrl, store: new MemoryOAuthStore(), key: "open", redirectUrl: "http://127.0.0.1:9/cb" };
     const error = await beginMcpOAuth(flow).catch((e: unknown) => e);
     expect(McpOAuthError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ step: "authorization", message: expect.stringContaining("may not use OAuth") });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   applicationTypeFor,
   beginMcpOAuth,
@@ -9,24 +9,11 @@ import {
   runMcpOAuth,
   type McpOAuthFlowOptions,
 } from "glove-mcp/oauth";
-import { startProtectedMcp, type ProtectedMcp } from "./support/oauth-server.js";
-import { startEverything, type RunningServer } from "./support/servers.js";
+import type { ProtectedMcp } from "./support/oauth-server.js";
+import { protectedFronts } from "./support/protected-fronts.js";
 
-let everything: RunningServer;
-const fronts: ProtectedMcp[] = [];
-beforeAll(async () => {
-  everything = await startEverything("streamableHttp");
-});
-afterAll(async () => {
-  await Promise.all(fronts.map((f) => f.stop()));
-  await everything?.stop();
-});
-
-async function front(advertiseIss: boolean): Promise<ProtectedMcp> {
-  const f = await startProtectedMcp({ upstream: new URL(everything.url), discovery: "www-authenticate", advertiseIss });
-  fronts.push(f);
-  return f;
-}
+const fronts = protectedFronts();
+const front = (advertiseIss: boolean): Promise<ProtectedMcp> => fronts.start({ discovery: "www-authenticate", advertiseIss });
 
 /** begin → the authorization page's redirect → the callback query, as a browser would carry it. */
 async function authorize(flow: McpOAuthFlowOptions) {

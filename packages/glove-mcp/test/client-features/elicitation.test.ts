@@ -1,21 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MCP_ELICITATION_RENDERER, type McpElicitationAnswer, type McpElicitationInput } from "glove-mcp";
-import { startFeatureServer } from "./feature-server.js";
-import { mountWith, type Mounted } from "./harness.js";
+import { featureServerFixture, type Mounted } from "./harness.js";
 
-let server: Awaited<ReturnType<typeof startFeatureServer>>;
-let mounted: Mounted | undefined;
-
-beforeAll(async () => {
-  server = await startFeatureServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-afterEach(async () => {
-  await mounted?.mount.unmount();
-  mounted = undefined;
-});
+const server = featureServerFixture();
 
 const bookTable = [{ toolCalls: [{ name: "feat__book_table", input: {}, id: "b1" }] }, { text: "done" }];
 
@@ -27,7 +14,7 @@ async function bookingResult(m: Mounted): Promise<{ status: string; data: unknow
 
 describe("elicitation through the display stack (mounted entry, during a tool call)", () => {
   it("pushes an mcp_elicitation slot; checkAnswer keeps it waiting, an invalid answer re-asks with the issues, a valid one reaches the server", async () => {
-    mounted = await mountWith(server.url, { serverMode: false, clientFeatures: { elicitation: true }, steps: bookTable });
+    const mounted = await server.mount({ serverMode: false, clientFeatures: { elicitation: true }, steps: bookTable });
     const m = mounted;
     const inputs: McpElicitationInput[] = [];
     let checked: ReturnType<NonNullable<typeof m.dm.checkAnswer>> | undefined;
@@ -60,7 +47,7 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
   });
 
   it("decline and a dismissed slot (cancel) reach the server as such", async () => {
-    mounted = await mountWith(server.url, {
+    const mounted = await server.mount({
       serverMode: false,
       clientFeatures: { elicitation: true },
       steps: [...bookTable.slice(0, 1), { toolCalls: [{ name: "feat__book_table", input: {}, id: "b2" }] }, { text: "done" }],
@@ -76,7 +63,7 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
   });
 
   it("declines after maxInvalidAnswers invalid answers", async () => {
-    mounted = await mountWith(server.url, { serverMode: false, clientFeatures: { elicitation: { maxInvalidAnswers: 1 } }, steps: bookTable });
+    const mounted = await server.mount({ serverMode: false, clientFeatures: { elicitation: { maxInvalidAnswers: 1 } }, steps: bookTable });
     const m = mounted;
     let slots = 0;
     m.onSlots(MCP_ELICITATION_RENDERER, (slot) => {
@@ -88,7 +75,7 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
   });
 
   it("a request the server gives up on (timeout → notifications/cancelled) takes its slot off the stack, even with request id 0", async () => {
-    mounted = await mountWith(server.url, { serverMode: false, clientFeatures: { elicitation: true }, steps: [{ toolCalls: [{ name: "feat__quick_form", input: {}, id: "q" }] }, { text: "done" }] });
+    const mounted = await server.mount({ serverMode: false, clientFeatures: { elicitation: true }, steps: [{ toolCalls: [{ name: "feat__quick_form", input: {}, id: "q" }] }, { text: "done" }] });
     const m = mounted;
     const pushed: string[] = [];
     m.onSlots(MCP_ELICITATION_RENDERER, (slot) => pushed.push(slot.id)); // nobody answers
@@ -101,7 +88,7 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
   });
 
   it("serverMode: declines by default, without pushing a slot", async () => {
-    mounted = await mountWith(server.url, { serverMode: true, clientFeatures: { elicitation: true }, steps: bookTable });
+    const mounted = await server.mount({ serverMode: true, clientFeatures: { elicitation: true }, steps: bookTable });
     let pushed = 0;
     mounted.onSlots(MCP_ELICITATION_RENDERER, () => pushed++);
     expect(await bookingResult(mounted)).toEqual({ status: "success", data: "no booking: decline" });
@@ -110,7 +97,7 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
 
   it("serverMode: a policy answers; its answer is validated too (invalid → decline)", async () => {
     const seen: McpElicitationInput[] = [];
-    mounted = await mountWith(server.url, {
+    const mounted = await server.mount({
       serverMode: true,
       clientFeatures: {
         elicitation: {
@@ -131,11 +118,11 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
 describe("declared client capabilities", () => {
   it("declares nothing without client features, and exactly what is configured with them", async () => {
     const before = server.log.capabilities.length;
-    mounted = await mountWith(server.url, { serverMode: true });
+    let mounted = await server.mount({ serverMode: true });
     await mounted.mount.unmount();
-    mounted = await mountWith(server.url, { serverMode: true, clientFeatures: { elicitation: true } });
+    mounted = await server.mount({ serverMode: true, clientFeatures: { elicitation: true } });
     await mounted.mount.unmount();
-    mounted = await mountWith(server.url, { serverMode: true, clientFeatures: { sampling: true, roots: [] } });
+    mounted = await server.mount({ serverMode: true, clientFeatures: { sampling: true, roots: [] } });
     const [none, elicitation, samplingAndRoots] = server.log.capabilities.slice(before);
     expect(none).toEqual({});
     expect(elicitation).toEqual({ elicitation: { form: {} } });

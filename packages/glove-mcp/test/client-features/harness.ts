@@ -1,41 +1,40 @@
-import { Displaymanager, Glove, MemoryStore, type IGloveRunnable, type Slot, type ToolResult } from "glove-core";
-import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import type { Slot } from "glove-core";
+import type { ScriptedStep } from "glove-core/testing";
 import { mountMcp, type McpCatalogueEntry, type McpClientFeatureOptions, type McpMount } from "glove-mcp";
 import { TestAdapter } from "../support/adapter.js";
+import { scriptedGlove, type ScriptedGlove } from "../support/scripted-glove.js";
+import { startFeatureServer, type FeatureServerLog } from "./feature-server.js";
+
+type FeatureServer = Awaited<ReturnType<typeof startFeatureServer>>;
+
+/** How to mount the feature server: server mode, client features, the scripted model's steps. */
+export interface MountOptions {
+  serverMode: boolean;
+  clientFeatures?: McpClientFeatureOptions;
+  steps?: ScriptedStep[];
+  entry?: Partial<McpCatalogueEntry>;
+}
 
 /** A Glove with a scripted model and the feature server mounted (already active). */
-export interface Mounted {
-  glove: IGloveRunnable;
-  model: ScriptedModel;
-  store: MemoryStore;
-  dm: Displaymanager;
+export interface Mounted extends ScriptedGlove {
   mount: McpMount;
-  /** Tool results of the conversation so far, in order. */
-  results(): Promise<ToolResult[]>;
   /** Calls `onSlot` once for every new slot of `renderer` (asynchronously, after the push). */
   onSlots(renderer: string, onSlot: (slot: Slot<unknown>) => void): void;
 }
 
-export async function mountWith(
-  url: string,
-  options: { serverMode: boolean; clientFeatures?: McpClientFeatureOptions; steps?: ScriptedStep[]; entry?: Partial<McpCatalogueEntry> },
-): Promise<Mounted> {
-  const model = new ScriptedModel(options.steps ?? []);
-  const store = new MemoryStore("features");
-  const dm = new Displaymanager();
-  const glove = new Glove({
-    store,
-    model,
-    displayManager: dm,
-    systemPrompt: "Use the tools.",
+export async function mountWith(url: string, options: MountOptions): Promise<Mounted> {
+  const agent = scriptedGlove(options.steps ?? [], {
+    storeName: "features",
     serverMode: options.serverMode,
-    compaction_config: { compaction_instructions: "Summarise." },
-  }).build();
+    systemPrompt: "Use the tools.",
+    compactionInstructions: "Summarise.",
+  });
   const adapter = new TestAdapter();
   adapter.active.add("feat");
   adapter.tokens.set("feat", "unused");
   const entry: McpCatalogueEntry = { id: "feat", name: "Features", description: "client feature test server", url, ...options.entry };
-  const mount = await mountMcp(glove, {
+  const mount = await mountMcp(agent.glove, {
     adapter,
     entries: [entry],
     log: () => undefined,
@@ -44,20 +43,48 @@ export async function mountWith(
   if (mount.failed.length) throw new Error(`mount failed: ${mount.failed[0]!.reason}`);
   const seen = new Set<string>();
   return {
-    glove,
-    model,
-    store,
-    dm,
+    ...agent,
     mount,
-    results: async () => (await store.getMessages()).flatMap((m) => m.tool_results ?? []),
     onSlots(renderer, onSlot) {
-      dm.subscribe((stack) => {
+      agent.dm.subscribe((stack) => {
         for (const slot of stack) {
           if (slot.renderer !== renderer || seen.has(slot.id)) continue;
           seen.add(slot.id);
           setTimeout(() => onSlot(slot), 0);
         }
       });
+    },
+  };
+}
+
+/**
+ * The feature server of a test file and the mount of its running test: the mount is unmounted
+ * after each test, the server stopped after the file. Call it at a test file's top level.
+ */
+export function featureServerFixture(): { readonly log: FeatureServerLog; mount(options: MountOptions): Promise<Mounted> } {
+  let server: FeatureServer | undefined;
+  let current: Mounted | undefined;
+  beforeAll(async () => {
+    server = await startFeatureServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  afterEach(async () => {
+    await current?.mount.unmount();
+    current = undefined;
+  });
+  const running = (): FeatureServer => {
+    if (!server) throw new Error("the feature server is not running: use featureServerFixture() at a test file's top level");
+    return server;
+  };
+  return {
+    get log() {
+      return running().log;
+    },
+    async mount(options) {
+      current = await mountWith(running().url, options);
+      return current;
     },
   };
 }

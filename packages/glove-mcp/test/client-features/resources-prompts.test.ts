@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { Displaymanager, Glove, MemoryStore, SKILL_INVOKE_TOOL_NAME, type IGloveRunnable, type ToolResult } from "glove-core";
+import { Displaymanager, SKILL_INVOKE_TOOL_NAME } from "glove-core";
 import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
 import { gloveClientFeatures, mountMcp, parsePromptArguments, type McpCatalogueEntry, type McpMount } from "glove-mcp";
 import { TestAdapter } from "../support/adapter.js";
+import { scriptedGlove } from "../support/scripted-glove.js";
 import { minimalEnv, serverScript } from "../support/servers.js";
 
 // The published server-everything over stdio: it has resources, resource templates and prompts.
@@ -21,21 +22,11 @@ afterEach(async () => {
 });
 
 async function mounted(steps: ScriptedStep[], features = { resources: true, prompts: true }) {
-  const model = new ScriptedModel(steps);
-  const store = new MemoryStore("extras");
-  const glove: IGloveRunnable = new Glove({
-    store,
-    model,
-    displayManager: new Displaymanager(),
-    systemPrompt: "p",
-    serverMode: true,
-    compaction_config: { compaction_instructions: "s" },
-  }).build();
+  const { glove, model, store, results } = scriptedGlove(steps, { storeName: "extras" });
   const adapter = new TestAdapter();
   adapter.active.add("everything");
   mount = await mountMcp(glove, { adapter, entries: [entry], clientFeatures: features, log: () => undefined });
   expect(mount.failed).toEqual([]);
-  const results = async (): Promise<ToolResult[]> => (await store.getMessages()).flatMap((m) => m.tool_results ?? []);
   return { glove, model, store, results };
 }
 

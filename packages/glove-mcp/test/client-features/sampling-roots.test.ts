@@ -1,23 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PERMISSION_REQUEST_RENDERER, type PermissionRequestInput } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
 import { samplingPermissionName, type McpSamplingRequest } from "glove-mcp";
-import { startFeatureServer } from "./feature-server.js";
-import { mountWith, type Mounted } from "./harness.js";
+import { featureServerFixture, type Mounted } from "./harness.js";
 
-let server: Awaited<ReturnType<typeof startFeatureServer>>;
-let mounted: Mounted | undefined;
-
-beforeAll(async () => {
-  server = await startFeatureServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-afterEach(async () => {
-  await mounted?.mount.unmount();
-  mounted = undefined;
-});
+const server = featureServerFixture();
 
 const summarize = { toolCalls: [{ name: "feat__summarize", input: {}, id: "s1" }] };
 
@@ -30,7 +17,7 @@ async function summaryResult(m: Mounted): Promise<{ status: string; data: unknow
 describe("sampling through the Glove's model", () => {
   it("asks through the permission_request slot; granted → the Glove's model answers the server", async () => {
     // The Glove's one model plays the main turn, then the sampling call, then the final answer.
-    mounted = await mountWith(server.url, { serverMode: false, clientFeatures: { sampling: true }, steps: [summarize, { text: "Cat sat on mat." }, { text: "done" }] });
+    const mounted = await server.mount({ serverMode: false, clientFeatures: { sampling: true }, steps: [summarize, { text: "Cat sat on mat." }, { text: "done" }] });
     const m = mounted;
     const asked: PermissionRequestInput[] = [];
     m.onSlots(PERMISSION_REQUEST_RENDERER, (slot) => {
@@ -46,7 +33,7 @@ describe("sampling through the Glove's model", () => {
   });
 
   it("denied by the user → the server gets an error and the model is not called", async () => {
-    mounted = await mountWith(server.url, { serverMode: false, clientFeatures: { sampling: true }, steps: [summarize, { text: "done" }] });
+    const mounted = await server.mount({ serverMode: false, clientFeatures: { sampling: true }, steps: [summarize, { text: "done" }] });
     const m = mounted;
     m.onSlots(PERMISSION_REQUEST_RENDERER, (slot) => m.dm.resolve(slot.id, false));
     const result = await summaryResult(m);
@@ -56,7 +43,7 @@ describe("sampling through the Glove's model", () => {
   });
 
   it("a stored grant is used without asking", async () => {
-    mounted = await mountWith(server.url, { serverMode: false, clientFeatures: { sampling: true }, steps: [summarize, { text: "Short." }, { text: "done" }] });
+    const mounted = await server.mount({ serverMode: false, clientFeatures: { sampling: true }, steps: [summarize, { text: "Short." }, { text: "done" }] });
     await mounted.store.setPermission(samplingPermissionName("feat"), "granted");
     let asked = 0;
     mounted.onSlots(PERMISSION_REQUEST_RENDERER, () => asked++);
@@ -65,13 +52,13 @@ describe("sampling through the Glove's model", () => {
   });
 
   it("serverMode: denied without a permission callback; a callback can allow, with its own model", async () => {
-    mounted = await mountWith(server.url, { serverMode: true, clientFeatures: { sampling: true }, steps: [summarize, { text: "done" }] });
+    let mounted = await server.mount({ serverMode: true, clientFeatures: { sampling: true }, steps: [summarize, { text: "done" }] });
     expect((await summaryResult(mounted)).status).toBe("error");
     await mounted.mount.unmount();
 
     const sampler = new ScriptedModel([{ text: "Five words, as asked." }], { name: "sampler" });
     const requests: McpSamplingRequest[] = [];
-    mounted = await mountWith(server.url, {
+    mounted = await server.mount({
       serverMode: true,
       clientFeatures: {
         sampling: {
@@ -93,7 +80,7 @@ describe("roots", () => {
   const listRoots = { toolCalls: [{ name: "feat__list_roots", input: {}, id: "r1" }] };
 
   it("offers the entry's roots, and setRoots sends roots/list_changed with the new list served after", async () => {
-    mounted = await mountWith(server.url, {
+    const mounted = await server.mount({
       serverMode: true,
       clientFeatures: { roots: [{ uri: "file:///srv/default" }] },
       entry: { roots: [{ uri: "file:///srv/project", name: "project" }] },
@@ -109,7 +96,7 @@ describe("roots", () => {
   });
 
   it("without roots configured, the server's roots/list is refused (capability not declared)", async () => {
-    mounted = await mountWith(server.url, { serverMode: true, clientFeatures: { elicitation: true }, steps: [listRoots, { text: "ok" }] });
+    const mounted = await server.mount({ serverMode: true, clientFeatures: { elicitation: true }, steps: [listRoots, { text: "ok" }] });
     await mounted.glove.processRequest("Which roots?");
     const [result] = await mounted.results();
     expect(result!.result.status).toBe("error");

@@ -5,10 +5,10 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { Displaymanager, Glove, MemoryStore, type ToolResult } from "glove-core";
-import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
+import type { ScriptedStep } from "glove-core/testing";
 import { mountMcp, type McpClientFeatureOptions, type McpMount } from "glove-mcp";
 import { TestAdapter } from "../support/adapter.js";
+import { scriptedGlove } from "../support/scripted-glove.js";
 import { minimalEnv } from "../support/servers.js";
 
 // The published @modelcontextprotocol/server-filesystem over stdio. It is started with one
@@ -36,15 +36,7 @@ afterEach(async () => {
 });
 
 async function mountFs(steps: ScriptedStep[], clientFeatures?: McpClientFeatureOptions) {
-  const store = new MemoryStore("fs");
-  const glove = new Glove({
-    store,
-    model: new ScriptedModel(steps),
-    displayManager: new Displaymanager(),
-    systemPrompt: "p",
-    serverMode: true,
-    compaction_config: { compaction_instructions: "s" },
-  }).build();
+  const { glove, results } = scriptedGlove(steps, { storeName: "fs" });
   const adapter = new TestAdapter();
   adapter.active.add("fs");
   mount = await mountMcp(glove, {
@@ -58,7 +50,6 @@ async function mountFs(steps: ScriptedStep[], clientFeatures?: McpClientFeatureO
     const result = (await mount!.session.connection("fs")!.client.callTool({ name: "list_allowed_directories", arguments: {} })) as CallToolResult;
     return result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
   };
-  const results = async (): Promise<ToolResult[]> => (await store.getMessages()).flatMap((m) => m.tool_results ?? []);
   return { glove, allowed, results };
 }
 

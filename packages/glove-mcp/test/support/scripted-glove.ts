@@ -1,0 +1,34 @@
+import { Displaymanager, Glove, MemoryStore, type IGloveRunnable, type ToolResult } from "glove-core";
+import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
+
+export interface ScriptedGlove {
+  glove: IGloveRunnable;
+  model: ScriptedModel;
+  store: MemoryStore;
+  dm: Displaymanager;
+  /** Tool results of the conversation so far, in order. */
+  results(): Promise<ToolResult[]>;
+}
+
+/**
+ * The stand-in agent of these tests: a built Glove on a scripted model and an in-memory store
+ * (server mode unless told otherwise), ready for `mountMcp`.
+ */
+export function scriptedGlove(
+  steps: ScriptedStep[] = [],
+  options: { storeName?: string; serverMode?: boolean; systemPrompt?: string; compactionInstructions?: string } = {},
+): ScriptedGlove {
+  const model = new ScriptedModel(steps);
+  const store = new MemoryStore(options.storeName ?? "test");
+  const dm = new Displaymanager();
+  const glove = new Glove({
+    store,
+    model,
+    displayManager: dm,
+    systemPrompt: options.systemPrompt ?? "p",
+    serverMode: options.serverMode ?? true,
+    compaction_config: { compaction_instructions: options.compactionInstructions ?? "s" },
+  }).build();
+  const results = async (): Promise<ToolResult[]> => (await store.getMessages()).flatMap((m) => m.tool_results ?? []);
+  return { glove, model, store, dm, results };
+}

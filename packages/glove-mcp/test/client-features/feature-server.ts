@@ -1,5 +1,12 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ElicitResultSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  ElicitResultSchema,
+  RootsListChangedNotificationSchema,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import { startSdkHttpServer, type SdkHttpServer } from "../support/sdk-http-server.js";
 
 /** What the server saw of its client: capabilities declared and roots/list_changed received. */
@@ -10,6 +17,19 @@ export interface FeatureServerLog {
 
 const text = (t: string, isError = false): CallToolResult => ({ content: [{ type: "text", text: t }], ...(isError ? { isError } : {}) });
 
+type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A read-only tool whose answer is `run`'s text; a refused client request becomes an error result `${failure}: …`. */
+function featureTool(mcp: McpServer, name: string, description: string, failure: string, run: (extra: ToolExtra) => Promise<string>): void {
+  mcp.registerTool(name, { description, annotations: { readOnlyHint: true } }, async (extra): Promise<CallToolResult> => {
+    try {
+      return text(await run(extra));
+    } catch (error) {
+      return text(`${failure}: ${(error as Error).message}`, true);
+    }
+  });
+}
+
 /** A real SDK McpServer whose tools use the client features: elicitation, sampling and roots. */
 export function buildFeatureServer(log: FeatureServerLog): McpServer {
   const mcp = new McpServer({ name: "feature-server", version: "1.0.0" });
@@ -19,77 +39,45 @@ export function buildFeatureServer(log: FeatureServerLog): McpServer {
   mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
     log.rootsChanged++;
   });
-  mcp.registerTool(
-    "book_table",
-    { description: "Books a table; asks the user for the details.", annotations: { readOnlyHint: true } },
-    async (): Promise<CallToolResult> => {
-      try {
-        const answer = await mcp.server.elicitInput({
-          message: "Who is the booking for?",
-          requestedSchema: {
-            type: "object",
-            properties: {
-              name: { type: "string", minLength: 1, description: "Guest name" },
-              guests: { type: "integer", minimum: 1, maximum: 12 },
-              vegetarian: { type: "boolean", default: false },
-            },
-            required: ["name", "guests"],
-          },
-        });
-        if (answer.action !== "accept") return text(`no booking: ${answer.action}`);
-        const c = answer.content ?? {};
-        return text(`booked for ${String(c.name)}, ${String(c.guests)} guests, vegetarian=${String(c.vegetarian)}`);
-      } catch (error) {
-        return text(`elicitation failed: ${(error as Error).message}`, true);
-      }
-    },
-  );
-  mcp.registerTool(
-    "quick_form",
-    { description: "Asks for a colour but gives up after 300 ms.", annotations: { readOnlyHint: true } },
-    async (extra): Promise<CallToolResult> => {
-      try {
-        // The first request of the session: id 0, whose cancellation the SDK client drops.
-        const answer = await extra.sendRequest(
-          { method: "elicitation/create", params: { message: "Quick, a colour?", requestedSchema: { type: "object", properties: { colour: { type: "string" } } } } },
-          ElicitResultSchema,
-          { timeout: 300 },
-        );
-        return text(`answered: ${answer.action}`);
-      } catch (error) {
-        return text(`elicitation failed: ${(error as Error).message}`, true);
-      }
-    },
-  );
-  mcp.registerTool(
-    "summarize",
-    { description: "Summarises a fixed text with the client's model.", annotations: { readOnlyHint: true } },
-    async (): Promise<CallToolResult> => {
-      try {
-        const result = await mcp.server.createMessage({
-          messages: [{ role: "user", content: { type: "text", text: "Summarise: the cat sat on the mat." } }],
-          systemPrompt: "You summarise in five words.",
-          maxTokens: 50,
-        });
-        const content = result.content as { type: string; text?: string };
-        return text(`summary (${result.model}): ${content.text ?? ""}`);
-      } catch (error) {
-        return text(`sampling refused: ${(error as Error).message}`, true);
-      }
-    },
-  );
-  mcp.registerTool(
-    "list_roots",
-    { description: "Lists the client's roots.", annotations: { readOnlyHint: true } },
-    async (): Promise<CallToolResult> => {
-      try {
-        const { roots } = await mcp.server.listRoots();
-        return text(JSON.stringify(roots));
-      } catch (error) {
-        return text(`roots failed: ${(error as Error).message}`, true);
-      }
-    },
-  );
+  featureTool(mcp, "book_table", "Books a table; asks the user for the details.", "elicitation failed", async () => {
+    const answer = await mcp.server.elicitInput({
+      message: "Who is the booking for?",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", minLength: 1, description: "Guest name" },
+          guests: { type: "integer", minimum: 1, maximum: 12 },
+          vegetarian: { type: "boolean", default: false },
+        },
+        required: ["name", "guests"],
+      },
+    });
+    if (answer.action !== "accept") return `no booking: ${answer.action}`;
+    const c = answer.content ?? {};
+    return `booked for ${String(c.name)}, ${String(c.guests)} guests, vegetarian=${String(c.vegetarian)}`;
+  });
+  featureTool(mcp, "quick_form", "Asks for a colour but gives up after 300 ms.", "elicitation failed", async (extra) => {
+    // The first request of the session: id 0, whose cancellation the SDK client drops.
+    const answer = await extra.sendRequest(
+      { method: "elicitation/create", params: { message: "Quick, a colour?", requestedSchema: { type: "object", properties: { colour: { type: "string" } } } } },
+      ElicitResultSchema,
+      { timeout: 300 },
+    );
+    return `answered: ${answer.action}`;
+  });
+  featureTool(mcp, "summarize", "Summarises a fixed text with the client's model.", "sampling refused", async () => {
+    const result = await mcp.server.createMessage({
+      messages: [{ role: "user", content: { type: "text", text: "Summarise: the cat sat on the mat." } }],
+      systemPrompt: "You summarise in five words.",
+      maxTokens: 50,
+    });
+    const content = result.content as { type: string; text?: string };
+    return `summary (${result.model}): ${content.text ?? ""}`;
+  });
+  featureTool(mcp, "list_roots", "Lists the client's roots.", "roots failed", async () => {
+    const { roots } = await mcp.server.listRoots();
+    return JSON.stringify(roots);
+  });
   return mcp;
 }
 

@@ -3,6 +3,7 @@ import type { AbortOutcome, ConversationHandle, SlotAnswer } from "../../convers
 import { EventLog } from "../../conversations/event-log.js";
 import { conflict, HttpError, notFound } from "../../errors.js";
 import type { ConversationRecord } from "../../storage/types.js";
+import { InboxWatch } from "./inbox-watch.js";
 import type { ConversationKeys } from "./keys.js";
 import { turnIdOf } from "./keys.js";
 import type { ScaleShared, TurnJobData } from "./scale-shared.js";
@@ -35,6 +36,8 @@ export class ScaledConversation implements ConversationHandle {
     private readonly shared: ScaleShared,
   ) {}
 
+  #inbox: InboxWatch | undefined;
+
   get id(): string {
     return this.record.id;
   }
@@ -52,6 +55,7 @@ export class ScaledConversation implements ConversationHandle {
     for (const [entryId, fields] of entries) log.appendNumbered(Number(entryId.split("-")[0]), field(fields, "t") ?? "message", field(fields, "d") ?? "null");
     const store = await shared.storage.store(record.id);
     const conversation = new ScaledConversation(record, log, store, keys, shared);
+    conversation.#inbox = await InboxWatch.start(record.id, store, keys, shared, () => conversation.subscribers > 0);
     shared.tail.watch(record.id, keys.events, log);
     return conversation;
   }
@@ -144,6 +148,7 @@ export class ScaledConversation implements ConversationHandle {
 
   /** Stops following the stream and ends this instance's readers. */
   async close(): Promise<void> {
+    this.#inbox?.stop();
     this.shared.tail.unwatch(this.id);
     this.log.close();
     const closable = this.store as { close?: () => unknown };

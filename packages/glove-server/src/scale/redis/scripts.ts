@@ -7,6 +7,8 @@ import type { Redis } from "ioredis";
  * the same step, so a snapshot read from it is exactly consistent with its `last` id.
  * A worker's events carry its fencing token: once another worker took the turn over they are
  * refused (-1). `localSeq` makes a command resent after a dropped connection a no-op (0).
+ * An `inbox` event carries the digest of its list: one equal to the last one on the stream is
+ * dropped (0), so every instance watching the inbox may report a change and the stream gets it once.
  */
 const EMIT = `
 local token = ARGV[1]
@@ -15,6 +17,10 @@ if token ~= '' then
   local n = tonumber(ARGV[2])
   if redis.call('HGET', KEYS[3], 'emitToken') == token and tonumber(redis.call('HGET', KEYS[3], 'emitSeq') or '0') >= n then return 0 end
   redis.call('HSET', KEYS[3], 'emitToken', token, 'emitSeq', n)
+end
+if ARGV[3] == 'inbox' and ARGV[8] ~= '' then
+  if redis.call('HGET', KEYS[3], 'inboxDigest') == ARGV[8] then return 0 end
+  redis.call('HSET', KEYS[3], 'inboxDigest', ARGV[8])
 end
 local seq = redis.call('GET', KEYS[1])
 if seq then seq = tonumber(seq) + 1 else seq = tonumber(ARGV[6]) + 1 end

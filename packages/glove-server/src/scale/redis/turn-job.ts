@@ -4,6 +4,7 @@ import { ObservedStore } from "../../conversations/observed-store.js";
 import { applySlotAnswer } from "../../conversations/slot-answer.js";
 import { HttpError } from "../../errors.js";
 import type { ControlReply, ControlRequest } from "./control-channel.js";
+import { inboxDigest } from "./inbox-watch.js";
 import { turnIdOf } from "./keys.js";
 import { ID_RESERVE, type ScaleShared, type TurnJobData } from "./scale-shared.js";
 import { TurnEmitter } from "./turn-emitter.js";
@@ -109,7 +110,7 @@ export class TurnWorker {
     const observed = new ObservedStore(inner, {
       onMessagesAppended: (messages, startIndex) => void emitter.emit("messages_appended", { messages, startIndex }, [String(startIndex + messages.length)]),
       onTasksChanged: () => void inner.getTasks?.().then((tasks) => emitter.emit("tasks", { tasks })),
-      onInboxChanged: () => void inner.getInboxItems?.().then((items) => emitter.emit("inbox", { items })),
+      onInboxChanged: () => void inner.getInboxItems?.().then((items) => emitter.emit("inbox", { items }, [inboxDigest(items)])),
     });
     observed.setMessageCount(history.length);
     const renew = setInterval(() => {

@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import type { InboxItem, StoreAdapter } from "glove-core";
+import type { ConversationKeys } from "./keys.js";
+import type { ScaleShared } from "./scale-shared.js";
+import { TurnEmitter } from "./turn-emitter.js";
+
+/** What the emit script compares to drop an `inbox` event equal to the last one on the stream. */
+export function inboxDigest(items: InboxItem[]): string {
+  return createHash("sha1").update(JSON.stringify(items)).digest("hex");
+}
+
+/**
+ * Items resolved outside a turn (another instance, an external process writing PostgreSQL) reach
+ * open streams: while an instance has readers on a conversation it re-reads the inbox every
+ * `inboxPollMs`, and a changed list goes to the shared stream as an `inbox` event. Several
+ * instances may see the same change; the digest in the conversation's state lets one event through.
+ */
+export class InboxWatch {
+  readonly #timer: ReturnType<typeof setInterval> | undefined;
+  #busy = false;
+
+  private constructor(
+    private readonly conversationId: string,
+    private readonly store: StoreAdapter,
+    private readonly keys: ConversationKeys,
+    private readonly shared: ScaleShared,
+    private readonly watched: () => boolean,
+  ) {
+    this.#timer = setInterval(() => {
+      if (this.watched()) void this.check();
+    }, shared.options.inboxPollMs);
+    this.#timer.unref?.();
+  }
+
+  /**
+   * Starts watching. The list as it is now becomes the baseline unless the stream already announced
+   * one (a snapshot served after this carries the current list anyway).
+   */
+  static async start(conversationId: string, store: StoreAdapter, keys: ConversationKeys, shared: ScaleShared, watched: () => boolean): Promise<InboxWatch | undefined> {
+    if (!store.getInboxItems) return undefined;
+    await shared.redis.hsetnx(keys.state, "inboxDigest", inboxDigest(await store.getInboxItems()));
+    return new InboxWatch(conversationId, store, keys, shared, watched);
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+  }
+
+  async check(): Promise<void> {
+    if (this.#busy) return;
+    this.#busy = true;
+    try {
+      const items = await this.store.getInboxItems!();
+      const digest = inboxDigest(items);
+      if ((await this.shared.redis.hget(this.keys.state, "inboxDigest")) === digest) return;
+      // Fresh from the catalog: the id base matters only when Redis lost the counter.
+      const record = await this.shared.storage.catalog.get(this.conversationId);
+      if (!record) return;
+      const { redis, scale, options, tail } = this.shared;
+      const emitter = new TurnEmitter(redis, this.keys, "", record.eventIdsReserved, scale, () => undefined,
+        (error) => options.log("[glove-server] could not write an event to Redis", error),
+        (id, type, json) => tail.deliverLocal(this.conversationId, id, type, json));
+      await emitter.emit("inbox", { items }, [digest]);
+    } catch (error) {
+      this.shared.options.log("[glove-server] could not re-read a conversation's inbox", error);
+    } finally {
+      this.#busy = false;
+    }
+  }
+}

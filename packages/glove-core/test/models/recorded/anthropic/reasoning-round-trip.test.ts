@@ -4,16 +4,12 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message, Tool } from "glove-core";
-import { startReplayServer, type ReplayServer } from "../support/index.js";
+import { replayServers } from "../support/index.js";
 import { adapter, DIR, events, recorded, stored } from "./harness.js";
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = replayServers();
 
 const getUserCountry: Tool<unknown> = {
   name: "get_user_country",
@@ -26,7 +22,7 @@ const question: Message = { sender: "user", text: "What is the largest city in t
 
 describe("Anthropic thinking + tool loop (recorded, not streamed)", () => {
   it("keeps the signed thinking block and sends it back before text and tool_use, as the recording's client did", async () => {
-    server = await startReplayServer([{ response: recorded("tool-loop-thinking.1") }, { response: recorded("tool-loop-thinking.2") }]);
+    const server = await startServer([{ response: recorded("tool-loop-thinking.1") }, { response: recorded("tool-loop-thinking.2") }]);
     const model = adapter({ baseURL: server.url, stream: false });
     const first = await model.prompt({ messages: [question], tools: [getUserCountry] }, events().notify);
     const reply = first.messages[0]!;
@@ -57,7 +53,7 @@ describe("Anthropic thinking + tool loop (recorded, not streamed)", () => {
   });
 
   it("does not send another provider's reasoning blocks (nor their text) to Anthropic", async () => {
-    server = await startReplayServer([{ response: recorded("tool-loop-thinking.2") }]);
+    const server = await startServer([{ response: recorded("tool-loop-thinking.2") }]);
     const model = adapter({ baseURL: server.url, stream: false });
     const foreign: Message = {
       sender: "agent",
@@ -80,7 +76,7 @@ describe("Anthropic thinking + tool loop (recorded, not streamed)", () => {
 
 describe("Anthropic redacted thinking (recorded, streamed)", () => {
   it("keeps both redacted blocks byte for byte and returns them first, in order, on the next turn", async () => {
-    server = await startReplayServer([{ response: recorded("redacted-thinking") }, { response: recorded("thinking-text") }]);
+    const server = await startServer([{ response: recorded("redacted-thinking") }, { response: recorded("thinking-text") }]);
     const model = adapter({ baseURL: server.url, model: "claude-sonnet-4-5-20250929", thinking: { type: "enabled", budget_tokens: 1024 } });
     const user: Message = { sender: "user", text: "ANTHROPIC_MAGIC_STRING_TRIGGER_REDACTED_THINKING" };
     const seen = events();

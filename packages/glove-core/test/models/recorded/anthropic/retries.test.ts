@@ -3,16 +3,12 @@
  * 529 overloaded, retry-after-ms, x-should-retry, and an overloaded `error` event inside a 200
  * stream — retried only while nothing has reached subscribers.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ProviderError, type Message } from "glove-core";
-import { startReplayServer, type RecordedResponse, type ReplayServer } from "../support/index.js";
+import { replayServers, type RecordedResponse } from "../support/index.js";
 import { adapter, events, recorded } from "./harness.js";
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = replayServers();
 
 const messages: Message[] = [{ sender: "user", text: "925 / 5?" }];
 const withHeaders = (r: RecordedResponse, headers: Record<string, string>): RecordedResponse => ({ ...r, headers: { ...r.headers, ...headers } });
@@ -25,7 +21,7 @@ async function failure(run: Promise<unknown>): Promise<ProviderError> {
 
 describe("Anthropic error statuses", () => {
   it("429 waits what retry-after says, then succeeds", async () => {
-    server = await startReplayServer([{ response: recorded("rate-limited") }, { response: recorded("thinking-text") }]);
+    const server = await startServer([{ response: recorded("rate-limited") }, { response: recorded("thinking-text") }]);
     const started = Date.now();
     const result = await adapter({ baseURL: server.url }).prompt({ messages }, events().notify);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -34,14 +30,14 @@ describe("Anthropic error statuses", () => {
   });
 
   it("a retry-after longer than maxRetryDelayMs gives up at once, saying how long the provider asked for", async () => {
-    server = await startReplayServer([{ response: recorded("rate-limited") }, { response: recorded("thinking-text") }]);
+    const server = await startServer([{ response: recorded("rate-limited") }, { response: recorded("thinking-text") }]);
     const error = await failure(adapter({ baseURL: server.url, maxRetryDelayMs: 500 }).prompt({ messages }, events().notify));
     expect(error).toMatchObject({ status: 429, retryable: true, providerCode: "rate_limit_error", retryAfterMs: 1000 });
     expect(server.script.requests).toHaveLength(1);
   });
 
   it("retry-after-ms wins over retry-after", async () => {
-    server = await startReplayServer([{ response: withHeaders(recorded("rate-limited"), { "retry-after": "30", "retry-after-ms": "20" }) }, { response: recorded("thinking-text") }]);
+    const server = await startServer([{ response: withHeaders(recorded("rate-limited"), { "retry-after": "30", "retry-after-ms": "20" }) }, { response: recorded("thinking-text") }]);
     const started = Date.now();
     await adapter({ baseURL: server.url }).prompt({ messages }, events().notify);
     expect(Date.now() - started).toBeLessThan(5000);
@@ -49,31 +45,31 @@ describe("Anthropic error statuses", () => {
   });
 
   it("529 overloaded is retried with backoff; when retries run out it surfaces as a typed, retryable error", async () => {
-    server = await startReplayServer([{ response: recorded("overloaded") }, { response: recorded("thinking-text") }]);
+    let server = await startServer([{ response: recorded("overloaded") }, { response: recorded("thinking-text") }]);
     const ok = await adapter({ baseURL: server.url }).prompt({ messages }, events().notify);
     expect(ok.messages[0]!.text).toBe("925 ÷ 5 = 185");
     await server.close();
 
-    server = await startReplayServer([{ response: recorded("overloaded") }, { response: recorded("overloaded") }]);
+    server = await startServer([{ response: recorded("overloaded") }, { response: recorded("overloaded") }]);
     const error = await failure(adapter({ baseURL: server.url, maxRetries: 1 }).prompt({ messages }, events().notify));
     expect(error).toMatchObject({ status: 529, retryable: true, providerCode: "overloaded_error", providerMessage: "Overloaded" });
     expect(server.script.requests).toHaveLength(2);
   });
 
   it("the recorded 529 body (with its request_id) is read like the documented one: retried, then typed", async () => {
-    server = await startReplayServer([{ response: recorded("overloaded-recorded") }, { response: recorded("thinking-text") }]);
+    let server = await startServer([{ response: recorded("overloaded-recorded") }, { response: recorded("thinking-text") }]);
     const ok = await adapter({ baseURL: server.url }).prompt({ messages }, events().notify);
     expect(ok.messages[0]!.text).toBe("925 ÷ 5 = 185");
     expect(server.script.requests).toHaveLength(2);
     await server.close();
 
-    server = await startReplayServer([{ response: recorded("overloaded-recorded") }]);
+    server = await startServer([{ response: recorded("overloaded-recorded") }]);
     const error = await failure(adapter({ baseURL: server.url, maxRetries: 0 }).prompt({ messages }, events().notify));
     expect(error).toMatchObject({ status: 529, retryable: true, providerCode: "overloaded_error", providerMessage: "Overloaded" });
   });
 
   it("a recorded 400 invalid_request_error is not retried and keeps the API's message", async () => {
-    server = await startReplayServer([{ response: recorded("invalid-request-recorded") }, { response: recorded("thinking-text") }]);
+    const server = await startServer([{ response: recorded("invalid-request-recorded") }, { response: recorded("thinking-text") }]);
     const error = await failure(adapter({ baseURL: server.url }).prompt({ messages }, events().notify));
     expect(error).toMatchObject({ status: 400, retryable: false, providerCode: "invalid_request_error" });
     expect(error.providerMessage).toMatch(/^messages\.2\.content\.0: unexpected `tool_use_id` found in `tool_result` blocks/);
@@ -81,7 +77,7 @@ describe("Anthropic error statuses", () => {
   });
 
   it("x-should-retry: false is obeyed even on 529", async () => {
-    server = await startReplayServer([{ response: withHeaders(recorded("overloaded"), { "x-should-retry": "false" }) }, { response: recorded("thinking-text") }]);
+    const server = await startServer([{ response: withHeaders(recorded("overloaded"), { "x-should-retry": "false" }) }, { response: recorded("thinking-text") }]);
     const error = await failure(adapter({ baseURL: server.url }).prompt({ messages }, events().notify));
     expect(error).toMatchObject({ status: 529, retryable: false });
     expect(server.script.requests).toHaveLength(1);
@@ -90,7 +86,7 @@ describe("Anthropic error statuses", () => {
 
 describe("an overloaded error event inside a 200 stream", () => {
   it("before any output: the prompt is sent again and subscribers only see the second answer", async () => {
-    server = await startReplayServer([{ response: recorded("overloaded-mid-stream") }, { response: recorded("thinking-text") }]);
+    const server = await startServer([{ response: recorded("overloaded-mid-stream") }, { response: recorded("thinking-text") }]);
     const seen = events();
     const result = await adapter({ baseURL: server.url }).prompt({ messages }, seen.notify);
     expect(result.messages[0]!.text).toBe("925 ÷ 5 = 185");
@@ -106,7 +102,7 @@ describe("an overloaded error event inside a 200 stream", () => {
     const head = whole.slice(0, whole.indexOf("\n\n", whole.indexOf('"index":1,"delta"')) + 2);
     const error = 'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n';
     const broken: RecordedResponse = { status: 200, headers: { "content-type": "text/event-stream" }, body: new TextEncoder().encode(head + error) };
-    server = await startReplayServer([{ response: broken }, { response: recorded("thinking-text") }]);
+    const server = await startServer([{ response: broken }, { response: recorded("thinking-text") }]);
     const seen = events();
     const thrown = await failure(adapter({ baseURL: server.url }).prompt({ messages }, seen.notify));
     expect(thrown).toMatchObject({ status: 529, providerCode: "overloaded_error" });
@@ -115,7 +111,7 @@ describe("an overloaded error event inside a 200 stream", () => {
   });
 
   it("counts against maxRetries like an error status", async () => {
-    server = await startReplayServer([{ response: recorded("overloaded-mid-stream") }, { response: recorded("overloaded-mid-stream") }, { response: recorded("thinking-text") }]);
+    const server = await startServer([{ response: recorded("overloaded-mid-stream") }, { response: recorded("overloaded-mid-stream") }, { response: recorded("thinking-text") }]);
     const thrown = await failure(adapter({ baseURL: server.url, maxRetries: 1 }).prompt({ messages }, events().notify));
     expect(thrown).toMatchObject({ status: 529, providerCode: "overloaded_error" });
     expect(server.script.requests).toHaveLength(2);

@@ -1,21 +1,17 @@
 /** Structured output on recorded Anthropic answers: native `output_config`, and the forced-tool fallback. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigurationError, type Message } from "glove-core";
-import { startReplayServer, type ReplayServer } from "../support/index.js";
+import { replayServers } from "../support/index.js";
 import { adapter, events, recorded } from "./harness.js";
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = replayServers();
 
 const messages: Message[] = [{ sender: "user", text: "Weather in four cities, please." }];
 const schema = { type: "object", properties: { elements: { type: "array" } }, required: ["elements"], additionalProperties: false };
 
 describe("Anthropic structured output", () => {
   it("native: sends output_config.format with the schema; the JSON text answer comes back as the message text", async () => {
-    server = await startReplayServer([{ response: recorded("structured-native") }]);
+    const server = await startServer([{ response: recorded("structured-native") }]);
     const model = adapter({ baseURL: server.url, stream: false });
     expect(model.supportsStructuredOutput).toBe(true);
     const result = await model.prompt({ messages, output: { name: "recipe", schema } }, events().notify);
@@ -25,7 +21,7 @@ describe("Anthropic structured output", () => {
   });
 
   it("tool mode: offers and forces the answer tool; its call becomes the answer text, not a tool call", async () => {
-    server = await startReplayServer([{ response: recorded("structured-forced-tool") }]);
+    const server = await startServer([{ response: recorded("structured-forced-tool") }]);
     const model = adapter({ baseURL: server.url, stream: false, structuredOutput: "tool", thinking: { type: "disabled" } });
     const seen = events();
     const result = await model.prompt({ messages, output: { name: "json", schema, description: "The answer." } }, seen.notify);

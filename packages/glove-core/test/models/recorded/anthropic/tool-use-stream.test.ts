@@ -3,16 +3,12 @@
  * fields): what the adapter reads from it under every chunking, and the assistant turn and tool
  * result it sends back on the next request.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message, Tool } from "glove-core";
-import { replayFetch, standardChunkings, startReplayServer, type ReplayServer } from "../support/index.js";
+import { replayFetch, replayServers, standardChunkings } from "../support/index.js";
 import { adapter, events, recorded, stored } from "./harness.js";
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = replayServers();
 
 const getWeather: Tool<unknown> = {
   name: "get_weather",
@@ -39,7 +35,7 @@ describe("Anthropic streamed tool_use (recorded)", () => {
   }
 
   it("sends the text and the tool_use back, then the tool result, without the provider-only `caller` field", async () => {
-    server = await startReplayServer([{ response: recorded("tool-use-stream") }, { response: recorded("thinking-text") }]);
+    const server = await startServer([{ response: recorded("tool-use-stream") }, { response: recorded("thinking-text") }]);
     const model = adapter({ baseURL: server.url, thinking: undefined });
     const first = await model.prompt({ messages: [question], tools: [getWeather] }, events().notify);
     const reply = first.messages[0]!;

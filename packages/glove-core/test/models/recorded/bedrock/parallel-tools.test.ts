@@ -2,16 +2,12 @@
  * Parallel tool calls on recorded Converse JSON: the text and both calls are read in order, and
  * the next request sends them back as one assistant turn followed by one toolResult per call.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message, Tool } from "glove-core";
-import { startReplayServer, type ReplayServer } from "../support/index.js";
+import { replayServers } from "../support/index.js";
 import { adapter, recorded } from "./event-stream.js";
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = replayServers();
 
 const notify = async () => {};
 type Sent = Array<{ role: string; content: Array<Record<string, unknown>> }>;
@@ -29,7 +25,7 @@ const CALLS = [
 
 describe("Bedrock parallel tool calls (recorded Converse JSON)", () => {
   it("reads the text and both calls, and sends them back with one toolResult each", async () => {
-    server = await startReplayServer([{ response: recorded("parallel-tools-whole") }, { response: recorded("thinking-whole") }]);
+    const server = await startServer([{ response: recorded("parallel-tools-whole") }, { response: recorded("thinking-whole") }]);
     const model = adapter({ baseURL: server.url, stream: false });
     const user: Message = { sender: "user", text: "What are R1 and C1?" };
     const first = await model.prompt({ messages: [user], tools }, notify);

@@ -2,16 +2,12 @@
  * Reasoning round trips on recorded Bedrock traffic (binary ConverseStream and Converse JSON):
  * what the adapter keeps, and the exact assistant turn it sends back on the next request.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message, Tool } from "glove-core";
-import { startReplayServer, type ReplayServer } from "../support/index.js";
+import { replayServers } from "../support/index.js";
 import { adapter, recorded } from "./event-stream.js";
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = replayServers();
 
 const notify = async () => {};
 const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -27,7 +23,7 @@ const propose: Tool<unknown> = {
 
 describe("Bedrock reasoning (recorded ConverseStream)", () => {
   it("keeps signed reasoning and sends it back as reasoningContent before the text", async () => {
-    server = await startReplayServer([{ response: recorded("reasoning-signed") }, { response: recorded("reasoning-signed") }]);
+    const server = await startServer([{ response: recorded("reasoning-signed") }, { response: recorded("reasoning-signed") }]);
     const model = adapter({ baseURL: server.url, thinking: { type: "enabled", budget_tokens: 1024 } });
     const user: Message = { sender: "user", text: "How many r's in strawberry?" };
     const first = await model.prompt({ messages: [user] }, notify);
@@ -49,7 +45,7 @@ describe("Bedrock reasoning (recorded ConverseStream)", () => {
   });
 
   it("tool loop: redacted reasoning goes back intact, ahead of the toolUse it preceded", async () => {
-    server = await startReplayServer([{ response: recorded("redacted-tool-call") }, { response: recorded("reasoning-signed") }]);
+    const server = await startServer([{ response: recorded("redacted-tool-call") }, { response: recorded("reasoning-signed") }]);
     const model = adapter({ baseURL: server.url });
     const user: Message = { sender: "user", text: "Group the org chart." };
     const first = await model.prompt({ messages: [user], tools: [propose] }, notify);
@@ -85,7 +81,7 @@ describe("Bedrock reasoning (recorded ConverseStream)", () => {
 
 describe("Bedrock reasoning (recorded Converse JSON)", () => {
   it("reads signed reasoningText and returns it; blocks from Anthropic's own API are not sent to Bedrock", async () => {
-    server = await startReplayServer([{ response: recorded("thinking-whole") }, { response: recorded("thinking-whole") }]);
+    const server = await startServer([{ response: recorded("thinking-whole") }, { response: recorded("thinking-whole") }]);
     const model = adapter({ baseURL: server.url, stream: false });
     const user: Message = { sender: "user", text: "How many letters in cat?" };
     const reply = (await model.prompt({ messages: [user] }, notify)).messages[0]!;

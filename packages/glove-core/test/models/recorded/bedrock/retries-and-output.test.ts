@@ -1,21 +1,17 @@
 /** Bedrock: a throttling exception inside the stream is retried before any output; structured output through a forced tool. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
-import { startReplayServer, type ReplayServer } from "../support/index.js";
+import { replayServers } from "../support/index.js";
 import { adapter, recorded } from "./event-stream.js";
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = replayServers();
 
 const messages: Message[] = [{ sender: "user", text: "Group the org chart." }];
 const schema = { type: "object", properties: { groups: { type: "array" } }, required: ["groups"] };
 
 describe("Bedrock retries in the stream", () => {
   it("a throttlingException before any output: the request is sent again (re-signed) and succeeds", async () => {
-    server = await startReplayServer([{ response: recorded("throttled") }, { response: recorded("reasoning-signed") }]);
+    const server = await startServer([{ response: recorded("throttled") }, { response: recorded("reasoning-signed") }]);
     const seen: string[] = [];
     const result = await adapter({ baseURL: server.url }).prompt({ messages }, async (type) => void seen.push(type));
     expect(result.messages[0]!.text).toContain("There are **3** r's");
@@ -25,7 +21,7 @@ describe("Bedrock retries in the stream", () => {
   });
 
   it("a modelStreamErrorException (424) is not retried", async () => {
-    server = await startReplayServer([{ response: recorded("model-stream-error") }, { response: recorded("reasoning-signed") }]);
+    const server = await startServer([{ response: recorded("model-stream-error") }, { response: recorded("reasoning-signed") }]);
     await expect(adapter({ baseURL: server.url }).prompt({ messages }, async () => {})).rejects.toMatchObject({ status: 424, retryable: false });
     expect(server.script.requests).toHaveLength(1);
   });
@@ -33,7 +29,7 @@ describe("Bedrock retries in the stream", () => {
 
 describe("Bedrock structured output", () => {
   it("forces the answer tool (toolChoice.tool) and returns its input as the JSON answer text", async () => {
-    server = await startReplayServer([{ response: recorded("redacted-tool-call") }]);
+    const server = await startServer([{ response: recorded("redacted-tool-call") }]);
     const model = adapter({ baseURL: server.url });
     expect(model.supportsStructuredOutput).toBe(true);
     const seen: string[] = [];
@@ -49,7 +45,7 @@ describe("Bedrock structured output", () => {
   });
 
   it("with thinking on, the answer tool is offered without forcing it (Claude refuses a forced tool while thinking)", async () => {
-    server = await startReplayServer([{ response: recorded("redacted-tool-call") }]);
+    const server = await startServer([{ response: recorded("redacted-tool-call") }]);
     await adapter({ baseURL: server.url, thinking: { type: "enabled", budget_tokens: 1024 } }).prompt({ messages, output: { name: "propose", schema } }, async () => {});
     const toolConfig = server.script.body(0)["toolConfig"] as Record<string, unknown>;
     expect(toolConfig["toolChoice"]).toBeUndefined();
@@ -59,7 +55,7 @@ describe("Bedrock structured output", () => {
 
 describe("Bedrock structured output with redacted reasoning (recorded Converse JSON)", () => {
   it("the forced tool's input is the answer; the redacted block is kept and goes back first", async () => {
-    server = await startReplayServer([{ response: recorded("redacted-forced-tool-whole") }, { response: recorded("thinking-whole") }]);
+    const server = await startServer([{ response: recorded("redacted-forced-tool-whole") }, { response: recorded("thinking-whole") }]);
     const model = adapter({ baseURL: server.url, stream: false });
     const first = await model.prompt({ messages, output: { name: "json", schema } }, async () => {});
     const reply = first.messages[0]!;

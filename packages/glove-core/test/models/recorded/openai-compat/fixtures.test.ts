@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SubscriberEvent } from "glove-core";
 import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
 import { RecordingSubscriber } from "glove-core/testing";
-import { listFixtures, randomSplits, standardChunkings, startReplayServer, type ReplayServer } from "../support/index.js";
+import { listFixtures, randomSplits, replayServers, standardChunkings } from "../support/index.js";
 import { EXPECTED, type Expected } from "./expectations.js";
 import { FIXTURES, fixture, isStreamed, runFixture, weatherTool, type Run } from "./harness.js";
 
@@ -60,16 +60,12 @@ describe("recorded OpenAI-compatible responses", () => {
 });
 
 describe("recorded responses over a real socket", () => {
-  let server: ReplayServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const startServer = replayServers();
 
   for (const [name, expected] of Object.entries(EXPECTED)) {
     it(`${name} through the HTTP replay server`, async () => {
       const f = fixture(name);
-      server = await startReplayServer([{ response: f.response, chunking: randomSplits(7, 32) }]);
+      const server = await startServer([{ response: f.response, chunking: randomSplits(7, 32) }]);
       const adapter = new OpenAICompatAdapter({
         model: "recorded-model",
         baseURL: `${server.url}/v1`,

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { NamedError } from "./named-error.js";
 import type { RecordedResponse } from "./recorded-response.js";
 
 /** Where a fixture's response came from. `recorded`: a public project's captured provider traffic. */
@@ -30,15 +31,7 @@ export interface Fixture {
 }
 
 /** Thrown for a fixture that is missing, malformed or lacks provenance; says which file to fix. */
-export class FixtureError extends Error {
-  static isInstance(value: unknown): value is FixtureError {
-    return value instanceof Error && value.name === "FixtureError";
-  }
-  constructor(message: string) {
-    super(message);
-    this.name = "FixtureError";
-  }
-}
+export class FixtureError extends NamedError {}
 
 const RAW: Record<string, string> = { ".sse": "text/event-stream", ".txt": "text/plain", ".bin": "application/octet-stream" };
 

@@ -1,4 +1,5 @@
 import { whole, type Chunking } from "./chunking.js";
+import { NamedError } from "./named-error.js";
 import type { RecordedResponse } from "./recorded-response.js";
 
 /** One scripted answer: a recorded response and how to cut its body (whole by default). */
@@ -20,13 +21,9 @@ export interface ReplayedRequest {
 }
 
 /** Thrown when the adapter makes more requests than the script has steps: a test bug, not a provider one. */
-export class ReplayExhaustedError extends Error {
-  static isInstance(value: unknown): value is ReplayExhaustedError {
-    return value instanceof Error && value.name === "ReplayExhaustedError";
-  }
+export class ReplayExhaustedError extends NamedError {
   constructor(count: number) {
     super(`the replay script has ${count} step(s) and all were used: add a step for each request the test makes`);
-    this.name = "ReplayExhaustedError";
   }
 }
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   arbitraryChunking,
   betweenSseNewlines,
@@ -12,11 +12,10 @@ import {
   loadFixture,
   randomSplits,
   replayFetch,
+  replayServers,
   splitAt,
   standardChunkings,
-  startReplayServer,
   type RecordedResponse,
-  type ReplayServer,
 } from "./index.js";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -24,11 +23,7 @@ const join8 = (pieces: Uint8Array[]) => Buffer.concat(pieces.map((p) => Buffer.f
 const sseBody = enc('data: {"a":"é€😀"}\n\ndata: {"b":1}\r\n\r\ndata: [DONE]\n\n');
 const recorded: RecordedResponse = { status: 200, headers: { "content-type": "text/event-stream" }, body: sseBody };
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = replayServers();
 
 describe("chunkings", () => {
   it("every standard chunking and any arbitrary one reassembles to the body", () => {
@@ -52,7 +47,7 @@ describe("chunkings", () => {
 
 describe("replay", () => {
   it("the HTTP server replays status, headers and body, and keeps each request", async () => {
-    server = await startReplayServer([
+    const server = await startServer([
       { response: recorded, chunking: byteByByte },
       { response: { status: 429, headers: { "retry-after": "1" }, body: enc("slow down") } },
     ]);

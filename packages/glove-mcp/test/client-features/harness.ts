@@ -1,12 +1,11 @@
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterEach } from "vitest";
 import type { Slot } from "glove-core";
 import type { ScriptedStep } from "glove-core/testing";
 import { mountMcp, type McpCatalogueEntry, type McpClientFeatureOptions, type McpMount } from "glove-mcp";
 import { TestAdapter } from "../support/adapter.js";
+import { fileServer } from "../support/file-server.js";
 import { scriptedGlove, type ScriptedGlove } from "../support/scripted-glove.js";
 import { startFeatureServer, type FeatureServerLog } from "./feature-server.js";
-
-type FeatureServer = Awaited<ReturnType<typeof startFeatureServer>>;
 
 /** How to mount the feature server: server mode, client features, the scripted model's steps. */
 export interface MountOptions {
@@ -62,22 +61,12 @@ export async function mountWith(url: string, options: MountOptions): Promise<Mou
  * after each test, the server stopped after the file. Call it at a test file's top level.
  */
 export function featureServerFixture(): { readonly log: FeatureServerLog; mount(options: MountOptions): Promise<Mounted> } {
-  let server: FeatureServer | undefined;
+  const running = fileServer("the feature server", startFeatureServer);
   let current: Mounted | undefined;
-  beforeAll(async () => {
-    server = await startFeatureServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     await current?.mount.unmount();
     current = undefined;
   });
-  const running = (): FeatureServer => {
-    if (!server) throw new Error("the feature server is not running: use featureServerFixture() at a test file's top level");
-    return server;
-  };
   return {
     get log() {
       return running().log;

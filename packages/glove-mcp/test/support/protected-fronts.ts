@@ -1,6 +1,7 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll } from "vitest";
+import { fileServer } from "./file-server.js";
 import { startProtectedMcp, type ProtectedMcp } from "./oauth-server.js";
-import { startEverything, type RunningServer } from "./servers.js";
+import { startEverything } from "./servers.js";
 
 export interface ProtectedFronts {
   /** server-everything's own URL, without OAuth in front (valid once the file's beforeAll ran). */
@@ -14,19 +15,12 @@ export interface ProtectedFronts {
  * start: registers the file's beforeAll/afterAll, so call it at the top level of a test file.
  */
 export function protectedFronts(): ProtectedFronts {
-  let everything: RunningServer | undefined;
+  const upstream = fileServer("server-everything", () => startEverything("streamableHttp"));
   const fronts: ProtectedMcp[] = [];
-  beforeAll(async () => {
-    everything = await startEverything("streamableHttp");
-  });
+  // Registered after fileServer's hook, so it runs first (vitest runs after-hooks as a stack).
   afterAll(async () => {
     await Promise.all(fronts.map((f) => f.stop()));
-    await everything?.stop();
   });
-  const upstream = (): RunningServer => {
-    if (!everything) throw new Error("server-everything is not running: use protectedFronts() at a test file's top level");
-    return everything;
-  };
   return {
     get upstreamUrl() {
       return upstream().url;

@@ -11,18 +11,17 @@ import {
   type McpOAuthFlowOptions,
 } from "glove-mcp/oauth";
 import { startScopedMcp } from "./support/machine-auth-server.js";
-import { startProtectedMcp, type ProtectedMcp } from "./support/oauth-server.js";
+import type { ProtectedMcp } from "./support/oauth-server.js";
+import { protectedFronts } from "./support/protected-fronts.js";
 import type { SdkHttpServer } from "./support/sdk-http-server.js";
-import { startEverything, type RunningServer } from "./support/servers.js";
 
 // The SDK's auth router as authorization server; an SDK-built MCP server whose `deploy` tool
 // needs "mcp:admin" on top of the "mcp:tools" the first authorization granted.
-let everything: RunningServer;
+const fronts = protectedFronts();
 let front: ProtectedMcp;
 let scoped: SdkHttpServer;
 beforeAll(async () => {
-  everything = await startEverything("streamableHttp");
-  front = await startProtectedMcp({ upstream: new URL(everything.url), discovery: "www-authenticate" });
+  front = await fronts.start({ discovery: "www-authenticate" });
   scoped = await startScopedMcp(
     { issuer: `${front.issuer}/`, scopesOf: (token) => front.provider.tokens.get(token)?.scopes },
     () => {
@@ -36,8 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await scoped?.stop();
-  await front?.stop();
-  await everything?.stop();
 });
 
 describe("scope step-up with an authorization-code provider", () => {

@@ -16,9 +16,12 @@ export class PostgresMessages {
   /** Appends of this store, chained so they reach the database in call order. */
   #appendQueue: Promise<unknown> = Promise.resolve();
 
-  constructor(session: PostgresSession, repairInterruptedToolCalls: boolean) {
+  readonly #beforeAppend: ((client: PoolClient) => Promise<void>) | undefined;
+
+  constructor(session: PostgresSession, repairInterruptedToolCalls: boolean, beforeAppend?: (client: PoolClient) => Promise<void>) {
     this.#session = session;
     this.#repair = repairInterruptedToolCalls;
+    this.#beforeAppend = beforeAppend;
   }
 
   async all(): Promise<Message[]> {
@@ -61,6 +64,7 @@ export class PostgresMessages {
   }
 
   async #appendLocked(client: PoolClient, session: SessionRecord, msgs: Message[], encoded: string[]): Promise<void> {
+    if (this.#beforeAppend) await this.#beforeAppend(client);
     const { sessionId, codec, tables } = this.#session;
     let seq = session.message_count;
     let lastCompaction = session.last_compaction_seq;

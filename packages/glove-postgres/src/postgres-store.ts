@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import type { Pool } from "pg";
+import type { Pool, PoolClient } from "pg";
 import type {
   InboxItem,
   InboxItemUpdate,
@@ -35,6 +35,13 @@ export interface PostgresStoreOptions {
    * when the conversation moves on (docs/decisions/0006). Default true.
    */
   repairInterruptedToolCalls?: boolean;
+  /**
+   * Runs inside every message append's transaction, after the session's row is locked and before
+   * anything is written; throwing refuses the append (nothing is written). For fencing: a writer
+   * that may have been replaced checks its token in the same transaction as its write.
+   * Sub-agent stores inherit it.
+   */
+  beforeAppend?: (client: PoolClient) => Promise<void>;
 }
 
 /**
@@ -81,7 +88,7 @@ export class PostgresStore implements StoreAdapter {
     }
     const codec = createRecordCodec({ error: (detail, code) => new PostgresStoreError(sessionId, detail, code) });
     this.#session = new PostgresSession({ pool: this.pool, schema: this.schema, tables, sessionId, codec, child });
-    this.#messages = new PostgresMessages(this.#session, options.repairInterruptedToolCalls ?? true);
+    this.#messages = new PostgresMessages(this.#session, options.repairInterruptedToolCalls ?? true, options.beforeAppend);
     this.#counters = new PostgresCounters(this.#session);
     this.#tasks = new PostgresTasks(this.#session);
     this.#permissions = new PostgresPermissions(this.#session);

@@ -44,6 +44,19 @@ export interface ServerStorage {
   /** Deletes a conversation's stored data (messages, tasks, permissions, inbox, sub-agent stores). */
   delete?(conversationId: string): Promise<void>;
   close?(): Promise<void>;
+  /** Refuses appends of replaced turn workers (the scale mode uses it when present). */
+  turnFence?: TurnFence;
+}
+
+/**
+ * Per-conversation writer numbers: once a writer `take`s the conversation, the stores of earlier
+ * writers refuse message appends (a typed GLOVE_TURN_FENCED error), atomically with the append.
+ */
+export interface TurnFence {
+  /** Becomes the conversation's writer; returns this writer's number. */
+  take(conversationId: string): Promise<number>;
+  /** The conversation's store for `writer`: its message appends fail once a later writer took over. */
+  store(conversationId: string, writer: number): Promise<StoreAdapter>;
 }
 
 /** A store factory, as `createGloveServer({ store })` accepts it besides a ServerStorage. */

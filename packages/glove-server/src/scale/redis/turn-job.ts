@@ -3,6 +3,7 @@ import { AbortError, GloveError, repairForInterruptedTools, SlotBoard, type IGlo
 import { ObservedStore } from "../../conversations/observed-store.js";
 import { applySlotAnswer } from "../../conversations/slot-answer.js";
 import { HttpError } from "../../errors.js";
+import { TurnFencedError } from "../../storage/turn-fenced-error.js";
 import type { ControlReply, ControlRequest } from "./control-channel.js";
 import { inboxDigest } from "./inbox-watch.js";
 import { turnIdOf } from "./keys.js";
@@ -105,7 +106,11 @@ export class TurnWorker {
       (error) => options.log("[glove-server] could not write an event to Redis", error),
       (id, type, json) => this.shared.tail.deliverLocal(data.conversationId, id, type, json),
     );
-    const inner: StoreAdapter = await storage.store(record.id);
+    // The commit point is fenced: from here on, appends of any earlier worker of this conversation
+    // (one that lost its lock and has not noticed yet) are refused inside their own transaction,
+    // and everything they stored before is in the history read below.
+    const fenceStore = storage.turnFence;
+    const inner: StoreAdapter = fenceStore ? await fenceStore.store(record.id, await fenceStore.take(record.id)) : await storage.store(record.id);
     const history = await inner.getMessages();
     const observed = new ObservedStore(inner, {
       onMessagesAppended: (messages, startIndex) => void emitter.emit("messages_appended", { messages, startIndex }, [String(startIndex + messages.length)]),
@@ -156,6 +161,7 @@ export class TurnWorker {
         else throw new AbortError("This agent cannot continue a turn (its Glove has no continueTurn).");
       }
     } catch (caught) {
+      if (TurnFencedError.isInstance(caught) || TurnFencedError.isInstance((caught as { cause?: unknown } | undefined)?.cause)) stop("fenced", "Another instance took this turn over.");
       if (turn.controller.signal.aborted || AbortError.isInstance(caught)) {
         status = turn.stopReason === "aborted" ? "aborted" : "interrupted";
       } else {

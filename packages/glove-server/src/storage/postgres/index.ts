@@ -5,8 +5,10 @@ import { PostgresStore } from "glove-postgres";
 import type { ServerStorage } from "../types.js";
 import { purgeStatements } from "../purge-sql.js";
 import { PostgresCatalog } from "./postgres-catalog.js";
+import { PostgresTurnFence } from "./turn-fence.js";
 
 export { PostgresCatalog } from "./postgres-catalog.js";
+export { TurnFencedError } from "../turn-fenced-error.js";
 
 /** Options of `postgresStorage`: a pool or connection string, and the schema for Glove's tables. */
 export interface PostgresStorageOptions {
@@ -41,6 +43,7 @@ export function postgresStorage(options: PostgresStorageOptions): ServerStorage 
   return {
     catalog: new PostgresCatalog(shared, schema),
     store: (conversationId) => PostgresStore.open({ pool: shared, schema, sessionId: conversationId }),
+    turnFence: new PostgresTurnFence(shared, schema),
     delete: async (conversationId) => {
       const client = await shared.connect();
       try {

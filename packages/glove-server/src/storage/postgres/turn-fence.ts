@@ -1,0 +1,60 @@
+import type { Pool } from "pg";
+import type { StoreAdapter } from "glove-core";
+import { PostgresStore } from "glove-postgres";
+import { TurnFencedError } from "../turn-fenced-error.js";
+import type { TurnFence } from "../types.js";
+
+/**
+ * Writer numbers per conversation in `<schema>.gloveserver_turn_fences`. `take` bumps the row (its
+ * lock waits for appends in flight, which read the row FOR SHARE); each append of a fenced store
+ * re-reads the row inside its own transaction and is refused once the number is not its own. So
+ * after `take` returns, no earlier writer can store anything, and what they stored is readable.
+ */
+export class PostgresTurnFence implements TurnFence {
+  readonly #table: string;
+  #ready: Promise<void> | undefined;
+
+  constructor(private readonly pool: Pool, private readonly schema: string) {
+    this.#table = `${schema}.gloveserver_turn_fences`;
+  }
+
+  async take(conversationId: string): Promise<number> {
+    await this.#init();
+    const { rows } = await this.pool.query<{ writer: string }>(
+      `INSERT INTO ${this.#table} (conversation_id, writer) VALUES ($1, 1)
+       ON CONFLICT (conversation_id) DO UPDATE SET writer = ${this.#table}.writer + 1 RETURNING writer`,
+      [conversationId],
+    );
+    return Number(rows[0]!.writer);
+  }
+
+  async store(conversationId: string, writer: number): Promise<StoreAdapter> {
+    await this.#init();
+    const table = this.#table;
+    return PostgresStore.open({
+      pool: this.pool,
+      schema: this.schema,
+      sessionId: conversationId,
+      beforeAppend: async (client) => {
+        const { rows } = await client.query<{ writer: string }>(`SELECT writer FROM ${table} WHERE conversation_id = $1 FOR SHARE`, [conversationId]);
+        if (Number(rows[0]?.writer) !== writer) throw new TurnFencedError(conversationId);
+      },
+    });
+  }
+
+  #init(): Promise<void> {
+    this.#ready ??= (async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock(hashtext('glove_server_catalog'))");
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (conversation_id TEXT PRIMARY KEY, writer BIGINT NOT NULL)`);
+      } finally {
+        await client.query("SELECT pg_advisory_unlock(hashtext('glove_server_catalog'))").catch(() => undefined);
+        client.release();
+      }
+    })();
+    this.#ready.catch(() => (this.#ready = undefined));
+    return this.#ready;
+  }
+}

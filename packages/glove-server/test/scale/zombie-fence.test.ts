@@ -1,19 +1,26 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
+import pg from "pg";
+import { PostgresStore } from "glove-postgres";
 import { buildForChildProcesses } from "../../../../test-support/child-processes.js";
 import { SseClient } from "../support/sse-client.js";
 import { expectValidHistory } from "../suite/server-suite.js";
 import { apiOf, killAll, startInstance, type Instance } from "./support/scale-processes.js";
-import { dropRedisPrefix, dropSchema, REDIS_URL, uniqueName } from "./support/scale-env.js";
+import { dropRedisPrefix, dropSchema, PG_URL, REDIS_URL, uniqueName } from "./support/scale-env.js";
 
 const schema = uniqueName("zombie");
 const prefix = uniqueName("zombie");
-const STALL_MS = 8000;
+const wake = join(mkdtempSync(join(tmpdir(), "glove-zombie-")), "wake");
 const instances: Instance[] = [];
+const pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
 
 beforeAll(() => buildForChildProcesses("packages/glove-server"), 180_000);
 afterAll(async () => {
   killAll();
+  await pool.end();
   await dropRedisPrefix(prefix);
   await dropSchema(schema);
 });
@@ -29,8 +36,9 @@ async function until(what: string, check: () => boolean, ms: number): Promise<vo
 describe("glove-server scale mode: a worker that lost its lock and has not noticed yet", () => {
   it("cannot store its answer once another worker took the turn over: one answer per user message", async () => {
     // A's event loop blocks during the model call, past its 1 s lock; B takes the turn over and
-    // answers; then A wakes up and stores its own answer at once (before any timer could tell it).
-    const a = await startInstance(schema, prefix, REDIS_URL, 1000, { STALL_MS: String(STALL_MS), MODEL_DELAY_MS: "0" });
+    // answers; then A wakes up and stores its own answer at once (before any timer could tell it
+    // that it lost the lock).
+    const a = await startInstance(schema, prefix, REDIS_URL, 1000, { STALL_UNTIL_FILE: wake, MODEL_DELAY_MS: "0" });
     instances.push(a);
     const api = apiOf(a.url);
     const id = (await api("/conversations", {})).body.id as string;
@@ -43,12 +51,14 @@ describe("glove-server scale mode: a worker that lost its lock and has not notic
     const end = await tab.waitForEvent("turn_end", undefined, 30_000);
     expect(end.data).toEqual({ turnId: sent.body.turnId, status: "done" });
     expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
-    // The test only means something if B finished while A was still paused.
     expect(a.stderr()).not.toContain("STALL_END");
-    await until("A to wake up", () => a.stderr().includes("STALL_END"), STALL_MS + 10_000);
+    writeFileSync(wake, ""); // B is done: A wakes up
+    await until("A to wake up", () => a.stderr().includes("STALL_END"), 10_000);
     // A's append is issued right after it wakes; give it time to land (or be refused).
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const history = (await apiOf(b.url)(`/conversations/${id}`)).body.messages as Message[];
+    // Read PostgreSQL itself: a snapshot shows only what the stream announced.
+    const store = await PostgresStore.open({ pool, schema, sessionId: id });
+    const history = await store.getMessages();
     expectValidHistory(history);
     expect(history.map((m) => [m.sender, m.text])).toEqual([["user", "stall z1"], ["agent", "echo: stall z1"]]);
     // The conversation is free: the next message runs normally.

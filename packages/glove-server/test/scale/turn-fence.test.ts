@@ -1,0 +1,50 @@
+import { afterAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import type { Message } from "glove-core";
+import { postgresStorage, TurnFencedError } from "glove-server/postgres";
+import { PG_URL, uniqueName } from "./support/scale-env.js";
+
+const schema = uniqueName("fence");
+const pool = new pg.Pool({ connectionString: PG_URL, max: 6 });
+afterAll(async () => {
+  await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await pool.end();
+});
+
+const hi: Message = { sender: "user", text: "hi" };
+const answer = (text: string): Message => ({ sender: "agent", text });
+
+describe("postgresStorage turnFence: a replaced writer cannot append", () => {
+  it("after a later take, the earlier writer's append is refused with nothing written; the later writer's works", async () => {
+    const fence = postgresStorage({ pool, schema }).turnFence!;
+    const id = crypto.randomUUID();
+    const first = await fence.store(id, await fence.take(id));
+    await first.appendMessages([hi]);
+    const second = await fence.store(id, await fence.take(id));
+    const refused = await first.appendMessages([answer("from the first")]).catch((error: unknown) => error);
+    expect(TurnFencedError.isInstance(refused)).toBe(true);
+    expect((refused as TurnFencedError).code).toBe("GLOVE_TURN_FENCED");
+    await second.appendMessages([answer("from the second")]);
+    expect((await second.getMessages()).map((m) => m.text)).toEqual(["hi", "from the second"]);
+  });
+
+  it("take waits for an append in flight (it holds the fence row FOR SHARE), so what it stored is visible after take", async () => {
+    const fence = postgresStorage({ pool, schema }).turnFence!;
+    const id = crypto.randomUUID();
+    const mine = await fence.take(id);
+    const inFlight = await pool.connect();
+    try {
+      await inFlight.query("BEGIN");
+      const { rows } = await inFlight.query(`SELECT writer FROM ${schema}.gloveserver_turn_fences WHERE conversation_id = $1 FOR SHARE`, [id]);
+      expect(Number(rows[0].writer)).toBe(mine);
+      let taken = false;
+      const next = fence.take(id).then((n) => ((taken = true), n));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(taken).toBe(false);
+      await inFlight.query("COMMIT");
+      expect(await next).toBe(mine + 1);
+    } finally {
+      inFlight.release();
+    }
+  });
+});

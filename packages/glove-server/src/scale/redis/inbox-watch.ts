@@ -38,7 +38,9 @@ export class InboxWatch {
    */
   static async start(conversationId: string, store: StoreAdapter, keys: ConversationKeys, shared: ScaleShared, watched: () => boolean): Promise<InboxWatch | undefined> {
     if (!store.getInboxItems) return undefined;
-    await shared.redis.hsetnx(keys.state, "inboxDigest", inboxDigest(await store.getInboxItems()));
+    // Without a baseline (storage away right now) the first check announces the list once: harmless.
+    const items = await store.getInboxItems().catch(() => undefined);
+    if (items) await shared.redis.hsetnx(keys.state, "inboxDigest", inboxDigest(items));
     return new InboxWatch(conversationId, store, keys, shared, watched);
   }
 

@@ -1,27 +1,16 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Queue } from "bullmq";
-import { Redis } from "ioredis";
-import pg from "pg";
-import { Displaymanager, Glove, type Message } from "glove-core";
+import type { Message } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { createGloveServer } from "glove-server";
 import { postgresStorage } from "glove-server/postgres";
-import { redisScale } from "glove-server/redis";
 import { conversationKeys } from "../../src/scale/redis/keys.js";
 import { SseClient } from "../support/sse-client.js";
 import { expectValidHistory } from "../suite/server-suite.js";
-import { dropRedisPrefix, PG_URL, REDIS_URL, uniqueName } from "./support/scale-env.js";
+import { REDIS_URL } from "./support/scale-env.js";
+import { createConversation, historyOf, inProcessScaleEnv, postMessage, scaledServer, testGlove } from "./support/in-process.js";
 
-const schema = uniqueName("takeover");
-const prefix = uniqueName("takeover");
-const pool = new pg.Pool({ connectionString: PG_URL, max: 5 });
-const redis = new Redis(REDIS_URL);
-afterAll(async () => {
-  redis.disconnect();
-  await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await pool.end();
-  await dropRedisPrefix(prefix);
-});
+const env = inProcessScaleEnv("takeover");
+const { schema, prefix, pool, redis } = env;
 
 /**
  * A worker died mid-turn, leaving PostgreSQL and Redis as its last step did; its job is queued
@@ -29,19 +18,14 @@ afterAll(async () => {
  */
 async function takeOver(stored: Message[], model: ScriptedModel, runs: string[]) {
   const storage = postgresStorage({ pool, schema });
-  const server = createGloveServer({
-    authenticate: () => ({ id: "ada" }),
-    store: storage,
-    scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 1000 }),
-    agents: {
-      assistant: ({ store }) =>
-        new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } })
-          .fold({ name: "lookup", description: "Reads.", rerunOnRecovery: true, do: async () => (runs.push("lookup"), "found") })
-          .fold({ name: "charge", description: "Charges.", do: async () => (runs.push("charge"), "charged") }),
-    },
-  });
+  const server = scaledServer(env, ({ store }) =>
+    testGlove(store, model)
+      .fold({ name: "lookup", description: "Reads.", rerunOnRecovery: true, do: async () => (runs.push("lookup"), "found") })
+      .fold({ name: "charge", description: "Charges.", do: async () => (runs.push("charge"), "charged") }),
+    { turnLockMs: 1000, store: storage },
+  );
   const { url } = await server.listen();
-  const id = ((await (await fetch(`${url}/conversations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { id: string }).id;
+  const id = await createConversation(url);
   await (await storage.store(id)).appendMessages(stored);
   const turnId = crypto.randomUUID();
   const keys = conversationKeys(prefix, id);
@@ -53,7 +37,7 @@ async function takeOver(stored: Message[], model: ScriptedModel, runs: string[])
   await queue.add("turn", { conversationId: id, turnId, text: stored[0]!.text, owner: "ada", agent: "assistant" }, { jobId: turnId });
   await queue.close();
   await tab.waitForEvent("turn_end");
-  const history = ((await (await fetch(`${url}/conversations/${id}`)).json()) as { messages: Message[] }).messages;
+  const history = await historyOf(url, id);
   await tab.close();
   await server.close();
   return { events: tab.events, history, turnId };
@@ -92,32 +76,25 @@ describe("glove-server scale mode: taking over a dead worker's turn", () => {
 describe("glove-server scale mode: a worker whose run lock lapsed (e.g. its event loop stalled past turnLockMs)", () => {
   it("stops, and the turn continues from the stored step instead of being dropped", async () => {
     const model = new ScriptedModel([{ toolCalls: [{ name: "lapse", input: {}, id: "s1" }] }, { text: "Continued after the lapse." }]);
-    const server = createGloveServer({
-      authenticate: () => ({ id: "ada" }),
-      store: postgresStorage({ pool, schema }),
-      scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 2000 }),
-      agents: {
-        assistant: ({ store, conversationId }) =>
-          new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } }).fold({
-            name: "lapse",
-            description: "Its run lock expires meanwhile (BullMQ's job lock does not).",
-            do: async () => {
-              await redis.del(conversationKeys(prefix, conversationId).run);
-              return "computed";
-            },
-          }),
-      },
-    });
+    const server = scaledServer(env, ({ store, conversationId }) =>
+      testGlove(store, model).fold({
+        name: "lapse",
+        description: "Its run lock expires meanwhile (BullMQ's job lock does not).",
+        do: async () => {
+          await redis.del(conversationKeys(prefix, conversationId).run);
+          return "computed";
+        },
+      }),
+    );
     const { url } = await server.listen();
-    const headers = { "content-type": "application/json" };
-    const id = ((await (await fetch(`${url}/conversations`, { method: "POST", headers, body: "{}" })).json()) as { id: string }).id;
+    const id = await createConversation(url);
     const tab = new SseClient(`${url}/conversations/${id}/events`);
     await tab.waitForEvent("snapshot");
-    await fetch(`${url}/conversations/${id}/messages`, { method: "POST", headers, body: JSON.stringify({ text: "compute" }) });
+    await postMessage(url, id, "compute");
     const end = await tab.waitForEvent("turn_end", undefined, 20_000);
     expect(end.data).toMatchObject({ status: "done" });
     expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
-    const history = ((await (await fetch(`${url}/conversations/${id}`)).json()) as { messages: Message[] }).messages;
+    const history = await historyOf(url, id);
     expectValidHistory(history);
     expect(history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text)).toEqual(["Continued after the lapse."]);
     await tab.close();
@@ -128,24 +105,15 @@ describe("glove-server scale mode: a worker whose run lock lapsed (e.g. its even
 describe("glove-server scale mode: a stream opened while a worker prepares the first turn", () => {
   it("starts from the event counter, not from the catalog's reservation ahead of it", async () => {
     const storage = postgresStorage({ pool, schema });
-    const server = createGloveServer({
-      authenticate: () => ({ id: "ada" }),
-      store: storage,
-      scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 2000 }),
-      agents: {
-        assistant: ({ store }) =>
-          new Glove({ store, model: new ScriptedModel([{ text: "First answer." }]), displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } }),
-      },
-    });
+    const server = scaledServer(env, ({ store }) => testGlove(store, new ScriptedModel([{ text: "First answer." }])), { store: storage });
     const { url } = await server.listen();
-    const headers = { "content-type": "application/json" };
-    const id = ((await (await fetch(`${url}/conversations`, { method: "POST", headers, body: "{}" })).json()) as { id: string }).id;
+    const id = await createConversation(url);
     // What a worker does before the first event: counter set up, then the catalog reserved ahead.
     await redis.set(conversationKeys(prefix, id).seq, "0", "NX");
     await storage.catalog.update(id, { eventIdsReserved: 1_000_000 });
     const tab = new SseClient(`${url}/conversations/${id}/events`);
     expect((await tab.waitForEvent("snapshot")).id).toBe(0);
-    await fetch(`${url}/conversations/${id}/messages`, { method: "POST", headers, body: JSON.stringify({ text: "hi" }) });
+    await postMessage(url, id, "hi");
     const end = await tab.waitForEvent("turn_end");
     expect(end.data).toMatchObject({ status: "done" });
     expect(tab.events.filter((e) => e.event !== "snapshot").map((e) => e.id)[0]).toBe(1);
@@ -159,28 +127,22 @@ describe("glove-server scale mode: close() hands running turns over", () => {
     const storage = postgresStorage({ pool, schema });
     const model = new ScriptedModel([{ toolCalls: [{ name: "slow", input: {}, id: "w1" }] }, { text: "Finished elsewhere." }]);
     const make = () =>
-      createGloveServer({
-        authenticate: () => ({ id: "ada" }),
-        store: { catalog: storage.catalog, store: storage.store },
-        scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 2000 }),
-        agents: {
-          assistant: ({ store }) =>
-            new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } }).fold({
-              name: "slow",
-              description: "Takes a while; abortable.",
-              do: async (_input, _display, _glove, signal) =>
-                new Promise((resolve, reject) => {
-                  const timer = setTimeout(() => resolve("slow done"), 30_000);
-                  signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("stopped"))));
-                }),
+      scaledServer(env, ({ store }) =>
+        testGlove(store, model).fold({
+          name: "slow",
+          description: "Takes a while; abortable.",
+          do: async (_input, _display, _glove, signal) =>
+            new Promise((resolve, reject) => {
+              const timer = setTimeout(() => resolve("slow done"), 30_000);
+              signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("stopped"))));
             }),
-        },
-      });
+        }),
+        { store: { catalog: storage.catalog, store: storage.store } },
+      );
     const a = make();
     const urlA = (await a.listen()).url;
-    const headers = { "content-type": "application/json" };
-    const id = ((await (await fetch(`${urlA}/conversations`, { method: "POST", headers, body: "{}" })).json()) as { id: string }).id;
-    await fetch(`${urlA}/conversations/${id}/messages`, { method: "POST", headers, body: JSON.stringify({ text: "work" }) });
+    const id = await createConversation(urlA);
+    await postMessage(urlA, id, "work");
     const b = make();
     const urlB = (await b.listen()).url;
     const tab = new SseClient(`${urlB}/conversations/${id}/events`);
@@ -189,7 +151,7 @@ describe("glove-server scale mode: close() hands running turns over", () => {
     const end = await tab.waitForEvent("turn_end", undefined, 15_000);
     expect(end.data).toMatchObject({ status: "done" });
     expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
-    const history = ((await (await fetch(`${urlB}/conversations/${id}`)).json()) as { messages: Message[] }).messages;
+    const history = await historyOf(urlB, id);
     expectValidHistory(history);
     expect(history.at(-1)?.text).toBe("Finished elsewhere.");
     await tab.close();
@@ -200,18 +162,9 @@ describe("glove-server scale mode: close() hands running turns over", () => {
 describe("glove-server scale mode: an instance that died between taking a message and queueing it", () => {
   it("the client's retry (same clientMessageId, any instance) answers the same turn and queues it again", async () => {
     const storage = postgresStorage({ pool, schema });
-    const server = createGloveServer({
-      authenticate: () => ({ id: "ada" }),
-      store: storage,
-      scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 2000 }),
-      agents: {
-        assistant: ({ store }) =>
-          new Glove({ store, model: new ScriptedModel([{ text: "Ran after all." }]), displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } }),
-      },
-    });
+    const server = scaledServer(env, ({ store }) => testGlove(store, new ScriptedModel([{ text: "Ran after all." }])), { store: storage });
     const { url } = await server.listen();
-    const headers = { "content-type": "application/json" };
-    const id = ((await (await fetch(`${url}/conversations`, { method: "POST", headers, body: "{}" })).json()) as { id: string }).id;
+    const id = await createConversation(url);
     // What the dead instance left: the turn claimed, the client id remembered, no job.
     const turnId = crypto.randomUUID();
     const keys = conversationKeys(prefix, id);
@@ -220,10 +173,10 @@ describe("glove-server scale mode: an instance that died between taking a messag
     await storage.catalog.update(id, { lastClientMessageId: "m-1", lastTurnId: turnId });
     const tab = new SseClient(`${url}/conversations/${id}/events`);
     await tab.waitForEvent("snapshot");
-    const retry = (await (await fetch(`${url}/conversations/${id}/messages`, { method: "POST", headers, body: JSON.stringify({ text: "hi", clientMessageId: "m-1" }) })).json()) as { turnId: string; duplicate: boolean };
+    const retry = (await (await fetch(`${url}/conversations/${id}/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "hi", clientMessageId: "m-1" }) })).json()) as { turnId: string; duplicate: boolean };
     expect(retry).toEqual({ turnId, duplicate: true });
     expect((await tab.waitForEvent("turn_end")).data).toEqual({ turnId, status: "done" });
-    const history = ((await (await fetch(`${url}/conversations/${id}`)).json()) as { messages: Message[] }).messages;
+    const history = await historyOf(url, id);
     expect(history.map((m) => m.text)).toEqual(["hi", "Ran after all."]);
     await tab.close();
     await server.close();

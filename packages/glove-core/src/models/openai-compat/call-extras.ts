@@ -12,22 +12,30 @@ import type { ChatToolCall } from "./wire-types.js";
 const OWN_FIELDS = new Set(["id", "type", "index", "function"]);
 const OWN_FUNCTION_FIELDS = new Set(["name", "arguments"]);
 
+/**
+ * The fields of `holder` not in `owned` and not `skip`ped, as a new record, or undefined when there
+ * are none. Runs on every streamed delta, so it allocates only when it finds something.
+ */
+export function pickExtras(
+  holder: Record<string, unknown>,
+  owned: ReadonlySet<string>,
+  skip: (value: unknown) => boolean = (value) => value === undefined,
+): Record<string, unknown> | undefined {
+  let extras: Record<string, unknown> | undefined;
+  for (const key in holder) {
+    if (!Object.hasOwn(holder, key) || owned.has(key)) continue;
+    const value = holder[key];
+    if (!skip(value)) setField((extras ??= {}), key, value);
+  }
+  return extras;
+}
+
 /** The extras of one wire tool call (or one delta of it), or undefined when it has none. */
 export function callExtras(call: Record<string, unknown>): Record<string, unknown> | undefined {
-  let extras: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(call)) {
-    if (OWN_FIELDS.has(key) || value === undefined) continue;
-    setField((extras ??= {}), key, value);
-  }
+  let extras = pickExtras(call, OWN_FIELDS);
   const fn = call["function"];
-  if (isJsonObject(fn)) {
-    let fnExtras: Record<string, unknown> | undefined;
-    for (const [key, value] of Object.entries(fn)) {
-      if (OWN_FUNCTION_FIELDS.has(key) || value === undefined) continue;
-      setField((fnExtras ??= {}), key, value);
-    }
-    if (fnExtras) setField((extras ??= {}), "function", fnExtras);
-  }
+  const fnExtras = isJsonObject(fn) ? pickExtras(fn, OWN_FUNCTION_FIELDS) : undefined;
+  if (fnExtras) setField((extras ??= {}), "function", fnExtras);
   return extras;
 }
 

@@ -7,7 +7,7 @@
  * produced it only (see history-encoder.ts).
  */
 import { isJsonObject } from "../shared/wire-shape.js";
-import { setField } from "./call-extras.js";
+import { pickExtras, setField } from "./call-extras.js";
 
 /**
  * Fields of a wire message or delta that are not extras: the ones the adapter reads or writes
@@ -24,12 +24,7 @@ const DETAIL_IDENTITY = new Set(["type", "format", "id", "index"]);
  * empty lists or objects carry nothing (OpenRouter repeats `reasoning_details: []` on every delta).
  */
 export function messageExtras(holder: Record<string, unknown>): Record<string, unknown> | undefined {
-  let extras: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(holder)) {
-    if (NOT_EXTRAS.has(key) || isEmpty(value)) continue;
-    setField((extras ??= {}), key, value);
-  }
-  return extras;
+  return pickExtras(holder, NOT_EXTRAS, isEmpty);
 }
 
 function isEmpty(value: unknown): boolean {

@@ -1,6 +1,6 @@
-import type { Message, ModelPromptResult, ToolCall, ToolResult } from "../types/index.js";
+import type { Message, ModelPromptResult } from "../types/index.js";
 import { throwIfAborted } from "../errors.js";
-import { INTERRUPTED_TOOL_MESSAGE, needsTurnWindow, unansweredToolCalls } from "../stores/message-integrity.js";
+import { interruptedResult, needsTurnWindow, unansweredToolCalls } from "../stores/message-integrity.js";
 import type { Agent, AskOptions } from "./agent.js";
 
 /**
@@ -23,19 +23,11 @@ export async function resumeTurn(agent: Agent, signal?: AbortSignal, options?: A
     const rerun = pending.filter((call) => agent.executor.tools.find((tool) => tool.name === call.tool_name)?.rerunOnRecovery === true);
     for (const call of rerun) agent.executor.addToolCallToStack(call);
     const rerunResults = rerun.length > 0 ? await agent.executor.executeToolStack(undefined, signal) : [];
-    const results = pending.map((call) => rerunResults.find((r) => r.call_id !== undefined && r.call_id === call.id) ?? interrupted(call));
+    const results = pending.map((call) => rerunResults.find((r) => r.call_id !== undefined && r.call_id === call.id) ?? interruptedResult(call));
     const message: Message = { sender: "user", text: "", tool_results: results };
     // Persisted before any abort surfaces, as in the loop: no call stays without a result.
     await agent.context.appendMessages([message]);
     throwIfAborted(signal);
   }
   return agent.loop(undefined, signal, options);
-}
-
-function interrupted(call: ToolCall): ToolResult {
-  return {
-    tool_name: call.tool_name,
-    ...(call.id === undefined ? {} : { call_id: call.id }),
-    result: { status: "aborted", data: null, message: INTERRUPTED_TOOL_MESSAGE },
-  };
 }

@@ -48,12 +48,16 @@ export function repairForInterruptedTools(recent: readonly Message[], incoming: 
   if (next && Array.isArray(next.tool_results) && next.tool_results.length > 0) return undefined;
   const calls = unansweredToolCalls(recent);
   if (calls.length === 0) return undefined;
-  const tool_results: ToolResult[] = calls.map((call) => ({
+  return { sender: "user", text: "", tool_results: calls.map(interruptedResult) };
+}
+
+/** The `aborted` result a call gets when the process running it died before it answered. */
+export function interruptedResult(call: ToolCall): ToolResult {
+  return {
     tool_name: call.tool_name,
     ...(call.id === undefined ? {} : { call_id: call.id }),
     result: { status: "aborted", data: null, message: INTERRUPTED_TOOL_MESSAGE },
-  }));
-  return { sender: "user", text: "", tool_results };
+  };
 }
 
 /**

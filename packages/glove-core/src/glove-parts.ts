@@ -39,6 +39,7 @@ export function assembleParts(o: AssembleOptions): GloveParts {
     plugins: o.plugins,
     concurrency: config.toolConcurrency,
     permissionPolicy: config.permissionPolicy,
+    permissionTimeoutMs: config.permissionTimeoutMs,
   });
   const compaction = config.compaction_config;
   const observer = new Observer(

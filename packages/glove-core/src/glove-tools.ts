@@ -41,6 +41,7 @@ export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnabl
     input_schema: args.inputSchema,
     jsonSchema: args.jsonSchema,
     requiresPermission: args.requiresPermission,
+    ...(args.serverModeWithoutPolicy ? { serverModeWithoutPolicy: args.serverModeWithoutPolicy } : {}),
     unAbortable: args.unAbortable,
     ...(args.rerunOnRecovery ? { rerunOnRecovery: true } : {}),
     run: (input, _handOver, signal, context) => {

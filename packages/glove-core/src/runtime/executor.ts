@@ -8,7 +8,7 @@ import type {
   ToolCall,
   ToolResult,
 } from "../types/index.js";
-import { DuplicateToolError } from "../errors.js";
+import { ConfigurationError, DuplicateToolError } from "../errors.js";
 import { CompositePlugin } from "../plugins/composite.js";
 import { ToolRegistryPlugin } from "../plugins/tool-registry.js";
 import { EventBus } from "./event-bus.js";
@@ -26,6 +26,8 @@ export interface ExecutorOptions {
   displayManager?: () => DisplayManagerAdapter | undefined;
   serverMode?: boolean;
   permissionPolicy?: PermissionPolicy;
+  /** Refuse a tool whose permission prompt is unanswered after this many ms; default: wait. */
+  permissionTimeoutMs?: number;
   /** First retry delay in ms; doubles per attempt. Default 250. */
   retryBaseDelayMs?: number;
   /** Agent name reported to plugins. Default "main". */
@@ -58,6 +60,12 @@ export class Executor {
     this.registry = (existing as ToolRegistryPlugin | undefined) ?? new ToolRegistryPlugin("tools");
     if (!existing) this.plugins.add(this.registry);
     this.concurrency = Math.max(1, options.concurrency ?? 8);
+    const timeout = options.permissionTimeoutMs;
+    if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) {
+      throw new ConfigurationError(
+        `permissionTimeoutMs must be a positive number of milliseconds; got ${String(timeout)}. Leave it out to wait for every answer.`,
+      );
+    }
     // Getters, so later changes to MAX_RETRIES or store apply to the next call.
     const currentRetries = () => Math.max(0, this.MAX_RETRIES);
     const currentStore = () => this.store;
@@ -73,6 +81,8 @@ export class Executor {
       displayManager: options.displayManager ?? (() => undefined),
       serverMode: options.serverMode ?? false,
       policy: options.permissionPolicy,
+      timeoutMs: options.permissionTimeoutMs,
+      notify: this.bus.emit,
       agent: options.agent ?? "main",
       conversationId: () => currentStore()?.identifier ?? "",
       scope: options.scope ?? (() => undefined),

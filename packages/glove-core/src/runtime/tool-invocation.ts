@@ -46,7 +46,7 @@ export async function invokeTool(
 
   try {
     if (tool.requiresPermission) {
-      const decision = await checkPermission(opts, tool.name, parsed.value, call.id, signal);
+      const decision = await checkPermission(opts, tool, parsed.value, call.id, signal);
       if (!decision.granted) return errorResult(decision.reason);
     }
   } catch (error) {

@@ -27,6 +27,11 @@ export type SubscriberEvent =
       tokens_out?: number;
     }
   | { type: "tool_use_result"; tool_name: string; call_id?: string; result: ToolResultData }
+  /**
+   * A permission prompt opened and no display listener will show it: the tool waits until
+   * someone answers the slot. `message` says how (also logged with console.warn).
+   */
+  | { type: "permission_waiting"; tool_name: string; call_id?: string; slot_id?: string; message: string }
   /** The provider refused to answer; `text` is its stated refusal (also the agent message's text). */
   | { type: "model_refusal"; text: string }
   | { type: "compaction_start"; current_token_consumption: number }

@@ -25,6 +25,7 @@ export interface CompactionConfig {
 /**
  * Decides permission for a `requiresPermission` tool when the store has no
  * answer yet. Returning "unset" falls through to asking the user (or denial in serverMode).
+ * In serverMode it is also asked for bridged MCP tools, which otherwise run without asking.
  */
 export type PermissionPolicy = (
   toolName: string,
@@ -49,6 +50,11 @@ export interface GloveConfig {
   toolConcurrency?: number;
   /** Permission decision for tools whose permission is unset in the store. */
   permissionPolicy?: PermissionPolicy;
+  /**
+   * Refuse a tool whose permission prompt is unanswered after this many ms (the slot is taken
+   * down). Default: wait, since an answer may come late, even from another process.
+   */
+  permissionTimeoutMs?: number;
   /** Model turns allowed in one request before the loop stops politely. Default 120. */
   maxTurnsPerRequest?: number;
   /** Name of this agent as plugins see it. Default "main". */

@@ -13,6 +13,9 @@ export type HandOverFunction = (input: unknown) => Promise<unknown>;
  */
 export type ToolReturn = ToolResultData | string | number | boolean | null | undefined | object;
 
+/** How a gated tool fares in a serverMode Glove that has no permissionPolicy to ask. */
+export type ServerModeWithoutPolicy = "deny" | "allow";
+
 /** Which call a tool run answers (the Executor passes it; plain callers may omit it). */
 export interface ToolRunContext {
   /** The model's id for this call. */
@@ -28,6 +31,8 @@ export interface Tool<I = unknown> {
   /** Raw JSON Schema (MCP, OpenAPI…); skips local validation. */
   jsonSchema?: Record<string, unknown>;
   requiresPermission?: boolean;
+  /** What a serverMode Glove without a permissionPolicy does with this gated tool; see GloveFoldArgs. */
+  serverModeWithoutPolicy?: ServerModeWithoutPolicy;
   /** Runs to completion even when the request is aborted; its real result is kept. */
   unAbortable?: boolean;
   /**
@@ -47,6 +52,12 @@ export interface GloveFoldArgs<I = unknown> {
   inputSchema?: z.ZodType<I>;
   jsonSchema?: Record<string, unknown>;
   requiresPermission?: boolean;
+  /**
+   * What a `serverMode` Glove with no `permissionPolicy` does with this gated tool: `"deny"`
+   * (default, fail closed) or `"allow"` (run without asking; bridged MCP tools use this). With a
+   * policy, the store and the policy decide as for any gated tool.
+   */
+  serverModeWithoutPolicy?: ServerModeWithoutPolicy;
   unAbortable?: boolean;
   /** Re-run (instead of answered as interrupted) when a turn is taken over after a crash; see Tool. */
   rerunOnRecovery?: boolean;

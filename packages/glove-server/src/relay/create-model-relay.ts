@@ -82,7 +82,7 @@ async function handle({ resolved, upstream, rate, concurrency }: RelayContext, r
     if (body.tools?.length) prompt.tools = relayTools(body.tools);
     // The upstream adapter uses its native JSON-schema mode when it has one; Glove (in the browser) validates.
     if (body.output) prompt.output = body.output;
-    return streamAnswer({ adapter, prompt, signal: request.signal, keepAliveMs: resolved.keepAliveMs, log: resolved.log, done: release });
+    return streamAnswer({ adapter, prompt, signal: request.signal, keepAliveMs: resolved.keepAliveMs, log: resolved.log, redact: resolved.redact, done: release });
   } catch (error) {
     release();
     throw error;

@@ -1,4 +1,5 @@
 import { ConfigurationError, type CreateAdapterOptions, type ModelAdapter } from "glove-core";
+import { createRedactor, redactingLog, relaySecrets, type Redactor } from "./redact.js";
 
 /** Who is asking; `id` keys the rate and concurrency limits. */
 export interface RelayPrincipal {
@@ -52,8 +53,16 @@ export interface ModelRelayOptions {
   limits?: RelayLimits;
   /** Interval of SSE comment lines that keep idle proxies from closing a slow stream (ms, default 15 000, 0: none). */
   keepAliveMs?: number;
-  /** Where unexpected errors are reported (default console.error). Never sent to clients. */
+  /**
+   * Where upstream failures and unexpected errors are reported (default console.error), with
+   * secrets redacted (API keys, bearer tokens, AWS key ids, the server's own keys). Never sent to clients.
+   */
   log?: (message: string, error: unknown) => void;
+  /**
+   * More secret values to replace with "[redacted]" in the log, e.g. the key a `provider` function
+   * uses (the relay cannot see it). The `apiKey` option, or the provider's key variable, is always included.
+   */
+  redact?: readonly string[];
 }
 
 /** The options with every default applied. */
@@ -63,7 +72,10 @@ export interface ResolvedRelayOptions {
   defaultModel: string;
   limits: Required<RelayLimits>;
   keepAliveMs: number;
+  /** The app's log, wrapped so that everything the relay logs is redacted. */
   log: (message: string, error: unknown) => void;
+  /** Replaces the server's secrets (and well-known credential shapes) in text. */
+  redact: Redactor;
 }
 
 /** The limits a relay applies where `limits` leaves one unset. */
@@ -103,12 +115,17 @@ export function resolveRelayOptions(options: ModelRelayOptions): ResolvedRelayOp
   if (!Number.isFinite(keepAliveMs) || keepAliveMs < 0) {
     throw new ConfigurationError(`createModelRelay(): keepAliveMs must be 0 or more, got ${String(keepAliveMs)}.`);
   }
+  if (options.redact !== undefined && !(Array.isArray(options.redact) && options.redact.every((s) => typeof s === "string"))) {
+    throw new ConfigurationError("createModelRelay(): redact must be an array of strings (secret values to keep out of the log).");
+  }
+  const redact = createRedactor(relaySecrets(options));
   return {
     authenticate: options.authenticate,
     models: new Set(models),
     defaultModel: models[0]!,
     limits,
     keepAliveMs,
-    log: options.log ?? ((message, error) => console.error(message, error)),
+    log: redactingLog(options.log ?? ((message, error) => console.error(message, error)), redact),
+    redact,
   };
 }

@@ -1,6 +1,7 @@
 import type { ModelAdapter, PromptRequest } from "glove-core";
-import { wireError } from "./relay-errors.js";
 import { SSE_HEADERS, SseChannel } from "./sse-channel.js";
+import { wireError } from "./upstream-error.js";
+import type { Redactor } from "./redact.js";
 
 export interface StreamAnswerArgs {
   adapter: ModelAdapter;
@@ -8,7 +9,9 @@ export interface StreamAnswerArgs {
   /** The client's request signal: aborts when the client goes away. */
   signal: AbortSignal;
   keepAliveMs: number;
+  /** The relay's redacting log. */
   log: (message: string, error: unknown) => void;
+  redact: Redactor;
   /** Called once the answer is over, however it ended. */
   done: () => void;
 }
@@ -18,7 +21,7 @@ export interface StreamAnswerArgs {
  * event the adapter emits, then `result` or `error`. The upstream request is
  * aborted as soon as the client goes away (request signal or body cancelled).
  */
-export function streamAnswer({ adapter, prompt, signal, keepAliveMs, log, done }: StreamAnswerArgs): Response {
+export function streamAnswer({ adapter, prompt, signal, keepAliveMs, log, redact, done }: StreamAnswerArgs): Response {
   const cancelled = new AbortController();
   const upstreamSignal = AbortSignal.any([signal, cancelled.signal]);
   const channel = new SseChannel({ keepAliveMs, onCancel: () => cancelled.abort() });
@@ -27,8 +30,8 @@ export function streamAnswer({ adapter, prompt, signal, keepAliveMs, log, done }
       const result = await adapter.prompt(prompt, (type, data) => channel.send(type, data), upstreamSignal);
       await channel.send("result", result);
     } catch (error) {
-      // Nobody is listening after an abort; anything else is the client's to know.
-      if (!upstreamSignal.aborted) await channel.send("error", wireError(error, log));
+      // Nobody is listening after an abort; anything else is the client's to know, in the relay's words.
+      if (!upstreamSignal.aborted) await channel.send("error", wireError(error, { log, redact }));
     } finally {
       channel.close();
       done();

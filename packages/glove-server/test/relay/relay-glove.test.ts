@@ -107,7 +107,7 @@ describe("a browser-side Glove through the relay", () => {
     expect(ProviderError.isInstance(error)).toBe(true);
     const e = error as ProviderError;
     expect([e.provider, e.status, e.retryable]).toEqual(["relay", 529, true]);
-    expect(e.providerMessage).toContain("overloaded_error");
+    expect(e.providerMessage).toContain("returned HTTP 529; try again later");
     expect(events.ofType("text_delta").map((d) => d.text)).toEqual(["Let me "]);
   });
 

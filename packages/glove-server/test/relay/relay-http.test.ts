@@ -285,7 +285,16 @@ describe("createModelRelay: the stream", () => {
     }));
     const events = await readEvents(await post(running.url, { messages: [userMessage()] }));
     expect(events.map((e) => e.event)).toEqual(["text_delta", "error"]);
-    expect(events[1]!.data).toEqual({ code: "GLOVE_PROVIDER", message: "openai returned HTTP 503: overloaded", status: 503, retryable: true, providerCode: "server_error" });
+    // The relay's own words by status; the provider's text ("overloaded") only goes to the log.
+    expect(events[1]!.data).toEqual({
+      code: "GLOVE_PROVIDER",
+      message: "The model provider (openai) returned HTTP 503; try again later.",
+      status: 503,
+      retryable: true,
+      providerCode: "server_error",
+    });
+    expect(JSON.stringify(events)).not.toContain("overloaded");
+    expect(running.logged.map((l) => (l.error as ProviderError).providerMessage)).toEqual(["overloaded"]);
   });
 
   it("hides upstream credential failures and unexpected errors from the client, logging them", async () => {
@@ -302,7 +311,7 @@ describe("createModelRelay: the stream", () => {
     }));
     const keyFailure = await post(running.url, { messages: [userMessage()] });
     const keyText = await keyFailure.text();
-    expect(keyText).toContain("refused the relay's credentials");
+    expect(keyText).toContain("refused the server's provider credentials");
     expect(keyText).not.toContain("abcd");
     const bug = await post(running.url, { messages: [userMessage()] });
     const bugText = await bug.text();

@@ -20,12 +20,18 @@ export interface FakeUpstream {
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
+/** Writes a whole answer to one request (status, headers, body); the request is recorded first. */
+export type Respond = (res: ServerResponse, request: UpstreamRequest) => void;
+
 /**
  * An OpenAI-style chat completions server on 127.0.0.1. "slow" mode streams a
  * text delta every `intervalMs` and never finishes on its own; "finite" streams
- * `words` and ends with usage and [DONE].
+ * `words` and ends with usage and [DONE]; "respond" leaves each answer to `respond`
+ * (read per request, so a test may swap it between requests).
  */
-export async function startFakeUpstream(mode: { kind: "slow"; intervalMs: number } | { kind: "finite"; words: string[] }): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  mode: { kind: "slow"; intervalMs: number } | { kind: "finite"; words: string[] } | { kind: "respond"; respond: Respond },
+): Promise<FakeUpstream> {
   const requests: UpstreamRequest[] = [];
   const open = new Set<ServerResponse>();
   const server = createServer((req, res) => {
@@ -39,9 +45,12 @@ export async function startFakeUpstream(mode: { kind: "slow"; intervalMs: number
         closed: false,
       };
       requests.push(record);
-      req.socket.on("close", () => (record.closed = true));
+      // Scripted answers end on their own: their response's close is enough (a socket listener per request piles up on keep-alive).
+      if (mode.kind === "respond") res.on("close", () => (record.closed = true));
+      else req.socket.on("close", () => (record.closed = true));
       open.add(res);
       res.on("close", () => open.delete(res));
+      if (mode.kind === "respond") return mode.respond(res, record);
       res.writeHead(200, { "content-type": "text/event-stream" });
       if (mode.kind === "finite") {
         for (const word of mode.words) res.write(chunk({ content: word }));

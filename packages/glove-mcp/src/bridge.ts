@@ -1,4 +1,4 @@
-import type { GloveFoldArgs, ToolResultData } from "glove-core";
+import type { GloveFoldArgs, ServerModeWithoutPolicy, ToolResultData } from "glove-core";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { replaceBinaryPayloads } from "./binary-markers.js";
@@ -95,16 +95,32 @@ function errorResult(connection: McpConnection, tool: McpTool, error: unknown, m
 
 /**
  * Turns one MCP tool into a Glove fold: `${namespace}__${tool}`, the server's inputSchema as
- * `jsonSchema`, gated unless `serverMode` or the tool is annotated `readOnlyHint: true`. Calls
- * carry a progress token; each progress notification restarts the entry's `timeoutMs`, up to
- * `maxTotalTimeoutMs`.
+ * `jsonSchema`, gated unless the tool is annotated `readOnlyHint: true`. The Glove decides at call
+ * time (decision 19): it asks the user, or in serverMode its permissionPolicy; a serverMode Glove
+ * without a policy runs the tool without asking. Calls carry a progress token; each progress
+ * notification restarts the entry's `timeoutMs`, up to `maxTotalTimeoutMs`.
+ */
+export function bridgeMcpTool(connection: McpConnection, tool: McpTool, options?: BridgeMcpOptions): GloveFoldArgs<Record<string, unknown>>;
+/**
+ * @deprecated Pass options only: the Glove's own `serverMode` and `permissionPolicy` now decide.
+ * `false` keeps the old meaning "refuse in a serverMode Glove without a policy".
  */
 export function bridgeMcpTool(
   connection: McpConnection,
   tool: McpTool,
   serverMode: boolean,
-  options: BridgeMcpOptions = {},
+  options?: BridgeMcpOptions,
+): GloveFoldArgs<Record<string, unknown>>;
+export function bridgeMcpTool(
+  connection: McpConnection,
+  tool: McpTool,
+  modeOrOptions?: boolean | BridgeMcpOptions,
+  maybeOptions?: BridgeMcpOptions,
 ): GloveFoldArgs<Record<string, unknown>> {
+  return bridgeOne(connection, tool, readBridgeArgs(modeOrOptions, maybeOptions));
+}
+
+function bridgeOne(connection: McpConnection, tool: McpTool, { options, withoutPolicy }: BridgeArgs): GloveFoldArgs<Record<string, unknown>> {
   const readOnly = tool.annotations?.readOnlyHint === true;
   const name = bridgedToolName(connection.namespace, tool.name);
   const timeout = connection.entry.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
@@ -113,7 +129,8 @@ export function bridgeMcpTool(
     name,
     description: tool.description ?? tool.annotations?.title ?? tool.title ?? tool.name,
     jsonSchema: tool.inputSchema as Record<string, unknown>,
-    requiresPermission: serverMode ? false : !readOnly,
+    requiresPermission: !readOnly,
+    ...(readOnly ? {} : { serverModeWithoutPolicy: withoutPolicy }),
     async do(input, _display, _glove, signal): Promise<ToolResultData> {
       let result: CallToolResult;
       const mark = connection.scopeChallenges.mark();
@@ -151,18 +168,39 @@ export function bridgeMcpTool(
   };
 }
 
+interface BridgeArgs {
+  options: BridgeMcpOptions;
+  withoutPolicy: ServerModeWithoutPolicy;
+}
+
+/** The options of either call form; the old positional `false` meant "refuse without a policy". */
+function readBridgeArgs(modeOrOptions: boolean | BridgeMcpOptions | undefined, maybeOptions: BridgeMcpOptions | undefined): BridgeArgs {
+  if (typeof modeOrOptions === "boolean") {
+    return { options: maybeOptions ?? {}, withoutPolicy: modeOrOptions ? "allow" : "deny" };
+  }
+  return { options: modeOrOptions ?? {}, withoutPolicy: "allow" };
+}
+
 /**
  * Bridges every tool of a connection. Two MCP names that become one provider-safe name
  * (`a.b` and `a_b`, or a long shared prefix cut at 64) get `_2`, `_3`… so neither is lost.
  */
+export function bridgeMcpTools(connection: McpConnection, options?: BridgeMcpOptions): Array<GloveFoldArgs<Record<string, unknown>>>;
+/** @deprecated Pass options only; see `bridgeMcpTool`. */
 export function bridgeMcpTools(
   connection: McpConnection,
   serverMode: boolean,
-  options: BridgeMcpOptions = {},
+  options?: BridgeMcpOptions,
+): Array<GloveFoldArgs<Record<string, unknown>>>;
+export function bridgeMcpTools(
+  connection: McpConnection,
+  modeOrOptions?: boolean | BridgeMcpOptions,
+  maybeOptions?: BridgeMcpOptions,
 ): Array<GloveFoldArgs<Record<string, unknown>>> {
+  const args = readBridgeArgs(modeOrOptions, maybeOptions);
   const taken = new Set<string>();
   return connection.tools.map((tool) => {
-    const fold = bridgeMcpTool(connection, tool, serverMode, options);
+    const fold = bridgeOne(connection, tool, args);
     let name = fold.name;
     for (let n = 2; taken.has(name); n++) name = `${fold.name.slice(0, 64 - `_${n}`.length)}_${n}`;
     taken.add(name);

@@ -106,7 +106,7 @@ export class McpSession {
 
   /** Brings the registry in line with the connection's current tool list: new tools in, removed ones out. */
   private rebridge(live: Live): void {
-    const folds = bridgeMcpTools(live.connection, this.glove.serverMode, this.options);
+    const folds = bridgeMcpTools(live.connection, this.options);
     const names = new Set(folds.map((f) => f.name));
     for (const name of live.tools) if (!names.has(name)) this.registry.delete(name);
     for (const fold of folds) this.registry.set(toolFromFoldArgs(fold, this.glove));

@@ -86,14 +86,13 @@ describe("server-everything over Streamable HTTP", () => {
     for (const fold of bridgeMcpTools(connection, false)) expect(fold.name).toMatch(/^everything__[A-Za-z0-9_-]+$/);
   });
 
-  it("gates by annotations unless serverMode", () => {
+  it("gates by annotations; a serverMode Glove without a policy lets gated tools run (decision 19)", () => {
     const readOnly = connection.tools.find((t) => t.annotations?.readOnlyHint === true)!;
     const notReadOnly = connection.tools.find((t) => t.annotations?.readOnlyHint !== true)!;
     expect(readOnly).toBeDefined();
     expect(notReadOnly).toBeDefined();
-    expect(bridgeMcpTool(connection, readOnly, false).requiresPermission).toBe(false);
-    expect(bridgeMcpTool(connection, notReadOnly, false).requiresPermission).toBe(true);
-    expect(bridgeMcpTool(connection, notReadOnly, true).requiresPermission).toBe(false);
+    expect(bridgeMcpTool(connection, readOnly).requiresPermission).toBe(false);
+    expect(bridgeMcpTool(connection, notReadOnly)).toMatchObject({ requiresPermission: true, serverModeWithoutPolicy: "allow" });
   });
 
   it("asks permission for a non-read-only tool in a UI Glove, not for a read-only one", async () => {

@@ -1,4 +1,4 @@
-import { Displaymanager, Glove, MemoryStore, type IGloveRunnable, type ToolResult } from "glove-core";
+import { Displaymanager, Glove, MemoryStore, type IGloveRunnable, type PermissionPolicy, type ToolResult } from "glove-core";
 import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
 
 export interface ScriptedGlove {
@@ -16,7 +16,13 @@ export interface ScriptedGlove {
  */
 export function scriptedGlove(
   steps: ScriptedStep[] = [],
-  options: { storeName?: string; serverMode?: boolean; systemPrompt?: string; compactionInstructions?: string } = {},
+  options: {
+    storeName?: string;
+    serverMode?: boolean;
+    systemPrompt?: string;
+    compactionInstructions?: string;
+    permissionPolicy?: PermissionPolicy;
+  } = {},
 ): ScriptedGlove {
   const model = new ScriptedModel(steps);
   const store = new MemoryStore(options.storeName ?? "test");
@@ -28,6 +34,7 @@ export function scriptedGlove(
     systemPrompt: options.systemPrompt ?? "p",
     serverMode: options.serverMode ?? true,
     compaction_config: { compaction_instructions: options.compactionInstructions ?? "s" },
+    ...(options.permissionPolicy ? { permissionPolicy: options.permissionPolicy } : {}),
   }).build();
   const results = async (): Promise<ToolResult[]> => (await store.getMessages()).flatMap((m) => m.tool_results ?? []);
   return { glove, model, store, dm, results };

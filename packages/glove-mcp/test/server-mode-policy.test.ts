@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { Displaymanager, Glove, MemoryStore, type PermissionPolicy, type PermissionStatus } from "glove-core";
-import { ScriptedModel } from "glove-core/testing";
+import type { PermissionPolicy, PermissionStatus } from "glove-core";
 import { bridgeMcpTool, bridgeMcpTools, connectMcp, mountMcp } from "glove-mcp";
 import { TestAdapter } from "./support/adapter.js";
 import { fileServer } from "./support/file-server.js";
 import { scriptedGlove } from "./support/scripted-glove.js";
 import { startSdkHttpServer } from "./support/sdk-http-server.js";
 
-/** Tool calls the MCP server really ran, in order. */
+/** Tool calls the MCP server really ran. */
 const ran: string[] = [];
 
 const server = fileServer("records server", () =>
@@ -28,85 +27,65 @@ const server = fileServer("records server", () =>
 
 const entry = () => ({ id: "records", name: "Records", description: "a records store", url: server().url });
 
-/** A serverMode Glove with the records server mounted, whose model calls both tools once. */
-async function mounted(permissionPolicy?: PermissionPolicy) {
-  ran.length = 0;
-  const t = scriptedGlove(
-    [
-      {
-        toolCalls: [
-          { name: "records__delete_records", input: {}, id: "d" },
-          { name: "records__list_records", input: {}, id: "l" },
-        ],
-      },
-      { text: "done" },
+const bothTools = [
+  {
+    toolCalls: [
+      { name: "records__delete_records", input: {}, id: "d" },
+      { name: "records__list_records", input: {}, id: "l" },
     ],
-    { serverMode: true, ...(permissionPolicy ? { permissionPolicy } : {}) },
-  );
+  },
+  { text: "done" },
+];
+
+/**
+ * One turn of a serverMode Glove with the records server mounted, whose model calls both tools:
+ * the results by tool name, what the server ran, and what is left on the display stack.
+ */
+async function turn(permissionPolicy?: PermissionPolicy) {
+  ran.length = 0;
+  const t = scriptedGlove(bothTools, { serverMode: true, ...(permissionPolicy ? { permissionPolicy } : {}) });
   const adapter = new TestAdapter();
   adapter.active.add("records");
   adapter.tokens.set("records", "");
   const mount = await mountMcp(t.glove, { adapter, entries: [entry()] });
-  expect(mount.reloaded).toEqual(["records"]);
-  return { ...t, mount };
-}
-
-async function statuses(results: () => Promise<Array<{ tool_name: string; result: { status: string; message?: string } }>>) {
-  return Object.fromEntries((await results()).map((r) => [r.tool_name, r.result]));
+  try {
+    expect(mount.reloaded).toEqual(["records"]);
+    await t.glove.processRequest("Clean up");
+    const results = Object.fromEntries((await t.results()).map((r) => [r.tool_name, r.result]));
+    return { results, ran: [...ran].sort(), stack: t.dm.stack };
+  } finally {
+    await mount.unmount();
+  }
 }
 
 describe("bridged MCP tools in serverMode (decision 19)", () => {
   it("a permissionPolicy decides for destructive tools: denied means refused, and read-only tools are not asked", async () => {
     const asked: string[] = [];
-    const t = await mounted((name) => {
+    const t = await turn((name) => {
       asked.push(name);
       return "denied";
     });
-    try {
-      await t.glove.processRequest("Clean up");
-      const results = await statuses(t.results);
-      expect(asked).toEqual(["records__delete_records"]);
-      expect(results["records__delete_records"]).toMatchObject({ status: "error", message: expect.stringMatching(/denied/) });
-      expect(results["records__list_records"]).toMatchObject({ status: "success" });
-      expect(ran).toEqual(["list_records"]);
-    } finally {
-      await t.mount.unmount();
-    }
+    expect(asked).toEqual(["records__delete_records"]);
+    expect(t.results["records__delete_records"]).toMatchObject({ status: "error", message: expect.stringMatching(/denied/) });
+    expect(t.results["records__list_records"]).toMatchObject({ status: "success" });
+    expect(t.ran).toEqual(["list_records"]);
   });
 
   it('a policy answering "unset" refuses in serverMode (fail closed), saying how to allow it', async () => {
-    const t = await mounted(() => "unset");
-    try {
-      await t.glove.processRequest("Clean up");
-      const results = await statuses(t.results);
-      expect(results["records__delete_records"]?.message).toMatch(/no UI to ask \(serverMode\).*"granted".*permissionPolicy/);
-      expect(ran).toEqual(["list_records"]);
-    } finally {
-      await t.mount.unmount();
-    }
+    const t = await turn(() => "unset");
+    expect(t.results["records__delete_records"]?.message).toMatch(/no UI to ask \(serverMode\).*"granted".*permissionPolicy/);
+    expect(t.ran).toEqual(["list_records"]);
   });
 
   it("a policy granting lets the destructive tool run", async () => {
-    const t = await mounted(() => "granted");
-    try {
-      await t.glove.processRequest("Clean up");
-      expect(ran.sort()).toEqual(["delete_records", "list_records"]);
-    } finally {
-      await t.mount.unmount();
-    }
+    expect((await turn(() => "granted")).ran).toEqual(["delete_records", "list_records"]);
   });
 
   it("without a policy, serverMode runs every MCP tool without asking (the documented default)", async () => {
-    const t = await mounted();
-    try {
-      await t.glove.processRequest("Clean up");
-      const results = await statuses(t.results);
-      expect(results["records__delete_records"]).toMatchObject({ status: "success" });
-      expect(ran.sort()).toEqual(["delete_records", "list_records"]);
-      expect(t.dm.stack).toHaveLength(0);
-    } finally {
-      await t.mount.unmount();
-    }
+    const t = await turn();
+    expect(t.results["records__delete_records"]).toMatchObject({ status: "success" });
+    expect(t.ran).toEqual(["delete_records", "list_records"]);
+    expect(t.stack).toHaveLength(0);
   });
 
   it("the positional serverMode form still works: true behaves like the options form, false refuses without a policy", async () => {
@@ -119,20 +98,14 @@ describe("bridged MCP tools in serverMode (decision 19)", () => {
       expect(bridgeMcpTool(connection, destructive, false)).toMatchObject({ requiresPermission: true, serverModeWithoutPolicy: "deny" });
       expect(bridgeMcpTool(connection, readOnly, true).requiresPermission).toBe(false);
 
-      const run = async (serverMode: boolean, policy?: () => PermissionStatus) => {
+      const run = async (serverMode: boolean, permissionPolicy?: () => PermissionStatus) => {
         ran.length = 0;
-        const store = new MemoryStore("positional");
-        let builder = new Glove({
-          store,
-          model: new ScriptedModel([{ toolCalls: [{ name: "records__delete_records", input: {} }] }, { text: "done" }]),
-          displayManager: new Displaymanager(),
-          systemPrompt: "p",
+        const t = scriptedGlove([{ toolCalls: [{ name: "records__delete_records", input: {} }] }, { text: "done" }], {
           serverMode: true,
-          compaction_config: { compaction_instructions: "s" },
-          ...(policy ? { permissionPolicy: policy } : {}),
+          ...(permissionPolicy ? { permissionPolicy } : {}),
         });
-        for (const fold of bridgeMcpTools(connection, serverMode)) builder = builder.fold(fold);
-        await builder.build().processRequest("go");
+        for (const fold of bridgeMcpTools(connection, serverMode)) t.glove.fold(fold);
+        await t.glove.processRequest("go");
         return [...ran];
       };
       expect(await run(true)).toEqual(["delete_records"]);

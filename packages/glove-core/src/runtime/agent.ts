@@ -21,12 +21,6 @@ export interface AskOptions {
   output?: StructuredOutputRequest;
 }
 
-let callCounter = 0;
-function newCallId(): string {
-  callCounter = (callCounter + 1) % Number.MAX_SAFE_INTEGER;
-  return `call_${Date.now().toString(36)}_${callCounter.toString(36)}`;
-}
-
 /**
  * The agent loop: prompt the model, run the tools it asks for, feed the results
  * back, until it answers with text only. Every persisted tool call gets a
@@ -109,31 +103,15 @@ export class Agent {
 }
 
 /**
- * Tool calls of a model turn, each with a string name and an id so its result
- * can be paired. A malformed entry from an adapter becomes a call to an unknown
- * tool (and so an error result) rather than a crash.
+ * Tool calls of a model turn. The prompt machine has checked them (a malformed entry is a
+ * ProviderError before anything is stored, see tool-call-checks.ts) and given each a unique id;
+ * an empty or null call list is dropped so no stored message carries one.
  */
 function collectToolCalls(messages: Message[]): ToolCall[] {
   const calls: ToolCall[] = [];
   for (const m of messages) {
-    if (!Array.isArray(m.tool_calls)) {
-      delete m.tool_calls;
-      continue;
-    }
-    if (m.tool_calls.length === 0) {
-      delete m.tool_calls;
-      continue;
-    }
-    m.tool_calls = m.tool_calls.map((raw) => {
-      const c: Partial<ToolCall> = raw && typeof raw === "object" ? raw : {};
-      return {
-        ...c,
-        tool_name: typeof c.tool_name === "string" ? c.tool_name : String(c.tool_name ?? ""),
-        input_args: c.input_args,
-        id: typeof c.id === "string" && c.id ? c.id : newCallId(),
-      };
-    });
-    calls.push(...m.tool_calls);
+    if (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) calls.push(...m.tool_calls);
+    else delete m.tool_calls;
   }
   return calls;
 }

@@ -10,6 +10,7 @@ import type {
 import { ModelResponseError, throwIfAborted, toAbortError } from "../errors.js";
 import type { Context } from "./context.js";
 import { EventBus } from "./event-bus.js";
+import { checkAnswerMessages } from "./tool-call-checks.js";
 import { SeenToolCallIds, ToolCallIds } from "./tool-call-ids.js";
 
 /** Per-call options of `PromptMachine.run`. */
@@ -114,7 +115,7 @@ export class PromptMachine {
     // Adapters written against setSystemPrompt read it when prompt() starts; built-in
     // adapters use request.systemPrompt, which is what keeps shared adapters safe.
     model.setSystemPrompt(systemPrompt);
-    const ids = new ToolCallIds(this.seenIds.update(messages));
+    const ids = new ToolCallIds(this.seenIds.update(messages), model.name);
     let result: ModelPromptResult;
     try {
       result = await model.prompt(
@@ -145,7 +146,7 @@ function normalizeResult(result: ModelPromptResult, modelName: string): ModelPro
       `Model adapter "${modelName}" returned no messages array. A ModelAdapter's prompt() must resolve to { messages, tokens_in, tokens_out }.`,
     );
   }
-  const messages = result.messages.map((m) => ({
+  const messages = checkAnswerMessages(result.messages, modelName).map((m) => ({
     ...m,
     sender: "agent" as const,
     text: typeof m.text === "string" ? m.text : "",

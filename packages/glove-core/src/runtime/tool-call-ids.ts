@@ -1,4 +1,6 @@
 import type { Message, NotifySubscribersFunction, ToolCall } from "../types/index.js";
+import { isJsonObject } from "../models/shared/wire-shape.js";
+import { checkToolCalls, checkToolUseEvent } from "./tool-call-checks.js";
 import { boundedToolInput } from "./tool-input-depth.js";
 
 /**
@@ -12,27 +14,34 @@ export class ToolCallIds {
   private readonly streamed: Array<{ original: string | undefined; assigned: string; used: boolean }> = [];
   private finalIds: string[] | undefined;
 
-  constructor(private readonly seen: Set<string>) {}
+  /** `model` names the adapter in the ProviderError for a malformed call (tool-call-checks.ts). */
+  constructor(
+    private readonly seen: Set<string>,
+    private readonly model: string,
+  ) {}
 
-  /** Wraps the adapter's notify so subscribers only ever see the repaired ids. */
+  /** Wraps the adapter's notify so subscribers only ever see the repaired ids (and only well-formed calls). */
   notify(inner: NotifySubscribersFunction): NotifySubscribersFunction {
     return ((type, data) => {
       if (type === "tool_use") {
-        const event = data as { id: string; input: unknown };
-        const assigned = this.fresh(event.id);
-        this.streamed.push({ original: event.id, assigned, used: false });
+        const event = checkToolUseEvent(data, this.model);
+        // A non-string id counts as none, as in `assign`, so the event and the message get the same fresh id.
+        const original = typeof event.id === "string" ? event.id : undefined;
+        const assigned = this.fresh(original);
+        this.streamed.push({ original, assigned, used: false });
         const input = boundedToolInput(event.input);
         return inner(type, assigned === event.id && input === event.input ? data : { ...data, id: assigned, input });
       }
-      if ((type === "model_response_complete" || type === "model_response") && (data as { tool_calls?: ToolCall[] }).tool_calls) {
-        const calls = (data as { tool_calls: ToolCall[] }).tool_calls;
-        return inner(type, { ...data, tool_calls: this.relabel(calls) });
+      const payload: unknown = data;
+      if ((type === "model_response_complete" || type === "model_response") && isJsonObject(payload)) {
+        const calls = checkToolCalls(payload["tool_calls"], this.model, `the ${type} event's tool_calls`);
+        if (calls) return inner(type, { ...data, tool_calls: this.relabel(calls) });
       }
       return inner(type, data);
     }) as NotifySubscribersFunction;
   }
 
-  /** The response's messages with the same ids the events announced. */
+  /** The response's messages (checked by tool-call-checks.ts) with the same ids the events announced. */
   apply(messages: Message[]): Message[] {
     const calls = messages.flatMap((m) => m.tool_calls ?? []);
     if (calls.length === 0) return messages;

@@ -14,6 +14,7 @@ import { BedrockAdapter } from "glove-core/models/bedrock";
 import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
 import { encodeEventStreamMessage } from "../../src/models/shared/aws.js";
 import { UNREADABLE_RESPONSE_CODE } from "../../src/models/shared/http-adapter.js";
+import { MALFORMED_RESPONSE_CODE } from "../../src/models/shared/wire-shape.js";
 import { recorder, startFakeServer, type FakeServer, type RecordedEvent } from "./fake-server.js";
 
 /** One event of a stream (or the whole body, for a JSON answer): `name` is its SSE / event-stream type. */
@@ -100,7 +101,7 @@ function checkResult(result: ModelPromptResult): void {
     if (m.tool_calls !== undefined) {
       expect(Array.isArray(m.tool_calls)).toBe(true);
       for (const call of m.tool_calls) {
-        expect(typeof call.tool_name).toBe("string");
+        expect(typeof call.tool_name === "string" && call.tool_name !== "", "a tool call has a name").toBe(true);
         if (call.id !== undefined) expect(typeof call.id).toBe("string");
         expect(JSON.stringify(call.input_args ?? null)).not.toContain("[object Object]");
       }
@@ -112,7 +113,7 @@ function checkEvents(events: RecordedEvent[]): void {
   for (const e of events) {
     if (e.type === "text_delta") expect(typeof e.data.text).toBe("string");
     if (e.type === "tool_use") {
-      expect(typeof e.data.name).toBe("string");
+      expect(typeof e.data.name === "string" && e.data.name !== "", "a tool_use event has a name").toBe(true);
       expect(typeof e.data.id).toBe("string");
     }
     if (e.type === "model_response" || e.type === "model_response_complete") {
@@ -345,6 +346,14 @@ async function outcome(encoding: Encoding, entries: Entry[], adapter: ModelAdapt
   }
 }
 
+/** What a shape error says was wrong ("openai: chunk is null, expected an object"); its message goes on to say what to do. */
+function headline(error: ProviderError | undefined): string | undefined {
+  if (!error) return undefined;
+  expect(error.providerCode).toBe(MALFORMED_RESPONSE_CODE);
+  expect(error.message).toContain("retry the request");
+  return `${error.provider}: ${error.providerMessage}`;
+}
+
 const chunkOf = (delta: unknown, finish: string | null = null): Entry => ({ name: "chunk", data: { choices: [{ index: 0, delta, finish_reason: finish }] } });
 const DONE: Entry = { name: "raw", data: "[DONE]" };
 
@@ -366,7 +375,7 @@ describe("provider answers of the wrong shape", () => {
 
   it("OpenAI: arguments of another type name the field", async () => {
     const { error } = await outcome("sse", [chunkOf({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: 12 } }] }), DONE], openai(true)());
-    expect(error?.message).toBe("openai: chunk.choices[0].delta.tool_calls[0].function.arguments is a number, expected a string (or an arguments object)");
+    expect(headline(error)).toBe("openai: chunk.choices[0].delta.tool_calls[0].function.arguments is a number, expected a string (or an arguments object)");
     expect(error).toMatchObject({ provider: "openai", retryable: false, status: 200 });
   });
 
@@ -384,7 +393,7 @@ describe("provider answers of the wrong shape", () => {
     ];
     for (const [encoding, entries, stream, message] of cases) {
       const { error } = await outcome(encoding, entries, openai(stream)());
-      expect(error?.message, message).toBe(message);
+      expect(headline(error), message).toBe(message);
     }
   });
 
@@ -413,7 +422,7 @@ describe("provider answers of the wrong shape", () => {
     ];
     for (const [entries, message] of cases) {
       const { error } = await outcome("anthropic-sse", entries, anthropic(true)());
-      expect(error?.message, message).toBe(message);
+      expect(headline(error), message).toBe(message);
     }
     const { result } = await outcome("anthropic-sse", [start({ type: "server_tool_use", id: "s", name: "web_search", input: {} }), ...stop], anthropic(true)());
     expect(result?.messages).toEqual([{ sender: "agent", text: "", provider: "anthropic" }]);
@@ -432,7 +441,7 @@ describe("provider answers of the wrong shape", () => {
     ];
     for (const [entries, message] of cases) {
       const { error } = await outcome("eventstream", entries, bedrock(true)());
-      expect(error?.message, message).toBe(message);
+      expect(headline(error), message).toBe(message);
     }
     const { result } = await outcome(
       "eventstream",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Message } from "glove-core";
+import { ProviderError, type Message } from "glove-core";
 import { makeGlove } from "../support/make-glove.js";
 
 async function toolResults(store: { getMessages(): Promise<Message[]> }) {
@@ -92,31 +92,22 @@ describe("bad input never crashes the loop", () => {
 });
 
 describe("malformed tool calls from an adapter", () => {
-  it("calls without ids get ids, nameless calls get an error result, history stays paired", async () => {
-    const { glove, store } = makeGlove([], {
-      model: {
-        name: "sloppy",
-        setSystemPrompt() {},
-        prompt: (() => {
-          let n = 0;
-          return async () => {
-            n++;
-            if (n > 1) return { messages: [{ sender: "agent" as const, text: "done" }], tokens_in: 1, tokens_out: 1 };
-            return {
-              messages: [
-                {
-                  sender: "agent" as const,
-                  text: "",
-                  tool_calls: [{ tool_name: "echo", input_args: { text: "x" } }, { input_args: {} } as never],
-                },
-              ],
-              tokens_in: 1,
-              tokens_out: 1,
-            };
-          };
-        })(),
+  function sloppy(secondCall: Record<string, unknown>) {
+    let n = 0;
+    return {
+      name: "sloppy",
+      setSystemPrompt() {},
+      prompt: async () => {
+        n++;
+        if (n > 1) return { messages: [{ sender: "agent" as const, text: "done" }], tokens_in: 1, tokens_out: 1 };
+        const tool_calls = [{ tool_name: "echo", input_args: { text: "x" } }, secondCall as never];
+        return { messages: [{ sender: "agent" as const, text: "", tool_calls }], tokens_in: 1, tokens_out: 1 };
       },
-    });
+    };
+  }
+
+  it("calls without ids get ids, history stays paired", async () => {
+    const { glove, store } = makeGlove([], { model: sloppy({ tool_name: "echo", input_args: { text: "y" }, id: "" }) });
     glove.fold({ name: "echo", description: "e", do: async () => "ok" });
     await glove.processRequest("go");
     const messages = await store.getMessages();
@@ -124,6 +115,15 @@ describe("malformed tool calls from an adapter", () => {
     expect(calls.every((c) => typeof c.id === "string" && c.id.length > 0)).toBe(true);
     const results = messages[2]!.tool_results!;
     expect(results.map((r) => r.call_id)).toEqual(calls.map((c) => c.id));
-    expect(results.map((r) => r.result.status)).toEqual(["success", "error"]);
+    expect(results.map((r) => r.result.status)).toEqual(["success", "success"]);
+  });
+
+  it("a nameless call fails the answer with a ProviderError, and nothing of it is stored", async () => {
+    const { glove, store } = makeGlove([], { model: sloppy({ input_args: {} }) });
+    glove.fold({ name: "echo", description: "e", do: async () => "ok" });
+    const error = await glove.processRequest("go").catch((e: unknown) => e);
+    expect(ProviderError.isInstance(error) && error.providerCode).toBe("malformed_tool_call");
+    expect((error as Error).message).toContain("messages[0].tool_calls[1].tool_name is absent");
+    expect((await store.getMessages()).map((m) => m.sender)).toEqual(["user"]);
   });
 });

@@ -11,7 +11,7 @@ import type { Redactor } from "./redact.js";
 
 /**
  * Provider error codes passed on to clients: fixed strings the providers
- * document (OpenAI, Anthropic, Bedrock), so they carry nothing of the body.
+ * document (OpenAI, Anthropic, Bedrock) or glove-core sets, so they carry nothing of the body.
  * Other codes are only logged.
  */
 const KNOWN_PROVIDER_CODES: ReadonlySet<string> = new Set([
@@ -26,6 +26,8 @@ const KNOWN_PROVIDER_CODES: ReadonlySet<string> = new Set([
   "ResourceNotFoundException", "ServiceUnavailableException", "serviceUnavailableException", "InternalServerException",
   "internalServerException", "ModelTimeoutException", "modelTimeoutException", "ModelNotReadyException",
   "ModelErrorException", "modelStreamErrorException", "ServiceQuotaExceededException",
+  // glove-core's own, for answers of the wrong shape
+  "malformed_response", "malformed_tool_call",
 ]);
 
 /** Codes whose meaning is worth a message of its own. */
@@ -79,7 +81,7 @@ function clientMessage(error: ProviderError): string {
     return `${who} refused the request (HTTP ${status}): check the messages, tools and options sent; the server log has the provider's reason.`;
   }
   if (status >= 500) return `${who} returned HTTP ${status}; try again later.`;
-  if (status === 0 && error.retryable) return `The connection to the model provider (${error.provider}) failed or was cut before the answer was complete; try again.`;
-  if (status === 0) return `${who} reported an error or sent an answer the server could not read; try again, and if it persists, the server log has details.`;
-  return `${who} answered HTTP ${status}; the server log has details.`;
+  // No error status: a failure inside a successful answer (or without any answer).
+  if (error.retryable) return `The connection to the model provider (${error.provider}) failed or was cut before the answer was complete; try again.`;
+  return `${who} reported an error or sent an answer the server could not read; try again, and if it persists, the server log has details.`;
 }

@@ -37,7 +37,7 @@ export async function readMessagesJson(
     } else if (type === "redacted_thinking") {
       reasoningBlocks.redacted(shape.string(block["data"], `${path}.data`));
     } else if (type === "tool_use") {
-      const name = shape.string(block["name"], `${path}.name`);
+      const name = shape.toolName(block["name"], `${path}.name`);
       const input = toolInput(shape, block["input"], `${path}.input`);
       if (name === context.outputTool) text += outputToolAnswer(input);
       else toolCalls.push({ tool_name: name, input_args: input, id: shape.string(block["id"], `${path}.id`) });

@@ -64,7 +64,7 @@ export async function readMessagesStream(
         const entry: OpenBlock = { type: blockType, json: "" };
         if (blockType === "tool_use") {
           entry.id = shape.string(block["id"], "content_block_start.content_block.id");
-          entry.name = shape.string(block["name"], "content_block_start.content_block.name");
+          entry.name = shape.toolName(block["name"], "content_block_start.content_block.name");
           entry.input = block["input"];
         } else if (blockType === "text") {
           const text = shape.optString(block["text"], "content_block_start.content_block.text");

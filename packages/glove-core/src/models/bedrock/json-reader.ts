@@ -29,7 +29,7 @@ export async function readConverseJson(
     text += shape.optString(block["text"], `${path}.text`) ?? "";
     const use = shape.optObject(block["toolUse"], `${path}.toolUse`);
     if (use) {
-      const name = shape.string(use["name"], `${path}.toolUse.name`);
+      const name = shape.toolName(use["name"], `${path}.toolUse.name`);
       const input = toolUseInput(shape, use["input"], `${path}.toolUse.input`);
       if (name === context.outputTool) text += outputToolAnswer(input);
       else toolCalls.push({ tool_name: name, input_args: input, id: shape.string(use["toolUseId"], `${path}.toolUse.toolUseId`) });

@@ -85,7 +85,7 @@ export async function readConverseStream(
           if (toolUse) {
             tools.set(shape.index(data["contentBlockIndex"], "contentBlockStart.contentBlockIndex"), {
               id: shape.string(toolUse["toolUseId"], "contentBlockStart.start.toolUse.toolUseId"),
-              name: shape.string(toolUse["name"], "contentBlockStart.start.toolUse.name"),
+              name: shape.toolName(toolUse["name"], "contentBlockStart.start.toolUse.name"),
               json: "",
             });
           }

@@ -28,7 +28,7 @@ export async function readChatJson(
     const fn = shape.object(c["function"], `${path}.function`);
     const call: StreamedCall = {
       id: shape.optString(c["id"], `${path}.id`) || `call_${i}`,
-      name: shape.string(fn["name"], `${path}.function.name`),
+      name: shape.toolName(fn["name"], `${path}.function.name`),
       args: "",
     };
     const args = argumentsValue(shape, fn["arguments"], `${path}.function.arguments`);

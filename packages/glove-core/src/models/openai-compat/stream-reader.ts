@@ -73,6 +73,9 @@ export async function readChatStream(
     throw streamFailure(context.provider, "the stream ended before the response was complete", true);
   }
   await think.close();
+  // Deltas may omit the function (later fragments do), but a call must have been named by the end.
+  const unnamed = calls.calls.find((call) => call.name === "");
+  if (unnamed) throw shape.fail(`chunk.choices[0].delta.tool_calls: call "${unnamed.id}" ended without a function name`);
 
   const answer = finishAnswer(context, text, reasoning, calls.calls, usage, bodyChars, refusal, extras);
   for (const call of answer.toolCalls) await announceToolUse(notify, call);

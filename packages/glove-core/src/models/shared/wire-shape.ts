@@ -37,6 +37,9 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** `providerCode` of every ProviderError for a provider answer of the wrong shape. */
+export const MALFORMED_RESPONSE_CODE = "malformed_response";
+
 /** A provider answer of the wrong shape: not retryable (the same request would get the same answer). */
 export function malformedResponse(provider: string, status: number, detail: string): ProviderError {
   return new ProviderError({
@@ -44,7 +47,10 @@ export function malformedResponse(provider: string, status: number, detail: stri
     status,
     retryable: false,
     providerMessage: detail,
-    message: `${provider}: ${detail}`,
+    providerCode: MALFORMED_RESPONSE_CODE,
+    message:
+      `${provider}: ${detail}. The answer was discarded; retry the request, and if it keeps happening, ` +
+      "the provider (or a server in front of it) is sending answers of a shape Glove does not read.",
   });
 }
 
@@ -89,6 +95,13 @@ export class WireShape {
   string(value: unknown, path: string): string {
     if (typeof value !== "string") throw this.wrong(path, value, "a string");
     return value;
+  }
+
+  /** A tool's name: a non-empty string (no tool is named "", and a call without a name cannot be answered). */
+  toolName(value: unknown, path: string): string {
+    const name = this.string(value, path);
+    if (name === "") throw this.fail(`${path} is empty, expected the name of a tool`);
+    return name;
   }
 
   optString(value: unknown, path: string): string | undefined {

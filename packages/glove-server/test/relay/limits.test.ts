@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConcurrencyLimiter } from "../../src/relay/concurrency.js";
-import { RateLimiter } from "../../src/relay/rate-limiter.js";
+import { ConcurrencyLimiter } from "../../src/limits/concurrency.js";
+import { RateLimiter } from "../../src/limits/rate-limiter.js";
 import { SseChannel } from "../../src/relay/sse-channel.js";
 
 describe("RateLimiter", () => {

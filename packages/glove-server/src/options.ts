@@ -24,6 +24,13 @@ export interface GloveServerEventOptions {
   replayEvents?: number;
   /** Characters kept per conversation for replay (bounded memory: readers further behind get a snapshot). Default 262 144. */
   replayChars?: number;
+  /**
+   * Characters kept per conversation for connected readers that have not read them yet, beyond
+   * the replay window: a large tool result or a burst of deltas never pushes a reader that keeps
+   * up out of its stream. A reader further behind (one that stopped reading) gets a snapshot.
+   * Default 16 MiB (64 × replayChars).
+   */
+  readerLagChars?: number;
   /** How often open conversations re-read their inbox (items resolved by other processes). Default 2000 ms. */
   inboxPollMs?: number;
 }
@@ -76,6 +83,7 @@ export interface ResolvedServerOptions {
   retryMs: number;
   replayEvents: number;
   replayChars: number;
+  readerLagChars: number;
   inboxPollMs: number;
   idleTimeoutMs: number;
   maxLiveConversations: number;
@@ -117,6 +125,7 @@ export function resolveOptions(options: GloveServerOptions): ResolvedServerOptio
     retryMs: positive("events.retryMs", events.retryMs, 1000),
     replayEvents: positive("events.replayEvents", events.replayEvents, 5000),
     replayChars: positive("events.replayChars", events.replayChars, 262_144),
+    readerLagChars: positive("events.readerLagChars", events.readerLagChars, 16 * 1024 * 1024),
     inboxPollMs: positive("events.inboxPollMs", events.inboxPollMs, 2000),
     idleTimeoutMs: positive("idleTimeoutMs", options.idleTimeoutMs, 60_000),
     maxLiveConversations: positive("maxLiveConversations", options.maxLiveConversations, 1000),

@@ -5,10 +5,26 @@ interface Frame {
 }
 
 export interface EventLogLimits {
-  /** Events kept for replay. Default 5000. */
+  /** Events kept for replay after every connected reader has read them. */
   maxEvents: number;
-  /** Characters kept for replay. Default 2 000 000. */
+  /** Characters kept for replay after every connected reader has read them. */
   maxChars: number;
+  /**
+   * Characters kept at most while a connected reader has not read them yet. Past this, the
+   * slowest readers fall out of the window and start over from a snapshot. Default: 64 × maxChars.
+   */
+  maxHeldChars?: number;
+}
+
+/**
+ * A connected reader's place in the log: frames after `position` are kept for it (within
+ * `maxHeldChars`), so a reader that keeps up never loses events however large they are.
+ * `undefined` while it has no place (before or while it takes a snapshot).
+ */
+export interface LogReader {
+  position: number | undefined;
+  /** Stops holding frames for this reader. */
+  detach(): void;
 }
 
 export type ReadResult =
@@ -18,9 +34,10 @@ export type ReadResult =
 
 /**
  * A conversation's events with strictly increasing ids, each encoded once as an SSE frame and kept
- * in a bounded window for replay. Readers are cursors into the window, not queues: a slow reader
- * costs no memory, and one that falls out of the window is told (`gap`) and starts over from a
- * snapshot.
+ * in a bounded window for replay. Readers are cursors into the window, not queues. Connected
+ * readers hold the frames they have not read yet, so one large event (a 1 MB tool result) or a
+ * burst cannot push a live reader out of the window; the hold is bounded too (`maxHeldChars`), and
+ * a reader past it — one that stopped reading — is told (`gap`) and starts over from a snapshot.
  */
 export class EventLog {
   #frames: Frame[] = [];
@@ -30,14 +47,15 @@ export class EventLog {
   /** Ids at or below this were handed out before this log existed (an earlier process). */
   #baseId: number;
   #waiters = new Set<() => void>();
+  #readers = new Set<LogReader>();
   #closed = false;
-  readonly #limits: EventLogLimits;
+  readonly #limits: Required<EventLogLimits>;
   readonly #onId: (id: number) => void;
 
   constructor(baseId: number, limits: EventLogLimits, onId: (id: number) => void = () => undefined) {
     this.#baseId = baseId;
     this.#lastId = baseId;
-    this.#limits = limits;
+    this.#limits = { ...limits, maxHeldChars: limits.maxHeldChars ?? limits.maxChars * 64 };
     this.#onId = onId;
   }
 
@@ -121,10 +139,28 @@ export class EventLog {
     return new Promise((resolve) => this.#waiters.add(resolve));
   }
 
+  /** Registers a connected reader whose unread frames the log keeps (see `LogReader`). */
+  attach(position: number | undefined): LogReader {
+    const readers = this.#readers;
+    const reader: LogReader = {
+      position,
+      detach: () => void readers.delete(reader),
+    };
+    readers.add(reader);
+    return reader;
+  }
+
   /** Ends every reader once it has read what is left. */
   close(): void {
     this.#closed = true;
     this.#wake();
+  }
+
+  /** The position of the connected reader furthest behind but not before `from`; Infinity when none. */
+  #oldestReaderPosition(from: number): number {
+    let oldest = Infinity;
+    for (const { position } of this.#readers) if (position !== undefined && position >= from && position < oldest) oldest = position;
+    return oldest;
   }
 
   #wake(): void {
@@ -135,9 +171,17 @@ export class EventLog {
   }
 
   #trim(): void {
-    const { maxEvents, maxChars } = this.#limits;
+    const { maxEvents, maxChars, maxHeldChars } = this.#limits;
+    let held: number | undefined;
     while (this.#frames.length - this.#head > maxEvents || (this.#chars > maxChars && this.#frames.length - this.#head > 1)) {
-      this.#chars -= this.#frames[this.#head]!.text.length;
+      const first = this.#frames[this.#head]!;
+      // Past the replay window: the frame goes once no connected reader still needs it, or the hold is too large.
+      held ??= this.#oldestReaderPosition(first.id - 1);
+      if (first.id > held) {
+        if (this.#chars <= maxHeldChars) break;
+        held = undefined; // that reader falls out of the window now; the next one may still hold
+      }
+      this.#chars -= first.text.length;
       this.#head++;
     }
     // Compact now and then instead of shifting on every append.

@@ -48,7 +48,7 @@ export class LiveConversation implements ConversationHandle {
   ) {
     this.#reserved = record.eventIdsReserved + ID_BLOCK;
     const { options } = deps;
-    this.log = new EventLog(record.eventIdsReserved, { maxEvents: options.replayEvents, maxChars: options.replayChars }, (id) =>
+    this.log = new EventLog(record.eventIdsReserved, { maxEvents: options.replayEvents, maxChars: options.replayChars, maxHeldChars: options.readerLagChars }, (id) =>
       this.#onEventId(id),
     );
     this.slots = new SlotBoard({

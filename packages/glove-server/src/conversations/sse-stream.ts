@@ -23,12 +23,15 @@ export function eventStream(options: EventStreamOptions): SseSource {
   const { log } = options;
   let cursor = options.after;
   let needsSnapshot = cursor === undefined || !log.canResumeAfter(cursor);
+  // Holds the frames this reader has not read yet, so a large event cannot push it out of the window.
+  const place = log.attach(needsSnapshot ? undefined : cursor);
   let preamble = `retry: ${options.retryMs}\n\n`;
   let ended = false;
   const heartbeat = new Heartbeat(options.heartbeatMs);
   const end = () => {
     if (ended) return;
     ended = true;
+    place.detach();
     heartbeat.stop();
     options.onClose();
   };
@@ -39,9 +42,11 @@ export function eventStream(options: EventStreamOptions): SseSource {
       for (;;) {
         if (ended) return undefined;
         if (needsSnapshot || cursor === undefined) {
+          // Hold what is appended while the snapshot is read: the stream continues right after it.
+          place.position = log.lastId;
           const { frame, lastId } = await options.snapshot();
           needsSnapshot = false;
-          cursor = lastId;
+          cursor = place.position = lastId;
           return out + frame;
         }
         const result = log.readAfter(cursor);
@@ -54,7 +59,7 @@ export function eventStream(options: EventStreamOptions): SseSource {
           continue;
         }
         if (result.text !== "") {
-          cursor = result.lastId;
+          cursor = place.position = result.lastId;
           heartbeat.due = false;
           return out + result.text;
         }

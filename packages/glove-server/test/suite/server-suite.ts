@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
 import type { GloveServerOptions, ServerStorage } from "glove-server";
-import { startServer, streamedText, type TestServer } from "../support/harness.js";
-import type { SseEvent } from "../support/sse-client.js";
+import { bigText, startServer, streamedText, type TestServer } from "../support/harness.js";
+import type { SseClient, SseEvent } from "../support/sse-client.js";
 
 const LONG_TEXT = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
 
@@ -16,6 +16,29 @@ export function expectValidHistory(messages: Message[]): void {
 
 function ids(events: SseEvent[]): number[] {
   return events.filter((e) => e.event !== "snapshot").map((e) => e.id!);
+}
+
+/** Turns whose events are larger than the replay window: the stream must carry them whole. */
+const LARGE_TURNS = [
+  { label: "a 200 KB tool result", result: 200_000 },
+  { label: "a 1 MB tool result", result: 1_000_000 },
+  { label: "five 100 KB text deltas", text: 500_000, chunkSize: 100_000 },
+  { label: "1 MB of text in 10 KB deltas", text: 1_000_000, chunkSize: 10_000 },
+] as const;
+
+/**
+ * What a reader knows once its stream reached `turn_end`: the history it rebuilt from the last
+ * snapshot plus the messages appended after it. Asserts ids keep increasing by one after it.
+ */
+function historySeen(client: SseClient): Message[] {
+  const start = client.events.findLastIndex((e) => e.event === "snapshot");
+  const snapshot = client.events[start]!.data as { messages: Message[] };
+  const after = client.events.slice(start + 1);
+  const seen = ids(after);
+  expect(seen.every((v, i) => v === (i === 0 ? client.events[start]!.id! : seen[i - 1]!) + 1)).toBe(true);
+  const messages = [...snapshot.messages];
+  for (const e of after) if (e.event === "messages_appended") messages.push(...(e.data as { messages: Message[] }).messages);
+  return messages;
 }
 
 /**
@@ -61,6 +84,69 @@ export function describeServerSuite(
       const appended = client.events.filter((e) => e.event === "messages_appended").flatMap((e) => (e.data as { messages: Message[] }).messages);
       expect(appended.map((m) => m.text)).toEqual(["hi", "Hello there, friend."]);
     });
+
+    for (const turn of LARGE_TURNS) {
+      it(`${turn.label} reaches a fast and a slow reader whole, through turn_end`, async () => {
+        const script =
+          "result" in turn
+            ? [{ toolCalls: [{ name: "read_file", input: { chars: turn.result }, id: "big" }] }, { text: "Read it." }]
+            : [{ text: bigText(turn.text) }];
+        const s = await start({ kit: { script, delayMs: 0, ...("chunkSize" in turn ? { chunkSize: turn.chunkSize } : {}) } });
+        const id = await s.conversation();
+        const fast = s.events(id);
+        const slow = s.events(id, { readDelayMs: 20 });
+        await fast.waitForEvent("snapshot");
+        await slow.waitForEvent("snapshot");
+        const sent = await s.api(`/conversations/${id}/messages`, { body: { text: "read" } });
+        for (const client of [fast, slow]) await client.waitForEvent("turn_end", undefined, 120_000);
+        const stored = (await s.api(`/conversations/${id}`)).body.messages as Message[];
+        for (const client of [fast, slow]) {
+          expect(client.events.find((e) => e.event === "turn_end")?.data).toEqual({ turnId: sent.body.turnId, status: "done" });
+          // A reader that keeps up is never sent back to a snapshot, however large the events.
+          expect(client.events.filter((e) => e.event === "snapshot")).toHaveLength(1);
+          expect(historySeen(client)).toEqual(stored);
+          if ("result" in turn) {
+            const result = client.events.find((e) => e.event === "tool_use_result")?.data as { result: { data: unknown } };
+            expect(result.result.data).toBe(bigText(turn.result));
+          } else {
+            expect(streamedText(client.events)).toBe(bigText(turn.text));
+          }
+        }
+      }, 180_000);
+    }
+
+    it("a reader that stopped reading during a large turn gets a snapshot, then the live events", async () => {
+      const read = (id: string) => ({ name: "read_file", input: { chars: 4_000_000 }, id });
+      const s = await start({
+        kit: { script: [{ toolCalls: [read("r1"), read("r2"), read("r3")] }, { text: "Read them." }, { text: "Still here." }], delayMs: 0 },
+        events: { replayChars: 20_000, readerLagChars: 100_000 },
+      });
+      const id = await s.conversation();
+      const asleep = s.events(id);
+      const awake = s.events(id);
+      await asleep.waitForEvent("snapshot");
+      await awake.waitForEvent("snapshot");
+      asleep.pause();
+      await s.api(`/conversations/${id}/messages`, { body: { text: "read them" } });
+      let state = (await s.api(`/conversations/${id}`)).body as { busy: boolean; lastEventId: number };
+      while (state.busy) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        state = (await s.api(`/conversations/${id}`)).body;
+      }
+      // Both readers reach the end of the first turn: live, or (past what they may hold) through a snapshot.
+      await awake.waitFor(() => (awake.lastId ?? 0) >= state.lastEventId, 120_000);
+      asleep.resume();
+      await asleep.waitFor(() => (asleep.lastId ?? 0) >= state.lastEventId, 120_000);
+      // 12 MB went by while it slept, more than a reader may hold: it started over from a snapshot.
+      expect(asleep.events.filter((e) => e.event === "snapshot").length).toBeGreaterThanOrEqual(2);
+      const second = await s.api(`/conversations/${id}/messages`, { body: { text: "still there?" } });
+      expect(second.status).toBe(202);
+      for (const client of [asleep, awake]) await client.waitForEvent("turn_end", (data) => data.turnId === second.body.turnId, 120_000);
+      const stored = (await s.api(`/conversations/${id}`)).body.messages as Message[];
+      expect(historySeen(asleep)).toEqual(stored);
+      expect(historySeen(awake)).toEqual(stored);
+      expectValidHistory(stored);
+    }, 180_000);
 
     it("resumes after a disconnect with Last-Event-ID: no gap and no duplicate", async () => {
       const s = await start({ kit: { script: [{ text: LONG_TEXT }], delayMs: 8 } });

@@ -16,6 +16,8 @@ export interface AgentKit {
   delayMs: number;
   /** Called when the `slow_tool` tool runs, with its abort signal. */
   toolSignals: AbortSignal[];
+  /** Characters per streamed text_delta (default: word by word). */
+  chunkSize?: number;
 }
 
 /** An agent with tools that exercise the display stack, abort and permissions. */
@@ -24,7 +26,11 @@ export function testAgent(kit: AgentKit) {
     new Glove({
       store,
       // The script is shared: a conversation rebuilt after eviction continues where it was.
-      model: new ScriptedModel([], { delayMs: kit.delayMs, fallback: () => kit.script.shift() ?? { text: "(no more script)" } }),
+      model: new ScriptedModel([], {
+        delayMs: kit.delayMs,
+        ...(kit.chunkSize !== undefined ? { chunkSize: kit.chunkSize } : {}),
+        fallback: () => kit.script.shift() ?? { text: "(no more script)" },
+      }),
       displayManager: new Displaymanager(),
       systemPrompt: "You are a test agent.",
       compaction_config: { compaction_instructions: "Summarize." },
@@ -45,6 +51,12 @@ export function testAgent(kit: AgentKit) {
           await display.pushAndForget({ input });
           return { status: "success", data: "shown", renderData: { card: input.title } };
         },
+      })
+      .fold({
+        name: "read_file",
+        description: "Returns `chars` characters, like a large file read or a fetched page.",
+        inputSchema: z.object({ chars: z.number().int().min(0) }),
+        do: async (input) => bigText(input.chars),
       })
       .fold({
         name: "slow_tool",
@@ -71,7 +83,8 @@ export interface TestServer {
   kit: AgentKit;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of many shapes
   api(path: string, init?: { method?: string; body?: unknown; user?: string; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
-  events(conversationId: string, opts?: { user?: string; after?: number }): SseClient;
+  /** An event stream; `readDelayMs` makes a slow reader (a pause before every socket read). */
+  events(conversationId: string, opts?: { user?: string; after?: number; readDelayMs?: number }): SseClient;
   /** Creates a conversation as `user` and returns its id. */
   conversation(user?: string): Promise<string>;
   close(): Promise<void>;
@@ -111,7 +124,7 @@ export async function startServer(options: Partial<GloveServerOptions> & { kit?:
     events(id, opts = {}) {
       const headers: Record<string, string> = { authorization: `Bearer ${opts.user ?? "alice"}` };
       if (opts.after !== undefined) headers["last-event-id"] = String(opts.after);
-      const client = new SseClient(`${base}/conversations/${id}/events`, headers);
+      const client = new SseClient(`${base}/conversations/${id}/events`, headers, { readDelayMs: opts.readDelayMs ?? 0 });
       clients.push(client);
       return client;
     },
@@ -125,6 +138,12 @@ export async function startServer(options: Partial<GloveServerOptions> & { kit?:
       await server.close();
     },
   };
+}
+
+/** `chars` characters of varied text (JSON escapes included), the same for the same length. */
+export function bigText(chars: number): string {
+  const line = 'line "quoted" \\ tab\t é ✓ 0123456789\n';
+  return line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
 }
 
 /** The text of every text_delta in order. */

@@ -18,9 +18,25 @@ export class SseClient {
   #done: Promise<void>;
   #listeners = new Set<() => void>();
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #paused: { promise: Promise<void>; resume: () => void } | undefined;
+  readonly #readDelayMs: number;
 
-  constructor(url: string, headers: Record<string, string> = {}) {
+  constructor(url: string, headers: Record<string, string> = {}, options: { readDelayMs?: number } = {}) {
+    this.#readDelayMs = options.readDelayMs ?? 0;
     this.#done = this.#run(url, headers);
+  }
+
+  /** Stops reading from the socket (a reader that fell asleep); `resume()` reads on. */
+  pause(): void {
+    if (this.#paused) return;
+    let resume = () => undefined as void;
+    const promise = new Promise<void>((resolve) => (resume = resolve));
+    this.#paused = { promise, resume };
+  }
+
+  resume(): void {
+    this.#paused?.resume();
+    this.#paused = undefined;
   }
 
   get lastId(): number | undefined {
@@ -54,6 +70,7 @@ export class SseClient {
   /** Closes the connection (like closing the tab). */
   async close(): Promise<void> {
     this.#controller.abort();
+    this.resume();
     // undici may leave a pending read unsettled when the server already dropped the socket.
     void this.#reader?.cancel().catch(() => undefined);
     await Promise.race([this.#done.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 500))]);
@@ -70,6 +87,8 @@ export class SseClient {
     this.#reader = reader;
     try {
       for (;;) {
+        if (this.#paused) await this.#paused.promise;
+        if (this.#readDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#readDelayMs));
         const { done, value } = await reader.read();
         if (done) break;
         buffer += decoder.decode(value, { stream: true });

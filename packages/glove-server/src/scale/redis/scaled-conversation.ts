@@ -44,14 +44,14 @@ export class ScaledConversation implements ConversationHandle {
 
   static async open(record: ConversationRecord, shared: ScaleShared): Promise<ScaledConversation> {
     const keys = shared.keys(record.id);
-    const { replayEvents, replayChars } = shared.options;
+    const { replayEvents, replayChars, readerLagChars } = shared.options;
     const reply = (await shared.redis.multi().xrevrange(keys.events, "+", "-", "COUNT", replayEvents).hget(keys.state, "last").get(keys.seq).exec()) as Reply;
     const entries = ((reply?.[0]?.[1] ?? []) as Array<[string, string[]]>).reverse();
     // The last id handed out; before any event, the counter a worker set up (or the catalog's).
     const known = (reply?.[1]?.[1] ?? reply?.[2]?.[1] ?? null) as string | null;
     const last = known === null ? record.eventIdsReserved : Number(known);
     const first = entries[0] ? Number(entries[0][0].split("-")[0]) : last + 1;
-    const log = new EventLog(first - 1, { maxEvents: replayEvents, maxChars: replayChars });
+    const log = new EventLog(first - 1, { maxEvents: replayEvents, maxChars: replayChars, maxHeldChars: readerLagChars });
     for (const [entryId, fields] of entries) log.appendNumbered(Number(entryId.split("-")[0]), field(fields, "t") ?? "message", field(fields, "d") ?? "null");
     const store = await shared.storage.store(record.id);
     const conversation = new ScaledConversation(record, log, store, keys, shared);

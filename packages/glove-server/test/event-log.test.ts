@@ -48,6 +48,81 @@ describe("EventLog", () => {
   });
 });
 
+describe("EventLog with connected readers", () => {
+  it("property: a connected reader gets every id in order whatever the event sizes, while its backlog fits in maxHeldChars", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ size: fc.integer({ min: 0, max: 5000 }), readAfter: fc.boolean() }), { maxLength: 80 }),
+        fc.integer({ min: 1, max: 4 }),
+        (events, maxEvents) => {
+          const log = new EventLog(0, { maxEvents, maxChars: 100, maxHeldChars: 1e9 });
+          const reader = log.attach(0);
+          const seen: number[] = [];
+          const read = () => {
+            const result = log.readAfter(reader.position!, 1e9);
+            expect(result.kind).toBe("frames");
+            if (result.kind === "frames") {
+              seen.push(...idsIn(result.text));
+              reader.position = result.lastId;
+            }
+          };
+          for (const { size, readAfter } of events) {
+            log.append("e", "x".repeat(size));
+            if (readAfter) read();
+          }
+          read();
+          expect(seen).toEqual(events.map((_, i) => i + 1));
+          // Once read, frames past the replay window go.
+          log.append("e", null);
+          if (events.length + 1 > maxEvents) expect(log.canResumeAfter(0)).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it("property: what readers hold stays within maxHeldChars (plus the newest frame); a reader past it is told about the gap", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1000, max: 20_000 }), (sizes, maxHeldChars) => {
+        const log = new EventLog(0, { maxEvents: 1e6, maxChars: 500, maxHeldChars });
+        const stalled = log.attach(0);
+        let total = 0;
+        const frameChars: number[] = [];
+        for (const size of sizes) {
+          log.append("e", "y".repeat(size));
+          frameChars.push(`id: ${frameChars.length + 1}\nevent: e\ndata: "${"y".repeat(size)}"\n\n`.length);
+          total += frameChars.at(-1)!;
+        }
+        const kept = log.readAfter(log.lastId - 1, 1e9);
+        expect(kept.kind).toBe("frames"); // the newest frame is always readable
+        const held = log.readAfter(stalled.position!, 1e9);
+        if (total <= maxHeldChars || sizes.length === 1) {
+          expect(held.kind).toBe("frames");
+          expect(held.kind === "frames" && idsIn(held.text)).toEqual(sizes.map((_, i) => i + 1));
+        } else {
+          expect(held.kind).toBe("gap");
+          // Everything still kept fits in the bound, but for the newest frame that may be alone larger.
+          let first = log.lastId;
+          while (first > 1 && log.canResumeAfter(first - 2)) first--;
+          const keptChars = frameChars.slice(first - 1).reduce((a, b) => a + b, 0);
+          expect(keptChars <= maxHeldChars || first === log.lastId).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it("a detached reader holds nothing", () => {
+    const log = new EventLog(0, { maxEvents: 1e6, maxChars: 100 });
+    const reader = log.attach(0);
+    log.append("e", "z".repeat(200));
+    log.append("e", "z".repeat(200));
+    expect(log.canResumeAfter(0)).toBe(true);
+    reader.detach();
+    log.append("e", "z".repeat(200));
+    expect(log.canResumeAfter(0)).toBe(false);
+    expect(log.canResumeAfter(2)).toBe(true);
+  });
+});
+
 describe("event stream of one reader", () => {
   it("sends a snapshot to a reader that fell behind the window, then continues live", async () => {
     const log = new EventLog(0, { maxEvents: 3, maxChars: 1e6 });

@@ -12,8 +12,11 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["glove-source", "node", "development|production"], externalConditions: ["glove-source"] } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "packages/*/test/**/*.test.tsx", "examples/*/test/**/*.test.ts", "bench/**/test/**/*.test.ts", "test-install/**/*.test.ts", "test-docs/**/*.test.ts"],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Generous: most tests take milliseconds, but servers, stores and property runs go at the
+    // machine's pace, and a loaded machine must make them slow, not failed. Work that builds,
+    // spawns or packs sets its own (longer) timeout, see test-support/timeouts.ts.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     server: { deps: { inline: [/glove-/] } },
   },
 });

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SLOW_WORK_MS } from "../test-support/timeouts.js";
 
 // The project's documentation is tested like the package READMEs (test-support/readme-examples.ts):
 // every ```ts / ```tsx block of docs/**/*.md is written to test-docs/.doctest, type-checked and run,
@@ -92,7 +93,7 @@ describe("docs/ examples", () => {
     expect(runnable.length).toBeGreaterThanOrEqual(RUNS_AT_LEAST);
   });
 
-  it("type-check under strict TypeScript", { timeout: 180_000 }, async () => {
+  it("type-check under strict TypeScript", { timeout: SLOW_WORK_MS }, async () => {
     // The packages resolve to their sources (glove-source), so no build is needed; only errors in
     // the examples count (the packages are type-checked by `npm run typecheck`).
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");

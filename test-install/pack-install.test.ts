@@ -14,13 +14,15 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SLOW_WORK_MS } from "../test-support/timeouts.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 /** glove-react is left out: it needs react; its peers are pinned the same way. */
 const PACKAGES = ["glove-core", "glove-sqlite", "glove-postgres", "glove-mcp", "glove-server"];
-const TIMEOUT = 180_000;
+/** Every step packs, installs, compiles or spawns node: its pace is the machine's load, so no step has a tight limit. */
+const TIMEOUT = SLOW_WORK_MS;
 
 /** The environment without the npm_* variables of an enclosing `npm test` (workspace, prefix…). */
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
@@ -68,7 +70,7 @@ describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")("the packed package
   }, TIMEOUT);
 
   // GLOVE_KEEP_INSTALL_DIR=1 keeps the app to look at (its path is in the failure messages).
-  afterAll(() => process.env.GLOVE_KEEP_INSTALL_DIR === "1" || rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => process.env.GLOVE_KEEP_INSTALL_DIR === "1" || rmSync(dir, { recursive: true, force: true }), TIMEOUT);
 
   it("resolves every peer to our own packages, once", async () => {
     for (const pkg of PACKAGES) {
@@ -79,17 +81,17 @@ describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")("the packed package
     expect(lock.packages["node_modules/glove-core"]?.resolved).toMatch(/^file:/);
     // npm ls exits non-zero on a missing or invalid peer.
     await sh("npm", ["ls", "--all", ...PACKAGES], app);
-  });
+  }, TIMEOUT);
 
   it("runs glove-core's first README example with plain node", async () => {
     writeFileSync(join(app, "core-example.mjs"), readmeExample("glove-core", 1));
     await sh(process.execPath, ["core-example.mjs"], app);
-  }, 30_000);
+  }, TIMEOUT);
 
   it("runs glove-server's first README example (glove-core peer, memory storage) with plain node", async () => {
     writeFileSync(join(app, "server-example.mjs"), readmeExample("glove-server", 1));
     await sh(process.execPath, ["server-example.mjs"], app);
-  }, 30_000);
+  }, TIMEOUT);
 
   it("imports glove-mcp and glove-mcp/oauth, and folds a bridged tool into our Glove", async () => {
     writeFileSync(
@@ -107,7 +109,7 @@ new Glove({ model: new ScriptedModel([{ text: "ok" }]), displayManager: new Disp
 `,
     );
     await sh(process.execPath, ["mcp-example.mjs"], app);
-  }, 30_000);
+  }, TIMEOUT);
 
   it.each(["node10", "nodenext"])("types compile for a consumer with moduleResolution %s", async (resolution) => {
     writeFileSync(
@@ -141,5 +143,5 @@ export type Checked = [typeof glove, typeof server, typeof bridgeMcpTool, typeof
       JSON.stringify({ compilerOptions: { module, moduleResolution: resolution, target: "ES2022", strict: true, esModuleInterop: true, noEmit: true }, files: ["types-check.ts"] }),
     );
     await sh(process.execPath, [TSC, "-p", `tsconfig.${resolution}.json`], app);
-  }, 60_000);
+  }, TIMEOUT);
 });

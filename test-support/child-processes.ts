@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "./timeouts.js";
 
 /** The repository root: child processes run there, on the built packages. */
 export const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -20,7 +21,8 @@ export function buildForChildProcesses(packageDir: string): void {
 
 function withBuildLock(build: () => void): void {
   const lock = join(tmpdir(), `glove-test-build-${createHash("sha256").update(repoRoot).digest("hex").slice(0, 12)}.lock`);
-  const giveUpAt = Date.now() + 170_000;
+  // Another test file's build may take long on a loaded machine: wait nearly as long as a build may take.
+  const giveUpAt = Date.now() + SLOW_WORK_MS - 10_000;
   for (;;) {
     try {
       mkdirSync(lock);
@@ -29,7 +31,7 @@ function withBuildLock(build: () => void): void {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || Date.now() > giveUpAt) throw error;
       // A lock left by a killed run is older than any build takes.
       const lockedAt = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if (Date.now() - lockedAt > 180_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() - lockedAt > SLOW_WORK_MS) rmSync(lock, { recursive: true, force: true });
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
     }
   }
@@ -64,7 +66,7 @@ export async function killWhileToolRuns(script: string, args: string[]): Promise
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child never started its tool; stderr: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`child never started its tool; stderr: ${stderr}`)), PROMPT_WAIT_MS);
     child.stdout.on("data", (chunk: Buffer) => {
       if (chunk.toString().includes("TOOL_RUNNING")) {
         clearTimeout(timer);

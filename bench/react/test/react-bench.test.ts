@@ -6,6 +6,7 @@ import type { Browser } from "playwright-core";
 import { launch, runBench, summarise } from "../measure.js";
 import { buildPage, servePage, type PageServer } from "../page-server.js";
 import { fullText } from "../text.js";
+import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 // Runs the React bench at a tiny size in Chromium: both chats end with the same DOM, and the
 // figures are well-formed (never timing thresholds). Fails, never skips, without Chromium.
@@ -18,7 +19,7 @@ describe("react bench (tiny, in Chromium)", () => {
     dir = await mkdtemp(join(tmpdir(), "glove-bench-react-test-"));
     [, browser] = await Promise.all([buildPage(dir), launch()]);
     server = await servePage(dir);
-  }, 120_000);
+  }, SLOW_WORK_MS);
 
   afterAll(async () => {
     await browser?.close();
@@ -50,5 +51,5 @@ describe("react bench (tiny, in Chromium)", () => {
     expect(summary.glove.kind).toBe("glove");
     expect(summary.plain.commits).toBeGreaterThan(0);
     expect(Number.isFinite(summary.glove.taskMs / summary.plain.taskMs)).toBe(true);
-  }, 120_000);
+  }, SLOW_WORK_MS);
 });

@@ -9,6 +9,7 @@ import { authorizeEntry, REMOTE_ENTRIES } from "../src/remote.js";
 // The protected server fixture of glove-mcp's own tests: server-everything behind the SDK's auth router.
 import { startProtectedMcp, type ProtectedMcp } from "../../../packages/glove-mcp/test/support/oauth-server.js";
 import { startEverything, type RunningServer } from "../../../packages/glove-mcp/test/support/servers.js";
+import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 let everything: RunningServer;
 let front: ProtectedMcp;
@@ -56,7 +57,7 @@ describe("auth <id> and the OAuth-backed adapter", () => {
       ["notion__echo", "success"],
     ]);
     expect(activeEntries).toEqual(["notion"]);
-  }, 60_000);
+  }, SLOW_WORK_MS);
 
   it("says which variables Gmail's pre-registered client needs", async () => {
     const gmail = REMOTE_ENTRIES.find((e) => e.id === "gmail")!;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runMcpCli } from "../src/agent.js";
+import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 describe("offline walkthrough", () => {
   it("discovers servers from the local catalogue and calls their bridged tools", async () => {
@@ -18,5 +19,5 @@ describe("offline walkthrough", () => {
     expect(output).toMatch(/everything__echo \[success\].*hello from glove/);
     expect(output).toMatch(/everything__get-sum \[success\].*5/);
     expect(output).toMatch(/memory__create_entities \[success\].*Ada/);
-  }, 60_000);
+  }, SLOW_WORK_MS);
 });

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeServer, type FakeServer } from "../../../packages/glove-core/test/models/fake-server.js";
 import { tempDir } from "./helpers.js";
+import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 let dir: string;
@@ -26,7 +27,7 @@ beforeAll(async () => {
       : streamed({ content: "Still here and listening." }, "stop");
     res.writeHead(200, { "content-type": "text/event-stream" }).end(body);
   });
-}, 180_000);
+}, SLOW_WORK_MS);
 afterAll(async () => {
   await provider.close();
   await cleanup();
@@ -68,5 +69,5 @@ describe("the terminal demo in a pseudo-terminal", () => {
     } finally {
       child.kill("SIGKILL");
     }
-  }, 40_000);
+  }, SLOW_WORK_MS);
 });

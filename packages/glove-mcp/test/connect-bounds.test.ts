@@ -29,6 +29,8 @@ async function elapsed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
   return { value, ms: Date.now() - started };
 }
 
+// The upper bounds are loose on purpose: they tell our timeouts and aborts (hundreds of ms) from
+// the 60 s bounds they cut short, not how fast the machine is, which load can slow a lot.
 describe("connectMcp is bounded", () => {
   it("fails with McpTimeoutError within connectTimeoutMs when the server accepts and never answers", async () => {
     const server = await raw(neverAnswer);
@@ -39,7 +41,7 @@ describe("connectMcp is bounded", () => {
     expect((error as McpTimeoutError).timeoutMs).toBe(400);
     expect((error as Error).message).toMatch(/within 400 ms/);
     expect(ms).toBeGreaterThanOrEqual(350);
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(30_000);
   });
 
   it("bounds the legacy SSE fallback, whose stream never sends its endpoint event", async () => {
@@ -52,7 +54,7 @@ describe("connectMcp is bounded", () => {
     });
     const { value: error, ms } = await elapsed(connectMcp(entry(server.url), { connectTimeoutMs: 500 }).catch((e: unknown) => e));
     expect(McpTimeoutError.isInstance(error)).toBe(true);
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(30_000);
     expect(server.requests).toEqual(["POST /mcp", "GET /mcp"]);
   });
 
@@ -77,7 +79,7 @@ describe("connectMcp is bounded", () => {
       connectMcp(entry(server.url), { signal: controller.signal, connectTimeoutMs: 60_000 }).catch((e: unknown) => e),
     );
     expect(error).toBe(reason);
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeLessThan(30_000);
   });
 
   it("refuses timeouts that are not positive milliseconds before connecting", async () => {
@@ -122,7 +124,7 @@ describe("mountMcp and discovery are bounded", () => {
     const { value: mount, ms } = await elapsed(
       mountMcp(glove, { adapter, entries: [entry(server.url, "hang")], connectTimeoutMs: 300, log: (m) => logs.push(m) }),
     );
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(30_000);
     expect(mount.reloaded).toEqual([]);
     expect(mount.failed).toEqual([{ id: "hang", reason: expect.stringMatching(/within 300 ms/) }]);
     expect(logs).toHaveLength(1);
@@ -155,7 +157,7 @@ describe("mountMcp and discovery are bounded", () => {
       const { ms } = await elapsed(glove.processRequest("go", controller.signal).catch((e: unknown) => e));
       // Without the signal reaching connectMcp, the activation would wait out its 60 s bound.
       expect(ms).toBeGreaterThanOrEqual(250);
-      expect(ms).toBeLessThan(5_000);
+      expect(ms).toBeLessThan(30_000);
       expect(server.requests).toContain("POST /mcp");
       expect(adapter.active.size).toBe(0);
       const results = await toolResults();

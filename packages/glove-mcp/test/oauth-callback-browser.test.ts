@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { canOpenBrowser, McpOAuthError, openerCommand, openInBrowser, startCallbackListener } from "glove-mcp/oauth";
+import { PROMPT_WAIT_MS } from "../../../test-support/timeouts.js";
 
 describe("callback listener", () => {
   it("binds 127.0.0.1, answers only its path and hands over the callback's query", async () => {
@@ -93,7 +94,7 @@ describe("opening the browser", () => {
     if (process.platform === "linux") {
       expect(await openInBrowser(hostile)).toBe(true);
       const written = () => existsSync(argsFile) && readFileSync(argsFile, "utf8").endsWith("\n");
-      for (let i = 0; i < 200 && !written(); i++) await new Promise((r) => setTimeout(r, 20));
+      for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && !written(); ) await new Promise((r) => setTimeout(r, 20));
       expect(readFileSync(argsFile, "utf8")).toBe(`${hostile.href}\n`);
       expect(existsSync(marker)).toBe(false);
     }

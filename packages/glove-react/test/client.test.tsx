@@ -7,6 +7,7 @@ import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
 import { MemoryStore } from "glove-core";
 import { defineTool, GloveClient, GloveProvider, Render, useGlove, type UseGloveReturn } from "glove-react";
 import { deleteFile } from "./support/tools.js";
+import { PROMPT_WAIT_MS } from "../../../test-support/timeouts.js";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -55,7 +56,7 @@ async function mount(node: React.ReactNode): Promise<void> {
   await act(async () => root!.render(<StrictMode>{node}</StrictMode>));
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+async function until(check: () => boolean, what: string, timeoutMs = PROMPT_WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; page: ${container.innerHTML}`);

@@ -2,6 +2,7 @@ import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { listenNode } from "../src/http/node-listen.js";
 import { sseResponse } from "../src/http/sse-response.js";
+import { PROMPT_WAIT_MS } from "../../../test-support/timeouts.js";
 
 describe("back-pressure on event streams", () => {
   it("stops reading events for a client that stopped reading, so the server buffers a bounded amount", async () => {
@@ -30,7 +31,7 @@ describe("back-pressure on event streams", () => {
     expect(readsWhileStalled * chunk.length).toBeLessThan(64 * 1024 * 1024);
     expect(reads).toBe(readsWhileStalled);
     socket.destroy();
-    for (let i = 0; i < 100 && !cancelled; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && !cancelled; ) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(cancelled).toBe(true);
     await listening.close();
   });

@@ -10,12 +10,13 @@ import { buildForChildProcesses, expectNodeOutput, repoRoot } from "../../../tes
 import { startServer } from "./support/harness.js";
 import { SseClient } from "./support/sse-client.js";
 import { expectValidHistory } from "./suite/server-suite.js";
+import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const sqliteFixtures = fileURLToPath(new URL("../../glove-sqlite/test/fixtures/", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "glove-server-xproc-"));
 const children: ChildProcess[] = [];
-beforeAll(() => buildForChildProcesses("packages/glove-server"), 180_000);
+beforeAll(() => buildForChildProcesses("packages/glove-server"), SLOW_WORK_MS);
 afterAll(() => {
   for (const child of children) child.kill("SIGKILL");
   rmSync(dir, { recursive: true, force: true });
@@ -103,7 +104,7 @@ describe("glove-server across processes", () => {
       const item = (posted.data as { items: Array<{ id: string; status: string }> }).items[0]!;
       expect(item.status).toBe("pending");
       await tab.waitForEvent("turn_end");
-      expectNodeOutput(join(sqliteFixtures, "resolve-inbox.mjs"), [dbPath, id, item.id, "Back on Tuesday."], "RESOLVED\n", 30_000);
+      expectNodeOutput(join(sqliteFixtures, "resolve-inbox.mjs"), [dbPath, id, item.id, "Back on Tuesday."], "RESOLVED\n", SLOW_WORK_MS);
       const resolved = await tab.waitForEvent("inbox", (d) => (d.items as Array<{ status: string }>)[0]?.status === "resolved");
       expect((resolved.data as { items: Array<{ response: string }> }).items[0]!.response).toBe("Back on Tuesday.");
     } finally {

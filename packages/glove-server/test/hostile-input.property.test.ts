@@ -4,6 +4,7 @@ import type { Message } from "glove-core";
 import { memoryStorage } from "glove-server";
 import { startServer, type TestServer } from "./support/harness.js";
 import { expectValidHistory } from "./suite/server-suite.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 let s: TestServer;
 let id: string;
@@ -47,7 +48,7 @@ describe("hostile HTTP input", () => {
             method: safeMethod,
             headers,
             body: safeMethod === "GET" ? undefined : raw,
-            signal: AbortSignal.timeout(5000),
+            signal: AbortSignal.timeout(PROMPT_WAIT_MS),
           }).catch((error: unknown) => ({ status: 0, error }) as const);
           if ("error" in response) throw new Error(`request failed: ${String(response.error)}`);
           expect(response.status).toBeGreaterThanOrEqual(200);
@@ -64,9 +65,9 @@ describe("hostile HTTP input", () => {
     );
     expect(logged).toEqual([]);
     // Whatever the fuzzer sent (messages, aborts, slot answers), the history pairs every call with a result.
-    for (let i = 0; i < 100 && (await s.api(`/conversations/${id}`)).body.busy; i++) await new Promise((r) => setTimeout(r, 20));
+    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && (await s.api(`/conversations/${id}`)).body.busy; ) await new Promise((r) => setTimeout(r, 20));
     const history = (await s.api(`/conversations/${id}`)).body.messages as Message[];
     expectValidHistory(history);
     expect(history[0]?.text).toBe("hello");
-  }, 60_000);
+  }, SLOW_WORK_MS);
 });

@@ -6,6 +6,7 @@ import { createGloveServer, memoryStorage, type GloveServer, type Listening } fr
 import { startFakeServer, type FakeServer } from "../../glove-core/test/models/fake-server.js";
 import { authenticate } from "./support/harness.js";
 import { SseClient } from "./support/sse-client.js";
+import { PROMPT_WAIT_MS } from "../../../test-support/timeouts.js";
 
 let server: GloveServer | undefined;
 let fake: FakeServer | undefined;
@@ -57,7 +58,7 @@ describe("abort reaches the model's HTTP request", () => {
     expect(upstream.clientAborts).toBe(0);
     const aborted = await call(listening, `/conversations/${id}/abort`, {});
     expect(aborted.body).toMatchObject({ aborted: true, status: "aborted" });
-    for (let i = 0; i < 100 && upstream.clientAborts === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && upstream.clientAborts === 0; ) await new Promise((r) => setTimeout(r, 20));
     expect(upstream.clientAborts).toBe(1);
     await tab.waitForEvent("turn_end", (d) => d.status === "aborted");
     await tab.close();
@@ -126,7 +127,7 @@ describe("a glove-core Runtime as the server's agents", () => {
     expect(seen.some((e) => e.agent === "writer" && e.type === "tool_use_result")).toBe(true);
     await tab.close();
     // Idle eviction releases the Runtime's Glove too.
-    for (let i = 0; i < 100 && runtime.openConversations > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && runtime.openConversations > 0; ) await new Promise((r) => setTimeout(r, 20));
     expect(runtime.openConversations).toBe(0);
     expect(server.liveConversations).toBe(0);
   });

@@ -7,11 +7,12 @@ import { ScriptedModel } from "glove-core/testing";
 import { INTERRUPTED_TOOL_MESSAGE, SqliteStore } from "../src/index.js";
 import { expectInboxAnswerReachesNextRequest, expectNoOrphanedToolCalls, makeCoffeeAgent as makeAgent } from "../../../test-support/coffee-agent.js";
 import { buildForChildProcesses, expectBatchesIntact, expectNodeOutput, killWhileToolRuns, runNode } from "../../../test-support/child-processes.js";
+import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 // Child processes run the built packages (node cannot load the TypeScript sources).
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "glove-sqlite-xproc-"));
-beforeAll(() => buildForChildProcesses("packages/glove-sqlite"), 180_000);
+beforeAll(() => buildForChildProcesses("packages/glove-sqlite"), SLOW_WORK_MS);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("SqliteStore across processes", () => {
@@ -35,7 +36,7 @@ describe("SqliteStore across processes", () => {
     const dbPath = join(dir, "inbox.db");
     const store = new SqliteStore({ dbPath, sessionId: "cafe" });
     await expectInboxAnswerReachesNextRequest(store, (itemId) =>
-      expectNodeOutput(join(fixtures, "resolve-inbox.mjs"), [dbPath, "cafe", itemId, "Back in stock Tuesday."], "RESOLVED\n", 30_000),
+      expectNodeOutput(join(fixtures, "resolve-inbox.mjs"), [dbPath, "cafe", itemId, "Back in stock Tuesday."], "RESOLVED\n", SLOW_WORK_MS),
     );
     store.close();
   });

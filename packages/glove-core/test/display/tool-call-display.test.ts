@@ -5,6 +5,7 @@ import { Glove } from "../../src/glove.js";
 import { MemoryStore } from "../../src/stores/memory-store.js";
 import { ScriptedModel } from "../../src/testing/scripted-model.js";
 import type { Slot } from "../../src/types/index.js";
+import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
 function agent(model: ScriptedModel, dm: Displaymanager) {
   return new Glove({
@@ -18,7 +19,7 @@ function agent(model: ScriptedModel, dm: Displaymanager) {
 
 /** Waits until the stack holds `count` slots. */
 async function stackOf(dm: Displaymanager, count: number): Promise<Slot<unknown>[]> {
-  for (let i = 0; i < 200 && dm.stack.length < count; i++) await new Promise((r) => setTimeout(r, 5));
+  for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && dm.stack.length < count; ) await new Promise((r) => setTimeout(r, 5));
   return dm.stack;
 }
 

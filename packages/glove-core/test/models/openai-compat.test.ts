@@ -512,7 +512,8 @@ describe("OpenAICompatAdapter — errors and abort", () => {
     const started = performance.now();
     controller.abort();
     const error = await pending.catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(100);
+    // "At once": not after the hang (which never ends); generous, as a loaded machine stalls the event loop.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(AbortError.isInstance(error)).toBe(true);
     expect(error).toBeInstanceOf(AbortError);
     await new Promise((r) => setTimeout(r, 30));
@@ -528,7 +529,7 @@ describe("OpenAICompatAdapter — errors and abort", () => {
     const started = performance.now();
     controller.abort(new Error("user pressed Ctrl-C"));
     const error = await pending.catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(error).toBeInstanceOf(AbortError);
     expect((error as Error).message).toBe("user pressed Ctrl-C");
   });

@@ -15,6 +15,7 @@ import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
 import { encodeEventStreamMessage } from "../../src/models/shared/aws.js";
 import { UNREADABLE_RESPONSE_CODE } from "../../src/models/shared/http-adapter.js";
 import { MALFORMED_RESPONSE_CODE } from "../../src/models/shared/wire-shape.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 import { recorder, startFakeServer, type FakeServer, type RecordedEvent } from "./fake-server.js";
 
 /** One event of a stream (or the whole body, for a JSON answer): `name` is its SSE / event-stream type. */
@@ -129,7 +130,8 @@ async function promptChecked(adapter: ModelAdapter): Promise<"ok" | "provider-er
   const rec = recorder();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("the adapter hung")), 10_000);
+    // Past the adapter's own timeout (below): only an adapter that ignores it gets here.
+    timer = setTimeout(() => reject(new Error("the adapter hung")), PROMPT_WAIT_MS);
   });
   try {
     const result = await Promise.race([adapter.prompt({ messages: [{ sender: "user", text: "Weather in Oslo?" }] }, rec.notify), hung]);
@@ -189,7 +191,8 @@ afterAll(async () => {
   await server.close();
 });
 
-const common = { maxRetries: 0, timeout: 5_000 } as const;
+// The fake server always ends its answers: a timeout means a hang, not a slow machine, so it is generous.
+const common = { maxRetries: 0, timeout: PROMPT_WAIT_MS / 2 } as const;
 
 /** Runs the property for one family; also checks the unmodified answer is read as a valid result. */
 async function fuzz(encoding: Encoding, base: Entry[], adapter: () => ModelAdapter, numRuns = Number(process.env.GLOVE_FUZZ_RUNS ?? 150)): Promise<void> {
@@ -326,12 +329,12 @@ const anthropic = (stream: boolean) => () => new AnthropicAdapter({ model: "m", 
 const bedrock = (stream: boolean) => () => new BedrockAdapter({ model: "m", region: "us-east-1", baseURL: server.url, credentials, stream, ...common });
 
 describe("adapters given provider answers of any shape: a valid result or a ProviderError, never a TypeError (fast-check)", () => {
-  it("OpenAI-compatible, streamed", () => fuzz("sse", openAIStream, openai(true)), 120_000);
-  it("OpenAI-compatible, whole JSON body", () => fuzz("json", openAIJson, openai(false)), 120_000);
-  it("Anthropic Messages, streamed", () => fuzz("anthropic-sse", anthropicStream, anthropic(true)), 120_000);
-  it("Anthropic Messages, whole JSON body", () => fuzz("json", anthropicJson, anthropic(false)), 120_000);
-  it("Bedrock ConverseStream", () => fuzz("eventstream", bedrockStream, bedrock(true)), 120_000);
-  it("Bedrock Converse, whole JSON body", () => fuzz("json", bedrockJson, bedrock(false)), 120_000);
+  it("OpenAI-compatible, streamed", () => fuzz("sse", openAIStream, openai(true)), SLOW_WORK_MS);
+  it("OpenAI-compatible, whole JSON body", () => fuzz("json", openAIJson, openai(false)), SLOW_WORK_MS);
+  it("Anthropic Messages, streamed", () => fuzz("anthropic-sse", anthropicStream, anthropic(true)), SLOW_WORK_MS);
+  it("Anthropic Messages, whole JSON body", () => fuzz("json", anthropicJson, anthropic(false)), SLOW_WORK_MS);
+  it("Bedrock ConverseStream", () => fuzz("eventstream", bedrockStream, bedrock(true)), SLOW_WORK_MS);
+  it("Bedrock Converse, whole JSON body", () => fuzz("json", bedrockJson, bedrock(false)), SLOW_WORK_MS);
 });
 
 // ── Specific shapes: the error names the provider and the field, or the answer is used ───────

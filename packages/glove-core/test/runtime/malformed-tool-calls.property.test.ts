@@ -12,6 +12,7 @@ import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
 import { json, sse, startFakeServer, type FakeServer, type Handler } from "../models/fake-server.js";
 import { makeGlove } from "../support/make-glove.js";
 import { expectStoreHistoryValid } from "../support/valid-history.js";
+import { SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
 const textAnswer = (stream: boolean): Handler =>
@@ -99,7 +100,7 @@ describe("tool calls of any JSON shape (fast-check)", () => {
       );
       // The generator reaches both outcomes.
       expect([...seen].sort()).toEqual(["ok", "provider-error"]);
-    }, 120_000);
+    }, SLOW_WORK_MS);
   }
 
   it("from a custom adapter, in its result and in its events", async () => {
@@ -121,5 +122,5 @@ describe("tool calls of any JSON shape (fast-check)", () => {
       { numRuns: 300 },
     );
     expect([...seen].sort()).toEqual(["ok", "provider-error"]);
-  }, 120_000);
+  }, SLOW_WORK_MS);
 });

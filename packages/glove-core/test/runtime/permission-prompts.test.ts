@@ -40,7 +40,7 @@ describe("a permission prompt nobody shows (decision 19)", () => {
     const t = unwatchedGlove();
     const turn = t.glove.processRequest("Wipe sda");
 
-    await vi.waitFor(() => expect(t.events.ofType("permission_waiting")).toHaveLength(1), { timeout: 2_000 });
+    await vi.waitFor(() => expect(t.events.ofType("permission_waiting")).toHaveLength(1), { timeout: 60_000 });
     const [waiting] = t.events.ofType("permission_waiting");
     const slot = t.glove.displayManager.stack.find((s) => s.renderer === PERMISSION_REQUEST_RENDERER)!;
     expect(waiting).toMatchObject({ tool_name: "wipe_disk", call_id: "call-1", slot_id: slot.id });
@@ -85,7 +85,7 @@ describe("a permission prompt nobody shows (decision 19)", () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const t = unwatchedGlove({ permissionTimeoutMs: 5_000 });
     const turn = t.glove.processRequest("Wipe sda");
-    await vi.waitFor(() => expect(t.events.ofType("permission_waiting")).toHaveLength(1), { timeout: 2_000 });
+    await vi.waitFor(() => expect(t.events.ofType("permission_waiting")).toHaveLength(1), { timeout: 60_000 });
     t.glove.displayManager.resolve(t.events.ofType("permission_waiting")[0]!.slot_id!, true);
     await turn;
     expect(t.runs()).toBe(1);

@@ -70,7 +70,7 @@ describe("server-filesystem (published, stdio) and roots", () => {
       { roots: [{ uri: pathToFileURL(rootDir).href, name: "workspace" }] },
     );
     // The server fetches the roots after initialisation; wait until it has switched.
-    await expect.poll(allowed, { timeout: 5_000 }).toContain(rootDir);
+    await expect.poll(allowed, { timeout: 60_000 }).toContain(rootDir);
     expect(await allowed()).not.toContain(cliDir);
 
     await glove.processRequest("Write the note, then read the other file.");
@@ -81,7 +81,7 @@ describe("server-filesystem (published, stdio) and roots", () => {
     expect(String(outside!.result.message)).toMatch(/outside allowed directories|Access denied/i);
 
     await mount!.features!.setRoots("fs", [{ uri: pathToFileURL(cliDir).href }]);
-    await expect.poll(allowed, { timeout: 5_000 }).toContain(cliDir);
+    await expect.poll(allowed, { timeout: 60_000 }).toContain(cliDir);
     expect(await allowed()).not.toContain(rootDir);
   });
 });

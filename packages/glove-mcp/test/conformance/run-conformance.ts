@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
+import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
 /** How one client did on one conformance scenario. */
 export interface ScenarioOutcome {
@@ -28,7 +29,7 @@ function dirname(path: string): string {
 
 /** The client scenarios the installed suite knows, read from its `list` command. */
 export async function listClientScenarios(): Promise<string[]> {
-  const { stdout } = await runCli(["list"], 30_000);
+  const { stdout } = await runCli(["list"], PROMPT_WAIT_MS);
   const lines = stdout.split("\n");
   const start = lines.findIndex((l) => l.startsWith("Client scenarios"));
   return lines

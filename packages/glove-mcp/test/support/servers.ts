@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const packageDir = path.resolve(here, "../..");
@@ -40,7 +41,7 @@ export async function startEverything(mode: "streamableHttp" | "sse"): Promise<R
   try {
     const { host, port } = await new Promise<{ host: string; port: number }>((resolve, reject) => {
       let buffer = "";
-      const timer = setTimeout(() => reject(new Error(`server-everything ${mode} did not start: ${buffer}`)), 15_000);
+      const timer = setTimeout(() => reject(new Error(`server-everything ${mode} did not start: ${buffer}`)), PROMPT_WAIT_MS);
       child.stderr!.setEncoding("utf8");
       child.stderr!.on("data", (chunk: string) => {
         buffer += chunk;

@@ -1,7 +1,8 @@
 import type { GloveState, GloveStore } from "glove-react";
+import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
 /** Resolves with the store's latest state once `predicate` holds (polls; sessions run asynchronously). */
-export async function waitForState(store: GloveStore, predicate: (state: GloveState) => boolean, timeoutMs = 8000): Promise<GloveState> {
+export async function waitForState(store: GloveStore, predicate: (state: GloveState) => boolean, timeoutMs = PROMPT_WAIT_MS): Promise<GloveState> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = store.current;

@@ -11,6 +11,7 @@ import type { Listening } from "../../src/http/node-listen.js";
 import { createModelRelay, type ModelRelayOptions } from "../../src/relay/index.js";
 import { startFakeUpstream, type FakeUpstream, type Respond } from "./support/fake-upstream.js";
 import { post, readEvents, testAuthenticate, userMessage } from "./support/harness.js";
+import { SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 
 const KEY = "sk-proj-relayServerKey0123456789";
 const token = (min: number, max: number) => fc.stringMatching(new RegExp(`^[A-Za-z0-9_-]{${min},${max}}$`));
@@ -123,5 +124,5 @@ describe("relay property: upstream error bodies", () => {
       }),
       { numRuns: 150 },
     );
-  }, 120_000);
+  }, SLOW_WORK_MS);
 });

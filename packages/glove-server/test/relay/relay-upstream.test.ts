@@ -5,6 +5,7 @@ import type { Listening } from "../../src/http/node-listen.js";
 import { createModelRelay } from "../../src/relay/index.js";
 import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.js";
 import { testAuthenticate, TOKEN, until, userMessage } from "./support/harness.js";
+import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
 let upstream: FakeUpstream | undefined;
 let server: Listening | undefined;
@@ -76,11 +77,11 @@ describe("the relay in front of a real provider adapter", () => {
     // The slot is released once the aborted stream has wound down.
     let status = 0;
     async function attempt(): Promise<void> {
-      const again = await fetch(server!.url, { method: "POST", headers: { authorization: TOKEN, "content-type": "application/json" }, body: body(), signal: AbortSignal.timeout(2000) });
+      const again = await fetch(server!.url, { method: "POST", headers: { authorization: TOKEN, "content-type": "application/json" }, body: body(), signal: AbortSignal.timeout(PROMPT_WAIT_MS) });
       status = again.status;
       await again.body?.cancel();
     }
-    for (let i = 0; i < 50 && (status === 0 || status === 429); i++) {
+    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && (status === 0 || status === 429); ) {
       await attempt();
       if (status === 429) await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -6,6 +6,7 @@ import { buildForChildProcesses } from "../../../../test-support/child-processes
 import { SseClient } from "../support/sse-client.js";
 import { apiOf, killAll, startInstance, type Instance } from "./support/scale-processes.js";
 import { dropRedisPrefix, dropSchema, PG_URL, REDIS_URL, uniqueName } from "./support/scale-env.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 
 const schema = uniqueName("inbox");
 const prefix = uniqueName("inbox");
@@ -15,7 +16,7 @@ const pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
 beforeAll(async () => {
   buildForChildProcesses("packages/glove-server");
   instances = await Promise.all([0, 1].map(() => startInstance(schema, prefix, REDIS_URL, 3000, { INBOX_POLL_MS: "50" })));
-}, 180_000);
+}, SLOW_WORK_MS);
 afterAll(async () => {
   for (const instance of instances) if (instance.stderr()) console.warn(instance.stderr().slice(-3000));
   killAll();
@@ -36,9 +37,9 @@ describe("glove-server scale mode: inbox items changed outside a turn", () => {
     const store = await PostgresStore.open({ pool, schema, sessionId: id });
     const item: InboxItem = { id: "i1", tag: "restock", request: "When is oat milk back?", response: null, status: "pending", blocking: false, created_at: new Date().toISOString(), resolved_at: null };
     await store.addInboxItem(item);
-    for (const tab of tabs) await tab.waitForEvent("inbox", (d) => (d.items as InboxItem[])[0]?.status === "pending", 10_000);
+    for (const tab of tabs) await tab.waitForEvent("inbox", (d) => (d.items as InboxItem[])[0]?.status === "pending", PROMPT_WAIT_MS);
     await store.updateInboxItem("i1", { status: "resolved", response: "Tuesday.", resolved_at: new Date().toISOString() });
-    for (const tab of tabs) await tab.waitForEvent("inbox", (d) => (d.items as InboxItem[])[0]?.status === "resolved", 10_000);
+    for (const tab of tabs) await tab.waitForEvent("inbox", (d) => (d.items as InboxItem[])[0]?.status === "resolved", PROMPT_WAIT_MS);
     await new Promise((resolve) => setTimeout(resolve, 300)); // several polls on both instances: still no repeat
     const [a, b] = tabs.map(inboxEvents) as [ReturnType<typeof inboxEvents>, ReturnType<typeof inboxEvents>];
     expect(a.map((e) => (e.data as { items: InboxItem[] }).items.map((i) => i.status))).toEqual([["pending"], ["resolved"]]);

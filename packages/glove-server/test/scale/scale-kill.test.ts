@@ -5,6 +5,7 @@ import { expectValidHistory } from "../suite/server-suite.js";
 import { ResilientStream } from "./support/resilient-stream.js";
 import { apiOf, killAll, startInstance, type Instance } from "./support/scale-processes.js";
 import { dropRedisPrefix, dropSchema, REDIS_URL, uniqueName } from "./support/scale-env.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 
 const schema = uniqueName("kill");
 const prefix = uniqueName("kill");
@@ -15,7 +16,7 @@ let instances: Instance[] = [];
 beforeAll(async () => {
   buildForChildProcesses("packages/glove-server");
   instances = await Promise.all([0, 1, 2].map(() => startInstance(schema, prefix, REDIS_URL, 1000)));
-}, 180_000);
+}, SLOW_WORK_MS);
 afterAll(async () => {
   // What the instances logged (unexpected errors only), to explain a failure.
   for (const instance of instances) if (instance.stderr()) console.warn(instance.stderr().slice(-3000));
@@ -46,7 +47,7 @@ describe("glove-server scale mode: workers killed mid-turn", () => {
     const ids: string[] = [];
     for (let i = 0; i < CONVERSATIONS; i++) ids.push((await post("/conversations", {})).body.id as string);
     const streams = ids.map((id) => new ResilientStream(alive, `/conversations/${id}/events`));
-    await Promise.all(streams.map((s) => s.waitFor((events) => events.length > 0, 20_000)));
+    await Promise.all(streams.map((s) => s.waitFor((events) => events.length > 0, PROMPT_WAIT_MS)));
 
     let stop = false;
     const sentTurns = ids.map(() => [] as Array<{ turnId: string; text: string }>);
@@ -58,7 +59,7 @@ describe("glove-server scale mode: workers killed mid-turn", () => {
         expect(sent.status).toBe(202);
         sentTurns[c]!.push({ turnId: sent.body.turnId, text });
         await streams[c]!
-          .waitFor((events) => events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === sent.body.turnId), 60_000)
+          .waitFor((events) => events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === sent.body.turnId), PROMPT_WAIT_MS)
           .catch((error: unknown) => {
             throw new Error(`${String(error)} (conversation ${id}, turn ${sent.body.turnId}${sent.body.duplicate ? ", answered as a duplicate" : ""}, Redis prefix ${prefix})`);
           });
@@ -115,5 +116,5 @@ describe("glove-server scale mode: workers killed mid-turn", () => {
     await Promise.all(streams.map((s) => s.close()));
     console.info(`[scale-kill] ${KILLS} kills, ${sentTurns.flat().length} turns, ${resumed} takeovers seen by clients, ${interrupted} interrupted step calls, ${rerun} lookups`);
     expect(resumed).toBeGreaterThan(0);
-  }, 150_000);
+  }, SLOW_WORK_MS);
 });

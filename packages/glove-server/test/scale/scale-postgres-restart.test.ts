@@ -6,6 +6,7 @@ import { canRunOwnPostgres, OwnPostgres } from "./support/own-postgres.js";
 import { ResilientStream } from "./support/resilient-stream.js";
 import { apiOf, killAll, startInstance, type Instance } from "./support/scale-processes.js";
 import { dropRedisPrefix, REDIS_URL, uniqueName } from "./support/scale-env.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 
 const enabled = canRunOwnPostgres();
 const schema = uniqueName("pgrestart");
@@ -18,7 +19,7 @@ beforeAll(async () => {
   buildForChildProcesses("packages/glove-server");
   postgres = await OwnPostgres.start();
   instances = await Promise.all([0, 1].map(() => startInstance(schema, prefix, REDIS_URL, 3000, { GLOVE_PG_URL: postgres!.url })));
-}, 180_000);
+}, SLOW_WORK_MS);
 afterAll(async () => {
   for (const instance of instances) if (instance.stderr()) console.warn(instance.stderr().slice(-2000));
   killAll();
@@ -31,15 +32,15 @@ describe.runIf(enabled)("glove-server scale mode: PostgreSQL restarting mid-turn
     const [a, b] = instances.map((i) => apiOf(i.url)) as [ReturnType<typeof apiOf>, ReturnType<typeof apiOf>];
     const id = (await a("/conversations", {})).body.id as string;
     const stream = new ResilientStream(() => instances[1]!.url, `/conversations/${id}/events`);
-    await stream.waitFor((events) => events.length > 0, 10_000);
+    await stream.waitFor((events) => events.length > 0, PROMPT_WAIT_MS);
     const sent = await a(`/conversations/${id}/messages`, { text: "steps:10 p1" });
     expect(sent.status).toBe(202);
-    await stream.waitFor((events) => events.filter((e) => e.event === "tool_use").length >= 3, 20_000);
+    await stream.waitFor((events) => events.filter((e) => e.event === "tool_use").length >= 3, PROMPT_WAIT_MS);
     postgres!.stop();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     postgres!.start();
 
-    await stream.waitFor((events) => events.some((e) => e.event === "turn_end"), 30_000);
+    await stream.waitFor((events) => events.some((e) => e.event === "turn_end"), PROMPT_WAIT_MS);
     const end = stream.events.find((e) => e.event === "turn_end")!.data as { turnId: string; status: string };
     expect(end.turnId).toBe(sent.body.turnId);
     expect(["done", "error"]).toContain(end.status);
@@ -49,11 +50,11 @@ describe.runIf(enabled)("glove-server scale mode: PostgreSQL restarting mid-turn
 
     const next = await b(`/conversations/${id}/messages`, { text: "hello after the restart" });
     expect(next.status).toBe(202);
-    await stream.waitFor((all) => all.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === next.body.turnId), 20_000);
+    await stream.waitFor((all) => all.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === next.body.turnId), PROMPT_WAIT_MS);
     expect(stream.events.find((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === next.body.turnId)?.data).toMatchObject({ status: "done" });
     const history = (await a(`/conversations/${id}`)).body.messages as Message[];
     expectValidHistory(history);
     expect(history.at(-1)?.text).toBe("echo: hello after the restart");
     await stream.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 });

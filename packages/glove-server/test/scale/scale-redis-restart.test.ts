@@ -6,6 +6,7 @@ import { OwnRedis } from "./support/own-redis.js";
 import { ResilientStream } from "./support/resilient-stream.js";
 import { apiOf, killAll, startInstance, type Instance } from "./support/scale-processes.js";
 import { dropSchema, uniqueName } from "./support/scale-env.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 
 const schema = uniqueName("rrestart");
 const prefix = uniqueName("rrestart");
@@ -16,7 +17,7 @@ beforeAll(async () => {
   buildForChildProcesses("packages/glove-server");
   redis = await OwnRedis.start();
   instances = await Promise.all([0, 1].map(() => startInstance(schema, prefix, redis.url, 3000)));
-}, 180_000);
+}, SLOW_WORK_MS);
 afterAll(async () => {
   killAll();
   await redis?.stop();
@@ -29,11 +30,11 @@ describe("glove-server scale mode: Redis restarting mid-turn", () => {
     const id = (await a("/conversations", {})).body.id as string;
     const onA = new ResilientStream(() => instances[0]!.url, `/conversations/${id}/events`);
     const onB = new ResilientStream(() => instances[1]!.url, `/conversations/${id}/events`);
-    await onA.waitFor((events) => events.length > 0, 10_000);
-    await onB.waitFor((events) => events.length > 0, 10_000);
+    await onA.waitFor((events) => events.length > 0, PROMPT_WAIT_MS);
+    await onB.waitFor((events) => events.length > 0, PROMPT_WAIT_MS);
     const sent = await b(`/conversations/${id}/messages`, { text: "steps:10 r1" });
     expect(sent.status).toBe(202);
-    await onA.waitFor((events) => events.filter((e) => e.event === "tool_use").length >= 3, 20_000);
+    await onA.waitFor((events) => events.filter((e) => e.event === "tool_use").length >= 3, PROMPT_WAIT_MS);
 
     const ended = (events: Array<{ event: string }>) => events.some((e) => e.event === "turn_end");
     expect(ended(onA.events)).toBe(false); // the restart happens mid-turn
@@ -41,8 +42,8 @@ describe("glove-server scale mode: Redis restarting mid-turn", () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await redis.start();
 
-    await onA.waitFor(ended, 30_000);
-    await onB.waitFor(ended, 30_000);
+    await onA.waitFor(ended, PROMPT_WAIT_MS);
+    await onB.waitFor(ended, PROMPT_WAIT_MS);
     for (const stream of [onA, onB]) {
       const events = stream.events;
       for (let i = 1; i < events.length; i++) expect(events[i]!.id).toBe(events[i - 1]!.id! + 1);
@@ -57,8 +58,8 @@ describe("glove-server scale mode: Redis restarting mid-turn", () => {
     // And the next turn works as before.
     const next = await a(`/conversations/${id}/messages`, { text: "hello again" });
     expect(next.status).toBe(202);
-    await onB.waitFor((events) => events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === next.body.turnId), 20_000);
+    await onB.waitFor((events) => events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === next.body.turnId), PROMPT_WAIT_MS);
     await onA.close();
     await onB.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 });

@@ -5,6 +5,7 @@ import { SseClient } from "../support/sse-client.js";
 import { expectValidHistory } from "../suite/server-suite.js";
 import { apiOf, killAll, startInstance, type Api, type Instance } from "./support/scale-processes.js";
 import { dropRedisPrefix, dropSchema, REDIS_URL, uniqueName } from "./support/scale-env.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 
 const schema = uniqueName("route");
 const prefix = uniqueName("route");
@@ -16,7 +17,7 @@ beforeAll(async () => {
   buildForChildProcesses("packages/glove-server");
   instances = await Promise.all([0, 1, 2].map(() => startInstance(schema, prefix, REDIS_URL, 3000)));
   apis = instances.map((i) => apiOf(i.url));
-}, 180_000);
+}, SLOW_WORK_MS);
 afterAll(async () => {
   // What the instances logged (unexpected errors only), to explain a failure.
   for (const instance of instances) if (instance.stderr()) console.warn(instance.stderr().slice(-3000));
@@ -111,11 +112,11 @@ describe("glove-server scale mode: three processes on PostgreSQL + Redis", () =>
     const users = Array.from({ length: n }, (_, i) => `user${i}`);
     const ids = await Promise.all(users.map(async (user, i) => (await apis[i % 3]!("/conversations", {}, user)).body.id as string));
     const tabs = ids.map((id, i) => stream((i + 1) % 3, id, undefined, users[i]));
-    await Promise.all(tabs.map((t) => t.waitForEvent("snapshot", undefined, 30_000)));
+    await Promise.all(tabs.map((t) => t.waitForEvent("snapshot", undefined, PROMPT_WAIT_MS)));
     const tags = ids.map(() => crypto.randomUUID());
     const sent = await Promise.all(ids.map((id, i) => apis[(i + 2) % 3]!(`/conversations/${id}/messages`, { text: `steps:2 ${tags[i]}` }, users[i])));
     expect(sent.every((s) => s.status === 202)).toBe(true);
-    await Promise.all(tabs.map((t) => t.waitForEvent("turn_end", undefined, 60_000))).catch((error: unknown) => {
+    await Promise.all(tabs.map((t) => t.waitForEvent("turn_end", undefined, PROMPT_WAIT_MS))).catch((error: unknown) => {
       const stuck = ids.filter((_, i) => !tabs[i]!.events.some((e) => e.event === "turn_end"));
       throw new Error(`${String(error)}; conversations without turn_end (Redis prefix ${prefix}): ${stuck.join(" ")}`);
     });
@@ -133,5 +134,5 @@ describe("glove-server scale mode: three processes on PostgreSQL + Redis", () =>
       expectValidHistory(snap.body.messages);
       expect((snap.body.messages as Message[]).map((m) => m.text).filter(Boolean)).toEqual([`steps:2 ${tags[i]}`, `done ${tags[i]}`]);
     }
-  }, 120_000);
+  }, SLOW_WORK_MS);
 });

@@ -8,6 +8,7 @@ import { SseClient } from "../support/sse-client.js";
 import { expectValidHistory } from "../suite/server-suite.js";
 import { REDIS_URL } from "./support/scale-env.js";
 import { createConversation, historyOf, inProcessScaleEnv, postMessage, scaledServer, testGlove } from "./support/in-process.js";
+import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
 const env = inProcessScaleEnv("takeover");
 const { schema, prefix, pool, redis } = env;
@@ -91,7 +92,7 @@ describe("glove-server scale mode: a worker whose run lock lapsed (e.g. its even
     const tab = new SseClient(`${url}/conversations/${id}/events`);
     await tab.waitForEvent("snapshot");
     await postMessage(url, id, "compute");
-    const end = await tab.waitForEvent("turn_end", undefined, 20_000);
+    const end = await tab.waitForEvent("turn_end", undefined, PROMPT_WAIT_MS);
     expect(end.data).toMatchObject({ status: "done" });
     expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
     const history = await historyOf(url, id);
@@ -148,7 +149,7 @@ describe("glove-server scale mode: close() hands running turns over", () => {
     const tab = new SseClient(`${urlB}/conversations/${id}/events`);
     await tab.waitForEvent("tool_use");
     await a.close(); // only A ran turns when the message came; now it leaves
-    const end = await tab.waitForEvent("turn_end", undefined, 15_000);
+    const end = await tab.waitForEvent("turn_end", undefined, PROMPT_WAIT_MS);
     expect(end.data).toMatchObject({ status: "done" });
     expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
     const history = await historyOf(urlB, id);

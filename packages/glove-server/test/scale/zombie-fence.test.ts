@@ -10,6 +10,7 @@ import { SseClient } from "../support/sse-client.js";
 import { expectValidHistory } from "../suite/server-suite.js";
 import { apiOf, killAll, startInstance, type Instance } from "./support/scale-processes.js";
 import { dropRedisPrefix, dropSchema, PG_URL, REDIS_URL, uniqueName } from "./support/scale-env.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 
 const schema = uniqueName("zombie");
 const prefix = uniqueName("zombie");
@@ -17,7 +18,7 @@ const wake = join(mkdtempSync(join(tmpdir(), "glove-zombie-")), "wake");
 const instances: Instance[] = [];
 const pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
 
-beforeAll(() => buildForChildProcesses("packages/glove-server"), 180_000);
+beforeAll(() => buildForChildProcesses("packages/glove-server"), SLOW_WORK_MS);
 afterAll(async () => {
   killAll();
   await pool.end();
@@ -44,16 +45,16 @@ describe("glove-server scale mode: a worker that lost its lock and has not notic
     const id = (await api("/conversations", {})).body.id as string;
     const sent = await api(`/conversations/${id}/messages`, { text: "stall z1" });
     expect(sent.status).toBe(202);
-    await until("A to stall", () => a.stderr().includes("STALL_START"), 30_000);
+    await until("A to stall", () => a.stderr().includes("STALL_START"), PROMPT_WAIT_MS);
     const b = await startInstance(schema, prefix, REDIS_URL, 1000);
     instances.push(b);
     const tab = new SseClient(`${b.url}/conversations/${id}/events`, { authorization: "Bearer alice" });
-    const end = await tab.waitForEvent("turn_end", undefined, 30_000);
+    const end = await tab.waitForEvent("turn_end", undefined, PROMPT_WAIT_MS);
     expect(end.data).toEqual({ turnId: sent.body.turnId, status: "done" });
     expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
     expect(a.stderr()).not.toContain("STALL_END");
     writeFileSync(wake, ""); // B is done: A wakes up
-    await until("A to wake up", () => a.stderr().includes("STALL_END"), 10_000);
+    await until("A to wake up", () => a.stderr().includes("STALL_END"), PROMPT_WAIT_MS);
     // A's append is issued right after it wakes; give it time to land (or be refused).
     await new Promise((resolve) => setTimeout(resolve, 1500));
     // Read PostgreSQL itself: a snapshot shows only what the stream announced.
@@ -64,9 +65,9 @@ describe("glove-server scale mode: a worker that lost its lock and has not notic
     // The conversation is free: the next message runs normally.
     const next = await apiOf(b.url)(`/conversations/${id}/messages`, { text: "after" });
     expect(next.status).toBe(202);
-    await tab.waitForEvent("turn_end", (d) => d.turnId === next.body.turnId, 30_000);
+    await tab.waitForEvent("turn_end", (d) => d.turnId === next.body.turnId, PROMPT_WAIT_MS);
     const final = (await apiOf(b.url)(`/conversations/${id}`)).body.messages as Message[];
     expect(final.map((m) => m.text)).toEqual(["stall z1", "echo: stall z1", "after", "echo: after"]);
     await tab.close();
-  }, 90_000);
+  }, SLOW_WORK_MS);
 });

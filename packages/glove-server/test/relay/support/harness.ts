@@ -2,6 +2,7 @@ import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
 import type { ModelAdapter } from "glove-core";
 import { listenNode, type Listening } from "../../../src/http/node-listen.js";
 import { createModelRelay, type ModelRelay, type ModelRelayOptions } from "../../../src/relay/index.js";
+import { PROMPT_WAIT_MS } from "../../../../../test-support/timeouts.js";
 
 export const TOKEN = "Bearer good-token";
 export const MODELS = ["small-model", "big-model"];
@@ -81,7 +82,7 @@ export async function readEvents(response: Response): Promise<WireEvent[]> {
 export const userMessage = (text = "hi") => ({ sender: "user", text });
 
 /** Polls `check` until it is true (or fails after `timeoutMs`). */
-export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function until(check: () => boolean, timeoutMs = PROMPT_WAIT_MS): Promise<void> {
   const start = Date.now();
   while (!check()) {
     if (Date.now() - start > timeoutMs) throw new Error("condition not met in time");

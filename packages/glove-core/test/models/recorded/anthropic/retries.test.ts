@@ -40,7 +40,8 @@ describe("Anthropic error statuses", () => {
     const server = await startServer([{ response: withHeaders(recorded("rate-limited"), { "retry-after": "30", "retry-after-ms": "20" }) }, { response: recorded("thinking-text") }]);
     const started = Date.now();
     await adapter({ baseURL: server.url }).prompt({ messages }, events().notify);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Well under the 30 s retry-after it must not have waited; no tighter, as a loaded machine is slow.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(server.script.requests).toHaveLength(2);
   });
 

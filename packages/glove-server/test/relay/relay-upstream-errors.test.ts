@@ -2,9 +2,8 @@ import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAdapter, ProviderError } from "glove-core";
 import { createRelayModel } from "glove-core/models/relay";
-import type { Listening } from "../../src/http/node-listen.js";
 import { createModelRelay, type ModelRelayOptions } from "../../src/relay/index.js";
-import { startFakeUpstream, type FakeUpstream, type Respond } from "./support/fake-upstream.js";
+import { startFakeUpstream, type Respond } from "./support/fake-upstream.js";
 import { post, readEvents, testAuthenticate, TOKEN, userMessage } from "./support/harness.js";
 
 // Upstream error bodies reach the relay's log, redacted, and never its clients:
@@ -14,12 +13,10 @@ const KEY = "sk-test-Z9xQ7vLmN3pR8sTu";
 const TRACE = 'Traceback (most recent call last):\n  File "/srv/gateway/internal/proxy.py", line 88, in forward';
 const LEAKY = `${TRACE}\nupstream said no; request headers were Authorization: Bearer ${KEY}, x-backup-key: AKIAIOSFODNN7EXAMPLE`;
 
-let upstream: FakeUpstream | undefined;
-let server: Listening | undefined;
+/** What the running test opened (relay, then fake provider), closed after it in that order. */
+const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
-  await server?.close();
-  await upstream?.close();
-  server = upstream = undefined;
+  for (const thing of opened.splice(0)) await thing.close();
 });
 
 interface Relayed {
@@ -30,7 +27,8 @@ interface Relayed {
 
 /** A relay in front of a fake provider answering with `respond`; `options` may depend on the provider's base URL. */
 async function relayTo(respond: Respond, options: Partial<ModelRelayOptions> | ((baseURL: string) => Partial<ModelRelayOptions>) = {}): Promise<Relayed> {
-  upstream = await startFakeUpstream({ kind: "respond", respond });
+  const upstream = await startFakeUpstream({ kind: "respond", respond });
+  opened.push(upstream);
   const logged: string[] = [];
   const relay = createModelRelay({
     authenticate: testAuthenticate,
@@ -43,7 +41,8 @@ async function relayTo(respond: Respond, options: Partial<ModelRelayOptions> | (
     log: (message, error) => logged.push(`${message}\n${inspect(error, { depth: 8 })}`),
     ...(typeof options === "function" ? options(upstream.baseURL) : options),
   });
-  server = await relay.listen();
+  const server = await relay.listen();
+  opened.unshift(server);
   return { url: server.url, logged };
 }
 

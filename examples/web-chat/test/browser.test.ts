@@ -12,7 +12,7 @@ import { startWebChat, type WebChat } from "../src/app.js";
 import { EventStream } from "./sse.js";
 import { SCREENSHOTS_DIR, buildUi, launchChromium, occurrences } from "./support/browser.js";
 import { decodePng, pixelDifference } from "./support/png.js";
-import { Gates, STREAM_TEXT, sceneAgent } from "./support/scenarios.js";
+import { DOCUMENT_CHARS, Gates, LARGE_WORD, STREAM_TEXT, sceneAgent } from "./support/scenarios.js";
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 const TOKEN = "browser-test-token";
@@ -120,6 +120,30 @@ describe("web-chat in Chromium", () => {
     await page.locator("[data-glove-streaming]").waitFor({ state: "detached" });
     expect(await occurrences(transcript(page), "Streaming works")).toBe(1);
     expect(await connectionState(page)).toBe("open");
+    await page.close();
+  }, SLOW_WORK_MS);
+
+  it("streams a turn with a 300 KB tool result and five 100 KB deltas to the page and a second stream, through turn_end", async () => {
+    const page = await openChat();
+    await send(page, "run hello");
+    await agentSaid(page, "Hello again.").waitFor();
+    const stream = await serverEvents(page);
+    await send(page, "run large");
+    const last = LARGE_WORD(5).trim();
+    await agentSaid(page, "Done reading.").waitFor();
+    const said = await agentSaid(page, "Done reading.").innerText();
+    expect(said).toContain(`Read ${DOCUMENT_CHARS} characters.`);
+    expect(said).toContain(last);
+    expect(await page.locator('[data-tool="read_document"]').getAttribute("data-tool-status")).toBe("success");
+    await page.locator("[data-glove-streaming]").waitFor({ state: "detached" });
+    expect(await connectionState(page)).toBe("open");
+    // A reader that keeps up gets every event live: the result, the deltas and turn_end, with no second snapshot.
+    const end = await stream.next("turn_end");
+    expect(end.data).toMatchObject({ status: "done" });
+    expect(stream.events.filter((e) => e.event === "snapshot")).toHaveLength(1);
+    const result = stream.events.find((e) => e.event === "tool_use_result")?.data as { result: { data: string } };
+    expect(result.result.data).toHaveLength(DOCUMENT_CHARS);
+    expect(stream.events.filter((e) => e.event === "text_delta").map((e) => (e.data as { text: string }).text).join("")).toContain(last);
     await page.close();
   }, SLOW_WORK_MS);
 

@@ -90,10 +90,19 @@ const notice = (ctx: SceneContext, title: string, strategy: DisplayStrategy, ext
 
 export const STREAM_TEXT = "Streaming works: every word of this sentence arrives on its own.";
 
+/** A 100 KB "word" of the large scene: five of them stream as five 100 KB text deltas. */
+export const LARGE_WORD = (n: number) => `[chunk ${n}:${"abcdefghij".repeat(10_000)}] `;
+/** Characters the large scene's document tool returns (a long file read or a fetched page). */
+export const DOCUMENT_CHARS = 300_000;
+
 /** The scenes, by the word after "run ". */
 export const SCENES: Record<string, Step[]> = {
   stream: [() => ({ text: STREAM_TEXT, gate: { after: "Streaming works:", name: "stream" } })],
   hello: [() => ({ text: "Hello again." })],
+  large: [
+    (ctx) => ({ text: "Reading the document.", toolCalls: [ctx.call("read_document", { chars: DOCUMENT_CHARS })] }),
+    (ctx) => ({ text: `Read ${String(ctx.results[0]?.result.data ?? "").length} characters. ${[1, 2, 3, 4, 5].map(LARGE_WORD).join("")}Done reading.` }),
+  ],
   strategies: [
     // Two pushAndWait slots from one model turn (the tools run at once), each after its own call.
     (ctx) => ({ text: "Two questions at once.", toolCalls: [choice(ctx, "Wait, stay?", "stay"), choice(ctx, "Wait, hide on complete?", "hide-on-complete")] }),
@@ -215,7 +224,15 @@ function foldTestTools(glove: Glove, gates: Gates): Glove {
       return { status: "success", data: "answered" };
     },
   };
-  return glove.fold(askChoice).fold(showNotice).fold(mystery);
+  const readDocument: GloveFoldArgs<{ chars: number }> = {
+    name: "read_document",
+    description: "Returns a long document.",
+    inputSchema: z.object({ chars: z.number().int().min(0) }),
+    async do(input) {
+      return { status: "success", data: "<p>document</p> ".repeat(Math.ceil(input.chars / 16)).slice(0, input.chars) };
+    },
+  };
+  return glove.fold(askChoice).fold(showNotice).fold(mystery).fold(readDocument);
 }
 
 /** startWebChat's `agent` option: the bistro's tools and the test tools on the scene model. */

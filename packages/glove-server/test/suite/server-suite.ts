@@ -3,6 +3,7 @@ import type { Message } from "glove-core";
 import type { GloveServerOptions, ServerStorage } from "glove-server";
 import { bigText, startServer, streamedText, type TestServer } from "../support/harness.js";
 import type { SseClient, SseEvent } from "../support/sse-client.js";
+import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
 const LONG_TEXT = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
 
@@ -98,7 +99,7 @@ export function describeServerSuite(
         await fast.waitForEvent("snapshot");
         await slow.waitForEvent("snapshot");
         const sent = await s.api(`/conversations/${id}/messages`, { body: { text: "read" } });
-        for (const client of [fast, slow]) await client.waitForEvent("turn_end", undefined, 120_000);
+        for (const client of [fast, slow]) await client.waitForEvent("turn_end", undefined);
         const stored = (await s.api(`/conversations/${id}`)).body.messages as Message[];
         for (const client of [fast, slow]) {
           expect(client.events.find((e) => e.event === "turn_end")?.data).toEqual({ turnId: sent.body.turnId, status: "done" });
@@ -112,7 +113,7 @@ export function describeServerSuite(
             expect(streamedText(client.events)).toBe(bigText(turn.text));
           }
         }
-      }, 180_000);
+      });
     }
 
     it("a reader that stopped reading during a large turn gets a snapshot, then the live events", async () => {
@@ -134,19 +135,19 @@ export function describeServerSuite(
         state = (await s.api(`/conversations/${id}`)).body;
       }
       // Both readers reach the end of the first turn: live, or (past what they may hold) through a snapshot.
-      await awake.waitFor(() => (awake.lastId ?? 0) >= state.lastEventId, 120_000);
+      await awake.waitFor(() => (awake.lastId ?? 0) >= state.lastEventId);
       asleep.resume();
-      await asleep.waitFor(() => (asleep.lastId ?? 0) >= state.lastEventId, 120_000);
+      await asleep.waitFor(() => (asleep.lastId ?? 0) >= state.lastEventId);
       // 12 MB went by while it slept, more than a reader may hold: it started over from a snapshot.
       expect(asleep.events.filter((e) => e.event === "snapshot").length).toBeGreaterThanOrEqual(2);
       const second = await s.api(`/conversations/${id}/messages`, { body: { text: "still there?" } });
       expect(second.status).toBe(202);
-      for (const client of [asleep, awake]) await client.waitForEvent("turn_end", (data) => data.turnId === second.body.turnId, 120_000);
+      for (const client of [asleep, awake]) await client.waitForEvent("turn_end", (data) => data.turnId === second.body.turnId);
       const stored = (await s.api(`/conversations/${id}`)).body.messages as Message[];
       expect(historySeen(asleep)).toEqual(stored);
       expect(historySeen(awake)).toEqual(stored);
       expectValidHistory(stored);
-    }, 180_000);
+    });
 
     it("resumes after a disconnect with Last-Event-ID: no gap and no duplicate", async () => {
       const s = await start({ kit: { script: [{ text: LONG_TEXT }], delayMs: 8 } });
@@ -284,7 +285,7 @@ export function describeServerSuite(
       await tab.waitForEvent("turn_end");
       const before = tab.lastId!;
       await tab.close();
-      for (let i = 0; i < 100 && s.server.liveConversations > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      for (const deadline = Date.now() + PROMPT_WAIT_MS; Date.now() < deadline && s.server.liveConversations > 0; ) await new Promise((r) => setTimeout(r, 50));
       expect(s.server.liveConversations).toBe(0);
       // A client that resumes from an id of the evicted incarnation gets a snapshot, never a gap.
       tab = s.events(id, { after: before });

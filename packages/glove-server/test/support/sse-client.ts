@@ -1,3 +1,5 @@
+import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
+
 /** One parsed Server-Sent Event. */
 export interface SseEvent {
   id: number | undefined;
@@ -45,7 +47,7 @@ export class SseClient {
   }
 
   /** Waits until `predicate` holds over the events seen so far. */
-  async waitFor(predicate: (events: SseEvent[]) => boolean, timeoutMs = 10_000): Promise<SseEvent[]> {
+  async waitFor(predicate: (events: SseEvent[]) => boolean, timeoutMs = PROMPT_WAIT_MS): Promise<SseEvent[]> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.events)) {
       if (Date.now() > deadline) throw new Error(`timed out; events: ${this.events.map((e) => e.event).join(",")}`);

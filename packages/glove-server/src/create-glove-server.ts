@@ -2,11 +2,14 @@ import { ConfigurationError } from "glove-core";
 import { agentSource } from "./agents/agent-source.js";
 import { ConversationHost } from "./conversations/conversation-host.js";
 import { HttpError, notFound } from "./errors.js";
+import { idleTimeoutFor } from "./http/connection-limits.js";
 import { listenNode, type ListenOptions, type Listening } from "./http/node-listen.js";
 import { errorResponse } from "./http/responses.js";
+import { withSecurityHeaders } from "./http/security-headers.js";
 import { resolveOptions, type GloveServerOptions } from "./options.js";
 import { corsHeaders, preflight } from "./security/cors.js";
 import { requirePrincipal } from "./security/authenticate.js";
+import { checkHost } from "./security/host-check.js";
 import { checkOrigin } from "./security/origin-check.js";
 import { pathSegments, route } from "./routes/router.js";
 import type { ServerParts } from "./routes/route-context.js";
@@ -16,7 +19,10 @@ import { resolveStorage } from "./storage/resolve-storage.js";
 export interface GloveServer {
   /** Web-standard handler: mount it in Next.js route handlers, Hono, Bun or Deno. */
   fetch(request: Request): Promise<Response>;
-  /** Serves on node:http (127.0.0.1 by default). */
+  /**
+   * Serves on node:http (127.0.0.1 by default), with bounded connections (ListenOptions); the idle
+   * timeout defaults to at least four event-stream heartbeats.
+   */
   listen(options?: ListenOptions): Promise<Listening>;
   /** Ends running turns as interrupted (history stays valid), closes streams and stores. */
   close(): Promise<void>;
@@ -51,6 +57,8 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
   let closing: Promise<void> | undefined;
 
   async function handle(request: Request): Promise<Response> {
+    // First: a request for a host this server does not answer to (DNS rebinding) gets nothing else.
+    checkHost(request, resolved.hostAllowed);
     const url = new URL(request.url);
     const segments = pathSegments(url.pathname, resolved.basePath);
     if (!segments) throw notFound(`This server serves ${resolved.basePath || "/"} only.`);
@@ -71,10 +79,11 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
         response = errorResponse(error, resolved.log);
       }
       for (const [key, value] of Object.entries(corsHeaders(request, resolved.allowedOrigins))) response.headers.set(key, value);
-      return response;
+      return withSecurityHeaders(response);
     },
     async listen(listenOptions) {
-      const listening = await listenNode((request) => this.fetch(request), listenOptions);
+      const socketIdleTimeoutMs = idleTimeoutFor(resolved.heartbeatMs, listenOptions);
+      const listening = await listenNode((request) => this.fetch(request), { ...listenOptions, socketIdleTimeoutMs });
       listeners.push(listening);
       return listening;
     },

@@ -1,6 +1,7 @@
 import { ConfigurationError } from "glove-core";
 import type { AgentsOption } from "./agents/agent-source.js";
 import type { Authenticate } from "./security/authenticate.js";
+import { hostPolicy, type HostAllowed } from "./security/host-check.js";
 import type { ServerScale } from "./scale/server-scale.js";
 import type { ConversationCatalog, ServerStorage, StoreFactory } from "./storage/types.js";
 
@@ -55,6 +56,12 @@ export interface GloveServerOptions {
   basePath?: string;
   /** Origins (besides the server's own) allowed to make state-changing requests and CORS reads. */
   allowedOrigins?: string[];
+  /**
+   * Host names the server answers to (any port), e.g. `["app.example.com", "*.example.com"]`;
+   * other names get 421 before routing and authentication, which stops DNS rebinding. Always
+   * allowed: `localhost`, IP addresses and the hosts of `allowedOrigins`. `["*"]` allows any name.
+   */
+  allowedHosts?: string[];
   /** A message while a turn runs: "reject" answers 409 (default), "queue" runs it afterwards. */
   busy?: "reject" | "queue";
   limits?: GloveServerLimits;
@@ -75,6 +82,7 @@ export interface GloveServerOptions {
 export interface ResolvedServerOptions {
   basePath: string;
   allowedOrigins: ReadonlySet<string>;
+  hostAllowed: HostAllowed;
   busy: "reject" | "queue";
   bodyBytes: number;
   textChars: number;
@@ -114,9 +122,11 @@ export function resolveOptions(options: GloveServerOptions): ResolvedServerOptio
   }
   const limits = options.limits ?? {};
   const events = options.events ?? {};
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
   return {
     basePath,
-    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    allowedOrigins,
+    hostAllowed: hostPolicy(options.allowedHosts, allowedOrigins),
     busy: options.busy ?? "reject",
     bodyBytes: positive("limits.bodyBytes", limits.bodyBytes, 1024 * 1024),
     textChars: positive("limits.textChars", limits.textChars, 100_000),

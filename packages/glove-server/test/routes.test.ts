@@ -133,6 +133,8 @@ describe("routes", () => {
       authenticate,
       store: memoryStorage(),
       basePath: "/api/glove",
+      // A mounted server answers only the host names it is told (and loopback names, IP addresses).
+      allowedHosts: ["x"],
     });
     try {
       const created = await server.fetch(new Request("http://x/api/glove/conversations", { method: "POST", headers: { authorization: "Bearer u" } }));

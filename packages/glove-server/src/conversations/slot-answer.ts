@@ -1,5 +1,5 @@
 import type { DisplayManagerAdapter, SlotBoard } from "glove-core";
-import { badRequest, conflict, notFound } from "../errors.js";
+import { badRequest, conflict, notFound, quoted } from "../errors.js";
 import type { SlotAnswer } from "./conversation-handle.js";
 
 /**
@@ -15,7 +15,7 @@ export function applySlotAnswer(
 ): { slotId: string; status: "resolved" | "rejected" } {
   const resolving = "resolve" in answer;
   const slot = slots.get(slotId);
-  if (!slot || slot.mode !== "wait") throw notFound(`No slot ${JSON.stringify(slotId)} waits for an answer in this conversation.`);
+  if (!slot || slot.mode !== "wait") throw notFound(`No slot ${quoted(slotId)} waits for an answer in this conversation.`);
   if (slot.status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${slot.status}; the first answer won.`);
   if (resolving && display.checkAnswer) {
     // Checked here to answer 400 while the slot keeps waiting; the manager parses the raw value

@@ -1,13 +1,18 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { Readable } from "node:stream";
-import { sseSourceOf, type SseSource } from "./sse-response.js";
+import type { Duplex } from "node:stream";
+import { badRequest, HttpError } from "../errors.js";
+import { resolveConnectionLimits, type ConnectionLimits } from "./connection-limits.js";
+import { SERVED_METHODS, toRequest } from "./node-request.js";
+import { writeResponse } from "./node-response.js";
+import { errorResponse, json } from "./responses.js";
+import { SECURITY_HEADERS, withSecurityHeaders } from "./security-headers.js";
 
 /** A web-standard handler, as `server.fetch` and `relay.fetch` are. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-/** Where `listen` serves: port and host, loopback by default. */
-export interface ListenOptions {
+/** Where `listen` serves (port and host, loopback by default), and how long connections may take. */
+export interface ListenOptions extends ConnectionLimits {
   /** Default 0: a free port. */
   port?: number;
   /** Default "127.0.0.1": loopback only. Pass "0.0.0.0" deliberately to serve a network. */
@@ -28,20 +33,45 @@ export interface Listening {
 
 /**
  * Serves a fetch handler on node:http. The request's signal aborts when the client goes away
- * (so upstream work can stop); response bodies are written with back-pressure: the next chunk
- * is read only when the socket has room, so a stalled reader never grows server memory.
+ * (so upstream work can stop); response bodies are written with back-pressure. Connections are
+ * bounded in number and in time (ConnectionLimits); requests a web Request cannot represent are
+ * answered here with a 4xx, and so is what node's parser refuses, as JSON errors.
  */
-export function listenNode(handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
+export async function listenNode(handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
+  const limits = resolveConnectionLimits(options);
   const sockets = new Set<Socket>();
+  /** The response in progress on each socket, so a parser error never writes into one already started. */
+  const current = new WeakMap<Duplex, ServerResponse>();
   let active = 0;
   let idle: (() => void) | undefined;
-  const server = createServer((req, res) => {
-    active++;
-    res.on("close", () => {
-      if (--active === 0) idle?.();
-    });
-    void serve(handler, req, res);
-  });
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Checked in toRequest instead, to answer with a JSON error like every other refusal.
+      requireHostHeader: false,
+      // Node checks the two timeouts above on this interval; the default (30 s) would let a 300 ms timeout run 30 s.
+      connectionsCheckingInterval: Math.min(5000, Math.max(50, Math.floor(limits.headersTimeoutMs / 3))),
+    },
+    (req, res) => {
+      active++;
+      current.set(req.socket, res);
+      res.on("close", () => {
+        if (current.get(req.socket) === res) current.delete(req.socket);
+        if (--active === 0) idle?.();
+      });
+      void serve(handler, req, res);
+    },
+  );
+  // Node closes a socket with no traffic for this long (no listener on "timeout" keeps it open).
+  server.timeout = limits.socketIdleTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, current.get(socket)));
+  // Node hands CONNECT (a tunnel request) to this event instead of the handler; this is no proxy.
+  server.on("connect", (_req: IncomingMessage, socket: Duplex) =>
+    writeRawError(socket, 405, "GLOVE_METHOD_NOT_ALLOWED", `CONNECT is not served here; use ${SERVED_METHODS}.`, { allow: SERVED_METHODS }),
+  );
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -81,121 +111,61 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
   });
-  let response: Response;
+  await writeResponse(await respond(handler, req, controller.signal), req, res, controller.signal);
+}
+
+async function respond(handler: FetchHandler, req: IncomingMessage, signal: AbortSignal): Promise<Response> {
+  let request: Request;
   try {
-    response = await handler(await toRequest(req, controller.signal));
+    request = await toRequest(req, signal);
+  } catch (error) {
+    // Whatever node accepted but a Request cannot carry is the client's input, never a 500.
+    const refusal = HttpError.isInstance(error) ? error : badRequest("The request could not be read. Check its method, target and headers.");
+    return withSecurityHeaders(errorResponse(refusal, () => undefined));
+  }
+  try {
+    return await handler(request);
   } catch {
-    response = new Response(JSON.stringify({ error: { code: "GLOVE_INTERNAL", message: "The server failed to handle the request." } }), {
-      status: 500,
-      headers: { "content-type": "application/json" },
-    });
+    return withSecurityHeaders(json(500, { error: { code: "GLOVE_INTERNAL", message: "The server failed to handle the request." } }));
   }
-  await writeResponse(response, res, controller.signal);
 }
 
-/** Bodies up to this size (by Content-Length) are read in node and handed over whole: cheaper than a web stream. */
-const SMALL_BODY = 64 * 1024;
-
-async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
-  const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  if (!hasBody) return new Request(url, { method, headers, signal });
-  const length = Number(req.headers["content-length"]);
-  if (Number.isInteger(length) && length >= 0 && length <= SMALL_BODY) {
-    return new Request(url, { method, headers, signal, body: await readSmallBody(req, length) });
+/** What node's parser refuses, by its error code: status, code and what to do about it. */
+function describeClientError(code: string | undefined): [number, string, string] {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "GLOVE_HEADERS_TOO_LARGE", "The request headers are too large. Send fewer or smaller headers (cookies?)."];
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "GLOVE_REQUEST_TIMEOUT", "The request took too long to arrive. Send it again, whole."];
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return [413, "GLOVE_TOO_LARGE", "The chunk extensions are too large. Send the body without them."];
+    default:
+      return [400, "GLOVE_BAD_REQUEST", `The request is not valid HTTP/1.1${code ? ` (${code})` : ""}. Check the request line and headers.`];
   }
-  // Large or chunked bodies stream, so the handler's size limit cuts them off early.
-  return new Request(url, {
-    method,
-    headers,
-    signal,
-    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
-    duplex: "half",
-  } as RequestInit);
 }
 
-function readSmallBody(req: IncomingMessage, length: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      // A client that sends more than it announced is cut off; the handler sees what was announced.
-      if (size <= length) chunks.push(chunk);
-    });
-    req.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    req.on("error", reject);
-    // The client went away before sending the whole body.
-    req.on("close", () => {
-      if (!req.complete) reject(new Error("the request body was cut off"));
-    });
-  });
-}
-
-async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    if (key === "set-cookie") return;
-    headers[key] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) headers["set-cookie"] = cookies;
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
+/**
+ * Node's parser refused the input, or a request timed out: answer with a JSON error (node's own
+ * answer has no body) and close. Nothing is written into a response already under way.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex, inFlight: ServerResponse | undefined): void {
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
     return;
   }
-  res.flushHeaders();
-  const sse = sseSourceOf(response);
-  if (sse) return writeSse(sse, res, signal);
-  const reader = response.body.getReader();
-  const stop = () => void reader.cancel().catch(() => undefined);
-  signal.addEventListener("abort", stop, { once: true });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await drained(res);
-      if (signal.aborted) return;
-    }
-    res.end();
-  } catch {
-    res.destroy();
-  } finally {
-    signal.removeEventListener("abort", stop);
-  }
+  writeRawError(socket, ...describeClientError(error.code));
 }
 
-/** Writes an SSE source as text, reading the next batch only once the socket has room. */
-async function writeSse(source: SseSource, res: ServerResponse, signal: AbortSignal): Promise<void> {
-  const stop = () => source.cancel();
-  signal.addEventListener("abort", stop, { once: true });
-  try {
-    while (!signal.aborted) {
-      const text = await source.read();
-      if (text === undefined) break;
-      if (!res.write(text)) await drained(res);
-    }
-    if (!signal.aborted) res.end();
-  } catch {
-    res.destroy();
-  } finally {
-    signal.removeEventListener("abort", stop);
-    source.cancel();
-  }
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.on("drain", done);
-    res.on("close", done);
-  });
+/** A JSON error written straight to the socket (there is no response object), then the connection closes. */
+function writeRawError(socket: Duplex, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ error: { code, message } });
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    "content-type: application/json; charset=utf-8",
+    `content-length: ${Buffer.byteLength(body)}`,
+    "cache-control: no-store",
+    "connection: close",
+    ...Object.entries({ ...SECURITY_HEADERS, ...headers }).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${head.join("\r\n")}\r\n\r\n${body}`, () => socket.destroy());
 }

@@ -14,7 +14,8 @@ export function errorResponse(error: unknown, log: (message: string, error: unkn
   if (HttpError.isInstance(error)) {
     const body: Record<string, unknown> = { code: error.code, message: error.message };
     if (error.issues) body.issues = error.issues;
-    const headers: Record<string, string> = error.status === 401 ? { "www-authenticate": "Bearer" } : {};
+    const headers: Record<string, string> = { ...error.responseHeaders };
+    if (error.status === 401) headers["www-authenticate"] = "Bearer";
     return json(error.status, { error: body }, headers);
   }
   log("[glove-server] unexpected error while handling a request", error);

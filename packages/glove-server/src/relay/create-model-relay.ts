@@ -6,9 +6,11 @@
  * tokens and body size, and rate limited per principal.
  */
 import type { PromptRequest } from "glove-core";
+import { idleTimeoutFor } from "../http/connection-limits.js";
 import { listenNode, type Listening, type ListenOptions } from "../http/node-listen.js";
 import { readJsonObject } from "../http/read-json.js";
 import { errorResponse } from "../http/responses.js";
+import { withSecurityHeaders } from "../http/security-headers.js";
 import { ConcurrencyLimiter } from "../limits/concurrency.js";
 import { RateLimiter } from "../limits/rate-limiter.js";
 import { methodNotAllowed, modelNotAllowed, rateLimited, RelayHttpError, unauthorized } from "./relay-errors.js";
@@ -35,14 +37,17 @@ export function createModelRelay(options: ModelRelayOptions): ModelRelay {
 
   const fetch = async (request: Request): Promise<Response> => {
     try {
-      return await handle(context, request);
+      return withSecurityHeaders(await handle(context, request));
     } catch (error) {
       const response = errorResponse(error, resolved.log);
       if (error instanceof RelayHttpError) for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
-      return response;
+      return withSecurityHeaders(response);
     }
   };
-  return { fetch, listen: (listenOptions) => listenNode(fetch, listenOptions) };
+  // Streams stay open between keep-alive comments; without them (keepAliveMs 0) the default idle timeout applies.
+  const listen = (listenOptions: ListenOptions = {}) =>
+    listenNode(fetch, resolved.keepAliveMs > 0 ? { ...listenOptions, socketIdleTimeoutMs: idleTimeoutFor(resolved.keepAliveMs, listenOptions) } : listenOptions);
+  return { fetch, listen };
 }
 
 interface RelayContext {

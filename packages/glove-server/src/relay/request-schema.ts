@@ -10,8 +10,6 @@ import type { RelayRequestBody, RelayToolSpec } from "glove-core/models/relay";
 import { z } from "zod";
 import { badRequest, tooLarge, type RequestIssue } from "../errors.js";
 
-/** Deeper JSON is refused: no model needs it, and serialising it upstream could overflow the stack. */
-export const MAX_JSON_DEPTH = 64;
 const MAX_ISSUES = 20;
 
 const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -109,10 +107,7 @@ export function parseRelayBody(raw: Record<string, unknown>, limits: BodyLimits)
   if (Array.isArray(tools) && tools.length > limits.maxTools) {
     throw tooLarge(`The request has ${tools.length} tools; this relay accepts at most ${limits.maxTools} (limits.maxTools).`);
   }
-  const deep = deeperThan(raw, MAX_JSON_DEPTH);
-  if (deep !== undefined) {
-    throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels.`, [{ path: deep, message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }]);
-  }
+  // The depth was checked when the body was read (readJsonObject).
   const parsed = relayBody.safeParse(raw);
   if (!parsed.success) {
     throw badRequest("The body is not a valid model relay request; see issues.", toIssues(parsed.error.issues));
@@ -129,18 +124,4 @@ export function parseRelayBody(raw: Record<string, unknown>, limits: BodyLimits)
 
 function toIssues(issues: readonly z.core.$ZodIssue[]): RequestIssue[] {
   return issues.slice(0, MAX_ISSUES).map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
-}
-
-/** The path of the first value nested deeper than `max`, if any. Iterative: the input itself may be deep. */
-function deeperThan(root: unknown, max: number): string | undefined {
-  const stack: Array<{ value: unknown; depth: number; path: string }> = [{ value: root, depth: 0, path: "" }];
-  while (stack.length) {
-    const { value, depth, path } = stack.pop()!;
-    if (typeof value !== "object" || value === null) continue;
-    if (depth >= max) return path;
-    for (const [key, child] of Object.entries(value)) {
-      if (typeof child === "object" && child !== null) stack.push({ value: child, depth: depth + 1, path: path ? `${path}.${key}` : key });
-    }
-  }
-  return undefined;
 }

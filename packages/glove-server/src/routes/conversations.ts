@@ -1,4 +1,4 @@
-import { badRequest } from "../errors.js";
+import { badRequest, quoted } from "../errors.js";
 import { readJsonObject } from "../http/read-json.js";
 import { json } from "../http/responses.js";
 import type { ConversationRecord } from "../storage/types.js";
@@ -15,7 +15,7 @@ export async function createConversation(ctx: RouteContext): Promise<Response> {
   const names = ctx.agents.names;
   const agent = body.agent ?? names[0];
   if (typeof agent !== "string" || !names.includes(agent)) {
-    throw badRequest(`Unknown agent ${JSON.stringify(body.agent)}. Agents on this server: ${names.join(", ")}.`, [
+    throw badRequest(`Unknown agent ${quoted(body.agent)}. Agents on this server: ${names.join(", ")}.`, [
       { path: "agent", message: `must be one of ${names.join(", ")}` },
     ]);
   }

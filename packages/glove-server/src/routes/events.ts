@@ -1,5 +1,5 @@
 import { eventStream } from "../conversations/sse-stream.js";
-import { badRequest } from "../errors.js";
+import { badRequest, quoted } from "../errors.js";
 import { sseResponse } from "../http/sse-response.js";
 import { ownedLive, type RouteContext } from "./route-context.js";
 
@@ -8,7 +8,7 @@ function resumePosition(ctx: RouteContext): number | undefined {
   const raw = ctx.request.headers.get("last-event-id") ?? ctx.url.searchParams.get("after");
   if (raw === null || raw === "") return undefined;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) throw badRequest(`Last-Event-ID / after must be an event id (a whole number), got ${JSON.stringify(raw)}.`);
+  if (!Number.isSafeInteger(value) || value < 0) throw badRequest(`Last-Event-ID / after must be an event id (a whole number), got ${quoted(raw)}.`);
   return value;
 }
 

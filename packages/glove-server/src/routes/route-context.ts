@@ -1,6 +1,6 @@
 import type { AgentSource } from "../agents/agent-source.js";
 import type { ConversationHandle, ConversationHosting } from "../conversations/conversation-handle.js";
-import { notFound } from "../errors.js";
+import { notFound, quoted } from "../errors.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { Principal } from "../security/authenticate.js";
 import type { ConversationCatalog, ConversationRecord } from "../storage/types.js";
@@ -29,7 +29,7 @@ const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export async function ownedRecord(ctx: RouteContext): Promise<ConversationRecord> {
   const id = ctx.params.id ?? "";
   const record = ID.test(id) ? await ctx.catalog.get(id) : undefined;
-  if (!record || record.owner !== ctx.principal.id) throw notFound(`No conversation ${JSON.stringify(id)} for you. List yours with GET /conversations.`);
+  if (!record || record.owner !== ctx.principal.id) throw notFound(`No conversation ${quoted(id)} for you. List yours with GET /conversations.`);
   return record;
 }
 

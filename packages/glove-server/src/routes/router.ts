@@ -1,4 +1,4 @@
-import { HttpError, notFound } from "../errors.js";
+import { HttpError, notFound, quoted } from "../errors.js";
 import { createConversation, deleteConversation, getConversation, listConversations } from "./conversations.js";
 import { streamEvents } from "./events.js";
 import type { RouteContext } from "./route-context.js";
@@ -32,11 +32,13 @@ export function route(segments: string[], method: string): { handler: Handler; p
     if (!matches) continue;
     const handler = methods[method];
     if (!handler) {
-      throw new HttpError(405, "GLOVE_METHOD_NOT_ALLOWED", `${method} is not supported here; use ${Object.keys(methods).join(" or ")}.`);
+      throw new HttpError(405, "GLOVE_METHOD_NOT_ALLOWED", `${quoted(method)} is not supported here; use ${Object.keys(methods).join(" or ")}.`, {
+        headers: { allow: Object.keys(methods).join(", ") },
+      });
     }
     return { handler, params };
   }
-  throw notFound(`No route ${method} /${segments.join("/")}. Routes start with /conversations.`);
+  throw notFound(`No route ${quoted(`${method} /${segments.join("/")}`)}. Routes start with /conversations.`);
 }
 
 /** The path below basePath as decoded segments, or undefined when the request is outside basePath. */

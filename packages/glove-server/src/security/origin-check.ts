@@ -1,4 +1,4 @@
-import { HttpError } from "../errors.js";
+import { HttpError, quoted } from "../errors.js";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -16,7 +16,7 @@ export function checkOrigin(request: Request, allowedOrigins: ReadonlySet<string
     return;
   }
   if (origin === new URL(request.url).origin || allowedOrigins.has(origin)) return;
-  throw forbidden(origin);
+  throw forbidden(quoted(origin));
 }
 
 function forbidden(origin: string): HttpError {

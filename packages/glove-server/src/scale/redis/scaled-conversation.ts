@@ -1,7 +1,7 @@
 import type { StoreAdapter, WireSlot } from "glove-core";
 import type { AbortOutcome, ConversationHandle, SlotAnswer } from "../../conversations/conversation-handle.js";
 import { EventLog } from "../../conversations/event-log.js";
-import { conflict, HttpError, notFound } from "../../errors.js";
+import { conflict, HttpError, notFound, quoted } from "../../errors.js";
 import type { ConversationRecord } from "../../storage/types.js";
 import { InboxWatch } from "./inbox-watch.js";
 import type { ConversationKeys } from "./keys.js";
@@ -126,7 +126,7 @@ export class ScaledConversation implements ConversationHandle {
     const { redis, control } = this.shared;
     const [json, status] = await Promise.all([redis.hget(this.keys.slots, slotId), redis.hget(this.keys.slotStatus, slotId)]);
     const slot = json === null ? undefined : (JSON.parse(json) as WireSlot);
-    if (!slot || slot.mode !== "wait") throw notFound(`No slot ${JSON.stringify(slotId)} waits for an answer in this conversation.`);
+    if (!slot || slot.mode !== "wait") throw notFound(`No slot ${quoted(slotId)} waits for an answer in this conversation.`);
     if (status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${status ?? "closed"}; the first answer won.`);
     const request = "resolve" in answer ? { op: "slot" as const, slotId, resolve: answer.resolve } : { op: "slot" as const, slotId, reject: answer.reject };
     const reply = await control.request(this.keys.control, request, 5000);

@@ -1,0 +1,119 @@
+import type { IncomingMessage } from "node:http";
+import { badRequest, HttpError, quoted } from "../errors.js";
+
+/** Methods node parses but a web Request refuses to carry (and no route of ours serves). */
+const UNSERVED_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+/** What a 405 for one of them lists as served (the methods a fetch handler can be given). */
+export const SERVED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+
+/** Bodies up to this size (by Content-Length) are read in node and handed over whole: cheaper than a web stream. */
+const SMALL_BODY = 64 * 1024;
+
+/**
+ * The web Request for what node parsed. Input node accepts but a Request cannot represent (a
+ * malformed Host, a target that is not a path, TRACE) is the client's mistake: it throws an
+ * HttpError with a 4xx, never something the caller would answer as a 500.
+ */
+export async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
+  const method = req.method ?? "GET";
+  if (UNSERVED_METHODS.has(method)) {
+    throw new HttpError(405, "GLOVE_METHOD_NOT_ALLOWED", `${method} is not served here; use ${SERVED_METHODS}.`, { headers: { allow: SERVED_METHODS } });
+  }
+  const url = requestUrl(req);
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const hasBody = method !== "GET" && method !== "HEAD";
+  if (!hasBody) return new Request(url, { method, headers, signal });
+  const length = Number(req.headers["content-length"]);
+  if (Number.isInteger(length) && length >= 0 && length <= SMALL_BODY) {
+    return new Request(url, { method, headers, signal, body: await readSmallBody(req, length) });
+  }
+  // Large or chunked bodies stream, so the handler's size limit cuts them off early.
+  return new Request(url, { method, headers, signal, body: bodyStream(req), duplex: "half" } as RequestInit);
+}
+
+/**
+ * The absolute URL of the request. The origin-form target (`/path`) is joined to Host, which must
+ * be a bare host[:port]; an absolute-form target (`http://host/path`) names its own host, as
+ * RFC 9112 requires servers to accept (the handler's host check then decides). Anything else
+ * (`*`, `host:443`, a relative path) is not a request for a resource here.
+ */
+function requestUrl(req: IncomingMessage): string {
+  const target = req.url ?? "/";
+  if (/^https?:\/\//i.test(target)) {
+    const url = URL.parse(target);
+    if (!url) throw badRequest(`The request target ${quoted(target)} is not a valid URL.`);
+    return url.href;
+  }
+  if (!target.startsWith("/")) {
+    throw badRequest(`The request target ${quoted(target)} is not a path. Send the path of a resource, starting with "/".`);
+  }
+  const hosts = req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i]!.toLowerCase() === "host").length;
+  if (hosts > 1) throw badRequest("The request has more than one Host header; send exactly one.");
+  // HTTP/1.1 requires Host (node's own check answers without a body, so it is off and done here).
+  if (req.headers.host === undefined && req.httpVersion === "1.1") throw badRequest("The request has no Host header; send the server's name in one.");
+  const host = req.headers.host ?? "localhost";
+  const origin = URL.parse(`http://${host}`);
+  // The Host header must be only an authority: no path, query, fragment or credentials hidden in it.
+  if (!origin || origin.host === "" || origin.href !== `http://${origin.host}/`) {
+    throw badRequest(`The Host header ${quoted(host)} is malformed. Send the server's name and, if not the default, its port.`);
+  }
+  // Joined as text, not resolved: a target like "//other/x" stays a path on this host.
+  const url = URL.parse(`http://${origin.host}${target}`);
+  if (!url) throw badRequest(`The request target ${quoted(target)} is not a valid path.`);
+  return url.href;
+}
+
+function readSmallBody(req: IncomingMessage, length: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      // A client that sends more than it announced is cut off; the handler sees what was announced.
+      if (size <= length) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    req.on("error", () => reject(badRequest("The request body could not be read.")));
+    // The client went away before sending the whole body.
+    req.on("close", () => {
+      if (!req.complete) reject(badRequest("The request body was cut off before its announced length."));
+    });
+  });
+}
+
+/**
+ * The body as a web stream, read only as fast as the handler pulls. Cancelling it (a size limit
+ * hit) only stops reading: unlike `Readable.toWeb`, it does not destroy the request, whose socket
+ * must still carry the 413; the response then closes the connection (see writeResponse).
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.pause();
+        req.on("data", (chunk: Buffer) => {
+          if (cancelled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.on("end", () => {
+          if (!cancelled) controller.close();
+        });
+        req.on("close", () => {
+          if (!cancelled && !req.complete) controller.error(badRequest("The request body was cut off."));
+        });
+        req.on("error", () => undefined);
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        cancelled = true;
+        req.pause();
+      },
+    },
+    { highWaterMark: SMALL_BODY, size: (chunk) => chunk.byteLength },
+  );
+}

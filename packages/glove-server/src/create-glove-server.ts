@@ -6,6 +6,7 @@ import { idleTimeoutFor } from "./http/connection-limits.js";
 import { listenNode, type ListenOptions, type Listening } from "./http/node-listen.js";
 import { errorResponse } from "./http/responses.js";
 import { withSecurityHeaders } from "./http/security-headers.js";
+import { PrincipalQuotas } from "./limits/principal-quotas.js";
 import { resolveOptions, type GloveServerOptions } from "./options.js";
 import { corsHeaders, preflight } from "./security/cors.js";
 import { requirePrincipal } from "./security/authenticate.js";
@@ -51,6 +52,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     purge: async (id) => storage.delete?.(id),
     agents,
     options: resolved,
+    quotas: new PrincipalQuotas(resolved),
     host: scaled?.host ?? new ConversationHost({ catalog: storage.catalog, agents, storeFor, options: resolved }),
   };
   const listeners: Listening[] = [];

@@ -13,6 +13,14 @@ export interface GloveServerLimits {
   textChars?: number;
   /** Turns waiting behind a running one when `busy` is "queue". Default 8. */
   queuedTurns?: number;
+  /** Conversations one principal may keep (stored, not only live); more answer 429 until some are deleted. Default 1000. `Infinity`: no limit. */
+  conversationsPerPrincipal?: number;
+  /** New conversations per principal per minute, in bursts up to that; more answer 429 with retry-after. Default 30. */
+  conversationsPerMinute?: number;
+  /** Turns one principal may have running or queued at once, over all its conversations; more answer 429. Default 4. */
+  concurrentTurnsPerPrincipal?: number;
+  /** Messages (turns started) per principal per minute, in bursts up to that; more answer 429 with retry-after. Default 30. */
+  turnsPerMinute?: number;
 }
 
 /** How the event stream behaves: heartbeats, reconnect hints, replay buffers and inbox polling. */
@@ -87,6 +95,10 @@ export interface ResolvedServerOptions {
   bodyBytes: number;
   textChars: number;
   queuedTurns: number;
+  conversationsPerPrincipal: number;
+  conversationsPerMinute: number;
+  concurrentTurnsPerPrincipal: number;
+  turnsPerMinute: number;
   heartbeatMs: number;
   retryMs: number;
   replayEvents: number;
@@ -104,6 +116,11 @@ function positive(name: string, value: number | undefined, fallback: number): nu
     throw new ConfigurationError(`createGloveServer: ${name} must be a positive number, got ${JSON.stringify(value)}.`);
   }
   return value;
+}
+
+/** A per-principal quota: a positive number, or Infinity for none. */
+function quota(name: string, value: number | undefined, fallback: number): number {
+  return value === Infinity ? value : positive(name, value, fallback);
 }
 
 export function resolveOptions(options: GloveServerOptions): ResolvedServerOptions {
@@ -131,6 +148,10 @@ export function resolveOptions(options: GloveServerOptions): ResolvedServerOptio
     bodyBytes: positive("limits.bodyBytes", limits.bodyBytes, 1024 * 1024),
     textChars: positive("limits.textChars", limits.textChars, 100_000),
     queuedTurns: positive("limits.queuedTurns", limits.queuedTurns, 8),
+    conversationsPerPrincipal: quota("limits.conversationsPerPrincipal", limits.conversationsPerPrincipal, 1000),
+    conversationsPerMinute: quota("limits.conversationsPerMinute", limits.conversationsPerMinute, 30),
+    concurrentTurnsPerPrincipal: quota("limits.concurrentTurnsPerPrincipal", limits.concurrentTurnsPerPrincipal, 4),
+    turnsPerMinute: quota("limits.turnsPerMinute", limits.turnsPerMinute, 30),
     heartbeatMs: positive("events.heartbeatMs", events.heartbeatMs, 15_000),
     retryMs: positive("events.retryMs", events.retryMs, 1000),
     replayEvents: positive("events.replayEvents", events.replayEvents, 5000),

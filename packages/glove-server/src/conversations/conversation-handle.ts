@@ -29,6 +29,11 @@ export interface ConversationHandle {
   /** Resolves once the log holds the events up to `after` that exist (scale mode); no-op otherwise. */
   catchUp?(after: number): Promise<void>;
   startTurn(text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }>;
+  /**
+   * Resolves once the turn has ended (or will not run: dropped from a queue). The per-principal
+   * running-turn quota holds a slot until then; a handle without it frees the slot at once.
+   */
+  turnSettled?(turnId: string): Promise<void>;
   /** Applies an answer; throws HttpError 404/409/400 as the routes document. */
   answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }>;
   abortTurn(): Promise<AbortOutcome>;

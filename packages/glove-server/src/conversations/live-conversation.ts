@@ -98,6 +98,10 @@ export class LiveConversation implements ConversationHandle {
     return this.turns.start(text, clientMessageId);
   }
 
+  turnSettled(turnId: string): Promise<void> {
+    return this.turns.settled(turnId);
+  }
+
   async answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }> {
     return applySlotAnswer(this.slots, this.glove.displayManager, slotId, answer);
   }

@@ -15,6 +15,9 @@ interface Turn {
   /** Why the signal fired: a client's abort, or the server shutting down. */
   stopReason?: "aborted" | "interrupted";
   done?: Promise<TurnStatus>;
+  /** Resolves once the turn has ended, or was dropped from the queue without running. */
+  settled: Promise<void>;
+  settle: () => void;
 }
 
 /** How many client message ids a conversation remembers for retries. */
@@ -55,7 +58,13 @@ export class TurnRunner {
         throw new HttpError(429, "GLOVE_QUEUE_FULL", `${this.#queue.length} messages are already waiting. Wait for a turn to end.`);
       }
     }
-    const turn: Turn = { id: crypto.randomUUID(), text, controller: new AbortController(), ...(clientMessageId !== undefined ? { clientMessageId } : {}) };
+    const turn: Turn = {
+      id: crypto.randomUUID(),
+      text,
+      controller: new AbortController(),
+      ...(clientMessageId !== undefined ? { clientMessageId } : {}),
+      ...settlement(),
+    };
     if (clientMessageId !== undefined) this.#remember(clientMessageId, turn.id);
     // Taken synchronously, so two concurrent POSTs can never both start a turn.
     const queued = this.running !== undefined;
@@ -78,8 +87,14 @@ export class TurnRunner {
     return { turnId: turn.id, duplicate: false };
   }
 
+  /** Resolves once the turn `turnId` (running or queued) has ended; at once for any other. */
+  settled(turnId: string): Promise<void> {
+    return [this.running, ...this.#queue].find((turn) => turn?.id === turnId)?.settled ?? Promise.resolve();
+  }
+
   /** Aborts the running turn and drops queued ones; resolves with the turn's end, if one ran. */
   abort(reason: "aborted" | "interrupted"): Promise<TurnStatus> | undefined {
+    for (const dropped of this.#queue) dropped.settle();
     this.#queue.length = 0;
     const turn = this.running;
     if (!turn) return undefined;
@@ -118,6 +133,7 @@ export class TurnRunner {
     // Free before turn_end goes out: a client that posts on turn_end must not get a 409.
     this.running = undefined;
     conversation.log.append("turn_end", error ? { turnId: turn.id, status, error } : { turnId: turn.id, status });
+    turn.settle();
     conversation.lastActive = Date.now();
     const next = this.#queue.shift();
     if (next) this.#begin(next);
@@ -135,4 +151,11 @@ export class TurnRunner {
     this.#clientIds.set(clientMessageId, turnId);
     if (this.#clientIds.size > REMEMBERED_CLIENT_IDS) this.#clientIds.delete(this.#clientIds.keys().next().value!);
   }
+}
+
+/** A promise and the function that resolves it. */
+function settlement(): { settled: Promise<void>; settle: () => void } {
+  let settle: () => void = () => undefined;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  return { settled, settle };
 }

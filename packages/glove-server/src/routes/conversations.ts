@@ -19,6 +19,7 @@ export async function createConversation(ctx: RouteContext): Promise<Response> {
       { path: "agent", message: `must be one of ${names.join(", ")}` },
     ]);
   }
+  await ctx.quotas.admitConversation(ctx.principal.id, ctx.catalog);
   const now = new Date().toISOString();
   const record: ConversationRecord = {
     id: crypto.randomUUID(),

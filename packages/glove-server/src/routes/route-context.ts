@@ -1,6 +1,7 @@
 import type { AgentSource } from "../agents/agent-source.js";
 import type { ConversationHandle, ConversationHosting } from "../conversations/conversation-handle.js";
 import { notFound, quoted } from "../errors.js";
+import type { PrincipalQuotas } from "../limits/principal-quotas.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { Principal } from "../security/authenticate.js";
 import type { ConversationCatalog, ConversationRecord } from "../storage/types.js";
@@ -13,6 +14,8 @@ export interface ServerParts {
   host: ConversationHosting;
   agents: AgentSource;
   options: ResolvedServerOptions;
+  /** Per-principal quotas on conversations and turns. */
+  quotas: PrincipalQuotas;
 }
 
 export interface RouteContext extends ServerParts {

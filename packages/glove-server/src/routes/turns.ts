@@ -15,8 +15,17 @@ export async function postMessage(ctx: RouteContext): Promise<Response> {
     throw badRequest("clientMessageId must be a string of 1 to 200 characters.", [{ path: "clientMessageId", message: "invalid" }]);
   }
   const conversation = await ownedLive(ctx);
-  const { turnId, duplicate } = await conversation.startTurn(text, clientMessageId);
-  return json(202, { turnId, duplicate });
+  const release = ctx.quotas.admitTurn(ctx.principal.id);
+  try {
+    const { turnId, duplicate } = await conversation.startTurn(text, clientMessageId);
+    // A retried message answers the turn it started, which holds its own slot already.
+    if (duplicate || !conversation.turnSettled) release();
+    else void conversation.turnSettled(turnId).then(release, release);
+    return json(202, { turnId, duplicate });
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 /** POST /conversations/:id/abort → stops the running turn everywhere; `{ aborted, turnId?, status? }` */

@@ -10,6 +10,8 @@ import type { ScaleShared, TurnJobData } from "./scale-shared.js";
 
 /** How long the remembered client message ids answer retries. */
 const CLIENT_ID_TTL_S = 24 * 3600;
+/** How often a turn that this instance admitted is looked for in Redis, between its copy of the stream's events. */
+const TURN_POLL_MS = 2000;
 /** A claimed turn with no job after this long was lost (its instance died between claim and queueing). */
 const LOST_CLAIM_MS = 10_000;
 
@@ -120,6 +122,20 @@ export class ScaledConversation implements ConversationHandle {
     await catalog.update(record.id, changes).catch((error: unknown) => this.shared.options.log("[glove-server] catalog update failed", error));
     await queue.add("turn", this.#job(turnId, text, clientMessageId), JOB_OPTIONS(turnId));
     return { turnId, duplicate: false };
+  }
+
+  /**
+   * Resolves once the turn no longer holds the conversation, wherever it ran. Redis is the truth
+   * (this instance may stop following the stream meanwhile); events arriving here wake the check
+   * early, so a turn_end frees the quota at once. A Redis error frees it too: never stuck.
+   */
+  async turnSettled(turnId: string): Promise<void> {
+    for (;;) {
+      const holder = await this.shared.redis.get(this.keys.turn).catch(() => null);
+      if (turnIdOf(holder) !== turnId) return;
+      const poll = new Promise<void>((resolve) => setTimeout(resolve, TURN_POLL_MS).unref());
+      await (this.log.closed ? poll : Promise.race([this.log.waitAfter(this.log.lastId), poll]));
+    }
   }
 
   async answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }> {

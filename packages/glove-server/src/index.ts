@@ -10,6 +10,7 @@ export { HttpError } from "./errors.js";
 export type { RequestIssue } from "./errors.js";
 export { listenNode } from "./http/node-listen.js";
 export type { FetchHandler, ListenOptions, Listening } from "./http/node-listen.js";
+export type { ConnectionLimits } from "./http/connection-limits.js";
 export { sqliteStorage, SqliteCatalog } from "./storage/sqlite-storage.js";
 export type { SqliteStorageOptions } from "./storage/sqlite-storage.js";
 export { memoryStorage, MemoryCatalog } from "./storage/memory-storage.js";

@@ -7,7 +7,7 @@
  * GLOVE_SKIP_INSTALL_TEST=1 skips it.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -143,5 +143,33 @@ export type Checked = [typeof glove, typeof server, typeof bridgeMcpTool, typeof
       JSON.stringify({ compilerOptions: { module, moduleResolution: resolution, target: "ES2022", strict: true, esModuleInterop: true, noEmit: true }, files: ["types-check.ts"] }),
     );
     await sh(process.execPath, [TSC, "-p", `tsconfig.${resolution}.json`], app);
+  }, TIMEOUT);
+
+  /**
+   * Code a newcomer writes, from the docs: every file in test-install/newcomer/ compiles together
+   * under strict + nodenext + exactOptionalPropertyTypes against the tarballs, and each
+   * `*.run.ts` then runs with plain node (transpiled, as a bundler-free app would ship it).
+   */
+  it("compiles and runs the newcomer's code under strict + nodenext + exactOptionalPropertyTypes", async () => {
+    const source = join(ROOT, "test-install", "newcomer");
+    const files = readdirSync(source).filter((f) => f.endsWith(".ts")).sort();
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) writeFileSync(join(app, file), readFileSync(join(source, file), "utf8"));
+    writeFileSync(
+      join(app, "tsconfig.newcomer.json"),
+      JSON.stringify({
+        compilerOptions: { module: "NodeNext", moduleResolution: "nodenext", target: "ES2022", strict: true, exactOptionalPropertyTypes: true, skipLibCheck: false, noEmit: true, types: [] },
+        files,
+      }),
+    );
+    await sh(process.execPath, [TSC, "-p", "tsconfig.newcomer.json"], app);
+    for (const file of files.filter((f) => f.endsWith(".run.ts"))) {
+      const js = ts.transpileModule(readFileSync(join(source, file), "utf8"), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+      }).outputText;
+      const out = file.replace(/\.ts$/, ".mjs");
+      writeFileSync(join(app, out), js);
+      await sh(process.execPath, [out], app);
+    }
   }, TIMEOUT);
 });

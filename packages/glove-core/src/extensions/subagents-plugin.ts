@@ -119,18 +119,24 @@ export class SubagentsPlugin implements GlovePlugin {
       controls,
       signal,
     });
-    return toolResult(input.name, finalText(await runChild(child, input.prompt, this.host.bus, signal)));
+    return toolResult(input.name, finalText(await runChild(input.name, child, input.prompt, this.host.bus, signal)));
   }
 }
 
-/** Runs the child with the parent's subscribers seeing its events while it runs. */
+/**
+ * Runs the child with the parent's subscribers seeing its events while it runs, each tagged with
+ * the child's name in front of any path it already carries (a grandchild's), so they can tell who spoke.
+ */
 async function runChild(
+  name: string,
   child: IGloveRunnable,
   prompt: string,
   bus: EventBus,
   signal?: AbortSignal,
 ): Promise<ModelPromptResult | Message> {
-  const forward: SubscriberAdapter = { record: (type, data) => bus.emit(type, data) };
+  const forward: SubscriberAdapter = {
+    record: (type, data) => bus.emit(type, { ...data, agentPath: [name, ...(data.agentPath ?? [])] }),
+  };
   child.addSubscriber(forward);
   try {
     return await child.processRequest(prompt, signal);

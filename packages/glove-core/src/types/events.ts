@@ -6,8 +6,17 @@ export interface TokenConsumptionCounter {
   tokens_out: number;
 }
 
+/** Where an event came from when a subagent emitted it (absent on the agent's own events). */
+export interface EventOrigin {
+  /**
+   * The subagents that emitted it, outermost first, as seen from the Glove you subscribed to:
+   * `["researcher"]` for its subagent's events, `["planner", "researcher"]` one level deeper.
+   */
+  agentPath?: readonly string[];
+}
+
 /** Every event the runtime and model adapters emit, discriminated by `type`. */
-export type SubscriberEvent =
+export type SubscriberEvent = EventOrigin & (
   | { type: "text_delta"; text: string }
   | { type: "tool_use"; id: string; name: string; input: unknown }
   | {
@@ -40,7 +49,8 @@ export type SubscriberEvent =
   | { type: "hook_invoked"; name: string }
   | { type: "skill_invoked"; name: string; source: "user" | "agent"; args?: string }
   | { type: "subagent_invoked"; name: string; prompt: string }
-  | { type: "subagent_completed"; name: string; status: "success" | "error"; message?: string };
+  | { type: "subagent_completed"; name: string; status: "success" | "error"; message?: string }
+);
 
 /** The name of any event a subscriber can receive. */
 export type SubscriberEventType = SubscriberEvent["type"];

@@ -16,12 +16,25 @@ export function validateConfig(config: GloveConfig): void {
   const missing: string[] = [];
   if (!config) throw new ConfigurationError("new Glove(config) needs a config object.");
   if (!config.model) missing.push("model (a ModelAdapter, e.g. createAdapter({ provider }))");
-  if (!config.displayManager) missing.push("displayManager (e.g. new Displaymanager())");
   if (typeof config.systemPrompt !== "string") missing.push("systemPrompt (a string)");
-  if (typeof config.compaction_config?.compaction_instructions !== "string") {
-    missing.push("compaction_config.compaction_instructions (a string)");
-  }
   if (missing.length) throw new ConfigurationError(`new Glove() is missing: ${missing.join("; ")}.`);
+  checkOptionalParts(config);
+}
+
+/** The optional parts have defaults, so only a value of the wrong kind is refused. */
+function checkOptionalParts(config: GloveConfig): void {
+  const compaction: unknown = config.compaction_config;
+  if (compaction !== undefined && (typeof compaction !== "object" || compaction === null)) {
+    throw new ConfigurationError(`new Glove(): compaction_config must be an object like { compaction_instructions: "..." }, or left out for the defaults; got ${describeValue(compaction)}.`);
+  }
+  const instructions = config.compaction_config?.compaction_instructions;
+  if (instructions !== undefined && typeof instructions !== "string") {
+    throw new ConfigurationError(`new Glove(): compaction_config.compaction_instructions must be a string, or left out for DEFAULT_COMPACTION_INSTRUCTIONS; got ${describeValue(instructions)}.`);
+  }
+  const display: unknown = config.displayManager;
+  if (display !== undefined && (typeof display !== "object" || display === null)) {
+    throw new ConfigurationError(`new Glove(): displayManager must be a DisplayManagerAdapter (e.g. new Displaymanager()), or left out for a fresh one; got ${describeValue(display)}.`);
+  }
 }
 
 export function toUserInput(request: string | ContentPart[]): { text: string; content: ContentPart[] } {

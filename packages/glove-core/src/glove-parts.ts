@@ -1,4 +1,5 @@
 import type { GloveConfig, StoreAdapter } from "./types/index.js";
+import { DEFAULT_COMPACTION_INSTRUCTIONS } from "./constants.js";
 import type { CompositePlugin } from "./plugins/composite.js";
 import { Agent } from "./runtime/agent.js";
 import { Context } from "./runtime/context.js";
@@ -41,12 +42,12 @@ export function assembleParts(o: AssembleOptions): GloveParts {
     permissionPolicy: config.permissionPolicy,
     permissionTimeoutMs: config.permissionTimeoutMs,
   });
-  const compaction = config.compaction_config;
+  const compaction = config.compaction_config ?? {};
   const observer = new Observer(
     store,
     context,
     promptMachine,
-    compaction.compaction_instructions,
+    compaction.compaction_instructions ?? DEFAULT_COMPACTION_INSTRUCTIONS,
     compaction.max_turns,
     compaction.compaction_context_limit ?? 100_000,
     90,

@@ -14,6 +14,7 @@ import type {
   SubscriberAdapter,
 } from "./types/index.js";
 import { AbortError, ConfigurationError, DuplicateToolError, throwIfAborted, toAbortError } from "./errors.js";
+import { Displaymanager } from "./display/display-manager.js";
 import { runDirectives } from "./extensions/directives.js";
 import { SkillRegistry } from "./extensions/skill-registry.js";
 import { SkillsPlugin } from "./extensions/skills-plugin.js";
@@ -74,7 +75,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     validateConfig(config);
     this.config = config;
     this.currentModel = config.model;
-    this.currentDisplay = config.displayManager;
+    this.currentDisplay = config.displayManager ?? new Displaymanager();
     this.basePrompt = config.systemPrompt;
     this.pendingStore = config.store;
     const controls = () => this.controls;

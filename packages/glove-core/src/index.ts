@@ -76,7 +76,7 @@ export {
 export { createAdapter, getAvailableProviders } from "./models/providers.js";
 export type { CreateAdapterOptions } from "./models/providers.js";
 
-export { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
+export { DEFAULT_COMPACTION_INSTRUCTIONS, SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
 
 export { parseTokens, placeholderFor } from "./extensions/tokens.js";
 export type { DirectiveToken } from "./extensions/tokens.js";

@@ -11,7 +11,6 @@ import type {
   StoreAdapter,
 } from "../types/index.js";
 import { ConfigurationError } from "../errors.js";
-import { Displaymanager } from "../display/display-manager.js";
 import { Glove } from "../glove.js";
 import { CompositePlugin } from "../plugins/composite.js";
 import { MemoryStore } from "../stores/memory-store.js";
@@ -198,9 +197,9 @@ export class Runtime {
       model: config.model,
       // The raw prompt: the Glove runs the plugins' onBuild itself.
       systemPrompt: config.systemPrompt,
-      displayManager: config.displayManager?.() ?? new Displaymanager(),
+      displayManager: config.displayManager?.(),
       serverMode: !config.displayManager,
-      compaction_config: config.compaction_config ?? { compaction_instructions: "Summarize the conversation so far." },
+      compaction_config: config.compaction_config,
       tools: config.tools,
       skills: config.skills,
       environment: this.options.environment ?? true,

@@ -14,8 +14,8 @@ import type {
 
 /** When the conversation is summarised to stay within the model's context, and how. */
 export interface CompactionConfig {
-  /** Instructions given to the model when it summarises the conversation. */
-  compaction_instructions: string;
+  /** Instructions given to the model when it summarises the conversation. Default `DEFAULT_COMPACTION_INSTRUCTIONS`. */
+  compaction_instructions?: string;
   /** Session turns since the last compaction after which compaction runs. */
   max_turns?: number;
   /** Context size (last call's input + output tokens) at which compaction runs. Default 100 000. */
@@ -37,13 +37,15 @@ export interface GloveConfig {
   /** Conversation persistence; a fresh MemoryStore when omitted. */
   store?: StoreAdapter;
   model: ModelAdapter;
-  displayManager: DisplayManagerAdapter;
+  /** Where tools show things and wait for answers; a fresh `Displaymanager` when omitted. */
+  displayManager?: DisplayManagerAdapter;
   systemPrompt: string;
   /** No UI is present: permission prompts cannot be shown. Default false. */
   serverMode?: boolean;
   /** Retries for tools that throw. Default 0: a tool with side effects runs once. */
   maxRetries?: number;
-  compaction_config: CompactionConfig;
+  /** When and how to summarise the conversation; defaults: see `CompactionConfig`. */
+  compaction_config?: CompactionConfig;
   /** Swap older tool results' data for their summaries before each model call. Default false. */
   enableToolResultSummary?: boolean;
   /** How many tool calls of one model turn run at once. Default 8; 1 runs them in order. */

@@ -3,7 +3,7 @@ import type { GloveAction } from "../types/actions.js";
 import type { SlotAnswerResult } from "../types/session.js";
 import type { ToolConfig } from "../types/tool.js";
 import { foldTools } from "./fold-tools.js";
-import { DEFAULT_COMPACTION, type LocalSessionOptions } from "./local-options.js";
+import type { LocalSessionOptions } from "./local-options.js";
 import { observeStore, readSideLists } from "./observed-store.js";
 import { DEFAULT_STORAGE_PREFIX, PersistedStore } from "./persisted-store.js";
 
@@ -62,7 +62,7 @@ export class LocalConversation {
       model: options.model,
       displayManager: display,
       systemPrompt: options.systemPrompt,
-      compaction_config: options.compaction ?? DEFAULT_COMPACTION,
+      compaction_config: options.compaction, // undefined: glove-core's defaults
     });
     foldTools(glove, options.tools ?? []);
     const subscriber: SubscriberAdapter = {

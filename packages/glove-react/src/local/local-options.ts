@@ -29,7 +29,3 @@ export interface LocalSessionOptions {
   /** Called before build: define hooks, skills, subagents, plugins on the tab's Glove. */
   configure?: (glove: Glove) => void;
 }
-
-export const DEFAULT_COMPACTION: CompactionConfig = {
-  compaction_instructions: "Summarize the conversation so far. Keep decisions, open questions, facts the user gave and the state of any work.",
-};

@@ -80,7 +80,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     this.pendingStore = config.store;
     const controls = () => this.controls;
     this.subagents = new SubagentsPlugin({ controls, bus: this.bus });
-    this.plugins = new CompositePlugin([this.folded, new SkillsPlugin(this.skills, controls, this.bus), this.subagents]);
+    this.plugins = new CompositePlugin([this.folded, new SkillsPlugin(this.skills, controls, this.bus, config.builtIns?.skillList !== false), this.subagents]);
     this.agentConfig = this.baseAgentConfig();
     this.skills.allowed = config.skills ? new Set(config.skills) : undefined;
     for (const plugin of config.plugins ?? []) this.use(plugin);
@@ -358,13 +358,14 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
         scope: () => this.scope(),
       },
     });
-    this.installBuiltIn(storeSupportsTasks(chosen) ? new TasksPlugin(this.parts.context) : undefined, "glove:tasks");
-    this.installBuiltIn(storeSupportsInbox(chosen) ? new InboxPlugin(chosen) : undefined, "glove:inbox");
+    const { tasks, inbox } = this.config.builtIns ?? {};
+    this.installBuiltIn(tasks !== false && storeSupportsTasks(chosen) ? new TasksPlugin(this.parts.context) : undefined, "glove:tasks");
+    this.installBuiltIn(inbox !== false && storeSupportsInbox(chosen) ? new InboxPlugin(chosen) : undefined, "glove:inbox");
     this.refreshAgentConfig();
     return this;
   }
 
-  /** Built-in tools follow the store's capabilities; a user tool of the same name wins. */
+  /** Built-in tools follow the store's capabilities and `builtIns`; a user tool of the same name wins. */
   private installBuiltIn(plugin: GlovePlugin | undefined, name: string): void {
     this.plugins.removeByName(name);
     if (!plugin) return;

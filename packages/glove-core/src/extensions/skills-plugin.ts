@@ -62,7 +62,7 @@ export function createSkillInvokeTool(
   };
 }
 
-/** Owns `glove_invoke_skill` while at least one in-scope skill is exposed; hints available skills. */
+/** Owns `glove_invoke_skill` while at least one in-scope skill is exposed; lists available skills in the prompt unless told not to. */
 export class SkillsPlugin implements GlovePlugin {
   readonly name = "glove:skills";
   private readonly tool: Tool<unknown>;
@@ -71,6 +71,7 @@ export class SkillsPlugin implements GlovePlugin {
     private readonly skills: SkillRegistry,
     controls: () => AgentControls,
     bus: EventBus,
+    private readonly listInPrompt = true,
   ) {
     this.tool = createSkillInvokeTool(skills, controls, bus) as Tool<unknown>;
   }
@@ -81,7 +82,7 @@ export class SkillsPlugin implements GlovePlugin {
 
   resourceHints(): string | undefined {
     const available = this.skills.available();
-    if (!available.length) return undefined;
+    if (!this.listInPrompt || !available.length) return undefined;
     const lines = available.map((s) => `- /${s.name}${s.description ? `: ${s.description}` : ""}`);
     return `Skills available in this conversation:\n${lines.join("\n")}`;
   }

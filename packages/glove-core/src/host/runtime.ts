@@ -1,5 +1,6 @@
 import type {
   AgentConfig,
+  BuiltInOptions,
   CompactionConfig,
   ContentPart,
   DisplayManagerAdapter,
@@ -29,6 +30,8 @@ export interface RuntimeAgentConfig {
   displayManager?: () => DisplayManagerAdapter;
   permissionPolicy?: PermissionPolicy;
   maxRetries?: number;
+  /** Turn off what Glove adds by itself (see `GloveConfig.builtIns`). */
+  builtIns?: BuiltInOptions;
   /** Agent-specific setup on every conversation's Glove: fold tools, define skills… */
   setup?: (glove: Glove) => void;
 }
@@ -205,6 +208,7 @@ export class Runtime {
       environment: this.options.environment ?? true,
       permissionPolicy: config.permissionPolicy,
       maxRetries: config.maxRetries,
+      builtIns: config.builtIns,
     });
     // The runtime owns the plugins' registration lifecycle; the Glove only uses them.
     glove.attachHostPlugin(this.plugins);

@@ -69,6 +69,21 @@ export interface GloveConfig {
   skills?: string[];
   /** Add an environment block (date, platform) to the system prompt. Default false. */
   environment?: boolean;
+  /** Turn off what Glove adds by itself; everything is on by default. */
+  builtIns?: BuiltInOptions;
+}
+
+/**
+ * What Glove adds to an agent without being asked (docs/concepts/built-ins.md); `false` turns
+ * one off. Tools of your own with a built-in's name replace it instead.
+ */
+export interface BuiltInOptions {
+  /** `glove_update_tasks`, offered when the store keeps tasks. */
+  tasks?: boolean;
+  /** `glove_post_to_inbox`, the delivery of resolved answers and the reminder of pending items, when the store keeps an inbox. */
+  inbox?: boolean;
+  /** The "Skills available in this conversation" list appended to the system prompt. */
+  skillList?: boolean;
 }
 
 /** Members shared by the builder and the runnable. */

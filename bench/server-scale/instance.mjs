@@ -42,6 +42,8 @@ const server = createGloveServer({
   store: postgresStorage({ connectionString: PG_URL, schema }),
   ...(mode === "scale" ? { scale: redisScale({ redis: REDIS_URL, prefix, concurrency: 1000 }) } : {}),
   events: { heartbeatMs: 600_000 },
+  // The bench's one user drives every conversation: no per-principal quotas.
+  limits: { conversationsPerPrincipal: Infinity, conversationsPerMinute: Infinity, concurrentTurnsPerPrincipal: Infinity, turnsPerMinute: Infinity },
   maxLiveConversations: 100_000,
   agents: {
     assistant: ({ store }) =>

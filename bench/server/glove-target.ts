@@ -38,6 +38,8 @@ export async function startGloveTarget(options: GloveTargetOptions = {}): Promis
     maxLiveConversations: options.maxLiveConversations ?? 1_000_000,
     // No heartbeat inside a measurement.
     events: { heartbeatMs: 3_600_000 },
+    // The bench's one user drives every conversation: no per-principal quotas.
+    limits: { conversationsPerPrincipal: Infinity, conversationsPerMinute: Infinity, concurrentTurnsPerPrincipal: Infinity, turnsPerMinute: Infinity },
   });
   const listening = await server.listen({ port: 0 });
   return {

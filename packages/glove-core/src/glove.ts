@@ -1,15 +1,21 @@
 import type {
   AgentConfig,
+  AgentControls,
   ContentPart,
+  DefineMentionArgs,
+  DefineSkillArgs,
+  DefineSubAgentArgs,
   DisplayManagerAdapter,
   GloveConfig,
   GloveFoldArgs,
   GlovePlugin,
+  HookHandler,
   IGloveBuilder,
   IGloveRunnable,
   Message,
   ModelAdapter,
-  ModelPromptResult,
+  ModelAnswer,
+  PlainRequestResult,
   StoreAdapter,
   SubscriberAdapter,
 } from "./types/index.js";
@@ -19,13 +25,6 @@ import { runDirectives } from "./extensions/directives.js";
 import { SkillRegistry } from "./extensions/skill-registry.js";
 import { SkillsPlugin } from "./extensions/skills-plugin.js";
 import { SubagentsPlugin } from "./extensions/subagents-plugin.js";
-import type {
-  AgentControls,
-  DefineMentionArgs,
-  DefineSkillArgs,
-  DefineSubAgentArgs,
-  HookHandler,
-} from "./extensions/types.js";
 import { assembleParts, type GloveParts } from "./glove-parts.js";
 import type { AskOptions } from "./runtime/agent.js";
 import { requireExtensionName, toUserInput, validateConfig } from "./glove-input.js";
@@ -39,6 +38,7 @@ import { GloveStream } from "./glove-stream.js";
 import { readRequestOptions, type RequestSettings } from "./request-options.js";
 import { runStructured, structuredShortCircuit } from "./structured-output/structured-request.js";
 import type { OutputSchema, ProcessRequestOptions, RequestResult, StructuredRequestResult } from "./structured-output/types.js";
+import { usageSince, withUsage } from "./request-result.js";
 import { resumeTurn } from "./runtime/resume-turn.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { composeSystemPrompt } from "./system-prompt.js";
@@ -46,7 +46,7 @@ import { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
 
 export type { GloveParts } from "./glove-parts.js";
 
-type RequestOutcome = ModelPromptResult | Message | StructuredRequestResult<unknown>;
+type RequestOutcome = PlainRequestResult | StructuredRequestResult<unknown>;
 
 /**
  * The builder and the runnable agent in one object. Tools, extensions, plugins
@@ -273,7 +273,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
   }
 
   /** Continues the stored current turn without a new message (see `resumeTurn`); queued like requests. */
-  continueTurn(signal?: AbortSignal): Promise<ModelPromptResult> {
+  continueTurn(signal?: AbortSignal): Promise<ModelAnswer> {
     try {
       this.requireParts("continueTurn");
     } catch (error) {
@@ -281,10 +281,11 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     }
     this.pendingRequests++;
     const run = this.queue
-      .then(() => {
+      .then(async () => {
         const parts = this.requireParts("continueTurn");
+        const used = usageSince(() => parts.promptMachine.usage);
         parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
-        return resumeTurn(parts.agent, signal);
+        return withUsage(await resumeTurn(parts.agent, signal), used());
       })
       .finally(() => this.pendingRequests--);
     this.queue = run.catch(() => undefined);
@@ -295,6 +296,8 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     const { signal, spec } = settings;
     throwIfAborted(signal);
     const parts = this.requireParts("processRequest");
+    // Hooks may compact (forceCompaction), so the count starts before them.
+    const used = usageSince(() => parts.promptMachine.usage);
     const input = toUserInput(request);
     const preprocessed = (await this.plugins.preprocess(this.name, input.text)) ?? input.text;
     const directives = await runDirectives(preprocessed, this.hooks, this.skills, this.controls, this.bus, signal);
@@ -305,7 +308,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
 
     if (directives.shortCircuit) {
       await parts.context.appendMessages([message]);
-      return spec ? structuredShortCircuit(spec, directives.shortCircuit) : directives.shortCircuit;
+      return withUsage(spec ? structuredShortCircuit(spec, directives.shortCircuit) : directives.shortCircuit, used());
     }
     const contribution = await this.plugins.beforeRequest({ agent: this.name, store: parts.store, signal });
     const before = [...(contribution.messages ?? []), ...directives.skillMessages];
@@ -318,9 +321,9 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
       if (spec) {
         const native = () => parts.promptMachine.getModel().supportsStructuredOutput === true;
         const ask = (m: Message, o: AskOptions) => parts.agent.ask(m, undefined, signal, o);
-        return await runStructured({ spec, message, reminder: contribution.reminder, native, ask });
+        return withUsage(await runStructured({ spec, message, reminder: contribution.reminder, native, ask }), used());
       }
-      return await parts.agent.ask(message, undefined, signal, { systemPromptSuffix: contribution.reminder });
+      return withUsage(await parts.agent.ask(message, undefined, signal, { systemPromptSuffix: contribution.reminder }), used());
     } catch (error) {
       if (signal?.aborted && !AbortError.isInstance(error)) throw toAbortError(signal.reason);
       throw error;

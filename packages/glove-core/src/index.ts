@@ -84,7 +84,6 @@ export { formatSkillMessage } from "./extensions/skill-message.js";
 export { createSkillInvokeTool, SkillsPlugin, SKILL_INVOKE_TOOL_NAME } from "./extensions/skills-plugin.js";
 export { SkillRegistry } from "./extensions/skill-registry.js";
 export { SubagentsPlugin } from "./extensions/subagents-plugin.js";
-export type * from "./extensions/types.js";
 export { composeSystemPrompt, environmentBlock } from "./system-prompt.js";
 export { Runtime } from "./host/runtime.js";
 export type { RuntimeAgentConfig, RuntimeOptions } from "./host/runtime.js";
@@ -97,6 +96,5 @@ export type {
   ProcessRequestOptions,
   RequestResult,
   StructuredRequestResult,
-  PlainRequestResult,
 } from "./structured-output/types.js";
 export { extractJson } from "./structured-output/parse-answer.js";

@@ -1,10 +1,9 @@
-import type { ContentPart, Message, ModelPromptResult } from "../types/index.js";
+import type { AgentControls, ContentPart, HookHandler, Message, ModelPromptResult } from "../types/index.js";
 import { ExtensionError, throwIfAborted } from "../errors.js";
 import type { EventBus } from "../runtime/event-bus.js";
 import { formatSkillMessage } from "./skill-message.js";
 import type { SkillRegistry } from "./skill-registry.js";
 import { parseTokens, placeholderFor, replaceTokens } from "./tokens.js";
-import type { AgentControls, HookHandler } from "./types.js";
 
 export interface DirectiveOutcome {
   /** The text the stored user message carries (placeholders, rewrites applied). */

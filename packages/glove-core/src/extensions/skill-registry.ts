@@ -1,4 +1,4 @@
-import type { DefineSkillArgs } from "./types.js";
+import type { DefineSkillArgs } from "../types/index.js";
 
 /**
  * The skills defined on one Glove. `allowed` (from the agent's scope) limits

@@ -1,10 +1,9 @@
 import { z } from "zod";
-import type { AgentConfig, GlovePlugin, Tool, ToolResultData } from "../types/index.js";
+import type { AgentConfig, AgentControls, GlovePlugin, Tool, ToolResultData } from "../types/index.js";
 import { ExtensionError } from "../errors.js";
 import type { EventBus } from "../runtime/event-bus.js";
 import { joinText } from "./skill-message.js";
 import type { SkillRegistry } from "./skill-registry.js";
-import type { AgentControls } from "./types.js";
 
 /** Name of the built-in tool through which the model invokes exposed skills. */
 export const SKILL_INVOKE_TOOL_NAME = "glove_invoke_skill";

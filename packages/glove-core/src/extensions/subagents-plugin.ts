@@ -1,6 +1,9 @@
 import { z } from "zod";
 import type {
+  AgentControls,
   ContentPart,
+  DefineMentionArgs,
+  DefineSubAgentArgs,
   GlovePlugin,
   IGloveRunnable,
   Message,
@@ -13,7 +16,6 @@ import { SUBAGENT_DISPATCH_TOOL_NAME } from "../constants.js";
 import { AbortError } from "../errors.js";
 import type { EventBus } from "../runtime/event-bus.js";
 import { joinText } from "./skill-message.js";
-import type { AgentControls, DefineMentionArgs, DefineSubAgentArgs } from "./types.js";
 
 const invokeSchema = z.object({
   name: z.string().describe("The subagent to run."),

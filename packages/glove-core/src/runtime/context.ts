@@ -1,4 +1,4 @@
-import type { Message, StoreAdapter, Task } from "../types/index.js";
+import type { ContextControls, Message, StoreAdapter, Task } from "../types/index.js";
 import { ConfigurationError } from "../errors.js";
 
 /** The messages from the last compaction summary onward (all of them when there is none). */
@@ -18,7 +18,7 @@ export function splitAtLastCompaction(messages: Message[]): Message[] {
  * what this Context has seen; stores without it are re-read on every call,
  * which is always correct (another process may have appended).
  */
-export class Context {
+export class Context implements ContextControls {
   private view: Message[] | undefined;
   private seenCount = -1;
 

@@ -98,7 +98,8 @@ export class EventBus {
         answer =
           typeof listener === "function"
             ? listener((event ??= { type, ...data } as SubscriberEvent))
-            : listener.record(type, data);
+            : // T and its data go together, which a generic cannot show to the union of tuples.
+              (listener.record as (type: T, data: SubscriberEventDataMap[T]) => unknown)(type, data);
       } catch (error) {
         report(type, listener, error);
         continue;

@@ -1,5 +1,6 @@
 import type {
   DisplayManagerAdapter,
+  ExecutorControls,
   HandOverFunction,
   PermissionPolicy,
   StoreAdapter,
@@ -41,7 +42,7 @@ export interface ExecutorOptions {
  * concurrently, and returns results in call order while `tool_use_result`
  * events go out in completion order (decision 2).
  */
-export class Executor {
+export class Executor implements ExecutorControls {
   readonly bus: EventBus;
   readonly plugins: CompositePlugin;
   private readonly registry: ToolRegistryPlugin;

@@ -1,4 +1,4 @@
-import type { Message, StoreAdapter, SubscriberAdapter, TokenConsumptionCounter } from "../types/index.js";
+import type { Message, ObserverControls, StoreAdapter, SubscriberAdapter, TokenConsumptionCounter } from "../types/index.js";
 import type { Context } from "./context.js";
 import type { EventBus } from "./event-bus.js";
 import type { PromptMachine } from "./prompt-machine.js";
@@ -10,7 +10,7 @@ const COMPACTION_SUMMARY_PREFIX = "[Summary of the conversation so far]";
  * (decision 8). Compaction never deletes history: it appends a summary marked
  * `is_compaction` and resets the counters once that summary is stored.
  */
-export class Observer {
+export class Observer implements ObserverControls {
   /** Model turns allowed in one request. */
   MAX_TURNS = 120;
   CONTEXT_COMPACTION_LIMIT: number;

@@ -3,6 +3,8 @@ import type {
   ModelAdapter,
   ModelPromptResult,
   NotifySubscribersFunction,
+  PromptControls,
+  RequestUsage,
   StructuredOutputRequest,
   SubscriberAdapter,
   Tool,
@@ -56,11 +58,12 @@ export function summarizeOlderToolResults(messages: Message[]): Message[] {
 }
 
 /** Sends the conversation and tools to the model adapter and relays its events. */
-export class PromptMachine {
+export class PromptMachine implements PromptControls {
   readonly bus: EventBus;
   private systemPrompt: string;
   /** Ids used so far, so a model's repeated or empty ids are replaced before anyone sees them. */
   private readonly seenIds = new SeenToolCallIds();
+  private readonly tally: RequestUsage = { tokens_in: 0, tokens_out: 0, model_calls: 0 };
 
   constructor(
     private model: ModelAdapter,
@@ -95,6 +98,11 @@ export class PromptMachine {
 
   getSystemPrompt(): string {
     return this.systemPrompt;
+  }
+
+  /** Every model call made so far and its tokens, compaction summaries included (a request's usage is the difference). */
+  get usage(): RequestUsage {
+    return { ...this.tally };
   }
 
   summarizeOlderToolResults(messages: Message[]): Message[] {
@@ -136,6 +144,9 @@ export class PromptMachine {
     throwIfAborted(signal);
     const normalized = normalizeResult(result, model.name);
     normalized.messages = ids.apply(normalized.messages);
+    this.tally.model_calls++;
+    this.tally.tokens_in += normalized.tokens_in;
+    this.tally.tokens_out += normalized.tokens_out;
     return normalized;
   }
 }

@@ -4,7 +4,10 @@ import { outputInstruction, repairMessage } from "./instructions.js";
 import type { OutputSpec } from "./output-spec.js";
 import { checkAnswer } from "./parse-answer.js";
 import { StructuredOutputError } from "./structured-output-error.js";
-import type { PlainRequestResult, StructuredRequestResult } from "./types.js";
+import { answerText } from "../request-result.js";
+
+/** A structured request's model result and parsed answer; the Glove adds `text` and `usage`. */
+export type StructuredOutcome = ModelPromptResult & { output: unknown; attempts: number };
 
 /** What a structured request needs from the Glove: one agent-loop run per attempt. */
 export interface StructuredRun {
@@ -23,7 +26,7 @@ export interface StructuredRun {
  * the model what was wrong up to `spec.repairs` times. Every attempt is an ordinary user turn
  * and agent answer, so the stored conversation stays valid whatever happens.
  */
-export async function runStructured(run: StructuredRun): Promise<StructuredRequestResult<unknown>> {
+export async function runStructured(run: StructuredRun): Promise<StructuredOutcome> {
   const { spec } = run;
   let message = run.message;
   for (let attempt = 1; ; attempt++) {
@@ -47,18 +50,13 @@ export async function runStructured(run: StructuredRun): Promise<StructuredReque
  * A hook or skill answered instead of the model: its text must already be the JSON (there is no
  * model turn to repair).
  */
-export function structuredShortCircuit(spec: OutputSpec, result: PlainRequestResult): StructuredRequestResult<unknown> {
+export function structuredShortCircuit(spec: OutputSpec, result: ModelPromptResult | Message): StructuredOutcome {
   const messages = "messages" in result ? result.messages : [result];
   const base: ModelPromptResult = "messages" in result ? result : { messages, tokens_in: 0, tokens_out: 0 };
-  const rawText = messages.map((m) => m.text).join("");
+  const rawText = answerText(base);
   const check = checkAnswer(rawText, spec.schema);
   if (!check.ok) {
     throw new StructuredOutputError({ reason: check.reason, rawText, issues: check.issues, attempts: 1, schemaName: spec.request.name });
   }
   return { ...base, output: check.value, attempts: 1 };
-}
-
-/** The final answer's text: every message of the last model call, in order. */
-function answerText(result: ModelPromptResult): string {
-  return result.messages.map((m) => m.text).join("");
 }

@@ -21,14 +21,29 @@ export interface Slot<I> {
 
 /** What a push describes: the renderer and its input, plus where the slot came from. */
 export interface SlotPush<I> {
-  renderer?: string;
+  /** What draws the slot. Default: the name of the tool that pushes it. */
+  renderer?: string | undefined;
+  /** What the renderer draws (a renderer's props). */
   input: I;
-  toolCallId?: string;
-  toolName?: string;
-  displayStrategy?: DisplayStrategy;
+  toolCallId?: string | undefined;
+  toolName?: string | undefined;
+  displayStrategy?: DisplayStrategy | undefined;
   /** Answers to a `pushAndWait` slot must match this schema (checked before the tool sees them). */
-  resolveSchema?: z.ZodType;
+  resolveSchema?: z.ZodType | undefined;
 }
+
+/** What the `input` of an argument without one must be: the fix, spelled out in the type error. */
+type WrapPropsInInput = "display.pushAndWait / pushAndForget take { input: props } (glove-react defineTool's typed display takes the props themselves)";
+
+/**
+ * The argument of `pushAndWait` / `pushAndForget` as written (`A`), checked against `SlotPush`: a
+ * bare props object fails with an error that names `{ input: props }`, and a misspelt key of a
+ * `{ input, ... }` object fails at that key. With explicit type arguments `A` is `SlotPush<I>`.
+ */
+export type SlotPushArg<A> = A &
+  Omit<SlotPush<unknown>, "input"> & { input: A extends { input: infer X } ? X : WrapPropsInInput } & (A extends { input: unknown }
+    ? { [K in Exclude<keyof A, keyof SlotPush<unknown>>]: never }
+    : unknown);
 
 /** The outcome of checking an answer before resolving a slot with it. */
 export type SlotAnswerCheck =
@@ -59,8 +74,10 @@ export interface DisplayManagerAdapter {
   listeners: Set<ListenerFn>;
   resolverStore: Map<string, { resolve: ResolverFn<unknown>; reject: RejectFn }>;
   registerRenderer<I, O>(renderer: Renderer<I, O>): void;
-  pushAndForget<I>(slot: SlotPush<I>): Promise<string>;
-  pushAndWait<I, O = unknown>(slot: SlotPush<I>): Promise<O>;
+  /** Shows `{ input, renderer? }` and resolves with the slot id at once. */
+  pushAndForget<I, A extends object = SlotPush<I>>(slot: SlotPushArg<A>): Promise<string>;
+  /** Shows `{ input, renderer? }` and waits for the UI's answer (`resolve(slotId, value)`). */
+  pushAndWait<I, O = unknown, A extends object = SlotPush<I>>(slot: SlotPushArg<A>): Promise<O>;
   notify(): Promise<void>;
   subscribe(listener: ListenerFn): UnsubscribeFn;
   resolve<O>(slot_id: string, value: O): void;

@@ -61,14 +61,19 @@ export type SubscriberEventDataMap = {
 };
 
 /**
+ * The arguments of `record`: an event's type, then its data. A union of tuples (not a generic) so
+ * that checking the type narrows the data: `if (type === "text_delta") data.text`.
+ */
+export type SubscriberEventArgs = {
+  [T in SubscriberEventType]: [event_type: T, data: SubscriberEventDataMap[T]];
+}[SubscriberEventType];
+
+/**
  * Receives events. Implementations may be async; the runtime awaits each call in order. A
  * synchronous `record` (returning nothing) is delivered without a promise per event.
  */
 export interface SubscriberAdapter {
-  record: <T extends SubscriberEventType>(
-    event_type: T,
-    data: SubscriberEventDataMap[T],
-  ) => Promise<void> | void;
+  record: (...event: SubscriberEventArgs) => Promise<void> | void;
 }
 
 /** Type-safe event emitter handed to model adapters. */

@@ -1,16 +1,7 @@
 import type { DisplayManagerAdapter } from "./display.js";
-import type { SubscriberAdapter } from "./events.js";
-import type { ContentPart, Message } from "./message.js";
-import type { ModelAdapter, ModelPromptResult } from "./model.js";
+import type { ModelAdapter } from "./model.js";
 import type { GlovePlugin } from "./plugin.js";
 import type { PermissionStatus, StoreAdapter } from "./store.js";
-import type { GloveFoldArgs } from "./tool.js";
-import type {
-  DefineMentionArgs,
-  DefineSkillArgs,
-  DefineSubAgentArgs,
-  HookHandler,
-} from "../extensions/types.js";
 
 /** When the conversation is summarised to stay within the model's context, and how. */
 export interface CompactionConfig {
@@ -84,49 +75,4 @@ export interface BuiltInOptions {
   inbox?: boolean;
   /** The "Skills available in this conversation" list appended to the system prompt. */
   skillList?: boolean;
-}
-
-/** Members shared by the builder and the runnable. */
-interface GloveCommon<Self> {
-  fold<I>(args: GloveFoldArgs<I>): Self;
-  /** A `/name` hook that runs before the model with full agent controls. */
-  defineHook(name: string, handler: HookHandler): Self;
-  /** A `/name` skill that injects context; `exposeToAgent` lets the model invoke it. */
-  defineSkill(args: DefineSkillArgs): Self;
-  /** A subagent the model reaches through glove_invoke_subagent, answered by a handler. */
-  defineMention(args: DefineMentionArgs): Self;
-  /** A subagent whose factory builds a child Glove per invocation. */
-  defineSubAgent(args: DefineSubAgentArgs): Self;
-  use(plugin: GlovePlugin): Self;
-  addSubscriber(subscriber: SubscriberAdapter): Self;
-  removeSubscriber(subscriber: SubscriberAdapter): void;
-  setDisplayManager(dm: DisplayManagerAdapter): Self;
-  setModel(model: ModelAdapter): void;
-  setSystemPrompt(prompt: string): void;
-  getSystemPrompt(): string;
-  readonly displayManager: DisplayManagerAdapter;
-  readonly model: ModelAdapter;
-  readonly serverMode: boolean;
-}
-
-/** A Glove being set up: fold tools, define skills and hooks, then `build` it. */
-export interface IGloveBuilder extends GloveCommon<IGloveBuilder> {
-  build(store?: StoreAdapter): IGloveRunnable;
-}
-
-/** A built agent, ready to process requests. */
-export interface IGloveRunnable extends GloveCommon<IGloveRunnable> {
-  processRequest(
-    request: string | ContentPart[],
-    signal?: AbortSignal,
-  ): Promise<ModelPromptResult | Message>;
-  rebuild(store?: StoreAdapter): IGloveRunnable;
-  /**
-   * Continues the stored conversation's current turn without a new user message (a turn taken
-   * over after its process died): unanswered calls are re-run when their tool allows it, else
-   * answered as interrupted; a turn whose answer is already stored ends without a model call.
-   */
-  continueTurn?(signal?: AbortSignal): Promise<ModelPromptResult>;
-  /** The store this agent currently persists to. */
-  readonly store: StoreAdapter;
 }

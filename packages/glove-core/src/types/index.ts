@@ -6,3 +6,6 @@ export type * from "./tool.js";
 export type * from "./model.js";
 export type * from "./glove.js";
 export type * from "./plugin.js";
+export type * from "./controls.js";
+export type * from "./agent.js";
+export type * from "./result.js";

@@ -1,7 +1,5 @@
 import type { z } from "zod";
-import type { DisplayManagerAdapter, DisplayStrategy } from "./display.js";
 import type { ToolResultData } from "./message.js";
-import type { IGloveRunnable } from "./glove.js";
 
 /** Delegation callback handed to tools (e.g. to a renderer or another system). */
 export type HandOverFunction = (input: unknown) => Promise<unknown>;
@@ -43,35 +41,4 @@ export interface Tool<I = unknown> {
   rerunOnRecovery?: boolean;
   run(input: I, handOver?: HandOverFunction, signal?: AbortSignal, context?: ToolRunContext): Promise<ToolReturn>;
   generateSummary?(args: unknown): Promise<string>;
-}
-
-/** Arguments of `Glove.fold`. */
-export interface GloveFoldArgs<I = unknown> {
-  name: string;
-  description: string;
-  inputSchema?: z.ZodType<I>;
-  jsonSchema?: Record<string, unknown>;
-  requiresPermission?: boolean;
-  /**
-   * What a `serverMode` Glove with no `permissionPolicy` does with this gated tool: `"deny"`
-   * (default, fail closed) or `"allow"` (run without asking; bridged MCP tools use this). With a
-   * policy, the store and the policy decide as for any gated tool.
-   */
-  serverModeWithoutPolicy?: ServerModeWithoutPolicy;
-  unAbortable?: boolean;
-  /** Re-run (instead of answered as interrupted) when a turn is taken over after a crash; see Tool. */
-  rerunOnRecovery?: boolean;
-  /** How UIs keep this tool's slots visible; stamped on every slot it pushes. */
-  displayStrategy?: DisplayStrategy;
-  /** Answers to this tool's `pushAndWait` slots must match this schema (a push may give its own). */
-  resolveSchema?: z.ZodType;
-  /** Replace an already folded tool of the same name instead of throwing. */
-  replace?: boolean;
-  do(
-    input: I,
-    display: DisplayManagerAdapter,
-    glove: IGloveRunnable,
-    signal?: AbortSignal,
-  ): Promise<ToolReturn>;
-  generateToolSummary?(summaryArgs?: unknown): Promise<string>;
 }

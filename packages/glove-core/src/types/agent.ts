@@ -1,0 +1,197 @@
+import type { z } from "zod";
+import type { DisplayManagerAdapter, DisplayStrategy } from "./display.js";
+import type { ContextControls, ExecutorControls, ObserverControls, PromptControls } from "./controls.js";
+import type { SubscriberAdapter } from "./events.js";
+import type { ContentPart, Message } from "./message.js";
+import type { ModelAdapter, ModelPromptResult } from "./model.js";
+import type { GlovePlugin } from "./plugin.js";
+import type { ModelAnswer, PlainRequestResult } from "./result.js";
+import type { StoreAdapter } from "./store.js";
+import type { ServerModeWithoutPolicy, ToolReturn } from "./tool.js";
+
+/*
+ * The agent and everything handed to it or defined on it, in one file: these types refer to one
+ * another (a hook gets controls holding the agent; the agent defines hooks), so splitting them
+ * would make an import cycle.
+ */
+
+/** Members shared by the builder and the runnable. */
+interface GloveCommon<Self> {
+  fold<I>(args: GloveFoldArgs<I>): Self;
+  /** A `/name` hook that runs before the model with full agent controls. */
+  defineHook(name: string, handler: HookHandler): Self;
+  /** A `/name` skill that injects context; `exposeToAgent` lets the model invoke it. */
+  defineSkill(args: DefineSkillArgs): Self;
+  /** A subagent the model reaches through glove_invoke_subagent, answered by a handler. */
+  defineMention(args: DefineMentionArgs): Self;
+  /** A subagent whose factory builds a child Glove per invocation. */
+  defineSubAgent(args: DefineSubAgentArgs): Self;
+  use(plugin: GlovePlugin): Self;
+  addSubscriber(subscriber: SubscriberAdapter): Self;
+  removeSubscriber(subscriber: SubscriberAdapter): void;
+  setDisplayManager(dm: DisplayManagerAdapter): Self;
+  setModel(model: ModelAdapter): void;
+  setSystemPrompt(prompt: string): void;
+  getSystemPrompt(): string;
+  readonly displayManager: DisplayManagerAdapter;
+  readonly model: ModelAdapter;
+  readonly serverMode: boolean;
+}
+
+/** A Glove being set up: fold tools, define skills and hooks, then `build` it. */
+export interface IGloveBuilder extends GloveCommon<IGloveBuilder> {
+  build(store?: StoreAdapter): IGloveRunnable;
+}
+
+/** A built agent, ready to process requests. */
+export interface IGloveRunnable extends GloveCommon<IGloveRunnable> {
+  /** Runs one request; the answer's `text` and the request's `usage` are on either kind of result. */
+  processRequest(request: string | ContentPart[], signal?: AbortSignal): Promise<PlainRequestResult>;
+  rebuild(store?: StoreAdapter): IGloveRunnable;
+  /**
+   * Continues the stored conversation's current turn without a new user message (a turn taken
+   * over after its process died): unanswered calls are re-run when their tool allows it, else
+   * answered as interrupted; a turn whose answer is already stored ends without a model call.
+   */
+  continueTurn?(signal?: AbortSignal): Promise<ModelAnswer>;
+  /** The store this agent currently persists to. */
+  readonly store: StoreAdapter;
+}
+
+/** Arguments of `Glove.fold`. */
+export interface GloveFoldArgs<I = unknown> {
+  name: string;
+  description: string;
+  inputSchema?: z.ZodType<I>;
+  jsonSchema?: Record<string, unknown>;
+  requiresPermission?: boolean;
+  /**
+   * What a `serverMode` Glove with no `permissionPolicy` does with this gated tool: `"deny"`
+   * (default, fail closed) or `"allow"` (run without asking; bridged MCP tools use this). With a
+   * policy, the store and the policy decide as for any gated tool.
+   */
+  serverModeWithoutPolicy?: ServerModeWithoutPolicy;
+  unAbortable?: boolean;
+  /** Re-run (instead of answered as interrupted) when a turn is taken over after a crash; see Tool. */
+  rerunOnRecovery?: boolean;
+  /** How UIs keep this tool's slots visible; stamped on every slot it pushes. */
+  displayStrategy?: DisplayStrategy;
+  /** Answers to this tool's `pushAndWait` slots must match this schema (a push may give its own). */
+  resolveSchema?: z.ZodType;
+  /** Replace an already folded tool of the same name instead of throwing. */
+  replace?: boolean;
+  do(
+    input: I,
+    display: DisplayManagerAdapter,
+    glove: IGloveRunnable,
+    signal?: AbortSignal,
+  ): Promise<ToolReturn>;
+  generateToolSummary?(summaryArgs?: unknown): Promise<string>;
+}
+
+/** Access to the agent's parts, handed to hooks, skills, mentions and subagent factories. */
+export interface AgentControls {
+  context: ContextControls;
+  observer: ObserverControls;
+  promptMachine: PromptControls;
+  executor: ExecutorControls;
+  glove: IGloveRunnable;
+  /** Compacts now, whatever the thresholds say. */
+  forceCompaction: () => Promise<void>;
+}
+
+/** What a hook receives: the user's text and full control of the agent. */
+export interface HookContext {
+  name: string;
+  /** What the user typed. */
+  rawText: string;
+  /** The working text: bound directives removed, earlier hooks' rewrites applied. */
+  parsedText: string;
+  controls: AgentControls;
+  signal?: AbortSignal;
+}
+
+/** What a hook may return: rewritten text, or an answer that skips the model. */
+export interface HookResult {
+  /** Replaces the working text for later hooks, skills and the stored user message. */
+  rewriteText?: string | undefined;
+  /** Ends the turn without calling the model. */
+  shortCircuit?: { message: Message } | { result: ModelPromptResult };
+}
+
+/** Runs when the user's message names the hook; may rewrite the text or end the turn. */
+export type HookHandler = (ctx: HookContext) => Promise<HookResult | void> | HookResult | void;
+
+/** What a skill receives when the user or the model invokes it. */
+export interface SkillContext {
+  name: string;
+  /** source "user": the message after directives are removed; source "agent": `args ?? ""`. */
+  parsedText: string;
+  /** Free-form arguments the model supplied (source "agent" only). */
+  args?: string;
+  source: "user" | "agent";
+  controls: AgentControls;
+}
+
+/** Produces the context a skill injects into the conversation. */
+export type SkillHandler = (ctx: SkillContext) => Promise<string | ContentPart[]>;
+
+/** How a skill is offered to the model. */
+export interface SkillOptions {
+  /** Shown to the model in the glove_invoke_skill tool. */
+  description?: string | undefined;
+  /** Let the model invoke the skill through glove_invoke_skill. Default false. */
+  exposeToAgent?: boolean | undefined;
+}
+
+/** A skill for `defineSkill`: its name, its handler and how the model sees it. */
+export interface DefineSkillArgs extends SkillOptions {
+  name: string;
+  handler: SkillHandler;
+}
+
+/** What a mention handler receives when the model calls the subagent. */
+export interface MentionContext {
+  name: string;
+  /** The task prompt the model wrote for the subagent. */
+  prompt: string;
+  controls: AgentControls;
+  signal?: AbortSignal;
+}
+
+/** Answers the model's task for a mention subagent. */
+export type MentionHandler = (ctx: MentionContext) => Promise<string | ContentPart[]>;
+
+/** How a mention subagent is described to the model. */
+export interface MentionOptions {
+  /** Shown to the model in the glove_invoke_subagent tool. */
+  description?: string | undefined;
+}
+
+/** A mention for `defineMention`: a subagent answered by a plain handler. */
+export interface DefineMentionArgs extends MentionOptions {
+  name: string;
+  handler: MentionHandler;
+}
+
+/** What a subagent factory receives for each invocation. */
+export interface SubAgentFactoryContext {
+  name: string;
+  prompt: string;
+  /** The parent's store: derive the child's with `createSubAgentStore(name, durable)`. */
+  parentStore: StoreAdapter;
+  /** The parent's display manager, to share its stack with the child. */
+  displayManager: DisplayManagerAdapter;
+  controls: AgentControls;
+  signal?: AbortSignal;
+}
+
+/** Builds the child Glove that handles one subagent invocation. */
+export type SubAgentFactory = (ctx: SubAgentFactoryContext) => IGloveRunnable | Promise<IGloveRunnable>;
+
+/** A subagent for `defineSubAgent`: its name, the factory of its Glove and what the model is told. */
+export interface DefineSubAgentArgs {
+  name: string;
+  factory: SubAgentFactory;
+  description?: string | undefined;
+}

@@ -35,6 +35,9 @@ export { SlotBoard } from "./display/slot-board.js";
 export type { WireSlot, SlotStatus, SlotEvents } from "./display/slot-board.js";
 export type { ToolCallDisplayOptions } from "./display/tool-call-display.js";
 export { MemoryStore, MemoryStoreError } from "./stores/memory-store.js";
+export type { MemoryStoreOptions } from "./stores/memory-store.js";
+export { planAppend, planAppendSync } from "./stores/append-plan.js";
+export type { AppendPlan, MessageRange, StoredPosition } from "./stores/append-plan.js";
 export {
   INTERRUPTED_TOOL_MESSAGE,
   repairForInterruptedTools,
@@ -45,7 +48,9 @@ export {
   needsTurnWindow,
   decodeMessage,
 } from "./stores/message-integrity.js";
-export { createRecordCodec, emptySessionRecord, requireSessionId, subStoreSession } from "./stores/record-codec.js";
+export { createRecordCodec, emptySessionRecord } from "./stores/record-codec.js";
+export { MAX_KEY_BYTES, requireSessionId, subStoreSession } from "./stores/store-ids.js";
+export type { SubStoreInfo } from "./stores/store-ids.js";
 export type {
   RecordCodec,
   RecordCodecOptions,
@@ -54,7 +59,6 @@ export type {
   InboxRecord,
   MessageRecord,
   SessionRecord,
-  SubStoreInfo,
 } from "./stores/record-codec.js";
 export { StoreSessionError } from "./stores/store-session-error.js";
 export { schemaVersionPolicy } from "./stores/schema-version.js";

@@ -7,8 +7,10 @@ import type {
   Task,
   TokenConsumptionCounter,
 } from "../types/index.js";
+import { planAppendSync } from "./append-plan.js";
 import { clonePlain } from "./clone.js";
-import { createRecordCodec, requireSessionId, type RecordCodec } from "./record-codec.js";
+import { createRecordCodec, type RecordCodec } from "./record-codec.js";
+import { requireSessionId, subStoreSession } from "./store-ids.js";
 import { StoreSessionError } from "./store-session-error.js";
 
 /**
@@ -27,6 +29,16 @@ export class MemoryStoreError extends StoreSessionError {
   }
 }
 
+/** Options of a MemoryStore, as for the persistent stores. */
+export interface MemoryStoreOptions {
+  /**
+   * Record an `aborted` result for tool calls left without one when the conversation moves on,
+   * as SqliteStore and PostgresStore do (docs/decisions/0006, 0020). Default true; sub-stores
+   * inherit it. Turn it off to replay raw transcripts.
+   */
+  repairInterruptedToolCalls?: boolean;
+}
+
 /**
  * In-process `StoreAdapter`: the default store of a `Glove`, and a good fit for scripts and tests.
  * Implements every optional capability (tasks, permissions, inbox, subagent stores, and the
@@ -34,13 +46,15 @@ export class MemoryStoreError extends StoreSessionError {
  *
  * It accepts and refuses exactly what the persistent stores do, and keeps what they would read
  * back (docs/decisions/0011): messages as their JSON form, tasks and inbox items with their own
- * fields only. All mutations are synchronous inside their async wrappers, so concurrent calls can
+ * fields only; an append after unanswered tool calls first records `aborted` results for them,
+ * and ephemeral sub-stores get a new identifier per call. All mutations are synchronous inside their async wrappers, so concurrent calls can
  * never interleave half-way through a write: appends land in call order.
  */
 export class MemoryStore implements StoreAdapter {
   readonly identifier: string;
 
   readonly #codec: RecordCodec;
+  readonly #options: MemoryStoreOptions;
   #messages: Message[] = [];
   /** Index of the last `is_compaction` message, or -1; kept on append so reads need no scan. */
   #lastCompactionIndex = -1;
@@ -55,10 +69,14 @@ export class MemoryStore implements StoreAdapter {
   /** Durable sub-stores, one per namespace, so a subagent keeps its history across invocations. */
   #durableChildren = new Map<string, MemoryStore>();
 
-  /** @param identifier the session id: a non-empty string without NUL or lone surrogates, as for every store. */
-  constructor(identifier: string) {
+  /**
+   * @param identifier the session id: a non-empty string without NUL or lone surrogates, at most
+   * 1024 bytes in UTF-8, as for every store.
+   */
+  constructor(identifier: string, options: MemoryStoreOptions = {}) {
     this.identifier = requireSessionId("MemoryStore", identifier, (displayId, detail) => new MemoryStoreError(displayId, detail, "GLOVE_STORE_INVALID"));
     this.#codec = createRecordCodec({ error: (detail, code) => new MemoryStoreError(identifier, detail, code) });
+    this.#options = { ...options };
   }
 
   // ── Messages ──────────────────────────────────────────────────────────────────────────────
@@ -67,14 +85,27 @@ export class MemoryStore implements StoreAdapter {
     return copy(this.#messages);
   }
 
-  /** Checks the whole batch first (a refused batch stores nothing), then keeps each message's JSON form. */
+  /**
+   * Checks the whole batch first (a refused batch stores nothing), then keeps each message's JSON
+   * form. With repair on, the same plan as the SQL stores' runs first: `aborted` results for calls
+   * the batch moves on from, or a GLOVE_STORE_CONFLICT for results of calls already answered.
+   */
   async appendMessages(msgs: Message[]): Promise<void> {
     const bodies = this.#codec.encodeMessages(msgs);
-    for (const body of bodies) {
-      const message = JSON.parse(body) as Message;
-      if (message.is_compaction === true) this.#lastCompactionIndex = this.#messages.length;
-      this.#messages.push(message);
+    if (bodies.length === 0) return;
+    if (this.#options.repairInterruptedToolCalls !== false) {
+      const at = { count: this.#messages.length, lastCompaction: this.#lastCompactionIndex < 0 ? null : this.#lastCompactionIndex };
+      const plan = planAppendSync(at, msgs, ({ from, to }) => this.#messages.slice(from, to));
+      if (plan.late.length > 0) throw this.#codec.lateResults(plan.late);
+      if (plan.repair) this.#keep(this.#codec.encodeMessage(plan.repair));
     }
+    for (const body of bodies) this.#keep(body);
+  }
+
+  #keep(body: string): void {
+    const message = JSON.parse(body) as Message;
+    if (message.is_compaction === true) this.#lastCompactionIndex = this.#messages.length;
+    this.#messages.push(message);
   }
 
   /** Lets Context detect appends by other writers without reading the history. */
@@ -178,17 +209,18 @@ export class MemoryStore implements StoreAdapter {
   // ── Subagent stores ───────────────────────────────────────────────────────────────────────
 
   /**
-   * Child store for a subagent, identified `${identifier}::${namespace}`. Non-durable (default):
-   * a fresh store per call, so the subagent starts from nothing. Durable: the same store per
-   * namespace, so its history accumulates across invocations.
+   * Child store for a subagent, named as in every store. Non-durable (default): a fresh store per
+   * call, `<identifier>::<namespace>~<uuid>`, so the subagent starts from nothing and no two runs
+   * share an identifier. Durable: the same store per namespace, `<identifier>::<namespace>`, so
+   * its history accumulates across invocations. Children inherit this store's options.
    */
   async createSubAgentStore(namespace: string, durable = false): Promise<StoreAdapter> {
-    const identifier = `${this.identifier}::${namespace}`;
-    if (!durable) return new MemoryStore(identifier);
-    let child = this.#durableChildren.get(namespace);
+    const { sessionId } = subStoreSession(this, namespace, durable, () => crypto.randomUUID());
+    if (!durable) return new MemoryStore(sessionId, this.#options);
+    let child = this.#durableChildren.get(sessionId);
     if (!child) {
-      child = new MemoryStore(identifier);
-      this.#durableChildren.set(namespace, child);
+      child = new MemoryStore(sessionId, this.#options);
+      this.#durableChildren.set(sessionId, child);
     }
     return child;
   }

@@ -8,11 +8,11 @@
  *   (what `JSON.stringify` makes of it) in every store. Message text may hold any string, NUL
  *   characters and lone surrogates included: JSON escapes them, so they round-trip exactly.
  * - Text kept in columns (session ids, tasks, inbox items, tool names) may not hold NUL characters
- *   (PostgreSQL cannot store them) or lone surrogates (UTF-8 cannot encode them; drivers replace
- *   them with U+FFFD, merging distinct values).
+ *   or lone surrogates, and keys (ids, tool names) are at most 1024 UTF-8 bytes: ./store-ids.ts.
  * - Token counts are non-negative integers whose running total stays within 2^53 − 1.
  */
 import type { InboxItem, InboxItemUpdate, Message, PermissionStatus, Task, TokenConsumptionCounter } from "../types/index.js";
+import { columnTextProblem, describeValue, keyProblem, quote } from "./store-ids.js";
 
 export const TASK_STATUSES: ReadonlySet<string> = new Set<Task["status"]>(["pending", "in_progress", "completed"]);
 export const INBOX_STATUSES: ReadonlySet<string> = new Set<InboxItem["status"]>(["pending", "resolved", "consumed"]);
@@ -20,41 +20,6 @@ export const PERMISSION_STATUSES: ReadonlySet<string> = new Set<PermissionStatus
 
 /** The largest token total a store keeps: past it, numbers stop being exact in JavaScript. */
 export const MAX_TOKEN_TOTAL = Number.MAX_SAFE_INTEGER;
-
-/** A value as shown in an error message. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return "undefined";
-  if (typeof value === "number" || typeof value === "bigint") return Object.is(value, -0) ? "-0" : `${value}${typeof value === "bigint" ? "n" : ""}`;
-  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  if (typeof value === "boolean" || value === null) return String(value);
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
-/** A string as quoted in error messages: JSON escapes NUL and lone surrogates, so the message stays printable. */
-export function quote(value: string): string {
-  return JSON.stringify(value);
-}
-
-// NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
-const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Why `value` cannot be kept in a text column: not a string, or holding NUL or a lone surrogate. */
-export function columnTextProblem(what: string, value: unknown): string | undefined {
-  if (typeof value !== "string") return `${what} must be a string, not ${describeValue(value)}`;
-  const found = UNSTORABLE.exec(value);
-  if (!found) return undefined;
-  const char = found[0];
-  return char === "\0"
-    ? `${what} contains a NUL character (\\u0000) at index ${found.index}, which PostgreSQL cannot store`
-    : `${what} contains a lone surrogate (\\u${char.charCodeAt(0).toString(16)}) at index ${found.index}, which UTF-8 cannot encode`;
-}
-
-/** Why `value` cannot be a session id: not a non-empty string fit for a text column. */
-export function sessionIdProblem(value: unknown): string | undefined {
-  if (value === "") return "the session id must not be empty";
-  return columnTextProblem("the session id", value);
-}
 
 // ── Messages ────────────────────────────────────────────────────────────────────────────────
 
@@ -215,7 +180,7 @@ export function taskProblem(task: unknown): string | undefined {
   const t = task as Record<string, unknown>;
   const id = typeof t["id"] === "string" ? `task ${quote(t["id"])}` : "the task";
   return (
-    columnTextProblem(`${id}: id`, t["id"]) ??
+    keyProblem(`${id}: id`, t["id"]) ??
     columnTextProblem(`${id}: content`, t["content"]) ??
     columnTextProblem(`${id}: activeForm`, t["activeForm"]) ??
     (typeof t["status"] === "string" && TASK_STATUSES.has(t["status"])
@@ -243,7 +208,7 @@ export function inboxItemProblem(item: unknown): string | undefined {
   const i = item as Record<string, unknown>;
   const id = typeof i["id"] === "string" ? `inbox item ${quote(i["id"])}` : "the inbox item";
   return (
-    columnTextProblem(`${id}: id`, i["id"]) ??
+    keyProblem(`${id}: id`, i["id"]) ??
     columnTextProblem(`${id}: tag`, i["tag"]) ??
     columnTextProblem(`${id}: request`, i["request"]) ??
     nullableTextProblem(`${id}: response`, i["response"]) ??
@@ -293,5 +258,5 @@ export function permissionProblem(status: unknown): string | undefined {
 }
 
 export function toolNameProblem(toolName: unknown): string | undefined {
-  return columnTextProblem("the tool name", toolName);
+  return keyProblem("the tool name", toolName);
 }

@@ -1,6 +1,6 @@
-import type { InboxItem, InboxItemUpdate, Message, PermissionStatus, StoreAdapter, Task, TokenConsumptionCounter } from "../types/index.js";
+import type { InboxItem, InboxItemUpdate, Message, PermissionStatus, Task, TokenConsumptionCounter } from "../types/index.js";
 import { decodeMessage } from "./message-integrity.js";
-import { StoreSessionError } from "./store-session-error.js";
+import { keyProblem, quote } from "./store-ids.js";
 import {
   INBOX_STATUSES,
   MAX_TOKEN_TOTAL,
@@ -9,13 +9,10 @@ import {
   inboxItemProblem,
   inboxRecord,
   inboxUpdateProblem,
-  columnTextProblem,
   messageJson,
   messageProblem,
   messagesProblem,
   permissionProblem,
-  quote,
-  sessionIdProblem,
   taskProblem,
   taskRecord,
   taskUpdateProblem,
@@ -129,7 +126,7 @@ export function createRecordCodec({ error, where }: RecordCodecOptions) {
 
     /** A task or inbox item id given to an update, checked like the ids stored. */
     checkId(kind: "task" | "inbox item", id: string): string {
-      refuse(columnTextProblem(`the ${kind} id`, id));
+      refuse(keyProblem(`the ${kind} id`, id));
       return id;
     },
 
@@ -208,6 +205,17 @@ export function createRecordCodec({ error, where }: RecordCodecOptions) {
       return out;
     },
 
+    /**
+     * The refusal of a batch carrying results for calls the stored history already answers
+     * (`AppendPlan.late`): a slow writer whose turn another process took over.
+     */
+    lateResults(callIds: readonly string[]): Error {
+      return error(
+        `tool results for ${callIds.map(quote).join(", ")} arrive after those calls were answered (another process took this conversation over and recorded them as interrupted). Nothing was written; reload the conversation.`,
+        "GLOVE_STORE_CONFLICT",
+      );
+    },
+
     /** The error for an inbox update that matched no row. */
     missingInboxItem(itemId: string): Error {
       return error(`cannot update inbox item ${quote(itemId)}: no item has that id in this session.`);
@@ -243,37 +251,3 @@ export function createRecordCodec({ error, where }: RecordCodecOptions) {
 
 /** The checked row encoder and decoder `createRecordCodec` builds for a store. */
 export type RecordCodec = ReturnType<typeof createRecordCodec>;
-
-/**
- * A store's session id, checked: a non-empty string without NUL or lone surrogates (which would
- * fail in PostgreSQL, or merge with another id once encoded as UTF-8). Refused with
- * GLOVE_STORE_INVALID; `error` builds the store's own error (`displayId` is the id with such
- * characters escaped), by default a StoreSessionError.
- */
-export function requireSessionId(
-  storeName: string,
-  sessionId: unknown,
-  error: (displayId: string, detail: string) => Error = (displayId, detail) => new StoreSessionError(storeName, displayId, detail, "GLOVE_STORE_INVALID"),
-): string {
-  const problem = sessionIdProblem(sessionId);
-  if (problem === undefined) return sessionId as string;
-  const displayId = typeof sessionId === "string" ? quote(sessionId).slice(1, -1) : String(sessionId);
-  throw error(displayId, `sessionId must be a non-empty string fit for storage: ${problem}.`);
-}
-
-/** Where a sub-store of a persistent store sits, recorded on its session row. */
-export interface SubStoreInfo {
-  parentId: string;
-  namespace: string;
-  durable: boolean;
-}
-
-/**
- * The session of a sub-store (`StoreAdapter.createSubAgentStore`): durable, `<parent>::<namespace>`,
- * the same history on every call and in every process; ephemeral, `<parent>::<namespace>~<newId()>`,
- * a new, empty session per call.
- */
-export function subStoreSession(parent: Pick<StoreAdapter, "identifier">, namespace: string, durable: boolean, newId: () => string): { sessionId: string; child: SubStoreInfo } {
-  const base = `${parent.identifier}::${namespace}`;
-  return { sessionId: durable ? base : `${base}~${newId()}`, child: { parentId: parent.identifier, namespace, durable } };
-}

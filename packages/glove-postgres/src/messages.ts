@@ -1,15 +1,9 @@
 import type { PoolClient } from "pg";
 import type { Message, MessageRecord, SessionRecord } from "glove-core";
-import { PostgresStoreError } from "./errors.js";
-import { answeredCallIds, currentTurnStart, needsTurnWindow, repairForInterruptedTools, unexpectedToolResults } from "glove-core";
+import { planAppend } from "glove-core";
 import type { PostgresSession } from "./session.js";
 
 /** The session's messages: one row each in glove_messages, numbered from 0 by `seq`. */
-/** Messages read back first when looking for the start of an interrupted turn. */
-const TURN_WINDOW = 64;
-/** Messages searched for an earlier answer when results arrive for calls no longer waiting. */
-const ANSWER_WINDOW = 256;
-
 export class PostgresMessages {
   readonly #session: PostgresSession;
   readonly #repair: boolean;
@@ -44,9 +38,9 @@ export class PostgresMessages {
     return rows.map((row) => this.#decode(row));
   }
 
-  /** Appends a batch in one transaction holding the session's row lock, after this store's earlier appends. */
   /**
-   * The batch is checked and encoded at once: a message no store accepts refuses the whole batch
+   * Appends a batch in one transaction holding the session's row lock, after this store's earlier
+   * appends. The batch is checked and encoded at once: a message no store accepts refuses the whole batch
    * (GLOVE_STORE_INVALID) before anything is written.
    */
   append(msgs: Message[]): Promise<void> {
@@ -79,19 +73,10 @@ export class PostgresMessages {
       seq += 1;
     };
     if (this.#repair) {
-      const recent = seq > 0 ? await this.#currentTurn(client, seq, lastCompaction) : [];
-      const repair = repairForInterruptedTools(recent, msgs);
-      const unexpected = unexpectedToolResults(repair ? [...recent, repair] : recent, msgs);
-      if (unexpected.length) {
-        const { rows } = await client.query<MessageRecord>(
-          `SELECT seq, body FROM ${tables.messages} WHERE session_id = $1 AND seq >= $2 ORDER BY seq`,
-          [sessionId, Math.max(0, seq - ANSWER_WINDOW)],
-        );
-        const answered = answeredCallIds(rows.map((row) => this.#decode(row)));
-        const late = unexpected.filter((id) => answered.has(id));
-        if (late.length) throw new PostgresStoreError(sessionId, `tool results for ${late.join(", ")} arrive after those calls were answered (another process took this conversation over and recorded them as interrupted). Nothing was written; reload the conversation.`, "GLOVE_STORE_CONFLICT");
-      }
-      if (repair) add(repair, codec.encodeMessage(repair));
+      // The plan shared by every store (glove-core append-plan): aborted results first, or a conflict.
+      const plan = await planAppend({ count: seq, lastCompaction }, msgs, ({ from, to }) => this.#range(client, from, to));
+      if (plan.late.length > 0) throw codec.lateResults(plan.late);
+      if (plan.repair) add(plan.repair, codec.encodeMessage(plan.repair));
     }
     msgs.forEach((message, i) => add(message, encoded[i]!));
     await client.query(
@@ -102,21 +87,14 @@ export class PostgresMessages {
     await client.query(`UPDATE ${tables.sessions} SET message_count = $2, last_compaction_seq = $3 WHERE session_id = $1`, [sessionId, seq, lastCompaction]);
   }
 
-  /**
-   * The stored end of the conversation for the repair check: just the last message when it is a
-   * user's (the common case, one indexed read), else back to the last user turn.
-   */
-  async #currentTurn(client: PoolClient, count: number, lastCompaction: number | null): Promise<Message[]> {
+  /** Stored messages `from` ≤ seq < `to`, read in the append's transaction for the append plan. */
+  async #range(client: PoolClient, from: number, to: number): Promise<Message[]> {
     const { sessionId, tables } = this.#session;
-    const read = async (from: number, to: number) =>
-      (
-        await client.query<MessageRecord>(`SELECT seq, body FROM ${tables.messages} WHERE session_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`, [sessionId, from, to])
-      ).rows.map((row) => this.#decode(row));
-    const tail = await read(count - 1, count);
-    if (!needsTurnWindow(tail[0])) return tail;
-    const recent = await read(Math.max(0, count - TURN_WINDOW), count);
-    if (currentTurnStart(recent) > 0 || count <= TURN_WINDOW) return recent;
-    return read(lastCompaction ?? 0, count);
+    const { rows } = await client.query<MessageRecord>(
+      `SELECT seq, body FROM ${tables.messages} WHERE session_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
+      [sessionId, from, to],
+    );
+    return rows.map((row) => this.#decode(row));
   }
 
   #decode(row: MessageRecord): Message {

@@ -1,7 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { Message, MessageRecord } from "glove-core";
-import { SqliteStoreError } from "./errors.js";
-import { answeredCallIds, currentTurnStart, needsTurnWindow, repairForInterruptedTools, unexpectedToolResults } from "glove-core";
+import { planAppendSync } from "glove-core";
 import type { SqliteSession, SqliteSessionRow } from "./session.js";
 
 /** The session's messages: one row each in glove_messages, numbered from 0 by `seq`. */
@@ -52,38 +51,18 @@ export class SqliteMessages {
       seq += 1;
     };
     if (this.#repair) {
-      const recent = seq > 0 ? this.#currentTurn(seq, lastCompaction) : [];
-      const repair = repairForInterruptedTools(recent, msgs);
-      const unexpected = unexpectedToolResults(repair ? [...recent, repair] : recent, msgs);
-      if (unexpected.length) {
-        const answered = answeredCallIds(this.#storedTail(seq));
-        const late = unexpected.filter((id) => answered.has(id));
-        if (late.length) throw new SqliteStoreError(sessionId, `tool results for ${late.join(", ")} arrive after those calls were answered (another process took this conversation over and recorded them as interrupted). Nothing was written; reload the conversation.`, "GLOVE_STORE_CONFLICT");
-      }
-      if (repair) insert(repair, codec.encodeMessage(repair));
+      // The plan shared by every store (glove-core append-plan): aborted results first, or a conflict.
+      const plan = planAppendSync({ count: seq, lastCompaction }, msgs, ({ from, to }) => this.#range(from, to));
+      if (plan.late.length > 0) throw codec.lateResults(plan.late);
+      if (plan.repair) insert(plan.repair, codec.encodeMessage(plan.repair));
     }
     msgs.forEach((message, i) => insert(message, bodies[i]!));
     this.#row.setMessageCount(seq, lastCompaction);
   }
 
-  /**
-   * The stored end of the conversation for the repair check: just the last message when it is a
-   * user's (the common case, one indexed read), else back to the last user turn.
-   */
-  #currentTurn(count: number, lastCompaction: number | null): Message[] {
-    const { sessionId } = this.#session;
-    const tail = this.#s.at.get(sessionId, count - 1) as MessageRecord | undefined;
-    const last = tail ? this.#decode(tail) : undefined;
-    if (!last || !needsTurnWindow(last)) return last ? [last] : [];
-    const read = (from: number) => (this.#s.from.all(sessionId, from) as MessageRecord[]).map((row) => this.#decode(row));
-    const recent = read(Math.max(0, count - TURN_WINDOW));
-    if (currentTurnStart(recent) > 0 || count <= TURN_WINDOW) return recent;
-    return read(lastCompaction ?? 0);
-  }
-
-  /** The last messages, where a result for a call of a recent turn would be. */
-  #storedTail(count: number): Message[] {
-    return (this.#s.from.all(this.#session.sessionId, Math.max(0, count - ANSWER_WINDOW)) as MessageRecord[]).map((row) => this.#decode(row));
+  /** Stored messages `from` ≤ seq < `to`, for the append plan. */
+  #range(from: number, to: number): Message[] {
+    return (this.#s.range.all(this.#session.sessionId, from, to) as MessageRecord[]).map((row) => this.#decode(row));
   }
 
   #decode(row: MessageRecord): Message {
@@ -91,15 +70,10 @@ export class SqliteMessages {
   }
 }
 
-/** Messages read back first when looking for the start of an interrupted turn. */
-const TURN_WINDOW = 64;
-/** Messages searched for an earlier answer when results arrive for calls no longer waiting. */
-const ANSWER_WINDOW = 256;
-
 function prepare(db: Database) {
   return {
     from: db.prepare("SELECT seq, body FROM glove_messages WHERE session_id = ? AND seq >= ? ORDER BY seq"),
-    at: db.prepare("SELECT seq, body FROM glove_messages WHERE session_id = ? AND seq = ?"),
+    range: db.prepare("SELECT seq, body FROM glove_messages WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq"),
     insert: db.prepare("INSERT INTO glove_messages (session_id, seq, is_compaction, body, created_at) VALUES (?, ?, ?, ?, ?)"),
   };
 }

@@ -1,8 +1,11 @@
 import type { StoreAdapter } from "../../types/index.js";
 import { assert, assertEqual, assertRejects } from "./assertions.js";
-import { hasCapability, type WithInbox, type WithPermissions, type WithSubStores, type WithTasks } from "./capabilities.js";
+import { hasCapability, type WithInbox, type WithPermissions, type WithTasks } from "./capabilities.js";
 import { conformanceMessages, inboxItem, plainMessages, task } from "./fixtures.js";
+import { idCases } from "./id-cases.js";
 import { parityCases } from "./parity-cases.js";
+import { repairCases } from "./repair-cases.js";
+import { subStoreCases } from "./sub-store-cases.js";
 import type { StoreConformanceCase, StoreConformanceOptions } from "./types.js";
 
 /** The conformance cases for one store implementation. Each case uses fresh session ids. */
@@ -209,44 +212,6 @@ export function storeConformanceCases(options: StoreConformanceOptions): StoreCo
       await assertRejects(s.updateInboxItem("missing", { status: "resolved" }), "updateInboxItem() of an unknown item id must reject");
     }),
 
-    define("createSubAgentStore: durable children persist per namespace, ephemeral ones start empty, all isolated", async (session) => {
-      const id = session("substores");
-      const parent = await open(id);
-      if (!hasCapability(parent, "subAgentStores", required)) return;
-      const p = parent as WithSubStores;
-      await p.appendMessages(plainMessages("parent", 2));
-
-      const planner = await p.createSubAgentStore("planner", true);
-      assert(planner.identifier !== parent.identifier, "a sub-store's identifier must differ from its parent's");
-      assertEqual(await planner.getMessages(), [], "messages of a new durable sub-store (must not see the parent's)");
-      await planner.appendMessages(conformanceMessages().slice(0, 3));
-      await planner.addTokens({ tokens_in: 7, tokens_out: 3 });
-      await planner.incrementTurn();
-      const plannerAgain = await p.createSubAgentStore("planner", true);
-      assertEqual(await plannerAgain.getMessages(), conformanceMessages().slice(0, 3), "durable sub-store requested again");
-      assertEqual(await plannerAgain.getTokenCount(), 10, "durable sub-store token count");
-      const plannerReopened = await ((await open(id)) as WithSubStores).createSubAgentStore("planner", true);
-      assertEqual(await plannerReopened.getMessages(), conformanceMessages().slice(0, 3), "durable sub-store through a second parent store on the same session");
-      assertEqual(await plannerReopened.getTurnCount(), 1, "durable sub-store turn count through a second parent store");
-
-      const reviewer = await p.createSubAgentStore("reviewer", true);
-      assertEqual(await reviewer.getMessages(), [], "another namespace's durable sub-store");
-
-      const ephemeral = await p.createSubAgentStore("planner");
-      assertEqual(await ephemeral.getMessages(), [], "an ephemeral sub-store (must start empty, even for a durable namespace)");
-      await ephemeral.appendMessages(plainMessages("eph", 1));
-      await ephemeral.addTokens({ tokens_in: 1, tokens_out: 1 });
-      assertEqual(await (await p.createSubAgentStore("planner", false)).getMessages(), [], "a second ephemeral sub-store");
-      assertEqual(await plannerAgain.getMessages(), conformanceMessages().slice(0, 3), "the durable sub-store after ephemeral writes");
-
-      assertEqual((await p.getMessages()).map((m) => m.text), ["parent#0", "parent#1"], "parent messages after sub-store writes");
-      assertEqual(await p.getTokenCount(), 0, "parent token count after sub-store writes");
-      const otherSession = (await open(session("substores-other"))) as WithSubStores;
-      if (otherSession.createSubAgentStore) {
-        assertEqual(await (await otherSession.createSubAgentStore("planner", true)).getMessages(), [], "another session's durable sub-store of the same namespace");
-      }
-    }),
-
     define("sessions are isolated: messages, counters, tasks, permissions and inbox", async (session) => {
       const a = await open(session("iso-a"));
       const b = await open(session("iso-b"));
@@ -318,5 +283,8 @@ export function storeConformanceCases(options: StoreConformanceOptions): StoreCo
       await check(store, "after the full-field fixture (it holds a compaction)");
     }),
     ...parityCases({ define, open, required, options }),
+    ...repairCases({ define, open, required, options }),
+    ...idCases({ define, open, required, options }),
+    ...subStoreCases({ define, open, required, options }),
   ];
 }

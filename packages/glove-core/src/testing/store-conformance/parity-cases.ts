@@ -4,9 +4,9 @@
  * accepted reads back identically (messages as their JSON form, NUL and lone surrogates in
  * message text included).
  */
-import { GloveError } from "../../errors.js";
 import type { InboxItem, Message, StoreAdapter, Task } from "../../types/index.js";
 import { assert, assertEqual, StoreConformanceError } from "./assertions.js";
+import { assertMessages, assertRefused } from "./store-checks.js";
 import { hasCapability, type WithInbox, type WithPermissions, type WithSubStores, type WithTasks } from "./capabilities.js";
 import { inboxItem, plainMessages, task } from "./fixtures.js";
 import { MessageGenerator } from "./random-messages.js";
@@ -17,23 +17,6 @@ export interface CaseContext {
   open(sessionId: string): Promise<StoreAdapter>;
   required: ReadonlySet<StoreCapability>;
   options: StoreConformanceOptions;
-}
-
-const INVALID = "GLOVE_STORE_INVALID";
-
-/** `call` must be refused with a GloveError of `code` (a synchronous throw counts). */
-async function assertRefused(call: () => unknown, what: string, code = INVALID): Promise<void> {
-  let error: unknown;
-  let refused = false;
-  try {
-    await call();
-  } catch (e) {
-    refused = true;
-    error = e;
-  }
-  assert(refused, `${what} must be refused with ${code}, but it was accepted`);
-  const got = GloveError.isInstance(error) ? error.code : `${error instanceof Error ? error.name : typeof error} (not a GloveError)`;
-  assert(GloveError.isInstance(error) && error.code === code, `${what} must be refused with ${code}, got ${got}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** A random message as shown in a failure (it may hold a BigInt or a cycle). */
@@ -49,24 +32,6 @@ function describeSample(value: unknown): string {
 /** The stored form of a message: what JSON makes of it. */
 function jsonForm<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
-}
-
-function lastCompaction(messages: Message[]): number {
-  let last = -1;
-  messages.forEach((m, i) => {
-    if (m.is_compaction === true) last = i;
-  });
-  return last;
-}
-
-/** Everything a message read sees, checked against `expected`. */
-async function assertMessages(store: StoreAdapter, expected: unknown[], when: string, required: ReadonlySet<StoreCapability>): Promise<void> {
-  assertEqual(await store.getMessages(), expected, `getMessages() ${when}`);
-  if (hasCapability(store, "messageCount", required)) assertEqual(await store.messageCount!(), expected.length, `messageCount() ${when}`);
-  if (hasCapability(store, "messagesSinceLastCompaction", required)) {
-    const from = Math.max(lastCompaction(expected as Message[]), 0);
-    assertEqual(await store.getMessagesSinceLastCompaction!(), expected.slice(from), `getMessagesSinceLastCompaction() ${when}`);
-  }
 }
 
 export function parityCases({ define, open, required, options }: CaseContext): StoreConformanceCase[] {

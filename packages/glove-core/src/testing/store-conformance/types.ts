@@ -33,8 +33,16 @@ export interface StoreConformanceOptions {
    * failure can be repeated).
    */
   propertySeed?: number;
-  /** Rounds of 40 random messages in the random-messages case, each in a fresh session (default 4). */
+  /** Rounds of the random cases (messages, tool-call turns, ids), each in fresh sessions (default 4). */
   propertyRuns?: number;
+  /**
+   * Whether the store records `aborted` results for tool calls left unanswered when the
+   * conversation moves on, and refuses results for calls already answered (GLOVE_STORE_CONFLICT),
+   * as MemoryStore, SqliteStore and PostgresStore do (docs/decisions/0006, 0020). Default true.
+   * Pass false for a store that leaves this to the agent (Agent.ask repairs before each request):
+   * the cases then check that it stores every batch exactly as given.
+   */
+  repairsInterruptedToolCalls?: boolean;
 }
 
 /** One named check of the conformance suite, to hand to your test runner. */

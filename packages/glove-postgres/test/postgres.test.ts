@@ -61,7 +61,7 @@ describe.runIf(enabled)("PostgresStore conformance", () => {
 describe.runIf(enabled)("PostgresStore agrees with MemoryStore (fast-check)", () => {
   it("random operations with valid and invalid arguments: same outcome, same state after each", async () => {
     await checkParityWithMemoryStore(
-      async (sessionId) => PostgresStore.open({ pool, schema, sessionId, repairInterruptedToolCalls: false }),
+      async (sessionId) => PostgresStore.open({ pool, schema, sessionId }),
       Number(process.env.GLOVE_FUZZ_RUNS ?? 60),
     );
   }, 180_000);

@@ -17,7 +17,7 @@ describe("SqliteStore agrees with MemoryStore (fast-check)", () => {
     const db = new SqliteStore({ dbPath: join(dir, "parity.db"), sessionId: "root" });
     open.push(db);
     await checkParityWithMemoryStore(
-      async (sessionId) => new SqliteStore({ database: db.db, sessionId, repairInterruptedToolCalls: false }),
+      async (sessionId) => new SqliteStore({ database: db.db, sessionId }),
       Number(process.env.GLOVE_FUZZ_RUNS ?? 200),
     );
   }, 120_000);

@@ -245,43 +245,6 @@ describe("MemoryStore inbox", () => {
   });
 });
 
-describe("MemoryStore sub-agent stores", () => {
-  it("non-durable sub-stores are fresh on every call and namespaced", async () => {
-    const store = new MemoryStore("parent");
-    const first = await store.createSubAgentStore("reviewer");
-    await first.appendMessages([user("hello")]);
-    const second = await store.createSubAgentStore("reviewer", false);
-
-    expect(first.identifier).toBe("parent::reviewer");
-    expect(second).not.toBe(first);
-    expect(await second.getMessages()).toEqual([]);
-    expect(await store.getMessages()).toEqual([]);
-  });
-
-  it("durable sub-stores are the same instance per namespace and keep history", async () => {
-    const store = new MemoryStore("parent");
-    const planner = await store.createSubAgentStore("planner", true);
-    await planner.appendMessages([user("remember me")]);
-    const again = await store.createSubAgentStore("planner", true);
-    const other = await store.createSubAgentStore("coder", true);
-
-    expect(again).toBe(planner);
-    expect(await again.getMessages()).toEqual([user("remember me")]);
-    expect(other).not.toBe(planner);
-    expect(other.identifier).toBe("parent::coder");
-    expect(await other.getMessages()).toEqual([]);
-    // A non-durable call for the same namespace does not hand out the durable store.
-    expect(await store.createSubAgentStore("planner")).not.toBe(planner);
-  });
-
-  it("sub-stores are full MemoryStores with every optional capability", async () => {
-    const child = await new MemoryStore("p").createSubAgentStore("x");
-    expect(child).toBeInstanceOf(MemoryStore);
-    const grandchild = await child.createSubAgentStore!("y", true);
-    expect(grandchild.identifier).toBe("p::x::y");
-  });
-});
-
 describe("MemoryStore.updateTask with undefined fields", () => {
   it("treats a key set to undefined as not updated", async () => {
     const store = new MemoryStore("u");

@@ -1,9 +1,12 @@
 /**
  * Differential property test (fast-check): random sequences of store operations, with arguments
- * valid and not (random statuses, flags, counts, strings with NUL and lone surrogates, arbitrary
- * JSON), run on a MemoryStore and on the store under test. Both must give the same outcome for
- * every operation (done, or refused with the same error code; never a raw driver error) and read
- * back the same state after it. Used by the SQLite and PostgreSQL test suites.
+ * valid and not (random statuses, flags, counts, strings with NUL and lone surrogates, ids on both
+ * sides of the 1024-byte key limit, arbitrary JSON), run on a MemoryStore and on the store under
+ * test. Both must give the same outcome for every operation (done, or refused with the same error
+ * code; never a raw driver error) and read back the same state after it. Tool calls and results
+ * share a small id pool, so turns are moved on from (repaired) and late results refused
+ * (docs/decisions/0020); sub-stores and sessions are opened with generated ids. Used by the
+ * SQLite and PostgreSQL test suites.
  */
 import fc from "fast-check";
 import { expect } from "vitest";
@@ -11,6 +14,11 @@ import { GloveError, MemoryStore, type InboxItem, type Message, type StoreAdapte
 
 type Op =
   | { op: "append"; msgs: unknown[] }
+  | { op: "calls"; ids: Array<string | undefined> }
+  | { op: "results"; ids: string[] }
+  | { op: "say"; text: string }
+  | { op: "subStore"; namespace: string; durable: boolean }
+  | { op: "open"; id: string }
   | { op: "tokens"; tokens_in: unknown; tokens_out: unknown }
   | { op: "reset" }
   | { op: "addTasks"; tasks: unknown[] }
@@ -33,16 +41,20 @@ const oddValue = fc.constantFrom<unknown>(undefined, null, NaN, -0, Infinity, 1.
 const anyValue = fc.oneof(text, fc.jsonValue(), oddValue);
 const data = fc.oneof({ weight: 4, arbitrary: fc.jsonValue() }, { weight: 1, arbitrary: oddValue }, { weight: 1, arbitrary: fc.array(fc.oneof(oddValue, text), { maxLength: 3 }) });
 const flag = fc.oneof(fc.boolean(), oddValue);
-const ids = fc.oneof({ weight: 4, arbitrary: fc.constantFrom("t1", "t2", "i1", "i2") }, { weight: 1, arbitrary: text });
+/** Keys of 240–560 characters of 1 to 4 UTF-8 bytes each: both sides of the 1024-byte key limit. */
+const longText = fc.string({ unit: fc.constantFrom("a", "é", "東", "😀"), minLength: 240, maxLength: 560 });
+const ids = fc.oneof({ weight: 8, arbitrary: fc.constantFrom("t1", "t2", "i1", "i2") }, { weight: 2, arbitrary: text }, { weight: 1, arbitrary: longText });
+/** Tool call ids from a small pool, so results meet their calls, or calls already answered. */
+const callId = fc.oneof({ weight: 6, arbitrary: fc.constantFrom("c1", "c2", "c3") }, { weight: 1, arbitrary: text });
 
 const toolCall = fc.record(
-  { tool_name: fc.oneof({ weight: 5, arbitrary: text }, { weight: 1, arbitrary: anyValue }), id: fc.oneof({ weight: 5, arbitrary: text }, { weight: 1, arbitrary: anyValue }), input_args: data },
+  { tool_name: fc.oneof({ weight: 5, arbitrary: text }, { weight: 1, arbitrary: anyValue }), id: fc.oneof({ weight: 5, arbitrary: callId }, { weight: 1, arbitrary: anyValue }), input_args: data },
   { requiredKeys: ["input_args"] },
 );
 const toolResult = fc.record(
   {
     tool_name: fc.oneof({ weight: 5, arbitrary: text }, { weight: 1, arbitrary: anyValue }),
-    call_id: text,
+    call_id: callId,
     result: fc.oneof(
       { weight: 5, arbitrary: fc.record({ status: fc.oneof(fc.constantFrom("success", "error", "aborted"), anyValue), data, message: text }, { requiredKeys: ["status", "data"] }) },
       { weight: 1, arbitrary: anyValue },
@@ -89,10 +101,16 @@ const inboxish = fc.record(
   { requiredKeys: ["id", "tag", "request", "status", "blocking", "created_at"] },
 );
 const permissionStatus = fc.oneof({ weight: 4, arbitrary: fc.constantFrom("granted", "denied", "unset") }, { weight: 1, arbitrary: anyValue });
-const toolName = fc.oneof({ weight: 3, arbitrary: fc.constantFrom("tool", "other") }, { weight: 1, arbitrary: text });
+const toolName = fc.oneof({ weight: 6, arbitrary: fc.constantFrom("tool", "other") }, { weight: 2, arbitrary: text }, { weight: 1, arbitrary: longText });
+const namespace = fc.oneof({ weight: 4, arbitrary: fc.constantFrom("planner", "worker") }, { weight: 2, arbitrary: text }, { weight: 1, arbitrary: longText });
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant("append" as const), msgs: fc.array(message, { maxLength: 3 }) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant("calls" as const), ids: fc.array(fc.option(callId, { nil: undefined }), { minLength: 1, maxLength: 3 }) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant("results" as const), ids: fc.array(callId, { minLength: 1, maxLength: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("say" as const), text }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("subStore" as const), namespace, durable: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("open" as const), id: fc.oneof(text, longText) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("tokens" as const), tokens_in: count, tokens_out: count }) },
   { weight: 1, arbitrary: fc.constant({ op: "reset" as const }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("addTasks" as const), tasks: fc.array(taskish, { maxLength: 3 }) }) },
@@ -130,10 +148,39 @@ async function outcome(run: () => Promise<unknown>): Promise<{ ok: unknown } | {
   }
 }
 
-function apply(store: StoreAdapter, o: Op): Promise<unknown> {
+/** One side of the comparison: its store, how to open another session, the ephemeral sub-store ids it handed out. */
+interface Side {
+  store: StoreAdapter;
+  open(sessionId: string): Promise<StoreAdapter>;
+  ephemeral: Set<string>;
+}
+
+/** A sub-store's identifier with its random part replaced, so both sides compare; and whether it is new. */
+async function subStore(side: Side, namespace: string, durable: boolean) {
+  const child = await side.store.createSubAgentStore!(namespace, durable);
+  const fresh = !side.ephemeral.has(child.identifier);
+  if (!durable) side.ephemeral.add(child.identifier);
+  await child.appendMessages([{ sender: "user", text: "sub" }]);
+  return { identifier: child.identifier.replace(/~[0-9a-f-]{36}$/, "~<uuid>"), fresh, messages: await child.getMessages() };
+}
+
+function apply(side: Side, o: Op): Promise<unknown> {
+  const { store } = side;
   switch (o.op) {
     case "append":
       return store.appendMessages(o.msgs as Message[]);
+    case "calls":
+      return store.appendMessages([{ sender: "agent", text: "", tool_calls: o.ids.map((id) => ({ tool_name: "t", ...(id === undefined ? {} : { id }), input_args: {} })) }]);
+    case "results":
+      return store.appendMessages([{ sender: "user", text: "", tool_results: o.ids.map((call_id) => ({ tool_name: "t", call_id, result: { status: "success", data: 1 } })) }]);
+    case "say":
+      return store.appendMessages([{ sender: "user", text: o.text }]);
+    case "subStore":
+      return subStore(side, o.namespace, o.durable);
+    case "open":
+      return Promise.resolve()
+        .then(() => side.open(`${store.identifier}:${o.id}`))
+        .then(async (opened) => ({ identifier: opened.identifier.slice(store.identifier.length), messages: await opened.getMessages() }));
     case "tokens":
       return store.addTokens({ tokens_in: o.tokens_in as number, tokens_out: o.tokens_out as number });
     case "reset":
@@ -171,20 +218,20 @@ async function state(store: StoreAdapter) {
 
 /**
  * Runs `numRuns` random operation sequences; `open(sessionId)` gives the store under test on a
- * fresh session (with repairInterruptedToolCalls off, since MemoryStore does not repair).
+ * session (with its default options: interrupted turns are repaired, as by MemoryStore).
  */
 export async function checkParityWithMemoryStore(open: (sessionId: string) => Promise<StoreAdapter>, numRuns: number): Promise<void> {
   let run = 0;
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), async (ops) => {
       const sessionId = `parity-${process.pid}-${Date.now().toString(36)}-${run++}`;
-      const reference = new MemoryStore(sessionId);
-      const subject = await open(sessionId);
+      const reference: Side = { store: new MemoryStore(sessionId), open: async (id) => new MemoryStore(id), ephemeral: new Set() };
+      const subject: Side = { store: await open(sessionId), open, ephemeral: new Set() };
       for (const [i, o] of ops.entries()) {
         const expected = await outcome(() => apply(reference, o));
         const actual = await outcome(() => apply(subject, o));
         expect(actual, `outcome of operation ${i} (${o.op})`).toStrictEqual(expected);
-        expect(await state(subject), `state after operation ${i} (${o.op})`).toStrictEqual(await state(reference));
+        expect(await state(subject.store), `state after operation ${i} (${o.op})`).toStrictEqual(await state(reference.store));
       }
     }),
     { numRuns },

@@ -1,3 +1,9 @@
+/**
+ * Renderer name of the slot that asks the user for a tool permission. Here, not in
+ * runtime/permissions.ts, so a UI that only needs the name does not bundle the permission gate.
+ */
+export const PERMISSION_REQUEST_RENDERER = "permission_request";
+
 /** Tool name of the auto-registered subagent dispatch tool. */
 export const SUBAGENT_DISPATCH_TOOL_NAME = "glove_invoke_subagent";
 

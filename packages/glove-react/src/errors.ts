@@ -1,20 +1,26 @@
 import { GloveError } from "glove-core";
 import type { SlotIssue } from "./types/state.js";
 
-/** The props a `defineTool` tool pushed do not match its `displayPropsSchema` (a bug in the tool). */
+/**
+ * What a `defineTool` tool pushed does not match its `displayPropsSchema`, or the renderData its
+ * `do` returned does not match its `renderDataSchema` (`schema` says which): a bug in the tool.
+ */
 export class DisplayPropsError extends GloveError {
   readonly toolName: string;
   readonly issues: SlotIssue[];
+  readonly schema: "displayPropsSchema" | "renderDataSchema";
 
-  constructor(toolName: string, issues: SlotIssue[]) {
+  constructor(toolName: string, issues: SlotIssue[], schema: "displayPropsSchema" | "renderDataSchema" = "displayPropsSchema") {
+    const what = schema === "displayPropsSchema" ? ["pushed display props", "the props the tool's do() pushes"] : ["returned renderData", "the renderData the tool's do() returns"];
     super(
-      `Tool "${toolName}" pushed display props that do not match its displayPropsSchema: ` +
-        `${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}. Fix the props the tool's do() pushes.`,
+      `Tool "${toolName}" ${what[0]} that do not match its ${schema}: ` +
+        `${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}. Fix ${what[1]}.`,
       { code: "GLOVE_DISPLAY_INVALID_PROPS" },
     );
     this.name = "DisplayPropsError";
     this.toolName = toolName;
     this.issues = issues;
+    this.schema = schema;
   }
 
   static override isInstance(error: unknown): error is DisplayPropsError {

@@ -24,7 +24,9 @@ export type { MessageRenderProps, StreamingRenderProps, InputRenderProps } from 
 export { visibleSlots, strategyOf } from "./react/visibility.js";
 
 export { defineTool } from "./tools/define-tool.js";
-export type { DefineToolConfig, RenderDataOf } from "./tools/define-tool.js";
+export type { DefineToolConfig, RenderDataOf, ResultDataOf, ToolReturnFor } from "./tools/define-tool.js";
+export { defineToolView } from "./tools/define-tool-view.js";
+export type { DefineToolViewConfig, ToolSchemas } from "./tools/define-tool-view.js";
 export { DisplayPropsError, ServerRequestError } from "./errors.js";
 
 // The engines behind the hook, for tests, non-React UIs and advanced setups.

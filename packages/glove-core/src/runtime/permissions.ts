@@ -6,11 +6,11 @@ import type {
   StoreAdapter,
   Tool,
 } from "../types/index.js";
+import { PERMISSION_REQUEST_RENDERER } from "../constants.js";
 import { AbortError } from "../errors.js";
 import { raceAbort } from "./abortable.js";
 
-/** Renderer name of the slot that asks the user for a tool permission. */
-export const PERMISSION_REQUEST_RENDERER = "permission_request";
+export { PERMISSION_REQUEST_RENDERER };
 
 /** What the `permission_request` slot receives. */
 export interface PermissionRequestInput {

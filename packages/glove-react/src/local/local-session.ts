@@ -2,7 +2,8 @@ import { AbortError, type ContentPart, type ModelAdapter } from "glove-core";
 import { GloveStore } from "../state/glove-store.js";
 import type { GloveAction } from "../types/actions.js";
 import type { GloveSession, ImageInput, SlotAnswerResult } from "../types/session.js";
-import type { ToolConfig } from "../types/tool.js";
+import type { ToolView } from "../types/tool.js";
+import { runnableTools } from "../tools/define-tool-view.js";
 import type { ErrorInfo, TurnStatus } from "../types/wire.js";
 import { toErrorInfo } from "../util/error-info.js";
 import { newId } from "../util/ids.js";
@@ -123,7 +124,8 @@ export class LocalSession implements GloveSession {
     this.#open(id, false);
   }
 
-  setTools(tools: readonly ToolConfig[]): void {
+  setTools(views: readonly ToolView[]): void {
+    const tools = runnableTools(views);
     this.#options = { ...this.#options, tools };
     this.#current?.setTools(tools);
   }

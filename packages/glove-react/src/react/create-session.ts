@@ -1,6 +1,5 @@
-import { ConfigurationError, type ModelAdapter } from "glove-core";
-import { createRelayModel } from "glove-core/models/relay";
-import { LocalSession } from "../local/local-session.js";
+import { ConfigurationError } from "glove-core";
+import { runnableTools } from "../tools/define-tool-view.js";
 import { ServerSession } from "../server/server-session.js";
 import type { GloveStore } from "../state/glove-store.js";
 import type { GloveSession } from "../types/session.js";
@@ -23,27 +22,29 @@ export function checkConfig(config: GloveClientConfig): void {
   if (typeof config.systemPrompt !== "string") {
     throw new ConfigurationError("useGlove in local mode needs a `systemPrompt` (in its config or in a GloveClient).");
   }
+  runnableTools(config.tools ?? []);
 }
 
-/** The model a local session uses: an adapter, a factory's, or a relay client for `endpoint`. */
-export function modelFor(config: GloveClientConfig, source: ConfigSource): ModelAdapter {
-  if (config.model) return config.model;
-  if (config.endpoint) {
-    return createRelayModel({
-      endpoint: config.endpoint,
-      headers: async () => {
-        const headers = source().headers;
-        return (typeof headers === "function" ? await headers() : headers) ?? {};
-      },
-      ...(config.fetch ? { fetch: config.fetch } : {}),
-    });
-  }
-  if (config.createModel) return config.createModel();
-  throw new ConfigurationError("No model: give useGlove an `endpoint` or a `model`.");
+/** The latest `headers` option, resolved per request (a function is called each time). */
+export function currentHeaders(source: ConfigSource): () => Promise<Record<string, string>> {
+  return async () => {
+    const headers = source().headers;
+    return (typeof headers === "function" ? await headers() : headers) ?? {};
+  };
 }
 
-/** Builds the session for the config's mode on the given store. Called from an effect. */
-export function createSession(source: ConfigSource, store: GloveStore): GloveSession {
+let localMode: Promise<typeof import("../local/local-mode.js")> | undefined;
+
+/** Local mode's code (the Glove loop in the tab), fetched once, when a local session is first asked for. */
+export function loadLocalMode(): Promise<typeof import("../local/local-mode.js")> {
+  return (localMode ??= import("../local/local-mode.js"));
+}
+
+/**
+ * Builds the session for the config's mode on the given store. Called from an effect. A local
+ * session comes later (its code loads on demand), so server-mode pages never carry the loop.
+ */
+export function createSession(source: ConfigSource, store: GloveStore): GloveSession | Promise<GloveSession> {
   const config = source();
   if (config.server !== undefined) {
     const snapshot = config.initialSnapshot;
@@ -54,10 +55,7 @@ export function createSession(source: ConfigSource, store: GloveStore): GloveSes
     return new ServerSession(
       {
         server: config.server,
-        headers: async () => {
-          const headers = source().headers;
-          return (typeof headers === "function" ? await headers() : headers) ?? {};
-        },
+        headers: currentHeaders(source),
         ...(config.credentials ? { credentials: config.credentials } : {}),
         fetch: (input, init) => (source().fetch ?? globalThis.fetch)(input, init),
         ...(config.agent ? { agent: config.agent } : {}),
@@ -71,20 +69,5 @@ export function createSession(source: ConfigSource, store: GloveStore): GloveSes
       store,
     );
   }
-  return new LocalSession(
-    {
-      model: modelFor(config, source),
-      systemPrompt: config.systemPrompt ?? "",
-      tools: config.tools ?? [],
-      ...(config.compaction ? { compaction: config.compaction } : {}),
-      ...(config.subscribers ? { subscribers: config.subscribers } : {}),
-      ...(config.store ? { store: config.store } : {}),
-      ...(config.createStore ? { createStore: (id: string) => (source().createStore ?? config.createStore!)(id) } : {}),
-      ...(config.sessionId ? { sessionId: config.sessionId } : {}),
-      ...(config.persistSession ? { persistSession: config.persistSession } : {}),
-      ...(config.gloveConfig ? { gloveConfig: config.gloveConfig } : {}),
-      ...(config.configure ? { configure: config.configure } : {}),
-    },
-    store,
-  );
+  return loadLocalMode().then((local) => local.createLocalSession(source, store));
 }

@@ -1,5 +1,5 @@
 import { PERMISSION_REQUEST_RENDERER } from "glove-core";
-import type { SlotRenderer, ToolConfig, ToolResultRenderer } from "../types/tool.js";
+import type { SlotRenderer, ToolResultRenderer, ToolView } from "../types/tool.js";
 import { PermissionPrompt } from "./default-renderers.js";
 
 export interface RendererMap {
@@ -11,7 +11,7 @@ export interface RendererMap {
  * Slot renderers by name: the default permission prompt, then each tool's `render` under the
  * tool's name (the name its slots carry by default), then explicit `renderers`, later ones winning.
  */
-export function buildRendererMap(tools: readonly ToolConfig[], extra: Record<string, SlotRenderer> | undefined): RendererMap {
+export function buildRendererMap(tools: readonly ToolView[], extra: Record<string, SlotRenderer> | undefined): RendererMap {
   const slots = new Map<string, SlotRenderer>([[PERMISSION_REQUEST_RENDERER, PermissionPrompt as SlotRenderer]]);
   const results = new Map<string, ToolResultRenderer>();
   for (const tool of tools) {

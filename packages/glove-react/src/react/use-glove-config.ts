@@ -7,7 +7,7 @@ import type { FrameScheduler } from "../state/frame-batcher.js";
 import type { ImageInput, SlotAnswerResult } from "../types/session.js";
 import type { ClientSlot, ConnectionState, GloveStats } from "../types/state.js";
 import type { TimelineEntry, ToolEntry } from "../types/timeline.js";
-import type { SlotRenderer, ToolConfig } from "../types/tool.js";
+import type { SlotRenderer, ToolView } from "../types/tool.js";
 import type { ConversationSnapshot, ErrorInfo } from "../types/wire.js";
 
 /** `useGlove`'s config: `server` selects server mode; otherwise `endpoint` or `model` (local mode). */
@@ -49,8 +49,11 @@ export interface UseGloveConfig {
   staleAfterMs?: number;
 
   // ── Both ──
-  /** Tools: their `do` (local mode) and their `render` / `renderResult` (both modes). */
-  tools?: ToolConfig[];
+  /**
+   * Tools: their `do` runs in local mode; `render` / `renderResult` draw in both. Server mode
+   * needs only views (`defineToolView`), so the page carries none of the tools' server code.
+   */
+  tools?: ToolView[];
   /** Extra slot renderers by name (e.g. for slots a server tool pushes, or to replace "permission_request"). */
   renderers?: Record<string, SlotRenderer>;
   /** Sent with server requests and to the model relay. */

@@ -1,19 +1,20 @@
 import { createElement, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import { LocalSession } from "../local/local-session.js";
+import type { LocalSession } from "../local/local-session.js";
 import { GloveStore } from "../state/glove-store.js";
 import { initialState } from "../state/initial-state.js";
 import type { GloveSession, ImageInput, SlotAnswerResult } from "../types/session.js";
 import type { ClientSlot } from "../types/state.js";
 import type { TimelineEntry, ToolEntry } from "../types/timeline.js";
-import type { ToolConfig } from "../types/tool.js";
-import { checkConfig, createSession, modelFor } from "./create-session.js";
+import type { ToolView } from "../types/tool.js";
+import { toErrorInfo } from "../util/error-info.js";
+import { checkConfig, createSession, loadLocalMode } from "./create-session.js";
 import type { GloveClientConfig } from "./glove-client.js";
 import { useGloveClient } from "./glove-provider.js";
 import { ResultHost, SlotHost } from "./hosts.js";
 import { buildRendererMap } from "./renderer-map.js";
 import type { UseGloveConfig, UseGloveReturn } from "./use-glove-config.js";
 
-const NO_TOOLS: ToolConfig[] = [];
+const NO_TOOLS: ToolView[] = [];
 
 /** The client's defaults, overridden field by field by the hook's own (undefined does not override). */
 function mergeConfig(base: GloveClientConfig | undefined, own: UseGloveConfig): GloveClientConfig {
@@ -77,12 +78,22 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
   /** Calls made before the session exists (a child's mount effect runs before ours). */
   const early = useRef<Array<(session: GloveSession) => void>>([]);
   useEffect(() => {
-    const session = createSession(() => latest.current, store);
-    sessionRef.current = session;
-    session.start();
-    for (const call of early.current.splice(0)) call(session);
+    let live = true;
+    let session: GloveSession | undefined;
+    const attach = (made: GloveSession) => {
+      // Unmounted (or another key) while local mode's code loaded: this one never started, holds nothing.
+      if (!live) return;
+      session = made;
+      sessionRef.current = made;
+      made.start();
+      for (const call of early.current.splice(0)) call(made);
+    };
+    const made = createSession(() => latest.current, store);
+    if (made instanceof Promise) void made.then(attach, (error: unknown) => live && store.dispatch({ type: "error", error: toErrorInfo(error) }));
+    else attach(made);
     return () => {
-      session.dispose();
+      live = false;
+      session?.dispose();
       if (sessionRef.current === session) sessionRef.current = null;
     };
   }, [key, store]);
@@ -108,10 +119,12 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
   const built = useRef({ systemPrompt, endpoint, model });
   useEffect(() => {
     const session = sessionRef.current;
-    if (!(session instanceof LocalSession)) return;
-    if (systemPrompt !== built.current.systemPrompt && systemPrompt !== undefined) session.update({ systemPrompt });
+    if (session?.mode !== "local") return;
+    const local = session as LocalSession;
+    if (systemPrompt !== built.current.systemPrompt && systemPrompt !== undefined) local.update({ systemPrompt });
     if ((endpoint !== built.current.endpoint || model !== built.current.model) && (endpoint || model)) {
-      session.update({ model: modelFor(latest.current, () => latest.current) });
+      // Already loaded: the session exists, so local mode's code is there.
+      void loadLocalMode().then(({ modelFor }) => local.update({ model: modelFor(latest.current, () => latest.current) }));
     }
     built.current = { systemPrompt, endpoint, model };
   }, [systemPrompt, endpoint, model]);

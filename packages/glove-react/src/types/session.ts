@@ -1,6 +1,6 @@
 import type { GloveStore } from "../state/glove-store.js";
 import type { SlotIssue } from "./state.js";
-import type { ToolConfig } from "./tool.js";
+import type { ToolView } from "./tool.js";
 
 /** An image to send with a message: base64 data and its media type. */
 export interface ImageInput {
@@ -38,5 +38,5 @@ export interface GloveSession {
   newConversation(): void;
   switchConversation(id: string): void;
   /** The tools changed (local mode refolds them; server mode only renders with them). */
-  setTools(tools: readonly ToolConfig[]): void;
+  setTools(tools: readonly ToolView[]): void;
 }

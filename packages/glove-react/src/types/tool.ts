@@ -37,26 +37,33 @@ export type SlotRenderer<P = unknown, R = unknown> = (props: SlotRenderProps<P, 
 export type ToolResultRenderer<D = unknown> = (props: ToolResultRenderProps<D>) => ReactNode;
 
 /**
- * A tool as `useGlove` takes it: glove-core's fold arguments plus colocated renderers. It is also
- * a valid `Glove.fold` argument, so one definition can be folded into a server-side Glove.
- * Methods (not function properties) keep `ToolConfig<X>` assignable to `ToolConfig`.
+ * How a tool looks: what the browser needs to draw a tool that runs elsewhere (a glove-server).
+ * `defineToolView` makes one; every `ToolConfig` is one too. Methods (not function properties)
+ * keep typed views assignable to `ToolView`.
  */
-export interface ToolConfig<I = unknown> {
+export interface ToolView {
   name: string;
+  displayStrategy?: DisplayStrategy;
+  /** Draws this tool's slots (the slot's renderer defaults to the tool's name). */
+  render?(props: SlotRenderProps): ReactNode;
+  /** Draws a finished call of this tool from history, from its result's `renderData`. */
+  renderResult?(props: ToolResultRenderProps): ReactNode;
+}
+
+/**
+ * A tool as local mode runs it: glove-core's fold arguments plus colocated renderers. It is also
+ * a valid `Glove.fold` argument, so one definition can be folded into a server-side Glove.
+ */
+export interface ToolConfig<I = unknown> extends ToolView {
   description: string;
   inputSchema?: z.ZodType<I>;
   /** Raw JSON Schema instead of zod (skips local validation). */
   jsonSchema?: Record<string, unknown>;
   requiresPermission?: boolean;
   unAbortable?: boolean;
-  displayStrategy?: DisplayStrategy;
   /** Answers to this tool's pushAndWait slots must match it; checked before the tool sees them. */
   resolveSchema?: z.ZodType;
   do(input: I, display: DisplayManagerAdapter, glove: IGloveRunnable, signal?: AbortSignal): Promise<ToolReturn>;
-  /** Draws this tool's slots (the slot's renderer defaults to the tool's name). */
-  render?(props: SlotRenderProps): ReactNode;
-  /** Draws a finished call of this tool from history, from its result's `renderData`. */
-  renderResult?(props: ToolResultRenderProps): ReactNode;
 }
 
 /** The display a `defineTool` tool gets: typed props in, typed answer out. */

@@ -1,0 +1,72 @@
+import type { ReactNode } from "react";
+import { ConfigurationError, type DisplayStrategy } from "glove-core";
+import type { z } from "zod";
+import type { SlotRenderProps, ToolConfig, ToolResultRenderProps, ToolView } from "../types/tool.js";
+
+/**
+ * What a tool's server side (`defineTool`) and browser side (`defineToolView`) agree on. Keep it in
+ * a module both import (zod only, no server code) and spread it into each, so the props, the answer
+ * and the renderData are typed from one set of schemas.
+ */
+export interface ToolSchemas {
+  name: string;
+  description: string;
+  inputSchema: z.ZodType;
+  /** What `do` pushes and `render` receives. */
+  displayPropsSchema?: z.ZodType;
+  /** What `render` may answer and `pushAndWait` returns. */
+  resolveSchema?: z.ZodType;
+  /** What `do` returns as `renderData` and `renderResult` receives (checked on the server). */
+  renderDataSchema?: z.ZodType;
+  displayStrategy?: DisplayStrategy;
+}
+
+/**
+ * `defineToolView`'s argument: the shared schemas (only their types are used here) and the
+ * renderers. `description` and `inputSchema` are accepted so a whole `ToolSchemas` spreads in.
+ */
+export interface DefineToolViewConfig<D extends z.ZodType, R extends z.ZodType, RD extends z.ZodType> {
+  name: string;
+  description?: string;
+  inputSchema?: z.ZodType;
+  displayPropsSchema?: D;
+  resolveSchema?: R;
+  renderDataSchema?: RD;
+  displayStrategy?: DisplayStrategy;
+  render?(props: SlotRenderProps<z.output<D>, z.input<R>>): ReactNode;
+  renderResult?(props: ToolResultRenderProps<z.output<RD>>): ReactNode;
+}
+
+/** The parts every tool shares with its view: name, strategy and the user's own renderers. */
+export function viewOf(config: { name: string; displayStrategy?: DisplayStrategy; render?: unknown; renderResult?: unknown }): ToolView {
+  const view: ToolView = { name: config.name };
+  if (config.displayStrategy) view.displayStrategy = config.displayStrategy;
+  // The user's functions themselves (not wrappers made per call): stable identities for React.
+  if (config.render) view.render = config.render as NonNullable<ToolView["render"]>;
+  if (config.renderResult) view.renderResult = config.renderResult as NonNullable<ToolView["renderResult"]>;
+  return view;
+}
+
+/**
+ * How a tool that runs on a glove-server looks in the browser: typed `render` / `renderResult`
+ * and no `do`, so nothing of the server's tool (its code, its imports) reaches the page. Pass it
+ * in `useGlove({ server, tools })`; the server folds `defineTool({ ...schemas, do })`.
+ */
+export function defineToolView<D extends z.ZodType = z.ZodType<unknown>, R extends z.ZodType = z.ZodType<unknown>, RD extends z.ZodType = z.ZodType<unknown>>(
+  config: DefineToolViewConfig<D, R, RD>,
+): ToolView {
+  return viewOf(config);
+}
+
+/** Local mode runs every tool in the tab, so each needs a `do`; a view there is a mistake. */
+export function runnableTools(tools: readonly ToolView[]): ToolConfig[] {
+  for (const tool of tools) {
+    if (typeof (tool as Partial<ToolConfig>).do !== "function") {
+      throw new ConfigurationError(
+        `Tool "${tool.name}" has no do(): it is a view (defineToolView), which only draws a tool that runs on a glove-server. ` +
+          "Local mode runs tools in the tab: define it with defineTool({ ..., do }), or attach to a server with useGlove({ server }).",
+      );
+    }
+  }
+  return tools as ToolConfig[];
+}

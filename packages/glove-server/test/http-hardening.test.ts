@@ -73,6 +73,20 @@ describe("input node accepts but a Request cannot carry", () => {
     const [response] = await exchange(port, "GET /conversations HTTP/1.1\r\nbad header line\r\n\r\n");
     expectJsonError(response, 400, "GLOVE_BAD_REQUEST");
   });
+
+  it("never writes a parser error into a response under way: the connection just closes", async () => {
+    const id = await s.conversation();
+    const connection = new RawConnection(port);
+    try {
+      await connection.send(request("GET", `/conversations/${id}/events`, { ...hostHeader(), ...AUTH }));
+      expect(await connection.until((c) => c.received.includes("event: snapshot"))).toBe(true);
+      await connection.send("NOT HTTP AT ALL\r\n\r\n");
+      expect(await connection.until((c) => c.closed)).toBe(true);
+      expect(connection.received.toString()).not.toContain("GLOVE_BAD_REQUEST");
+    } finally {
+      connection.destroy();
+    }
+  });
 });
 
 describe("values that used to reach recursive code or come back whole", () => {

@@ -40,8 +40,8 @@ export interface Listening {
 export async function listenNode(handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
   const limits = resolveConnectionLimits(options);
   const sockets = new Set<Socket>();
-  /** The response in progress on each socket, so a parser error never writes into one already started. */
-  const current = new WeakMap<Duplex, ServerResponse>();
+  /** The responses in progress on each socket, so a parser error never writes into one already under way. */
+  const inProgress = new WeakMap<Duplex, Set<ServerResponse>>();
   let active = 0;
   let idle: (() => void) | undefined;
   const server = createServer(
@@ -56,9 +56,10 @@ export async function listenNode(handler: FetchHandler, options: ListenOptions =
     },
     (req, res) => {
       active++;
-      current.set(req.socket, res);
+      const responses = inProgress.get(req.socket) ?? new Set<ServerResponse>();
+      inProgress.set(req.socket, responses.add(res));
       res.on("close", () => {
-        if (current.get(req.socket) === res) current.delete(req.socket);
+        responses.delete(res);
         if (--active === 0) idle?.();
       });
       void serve(handler, req, res);
@@ -67,7 +68,7 @@ export async function listenNode(handler: FetchHandler, options: ListenOptions =
   // Node closes a socket with no traffic for this long (no listener on "timeout" keeps it open).
   server.timeout = limits.socketIdleTimeoutMs;
   server.maxConnections = limits.maxConnections;
-  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, current.get(socket)));
+  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, inProgress.get(socket)));
   // Node hands CONNECT (a tunnel request) to this event instead of the handler; this is no proxy.
   server.on("connect", (_req: IncomingMessage, socket: Duplex) =>
     writeRawError(socket, 405, "GLOVE_METHOD_NOT_ALLOWED", `CONNECT is not served here; use ${SERVED_METHODS}.`, { allow: SERVED_METHODS }),
@@ -146,10 +147,12 @@ function describeClientError(code: string | undefined): [number, string, string]
 
 /**
  * Node's parser refused the input, or a request timed out: answer with a JSON error (node's own
- * answer has no body) and close. Nothing is written into a response already under way.
+ * answer has no body) and close. Nothing is written into a response already under way: with one
+ * started, or several queued (pipelining), the connection just closes.
  */
-function answerClientError(error: Error & { code?: string }, socket: Duplex, inFlight: ServerResponse | undefined): void {
-  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+function answerClientError(error: Error & { code?: string }, socket: Duplex, responses: ReadonlySet<ServerResponse> | undefined): void {
+  const [only, ...more] = responses ?? [];
+  if (error.code === "ECONNRESET" || !socket.writable || more.length > 0 || only?.headersSent) {
     socket.destroy();
     return;
   }

@@ -4,7 +4,7 @@
  * a neighbour into another character, so whether a store must keep it follows from the pieces
  * chosen (no NUL, no lone surrogate, at most 1024 UTF-8 bytes), not from the stores' checks.
  */
-import { seededRandom } from "./random-messages.js";
+import { Seeded } from "./random-messages.js";
 
 /** The longest key every store keeps, in UTF-8 bytes (docs/decisions/0020). */
 export const KEY_BYTES = 1024;
@@ -45,32 +45,28 @@ export function boundaryIds(): IdSample[] {
 }
 
 export class IdGenerator {
-  readonly #random: () => number;
+  readonly #r: Seeded;
 
   constructor(seed: number) {
-    this.#random = seededRandom(seed);
-  }
-
-  #int(n: number): number {
-    return Math.floor(this.#random() * n);
+    this.#r = new Seeded(seed);
   }
 
   /** An id: mostly short, a third near the limit (1016–1032 bytes), about a quarter holding a bad piece. */
   id(): IdSample {
-    const goal = this.#random() < 0.33 ? KEY_BYTES - 8 + this.#int(17) : 1 + this.#int(24);
+    const goal = this.#r.next() < 0.33 ? KEY_BYTES - 8 + this.#r.int(17) : 1 + this.#r.int(24);
     let id = "";
     let bytes = 0;
     for (;;) {
-      const [piece, size] = GOOD[this.#int(GOOD.length)]!;
+      const [piece, size] = GOOD[this.#r.int(GOOD.length)]!;
       if (bytes + size > goal) break;
       id += piece;
       bytes += size;
     }
     id += "a".repeat(goal - bytes);
     bytes = goal;
-    if (this.#random() >= 0.25) return { id, bytes };
-    const [piece, bad] = BAD[this.#int(BAD.length)]!;
-    const at = this.#int(id.length + 1);
+    if (this.#r.next() >= 0.25) return { id, bytes };
+    const [piece, bad] = BAD[this.#r.int(BAD.length)]!;
+    const at = this.#r.int(id.length + 1);
     // Cut only between pieces' characters that cannot pair: never inside a surrogate pair.
     const cut = at > 0 && /[\ud800-\udbff]/.test(id[at - 1]!) ? at + 1 : at;
     return { id: id.slice(0, cut) + piece + id.slice(cut), bytes, bad };

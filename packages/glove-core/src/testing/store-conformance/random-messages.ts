@@ -21,6 +21,27 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** Draws from a seeded sequence: numbers, integers below n, chances and picks. */
+export class Seeded {
+  readonly next: () => number;
+
+  constructor(seed: number) {
+    this.next = seededRandom(seed);
+  }
+
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)]!;
+  }
+}
+
 export interface MessageSample {
   message: unknown;
   /** Whether every store must accept it. */
@@ -53,22 +74,26 @@ const STATUSES = ["success", "error", "aborted"];
 const PART_TYPES = ["text", "image", "document", "video", "audio", "x-custom"];
 
 export class MessageGenerator {
-  readonly #random: () => number;
+  readonly #seeded: Seeded;
 
   constructor(seed: number) {
-    this.#random = seededRandom(seed);
+    this.#seeded = new Seeded(seed);
+  }
+
+  #random(): number {
+    return this.#seeded.next();
   }
 
   #int(n: number): number {
-    return Math.floor(this.#random() * n);
+    return this.#seeded.int(n);
   }
 
   #chance(p: number): boolean {
-    return this.#random() < p;
+    return this.#seeded.chance(p);
   }
 
   #pick<T>(items: readonly T[]): T {
-    return items[this.#int(items.length)]!;
+    return this.#seeded.pick(items);
   }
 
   string(max = 10): string {

@@ -11,7 +11,7 @@
  */
 import { interruptedResult } from "../../stores/message-integrity.js";
 import type { Message, ToolCall, ToolResult } from "../../types/index.js";
-import { seededRandom } from "./random-messages.js";
+import { Seeded } from "./random-messages.js";
 
 /** What a store must do with a batch: store it (after a repair, if any) or refuse it whole. */
 export type TurnOutcome = "stored" | "GLOVE_STORE_CONFLICT";
@@ -84,49 +84,41 @@ const CALL_IDS = ["c1", "c2", "c3", "c\u0000\ud800"];
 const TOOLS = ["search", "fetch"];
 
 export class TurnGenerator {
-  readonly #random: () => number;
+  readonly #r: Seeded;
 
   constructor(seed: number) {
-    this.#random = seededRandom(seed);
-  }
-
-  #int(n: number): number {
-    return Math.floor(this.#random() * n);
-  }
-
-  #pick<T>(items: readonly T[]): T {
-    return items[this.#int(items.length)]!;
+    this.#r = new Seeded(seed);
   }
 
   /** A batch to append next, given what the store holds (`model`). */
   batch(model: TurnModel): Message[] {
-    if (this.#random() < 0.05) return [];
-    return Array.from({ length: 1 + this.#int(3) }, () => this.#message(model));
+    if (this.#r.next() < 0.05) return [];
+    return Array.from({ length: 1 + this.#r.int(3) }, () => this.#message(model));
   }
 
   #message(model: TurnModel): Message {
-    const roll = this.#random();
-    if (roll < 0.22) return { sender: "user", text: `question ${this.#int(100)}` };
-    if (roll < 0.52) return { sender: "agent", text: "", tool_calls: Array.from({ length: this.#int(4) }, () => this.#call()) };
-    if (roll < 0.82) return { sender: "user", text: "", tool_results: Array.from({ length: 1 + this.#int(2) }, () => this.#result(model)) };
+    const roll = this.#r.next();
+    if (roll < 0.22) return { sender: "user", text: `question ${this.#r.int(100)}` };
+    if (roll < 0.52) return { sender: "agent", text: "", tool_calls: Array.from({ length: this.#r.int(4) }, () => this.#call()) };
+    if (roll < 0.82) return { sender: "user", text: "", tool_results: Array.from({ length: 1 + this.#r.int(2) }, () => this.#result(model)) };
     if (roll < 0.92) return { sender: "agent", text: "thinking aloud" };
-    return { sender: this.#random() < 0.5 ? "user" : "agent", text: "summary", is_compaction: true };
+    return { sender: this.#r.next() < 0.5 ? "user" : "agent", text: "summary", is_compaction: true };
   }
 
   #call(): ToolCall {
-    const call: ToolCall = { tool_name: this.#pick(TOOLS), input_args: { n: this.#int(10) } };
-    if (this.#random() < 0.8) call.id = this.#pick(CALL_IDS);
+    const call: ToolCall = { tool_name: this.#r.pick(TOOLS), input_args: { n: this.#r.int(10) } };
+    if (this.#r.next() < 0.8) call.id = this.#r.pick(CALL_IDS);
     return call;
   }
 
   /** Mostly a waiting call's result; sometimes one for a call already answered (a late writer) or never made. */
   #result(model: TurnModel): ToolResult {
-    const roll = this.#random();
+    const roll = this.#r.next();
     let target: { tool_name: string; id?: string | undefined };
-    if (roll < 0.7 && model.waiting.length > 0) target = this.#pick(model.waiting);
-    else if (roll < 0.8 && model.answered.length > 0) target = { tool_name: this.#pick(TOOLS), id: this.#pick(model.answered) };
-    else target = { tool_name: this.#pick(TOOLS), id: this.#random() < 0.5 ? "c9" : undefined };
-    const status = this.#random() < 0.8 ? "success" : "error";
-    return { tool_name: target.tool_name, ...(target.id === undefined ? {} : { call_id: target.id }), result: { status, data: this.#int(10) } };
+    if (roll < 0.7 && model.waiting.length > 0) target = this.#r.pick(model.waiting);
+    else if (roll < 0.8 && model.answered.length > 0) target = { tool_name: this.#r.pick(TOOLS), id: this.#r.pick(model.answered) };
+    else target = { tool_name: this.#r.pick(TOOLS), id: this.#r.next() < 0.5 ? "c9" : undefined };
+    const status = this.#r.next() < 0.8 ? "success" : "error";
+    return { tool_name: target.tool_name, ...(target.id === undefined ? {} : { call_id: target.id }), result: { status, data: this.#r.int(10) } };
   }
 }

@@ -66,6 +66,18 @@ describe("turn quotas", () => {
     for (const id of [b, c, bobs]) await s.api(`/conversations/${id}/abort`, { body: {}, user: id === bobs ? "bob" : "alice" });
   });
 
+  it("a retried message at the running-turn cap gets its own turn back, not a 429", async () => {
+    const s = await start({ limits: { concurrentTurnsPerPrincipal: 1 }, kit: { script: [slowTurn] } });
+    const a = await s.conversation();
+    const sent = await s.api(`/conversations/${a}/messages`, { body: { text: "one", clientMessageId: "m-1" } });
+    expect(sent.status).toBe(202);
+    // The client lost the 202 (a dropped connection) and sends the same message again.
+    const retried = await s.api(`/conversations/${a}/messages`, { body: { text: "one", clientMessageId: "m-1" } });
+    expect(retried.status).toBe(202);
+    expect(retried.body).toEqual({ turnId: sent.body.turnId, duplicate: true });
+    await s.api(`/conversations/${a}/abort`, { body: {} });
+  });
+
   it("counts queued turns, and frees them when a queue is dropped by an abort", async () => {
     const s = await start({ busy: "queue", limits: { concurrentTurnsPerPrincipal: 2 }, kit: { script: [slowTurn, { text: "queued" }, slowTurn] } });
     const [a, b] = [await s.conversation(), await s.conversation()];

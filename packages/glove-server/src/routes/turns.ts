@@ -1,7 +1,7 @@
 import { badRequest, tooLarge } from "../errors.js";
 import { readJsonObject } from "../http/read-json.js";
 import { json } from "../http/responses.js";
-import { ownedLive, type RouteContext } from "./route-context.js";
+import { ownedLive, ownedRecord, type RouteContext } from "./route-context.js";
 
 /** POST /conversations/:id/messages `{ text, clientMessageId? }` → 202 `{ turnId }` */
 export async function postMessage(ctx: RouteContext): Promise<Response> {
@@ -14,8 +14,11 @@ export async function postMessage(ctx: RouteContext): Promise<Response> {
   if (clientMessageId !== undefined && (typeof clientMessageId !== "string" || clientMessageId.length === 0 || clientMessageId.length > 200)) {
     throw badRequest("clientMessageId must be a string of 1 to 200 characters.", [{ path: "clientMessageId", message: "invalid" }]);
   }
-  const conversation = await ownedLive(ctx);
-  const release = ctx.quotas.admitTurn(ctx.principal.id);
+  const record = await ownedRecord(ctx);
+  const conversation = await ctx.host.open(record, ctx.principal);
+  // A retry of the last message answers the turn it started: no quota is spent on it, even at the cap.
+  const retry = clientMessageId !== undefined && record.lastClientMessageId === clientMessageId && record.lastTurnId !== null;
+  const release = retry ? () => undefined : ctx.quotas.admitTurn(ctx.principal.id);
   try {
     const { turnId, duplicate } = await conversation.startTurn(text, clientMessageId);
     // A retried message answers the turn it started, which holds its own slot already.

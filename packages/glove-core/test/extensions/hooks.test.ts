@@ -62,12 +62,15 @@ describe("hooks", () => {
     const reply: Message = { sender: "agent", text: "Stopped." };
     glove.defineHook("stop", async () => ({ shortCircuit: { message: reply } }));
     const result = await glove.processRequest("/stop everything");
-    expect(result).toBe(reply);
+    // The hook's message, with the request's usage (no model call), on a copy.
+    const noCalls = { tokens_in: 0, tokens_out: 0, model_calls: 0 };
+    expect(result).toEqual({ ...reply, usage: noCalls });
+    expect(reply).not.toHaveProperty("usage");
     expect(model.requests).toHaveLength(0);
     expect((await store.getMessages()).map((m) => m.text)).toEqual(["[invoked_extension__hook_stop] everything"]);
     const canned = { messages: [reply], tokens_in: 0, tokens_out: 0 };
     glove.defineHook("canned", async () => ({ shortCircuit: { result: canned } }));
-    expect(await glove.processRequest("/canned")).toBe(canned);
+    expect(await glove.processRequest("/canned")).toEqual({ ...canned, text: "Stopped.", usage: noCalls });
   });
 
   it("controls expose the internals: forceCompaction and setModel mid-conversation", async () => {

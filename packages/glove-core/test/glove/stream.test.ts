@@ -6,8 +6,7 @@ import {
   Displaymanager,
   Glove,
   GloveError,
-  type Message,
-  type ModelPromptResult,
+  type PlainRequestResult,
   type SubscriberEvent,
 } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
@@ -27,7 +26,7 @@ describe("glove.stream(text)", () => {
     ]);
     glove.fold({ name: "lookup", description: "lookup", do: async () => "42" });
     const stream = glove.stream("find x");
-    expectTypeOf(stream.result).toEqualTypeOf<Promise<ModelPromptResult | Message>>();
+    expectTypeOf(stream.result).toEqualTypeOf<Promise<PlainRequestResult>>();
     const seen = await collect(stream);
     expect(seen.map((e) => e.type)).toEqual([
       "text_delta",
@@ -66,7 +65,7 @@ describe("glove.stream(text)", () => {
     const { glove } = makeGlove([{ text: "done" }]);
     // A listener that reacts to the last event with one more, without awaiting it, and a slow subscriber.
     glove.addSubscriber({
-      record: (type) => {
+      record: (type, _data) => {
         if (type === "token_consumption") void glove.bus.emit("hook_invoked", { name: "late" });
       },
     });

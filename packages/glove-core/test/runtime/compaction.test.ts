@@ -94,7 +94,7 @@ describe("compaction (decision 8)", () => {
     const controller = new AbortController();
     // Abort as the summary call begins.
     glove.addSubscriber({
-      record: async (type) => {
+      record: async (type, _data) => {
         if (type === "compaction_start") setTimeout(() => controller.abort(), 5);
       },
     });

@@ -6,7 +6,7 @@ import {
   ConfigurationError,
   StructuredOutputError,
   type Message,
-  type ModelPromptResult,
+  type PlainRequestResult,
   type PromptRequest,
 } from "glove-core";
 import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
@@ -50,11 +50,11 @@ describe("processRequest(text, { output })", () => {
     const plain = glove.processRequest("x");
     const withSignal = glove.processRequest("y", new AbortController().signal);
     const withOptions = glove.processRequest("z", { signal: new AbortController().signal });
-    expectTypeOf(plain).toEqualTypeOf<Promise<ModelPromptResult | Message>>();
-    expectTypeOf(withSignal).toEqualTypeOf<Promise<ModelPromptResult | Message>>();
-    expectTypeOf(withOptions).toEqualTypeOf<Promise<ModelPromptResult | Message>>();
+    expectTypeOf(plain).toEqualTypeOf<Promise<PlainRequestResult>>();
+    expectTypeOf(withSignal).toEqualTypeOf<Promise<PlainRequestResult>>();
+    expectTypeOf(withOptions).toEqualTypeOf<Promise<PlainRequestResult>>();
     const results = await Promise.all([plain, withSignal, withOptions]);
-    expect(results.map((r) => ("messages" in r ? r.messages[0]!.text : r.text))).toEqual(["a", "b", "c"]);
+    expect(results.map((r) => r.text)).toEqual(["a", "b", "c"]);
     expect(results.every((r) => !("output" in r))).toBe(true);
   });
 

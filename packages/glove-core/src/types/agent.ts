@@ -62,24 +62,24 @@ export interface IGloveRunnable extends GloveCommon<IGloveRunnable> {
 export interface GloveFoldArgs<I = unknown> {
   name: string;
   description: string;
-  inputSchema?: z.ZodType<I>;
-  jsonSchema?: Record<string, unknown>;
-  requiresPermission?: boolean;
+  inputSchema?: z.ZodType<I> | undefined;
+  jsonSchema?: Record<string, unknown> | undefined;
+  requiresPermission?: boolean | undefined;
   /**
    * What a `serverMode` Glove with no `permissionPolicy` does with this gated tool: `"deny"`
    * (default, fail closed) or `"allow"` (run without asking; bridged MCP tools use this). With a
    * policy, the store and the policy decide as for any gated tool.
    */
-  serverModeWithoutPolicy?: ServerModeWithoutPolicy;
-  unAbortable?: boolean;
+  serverModeWithoutPolicy?: ServerModeWithoutPolicy | undefined;
+  unAbortable?: boolean | undefined;
   /** Re-run (instead of answered as interrupted) when a turn is taken over after a crash; see Tool. */
-  rerunOnRecovery?: boolean;
+  rerunOnRecovery?: boolean | undefined;
   /** How UIs keep this tool's slots visible; stamped on every slot it pushes. */
-  displayStrategy?: DisplayStrategy;
+  displayStrategy?: DisplayStrategy | undefined;
   /** Answers to this tool's `pushAndWait` slots must match this schema (a push may give its own). */
-  resolveSchema?: z.ZodType;
+  resolveSchema?: z.ZodType | undefined;
   /** Replace an already folded tool of the same name instead of throwing. */
-  replace?: boolean;
+  replace?: boolean | undefined;
   do(
     input: I,
     display: DisplayManagerAdapter,

@@ -6,11 +6,11 @@ import type { PermissionStatus, StoreAdapter } from "./store.js";
 /** When the conversation is summarised to stay within the model's context, and how. */
 export interface CompactionConfig {
   /** Instructions given to the model when it summarises the conversation. Default `DEFAULT_COMPACTION_INSTRUCTIONS`. */
-  compaction_instructions?: string;
+  compaction_instructions?: string | undefined;
   /** Session turns since the last compaction after which compaction runs. */
-  max_turns?: number;
+  max_turns?: number | undefined;
   /** Context size (last call's input + output tokens) at which compaction runs. Default 100 000. */
-  compaction_context_limit?: number;
+  compaction_context_limit?: number | undefined;
 }
 
 /**
@@ -26,42 +26,42 @@ export type PermissionPolicy = (
 /** Everything a Glove is built with: model, store, display, prompt and limits. */
 export interface GloveConfig {
   /** Conversation persistence; a fresh MemoryStore when omitted. */
-  store?: StoreAdapter;
+  store?: StoreAdapter | undefined;
   model: ModelAdapter;
   /** Where tools show things and wait for answers; a fresh `Displaymanager` when omitted. */
-  displayManager?: DisplayManagerAdapter;
+  displayManager?: DisplayManagerAdapter | undefined;
   systemPrompt: string;
   /** No UI is present: permission prompts cannot be shown. Default false. */
-  serverMode?: boolean;
+  serverMode?: boolean | undefined;
   /** Retries for tools that throw. Default 0: a tool with side effects runs once. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** When and how to summarise the conversation; defaults: see `CompactionConfig`. */
-  compaction_config?: CompactionConfig;
+  compaction_config?: CompactionConfig | undefined;
   /** Swap older tool results' data for their summaries before each model call. Default false. */
-  enableToolResultSummary?: boolean;
+  enableToolResultSummary?: boolean | undefined;
   /** How many tool calls of one model turn run at once. Default 8; 1 runs them in order. */
-  toolConcurrency?: number;
+  toolConcurrency?: number | undefined;
   /** Permission decision for tools whose permission is unset in the store. */
-  permissionPolicy?: PermissionPolicy;
+  permissionPolicy?: PermissionPolicy | undefined;
   /**
    * Refuse a tool whose permission prompt is unanswered after this many ms (the slot is taken
    * down). Default: wait, since an answer may come late, even from another process.
    */
-  permissionTimeoutMs?: number;
+  permissionTimeoutMs?: number | undefined;
   /** Model turns allowed in one request before the loop stops politely. Default 120. */
-  maxTurnsPerRequest?: number;
+  maxTurnsPerRequest?: number | undefined;
   /** Name of this agent as plugins see it. Default "main". */
-  name?: string;
+  name?: string | undefined;
   /** Plugins to install at construction (same as calling `use` for each). */
-  plugins?: GlovePlugin[];
+  plugins?: GlovePlugin[] | undefined;
   /** Restrict the tools this agent may call (RFC 0075 scope). Undefined: every tool. */
-  tools?: string[];
+  tools?: string[] | undefined;
   /** Restrict the skills this agent may use. Undefined: every skill. */
-  skills?: string[];
+  skills?: string[] | undefined;
   /** Add an environment block (date, platform) to the system prompt. Default false. */
-  environment?: boolean;
+  environment?: boolean | undefined;
   /** Turn off what Glove adds by itself; everything is on by default. */
-  builtIns?: BuiltInOptions;
+  builtIns?: BuiltInOptions | undefined;
 }
 
 /**
@@ -70,9 +70,9 @@ export interface GloveConfig {
  */
 export interface BuiltInOptions {
   /** `glove_update_tasks`, offered when the store keeps tasks. */
-  tasks?: boolean;
+  tasks?: boolean | undefined;
   /** `glove_post_to_inbox`, the delivery of resolved answers and the reminder of pending items, when the store keeps an inbox. */
-  inbox?: boolean;
+  inbox?: boolean | undefined;
   /** The "Skills available in this conversation" list appended to the system prompt. */
-  skillList?: boolean;
+  skillList?: boolean | undefined;
 }

@@ -11,38 +11,38 @@ import { PROVIDERS, type ProviderId } from "./table.js";
 /** Options of `createAdapter`: the provider and model, with defaults taken from the environment. */
 export interface CreateAdapterOptions {
   provider: ProviderId | (string & {});
-  model?: string;
+  model?: string | undefined;
   /** Defaults to the provider's environment variable (for bedrock: the access key id). */
-  apiKey?: string;
-  maxTokens?: number;
+  apiKey?: string | undefined;
+  maxTokens?: number | undefined;
   /** Default true. */
-  stream?: boolean;
-  baseURL?: string;
+  stream?: boolean | undefined;
+  baseURL?: string | undefined;
   /** Per-attempt timeout in ms. Default 600 000. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** OpenAI-compatible providers only. */
-  reasoning?: boolean | OpenAICompatReasoningOptions;
-  reasoningEffort?: ReasoningEffort;
-  includeReasoningInText?: boolean;
+  reasoning?: boolean | OpenAICompatReasoningOptions | undefined;
+  reasoningEffort?: ReasoningEffort | undefined;
+  includeReasoningInText?: boolean | undefined;
   /**
    * Anthropic and Bedrock (Claude): extended thinking. `true` thinks with half of maxTokens as
    * budget; `{ budgetTokens, interleaved, adaptive }` to choose. Signed thinking is kept on the
    * message and sent back, so tool loops work with thinking on.
    */
-  thinking?: boolean | ThinkingOptions;
+  thinking?: boolean | ThinkingOptions | undefined;
   /**
    * Anthropic: how `PromptRequest.output` is asked for — "native" JSON schema (default; recent
    * models) or "tool", a forced answer tool for older models.
    */
-  structuredOutput?: "native" | "tool";
+  structuredOutput?: "native" | "tool" | undefined;
   /** Retries for 429/529/5xx/network failures (default 2), waiting what retry-after says. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Extra request headers. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Bedrock: region (default AWS_REGION, AWS_DEFAULT_REGION, then us-east-1). */
-  region?: string;
+  region?: string | undefined;
   /** fetch to use (default globalThis.fetch). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
 }
 
 /**

@@ -5,10 +5,9 @@ import type {
   ContentPart,
   DisplayManagerAdapter,
   GlovePlugin,
-  Message,
   ModelAdapter,
-  ModelPromptResult,
   PermissionPolicy,
+  PlainRequestResult,
   StoreAdapter,
 } from "../types/index.js";
 import { ConfigurationError } from "../errors.js";
@@ -188,7 +187,7 @@ export class Runtime {
     conversationId: string,
     request: string | ContentPart[],
     signal?: AbortSignal,
-  ): Promise<ModelPromptResult | Message> {
+  ): Promise<PlainRequestResult> {
     return (await this.conversation(agent, conversationId)).processRequest(request, signal);
   }
 

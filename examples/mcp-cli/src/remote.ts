@@ -44,6 +44,7 @@ export async function authorizeEntry(
   options: { store: OAuthStore; env?: NodeJS.ProcessEnv } & Partial<RunMcpOAuthOptions>,
 ): Promise<RunMcpOAuthResult> {
   const { store, env = process.env, ...overrides } = options;
+  if (entry.stdio) throw new Error(`${entry.name} runs locally over stdio: it needs no authorization.`);
   const client = preRegisteredClient(entry, env);
   const scope = SCOPES[entry.id];
   return runMcpOAuth({

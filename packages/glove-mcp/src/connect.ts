@@ -11,6 +11,7 @@ import { startDeadline, type Deadline } from "./deadline.js";
 import { isAuthError, McpAuthError, McpConnectError, McpInsufficientScopeError, messageOf } from "./errors.js";
 import { ScopeChallengeLog } from "./scope-challenge.js";
 import { withScopeStepUp } from "./step-up-provider.js";
+import { toCatalogueEntry, type McpServerInput } from "./server-spec.js";
 import { listAllTools, watchToolList } from "./tool-list.js";
 import type { McpCatalogueEntry } from "./types.js";
 
@@ -102,18 +103,20 @@ async function httpFetch(entry: McpCatalogueEntry, options: ConnectMcpOptions, l
 }
 
 /**
- * Connects to the server a catalogue entry names: a local command over stdio when
- * `entry.stdio` is set, otherwise Streamable HTTP, falling back to the legacy SSE transport only
- * when the first POST is answered 400, 404 or 405. The tool list is read to its last page. The
- * whole attempt is bounded by `connectTimeoutMs` (an `McpTimeoutError`) and `signal`.
+ * Connects to the server a catalogue entry (or its short form, `{ command, args? }` or `{ url }`)
+ * names: a local command over stdio when `stdio` / `command` is set, otherwise Streamable HTTP,
+ * falling back to the legacy SSE transport only when the first POST is answered 400, 404 or 405.
+ * The tool list is read to its last page. The whole attempt is bounded by `connectTimeoutMs` (an
+ * `McpTimeoutError`) and `signal`.
  */
-export async function connectMcp(entry: McpCatalogueEntry, options: ConnectMcpOptions = {}): Promise<McpConnection> {
+export async function connectMcp(server: McpServerInput, options: ConnectMcpOptions = {}): Promise<McpConnection> {
+  const entry = toCatalogueEntry(server);
   if (options.authProvider && options.getAccessToken) {
     throw new McpConnectError(`connectMcp("${entry.id}"): pass either getAccessToken or authProvider, not both.`);
   }
   checkDurations(entry, options);
   const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const deadline = startDeadline(timeoutMs, `Connecting to MCP server "${entry.id}" (${entry.url})`, options.signal);
+  const deadline = startDeadline(timeoutMs, `Connecting to MCP server "${entry.id}" (${whereIs(entry)})`, options.signal);
   const scopeChallenges = new ScopeChallengeLog();
   let client: Client;
   let kind: McpTransportKind;
@@ -174,6 +177,11 @@ export async function connectMcp(entry: McpCatalogueEntry, options: ConnectMcpOp
   };
 }
 
+/** The server's address for messages: its URL, or the command that starts it. */
+function whereIs(entry: McpCatalogueEntry): string {
+  return entry.stdio ? [entry.stdio.command, ...(entry.stdio.args ?? [])].join(" ") : entry.url;
+}
+
 /** Timeouts must be positive, finite milliseconds: 0 or NaN would fail every call at once, or never. */
 function checkDurations(entry: McpCatalogueEntry, options: ConnectMcpOptions): void {
   const durations = {
@@ -207,7 +215,7 @@ async function openStdio(entry: McpCatalogueEntry, options: ConnectMcpOptions, d
   return { client, kind: "stdio" as const };
 }
 
-async function openHttp(entry: McpCatalogueEntry, options: ConnectMcpOptions, deadline: Deadline, log: ScopeChallengeLog) {
+async function openHttp(entry: McpCatalogueEntry & { url: string }, options: ConnectMcpOptions, deadline: Deadline, log: ScopeChallengeLog) {
   const url = new URL(entry.url);
   const transportOptions = {
     fetch: await httpFetch(entry, options, log, deadline),

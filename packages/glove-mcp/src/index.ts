@@ -1,4 +1,8 @@
-export type { McpAdapter, McpCatalogueEntry, McpStdioCommand } from "./types.js";
+export type { McpAdapter, McpCatalogueEntry, McpEntryInfo, McpStdioCommand } from "./types.js";
+export { DEFAULT_MCP_SERVER_ID, toCatalogueEntry } from "./server-spec.js";
+export type { McpHttpServer, McpServerInput, McpServerNaming, McpServerSpec, McpStdioServer } from "./server-spec.js";
+export { MemoryMcpAdapter } from "./memory-adapter.js";
+export type { MemoryMcpAdapterOptions } from "./memory-adapter.js";
 export { connectMcp, DEFAULT_CONNECT_TIMEOUT_MS } from "./connect.js";
 export {
   isAuthError,
@@ -25,5 +29,5 @@ export type { McpConnectCallOptions, McpSessionOptions } from "./session.js";
 export { discoverySubAgent, matchCatalogue, DISCOVERY_SUBAGENT_NAME, MCP_PICKER_RENDERER } from "./discovery.js";
 export type { AmbiguityPolicy, DiscoverySubAgentConfig, McpPickerInput } from "./discovery.js";
 export { mountMcp } from "./mount.js";
-export type { McpMount, MountMcpConfig } from "./mount.js";
+export type { McpMount, MountMcpConfig, MountMcpServerOptions } from "./mount.js";
 export * from "./client-features/index.js";

@@ -10,22 +10,18 @@ export interface McpStdioCommand {
   cwd?: string;
 }
 
-/** Static, app-level description of one MCP server. */
-export interface McpCatalogueEntry {
+/** What a catalogue entry says about its server, whatever the transport. */
+export interface McpEntryInfo {
   /** Stable namespace prefix and activation key. */
   id: string;
   /** Human-readable name; discovery matches user intent against it. */
   name: string;
   /** Short blurb; discovery matches against it too. */
   description: string;
-  /** MCP server URL (Streamable HTTP, falling back to legacy SSE). Informational when `stdio` is set. */
-  url: string;
   /** Discovery uses these for matching. */
   tags?: string[];
   /** Arbitrary extra info, untouched by the framework. */
   metadata?: Record<string, unknown>;
-  /** Beyond v1: start a local command and speak MCP over its stdio instead of HTTP. */
-  stdio?: McpStdioCommand;
   /**
    * How long one tool call may go without an answer or a progress notification (each progress
    * notification restarts it). Default 60 000 ms.
@@ -36,6 +32,12 @@ export interface McpCatalogueEntry {
   /** Roots offered to this server (`roots/list`) when the mount's client features are on. */
   roots?: McpRoot[];
 }
+
+/**
+ * Static, app-level description of one MCP server: an HTTP `url` (Streamable HTTP, falling back to
+ * legacy SSE), or beyond v1 a local command over `stdio` (any `url` is then informational).
+ */
+export type McpCatalogueEntry = McpEntryInfo & ({ url: string; stdio?: undefined } | { url?: string; stdio: McpStdioCommand });
 
 /** Per-conversation MCP state: the active set and the token seam. */
 export interface McpAdapter {

@@ -1,14 +1,14 @@
 /**
- * What the server's tools and the browser's renderers agree on: the menu, the reservation
- * schema and the shapes of what the tools push and return. Browser-safe (zod only), so the UI
- * (ui/src) imports it too.
+ * What the server's tools and the browser's views agree on: the menu, and each tool's schemas
+ * (glove-react's `ToolSchemas`). The server folds `defineTool({ ...schemas, do })` (src/tools.ts),
+ * the page draws `defineToolView({ ...schemas, render })` (ui/src/renderers.tsx). Browser-safe: zod
+ * only, so nothing of the tools' server code reaches the page.
  */
 import { z } from "zod";
+import type { ToolSchemas } from "glove-react";
 
-export interface Dish {
-  name: string;
-  price: number;
-}
+const dishSchema = z.object({ name: z.string(), price: z.number() });
+export type Dish = z.infer<typeof dishSchema>;
 
 export const MENU: Dish[] = [
   { name: "Leek and potato soup", price: 7 },
@@ -16,6 +16,20 @@ export const MENU: Dish[] = [
   { name: "Grilled trout, lemon butter", price: 21 },
   { name: "Tarte tatin", price: 8 },
 ];
+
+/** What show_menu pushes (and returns as renderData). */
+const menuCardSchema = z.object({ title: z.string(), dishes: z.array(dishSchema), note: z.string().nullable() });
+export type MenuCard = z.infer<typeof menuCardSchema>;
+
+/** A card pushed with pushAndForget; the result carries the card as `renderData` for the page. */
+export const showMenuSchemas = {
+  name: "show_menu",
+  description: "Shows today's menu to the user as a card. Use it when the user asks about food or before booking.",
+  inputSchema: z.object({ note: z.string().max(200).optional().describe("A short line shown under the menu") }),
+  displayPropsSchema: menuCardSchema,
+  renderDataSchema: menuCardSchema,
+  displayStrategy: "stay",
+} satisfies ToolSchemas;
 
 /** What the reservation form's answer must be (checked by the server before the tool sees it). */
 export const reservationSchema = z.object({
@@ -25,23 +39,36 @@ export const reservationSchema = z.object({
 });
 export type Reservation = z.infer<typeof reservationSchema>;
 
-/** What show_menu pushes (and returns as renderData). */
-export interface MenuCard {
-  title: string;
-  dishes: Dish[];
-  note: string | null;
-}
+/** What reservation_form pushes: its own input. */
+const reservationQuestionSchema = z.object({
+  question: z.string().min(1).max(300).describe("What to ask, shown above the form"),
+  guests: z.number().int().min(1).max(12).optional().describe("A suggested number of guests, if the user said"),
+});
+export type ReservationQuestion = z.infer<typeof reservationQuestionSchema>;
 
-/** What reservation_form pushes. */
-export interface ReservationQuestion {
-  question: string;
-  guests?: number;
-}
+/** A form pushed with pushAndWait: the turn waits until someone answers it over HTTP (or aborts). */
+export const reservationFormSchemas = {
+  name: "reservation_form",
+  description:
+    "Asks the user for the booking details (name, number of guests, time) with a form, and waits for the answer. Call it before book_table.",
+  inputSchema: reservationQuestionSchema,
+  displayPropsSchema: reservationQuestionSchema,
+  resolveSchema: reservationSchema,
+  renderDataSchema: reservationSchema,
+  displayStrategy: "hide-on-complete",
+} satisfies ToolSchemas;
 
 /** book_table's renderData. */
-export interface Booking extends Reservation {
-  code: string;
-}
+const bookingSchema = reservationSchema.extend({ code: z.string() });
+export type Booking = z.infer<typeof bookingSchema>;
+
+/** An action with a side effect; the server's definition asks the user's permission first. */
+export const bookTableSchemas = {
+  name: "book_table",
+  description: "Books a table. Needs the user's permission. Call reservation_form first to get the details.",
+  inputSchema: reservationSchema,
+  renderDataSchema: bookingSchema,
+} satisfies ToolSchemas;
 
 /**
  * Two general-purpose renderers the UI knows by name, for any server tool to push

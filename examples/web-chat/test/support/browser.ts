@@ -37,12 +37,12 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
-/** `vite build` of examples/web-chat/ui into `outDir`, with the example's own Vite config. */
-export async function buildUi(outDir: string): Promise<void> {
+/** `vite build` of examples/web-chat/ui into `outDir`, with the example's own Vite config (source maps on request). */
+export async function buildUi(outDir: string, options: { sourcemap?: boolean } = {}): Promise<void> {
   const { build } = await import("vite");
   await build({
     configFile: join(EXAMPLE_DIR, "ui", "vite.config.ts"),
-    build: { outDir, emptyOutDir: true, sourcemap: false },
+    build: { outDir, emptyOutDir: true, sourcemap: options.sourcemap ?? false },
     logLevel: "warn",
   });
 }

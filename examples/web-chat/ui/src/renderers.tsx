@@ -1,25 +1,16 @@
 /**
  * How the bistro's tools look in the browser. The tools run on the server (src/tools.ts); here
- * they only draw: `render` for their live slots, `renderResult` for finished calls from history
- * (from the result's `renderData`). `choice` and `notice` are general renderers any server tool
- * may push by name.
+ * they are views (`defineToolView`) on the schemas both sides share (src/shared.ts), so their props,
+ * answers and renderData are typed and no server code comes along: `render` for their live slots,
+ * `renderResult` for finished calls from history (from the result's `renderData`). `choice` and
+ * `notice` are general renderers any server tool may push by name.
  */
 import { useId, useState, type ReactNode } from "react";
-import type { SlotRenderer, SlotRenderProps, ToolConfig, ToolResultRenderProps } from "glove-react";
-import type { Booking, ChoiceInput, MenuCard, NoticeInput, Reservation, ReservationQuestion } from "../../src/shared.js";
-
-/** A tool as the browser knows it: the name and the views; `do` runs only on the server. */
-function view(name: string, parts: Pick<ToolConfig, "render" | "renderResult">): ToolConfig {
-  return {
-    name,
-    description: `${name} (runs on the server)`,
-    do: () => Promise.reject(new Error(`${name} runs on the server`)),
-    ...parts,
-  };
-}
+import { defineToolView, type SlotRenderer, type SlotRenderProps, type ToolResultRenderProps, type ToolView } from "glove-react";
+import { bookTableSchemas, reservationFormSchemas, showMenuSchemas, type Booking, type ChoiceInput, type MenuCard, type NoticeInput, type Reservation, type ReservationQuestion } from "../../src/shared.js";
 
 /** The attributes every slot card carries: which call pushed it and where it stands. */
-function slotAttributes(props: SlotRenderProps): Record<string, string> {
+function slotAttributes<P, R>(props: SlotRenderProps<P, R>): Record<string, string> {
   return {
     "data-slot": props.slot.renderer,
     "data-slot-for": props.slot.toolCallId ?? "",
@@ -44,18 +35,18 @@ function Menu({ card }: { card: MenuCard }): ReactNode {
   );
 }
 
-function MenuSlot(props: SlotRenderProps): ReactNode {
+function MenuSlot(props: SlotRenderProps<MenuCard>): ReactNode {
   return (
     <section className="card menu" aria-label="Menu" {...slotAttributes(props)}>
-      <Menu card={props.props as MenuCard} />
+      <Menu card={props.props} />
     </section>
   );
 }
 
-function MenuResult({ data }: ToolResultRenderProps): ReactNode {
+function MenuResult({ data }: ToolResultRenderProps<MenuCard>): ReactNode {
   return (
     <section className="card menu from-history" aria-label="Menu" data-result="show_menu">
-      <Menu card={data as MenuCard} />
+      <Menu card={data} />
     </section>
   );
 }
@@ -63,9 +54,8 @@ function MenuResult({ data }: ToolResultRenderProps): ReactNode {
 const ISSUE_PATHS = ["name", "guests", "time"] as const;
 
 /** A pushAndWait form: its answer is checked by the server against the tool's resolveSchema. */
-function ReservationForm(props: SlotRenderProps): ReactNode {
-  const question = props.props as ReservationQuestion;
-  const { resolve, reject, status, issues } = props as SlotRenderProps<ReservationQuestion, Reservation>;
+function ReservationForm(props: SlotRenderProps<ReservationQuestion, Reservation>): ReactNode {
+  const { props: question, resolve, reject, status, issues } = props;
   const id = useId();
   const [name, setName] = useState("");
   const [guests, setGuests] = useState(String(question.guests ?? 2));
@@ -115,9 +105,8 @@ function ReservationForm(props: SlotRenderProps): ReactNode {
   );
 }
 
-function ReservationResult({ data, status }: ToolResultRenderProps): ReactNode {
-  if (status !== "success" || !data) return null;
-  const answer = data as Reservation;
+function ReservationResult({ data: answer, status }: ToolResultRenderProps<Reservation>): ReactNode {
+  if (status !== "success" || !answer) return null;
   return (
     <p className="result" data-result="reservation_form">
       Details: <strong>{answer.name}</strong>, {answer.guests} {answer.guests === 1 ? "guest" : "guests"} at {answer.time}
@@ -125,9 +114,8 @@ function ReservationResult({ data, status }: ToolResultRenderProps): ReactNode {
   );
 }
 
-function BookingResult({ data, status }: ToolResultRenderProps): ReactNode {
-  if (status !== "success" || !data) return null;
-  const booking = data as Booking;
+function BookingResult({ data: booking, status }: ToolResultRenderProps<Booking>): ReactNode {
+  if (status !== "success" || !booking) return null;
   return (
     <section className="card booked" data-result="book_table">
       <h3>Table booked</h3>
@@ -179,10 +167,10 @@ function Notice(props: SlotRenderProps): ReactNode {
   );
 }
 
-export const tools: ToolConfig[] = [
-  view("show_menu", { render: MenuSlot, renderResult: MenuResult }),
-  view("reservation_form", { render: ReservationForm, renderResult: ReservationResult }),
-  view("book_table", { renderResult: BookingResult }),
+export const tools: ToolView[] = [
+  defineToolView({ ...showMenuSchemas, render: MenuSlot, renderResult: MenuResult }),
+  defineToolView({ ...reservationFormSchemas, render: ReservationForm, renderResult: ReservationResult }),
+  defineToolView({ ...bookTableSchemas, renderResult: BookingResult }),
 ];
 
 export const renderers: Record<string, SlotRenderer> = { choice: Choice, notice: Notice };

@@ -1,6 +1,7 @@
 import { ConfigurationError } from "glove-core";
 import { runnableTools } from "../tools/define-tool-view.js";
 import { ServerSession } from "../server/server-session.js";
+import type * as LocalModeModule from "../local/local-mode.js";
 import type { GloveStore } from "../state/glove-store.js";
 import type { GloveSession } from "../types/session.js";
 import type { GloveClientConfig } from "./glove-client.js";
@@ -33,10 +34,11 @@ export function currentHeaders(source: ConfigSource): () => Promise<Record<strin
   };
 }
 
-let localMode: Promise<typeof import("../local/local-mode.js")> | undefined;
+type LocalMode = typeof LocalModeModule;
+let localMode: Promise<LocalMode> | undefined;
 
 /** Local mode's code (the Glove loop in the tab), fetched once, when a local session is first asked for. */
-export function loadLocalMode(): Promise<typeof import("../local/local-mode.js")> {
+export function loadLocalMode(): Promise<LocalMode> {
   return (localMode ??= import("../local/local-mode.js"));
 }
 

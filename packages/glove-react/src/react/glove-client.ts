@@ -3,7 +3,7 @@ import type { UseGloveConfig } from "./use-glove-config.js";
 
 export interface GloveClientConfig extends UseGloveConfig {
   /** Builds the model of each local-mode session (instead of `model` / `endpoint`). */
-  createModel?: () => ModelAdapter;
+  createModel?: (() => ModelAdapter) | undefined;
 }
 
 /**

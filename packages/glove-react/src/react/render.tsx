@@ -38,19 +38,19 @@ export interface SlotContainerRenderProps {
 export interface RenderProps {
   /** What `useGlove()` returned. */
   glove: Pick<UseGloveReturn, "timeline" | "streamingText" | "busy" | "slots" | "sendMessage" | "abort" | "renderSlot" | "renderToolResult" | "connection">;
-  strategy?: RenderStrategy;
-  renderMessage?: (props: MessageRenderProps) => ReactNode;
+  strategy?: RenderStrategy | undefined;
+  renderMessage?: ((props: MessageRenderProps) => ReactNode) | undefined;
   /** A line per tool call (default: nothing). */
-  renderToolStatus?: (props: ToolStatusRenderProps) => ReactNode;
-  renderStreaming?: (props: StreamingRenderProps) => ReactNode;
+  renderToolStatus?: ((props: ToolStatusRenderProps) => ReactNode) | undefined;
+  renderStreaming?: ((props: StreamingRenderProps) => ReactNode) | undefined;
   /** The input area; `null` renders none. */
-  renderInput?: ((props: InputRenderProps) => ReactNode) | null;
+  renderInput?: ((props: InputRenderProps) => ReactNode) | null | undefined;
   /** Wraps the slots of `slots-before` / `slots-after` / `slots-only`. */
-  renderSlotContainer?: (props: SlotContainerRenderProps) => ReactNode;
+  renderSlotContainer?: ((props: SlotContainerRenderProps) => ReactNode) | undefined;
   /** The wrapper element. Default "div". */
-  as?: string;
-  className?: string;
-  style?: CSSProperties;
+  as?: string | undefined;
+  className?: string | undefined;
+  style?: CSSProperties | undefined;
 }
 
 type Item =

@@ -14,54 +14,54 @@ import type { ConversationSnapshot, ErrorInfo } from "../types/wire.js";
 export interface UseGloveConfig {
   // ── Local mode: the Glove runs in this tab ──
   /** A model relay route (glove-server's `createModelRelay`), e.g. "/api/model". */
-  endpoint?: string;
+  endpoint?: string | undefined;
   /** Any glove-core ModelAdapter (instead of `endpoint`). */
-  model?: ModelAdapter;
-  systemPrompt?: string;
+  model?: ModelAdapter | undefined;
+  systemPrompt?: string | undefined;
   /** The first session's store (default: a MemoryStore, or a persisted one). Create it outside render. */
-  store?: StoreAdapter;
+  store?: StoreAdapter | undefined;
   /** The store of each session (also for newConversation / switchConversation). */
-  createStore?: (sessionId: string) => StoreAdapter | Promise<StoreAdapter>;
+  createStore?: ((sessionId: string) => StoreAdapter | Promise<StoreAdapter>) | undefined;
   /** The local session to open (default: the last persisted one, else a new id). */
-  sessionId?: string;
+  sessionId?: string | undefined;
   /** Keep the history in localStorage so it survives a reload. */
-  persistSession?: boolean | PersistSessionOptions;
-  compaction?: CompactionConfig;
-  subscribers?: SubscriberAdapter[];
+  persistSession?: boolean | PersistSessionOptions | undefined;
+  compaction?: CompactionConfig | undefined;
+  subscribers?: SubscriberAdapter[] | undefined;
   /** More Glove config (permissionPolicy, maxRetries, toolConcurrency…). */
-  gloveConfig?: Omit<Partial<GloveConfig>, "store" | "model" | "displayManager" | "systemPrompt" | "compaction_config">;
+  gloveConfig?: Omit<Partial<GloveConfig>, "store" | "model" | "displayManager" | "systemPrompt" | "compaction_config"> | undefined;
   /** Define hooks, skills, subagents or plugins on the tab's Glove before it is built. */
-  configure?: (glove: Glove) => void;
+  configure?: ((glove: Glove) => void) | undefined;
 
   // ── Server mode: attach to a glove-server conversation ──
   /** The glove-server's base URL (its basePath), e.g. "/api/glove". */
-  server?: string;
+  server?: string | undefined;
   /** The agent new conversations are created for. */
-  agent?: string;
+  agent?: string | undefined;
   /** The conversation to attach to; without one, the first message creates it. */
-  conversationId?: string;
+  conversationId?: string | undefined;
   /** A snapshot fetched on the server for SSR: rendered at once, then the stream resumes after it. */
-  initialSnapshot?: ConversationSnapshot;
-  onConversationChange?: (conversationId: string | null) => void;
-  backoff?: BackoffOptions;
+  initialSnapshot?: ConversationSnapshot | undefined;
+  onConversationChange?: ((conversationId: string | null) => void) | undefined;
+  backoff?: BackoffOptions | undefined;
   /** Failed connection attempts in a row before `connection` says "offline". Default 3. */
-  offlineAfter?: number;
-  staleAfterMs?: number;
+  offlineAfter?: number | undefined;
+  staleAfterMs?: number | undefined;
 
   // ── Both ──
   /**
    * Tools: their `do` runs in local mode; `render` / `renderResult` draw in both. Server mode
    * needs only views (`defineToolView`), so the page carries none of the tools' server code.
    */
-  tools?: ToolView[];
+  tools?: ToolView[] | undefined;
   /** Extra slot renderers by name (e.g. for slots a server tool pushes, or to replace "permission_request"). */
-  renderers?: Record<string, SlotRenderer>;
+  renderers?: Record<string, SlotRenderer> | undefined;
   /** Sent with server requests and to the model relay. */
-  headers?: HeadersOption;
-  credentials?: RequestCredentials;
-  fetch?: typeof fetch;
+  headers?: HeadersOption | undefined;
+  credentials?: RequestCredentials | undefined;
+  fetch?: typeof fetch | undefined;
   /** How streaming text is batched (default: per animation frame). */
-  frameScheduler?: FrameScheduler;
+  frameScheduler?: FrameScheduler | undefined;
 }
 
 /** What `useGlove` returns: the state (the same in both modes) and the actions. */

@@ -1,15 +1,15 @@
 /** How reconnects back off: first delay, cap, growth and jitter. */
 export interface BackoffOptions {
   /** Delay before the first retry. Default 500 ms. */
-  initialMs?: number;
+  initialMs?: number | undefined;
   /** Upper bound. Default 30 s. */
-  maxMs?: number;
+  maxMs?: number | undefined;
   /** Growth per attempt. Default 2. */
-  factor?: number;
+  factor?: number | undefined;
   /** Random spread, as a fraction of the delay (0.2 = ±20 %), so many tabs do not retry in step. Default 0.2. */
-  jitter?: number;
+  jitter?: number | undefined;
   /** Source of randomness (tests pin it). */
-  random?: () => number;
+  random?: (() => number) | undefined;
 }
 
 /** The wait before retry number `attempt` (1-based): exponential, capped, with jitter. */

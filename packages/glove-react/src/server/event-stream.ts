@@ -7,11 +7,11 @@ import { ServerApi } from "./server-api.js";
 import { readSse, type SseFrame } from "./sse-reader.js";
 
 export interface StreamTuning {
-  backoff?: BackoffOptions;
+  backoff?: BackoffOptions | undefined;
   /** Failed attempts in a row after which the state says `offline` (retries go on). Default 3. */
-  offlineAfter?: number;
+  offlineAfter?: number | undefined;
   /** Reconnect when nothing (not even a heartbeat) arrived for this long. Default 45 s (server heartbeats: 15 s). */
-  staleAfterMs?: number;
+  staleAfterMs?: number | undefined;
 }
 
 export interface EventStreamOptions extends StreamTuning {

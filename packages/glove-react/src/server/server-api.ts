@@ -10,11 +10,11 @@ export interface ServerConnectionOptions {
   /** The server's base URL, e.g. "/api/glove" (its `basePath`) or "https://agents.example.com". */
   server: string;
   /** Sent with every request (the credentials its `authenticate` checks). */
-  headers?: HeadersOption;
+  headers?: HeadersOption | undefined;
   /** fetch's credentials mode. Default "same-origin" (cookies for your own origin). */
-  credentials?: RequestCredentials;
+  credentials?: RequestCredentials | undefined;
   /** fetch to use (default: globalThis.fetch, looked up per request). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
 }
 
 interface ErrorBody {

@@ -13,13 +13,13 @@ import { frameToAction } from "./wire-events.js";
 
 export interface ServerSessionOptions extends ServerConnectionOptions, StreamTuning {
   /** The agent new conversations are created for (default: the server's first). */
-  agent?: string;
+  agent?: string | undefined;
   /** The conversation to attach to; without one, the first message creates it. */
-  conversationId?: string;
+  conversationId?: string | undefined;
   /** A snapshot rendered on the server (SSR): shown at once, and the stream resumes after it. */
-  initialSnapshot?: ConversationSnapshot;
+  initialSnapshot?: ConversationSnapshot | undefined;
   /** Told when the conversation changes (created, switched, new), e.g. to put it in the URL. */
-  onConversationChange?: (conversationId: string | null) => void;
+  onConversationChange?: ((conversationId: string | null) => void) | undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ import { timelineSelector } from "./timeline.js";
 /** Options of GloveStore: how text updates are batched before listeners hear about them. */
 export interface GloveStoreOptions {
   /** How text updates are batched (default: one per animation frame). */
-  scheduler?: FrameScheduler;
+  scheduler?: FrameScheduler | undefined;
 }
 
 type Listener = () => void;

@@ -13,12 +13,12 @@ export interface ToolSchemas {
   description: string;
   inputSchema: z.ZodType;
   /** What `do` pushes and `render` receives. */
-  displayPropsSchema?: z.ZodType;
+  displayPropsSchema?: z.ZodType | undefined;
   /** What `render` may answer and `pushAndWait` returns. */
-  resolveSchema?: z.ZodType;
+  resolveSchema?: z.ZodType | undefined;
   /** What `do` returns as `renderData` and `renderResult` receives (checked on the server). */
-  renderDataSchema?: z.ZodType;
-  displayStrategy?: DisplayStrategy;
+  renderDataSchema?: z.ZodType | undefined;
+  displayStrategy?: DisplayStrategy | undefined;
 }
 
 /**
@@ -27,12 +27,12 @@ export interface ToolSchemas {
  */
 export interface DefineToolViewConfig<D extends z.ZodType, R extends z.ZodType, RD extends z.ZodType> {
   name: string;
-  description?: string;
-  inputSchema?: z.ZodType;
-  displayPropsSchema?: D;
-  resolveSchema?: R;
-  renderDataSchema?: RD;
-  displayStrategy?: DisplayStrategy;
+  description?: string | undefined;
+  inputSchema?: z.ZodType | undefined;
+  displayPropsSchema?: D | undefined;
+  resolveSchema?: R | undefined;
+  renderDataSchema?: RD | undefined;
+  displayStrategy?: DisplayStrategy | undefined;
   render?(props: SlotRenderProps<z.output<D>, z.input<R>>): ReactNode;
   renderResult?(props: ToolResultRenderProps<z.output<RD>>): ReactNode;
 }

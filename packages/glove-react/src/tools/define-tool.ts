@@ -25,12 +25,12 @@ export interface DefineToolConfig<I extends z.ZodType, D extends z.ZodType, R ex
   name: string;
   description: string;
   inputSchema: I;
-  displayPropsSchema?: D;
-  resolveSchema?: R;
-  renderDataSchema?: RD;
-  displayStrategy?: DisplayStrategy;
-  requiresPermission?: boolean;
-  unAbortable?: boolean;
+  displayPropsSchema?: D | undefined;
+  resolveSchema?: R | undefined;
+  renderDataSchema?: RD | undefined;
+  displayStrategy?: DisplayStrategy | undefined;
+  requiresPermission?: boolean | undefined;
+  unAbortable?: boolean | undefined;
   do(input: z.output<I>, display: TypedDisplay<z.input<D>, z.output<R>>, glove: IGloveRunnable, signal?: AbortSignal): Promise<T & ToolReturnFor<z.input<RD>>>;
   render?(props: SlotRenderProps<z.output<D>, z.input<R>>): ReactNode;
   renderResult?(props: ToolResultRenderProps<ResultDataOf<RD, T>>): ReactNode;

@@ -43,7 +43,7 @@ export type ToolResultRenderer<D = unknown> = (props: ToolResultRenderProps<D>) 
  */
 export interface ToolView {
   name: string;
-  displayStrategy?: DisplayStrategy;
+  displayStrategy?: DisplayStrategy | undefined;
   /** Draws this tool's slots (the slot's renderer defaults to the tool's name). */
   render?(props: SlotRenderProps): ReactNode;
   /** Draws a finished call of this tool from history, from its result's `renderData`. */
@@ -56,13 +56,13 @@ export interface ToolView {
  */
 export interface ToolConfig<I = unknown> extends ToolView {
   description: string;
-  inputSchema?: z.ZodType<I>;
+  inputSchema?: z.ZodType<I> | undefined;
   /** Raw JSON Schema instead of zod (skips local validation). */
-  jsonSchema?: Record<string, unknown>;
-  requiresPermission?: boolean;
-  unAbortable?: boolean;
+  jsonSchema?: Record<string, unknown> | undefined;
+  requiresPermission?: boolean | undefined;
+  unAbortable?: boolean | undefined;
   /** Answers to this tool's pushAndWait slots must match it; checked before the tool sees them. */
-  resolveSchema?: z.ZodType;
+  resolveSchema?: z.ZodType | undefined;
   do(input: I, display: DisplayManagerAdapter, glove: IGloveRunnable, signal?: AbortSignal): Promise<ToolReturn>;
 }
 

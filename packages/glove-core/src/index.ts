@@ -16,7 +16,7 @@ export { Executor } from "./runtime/executor.js";
 export type { ExecutorOptions } from "./runtime/executor.js";
 export { Observer } from "./runtime/observer.js";
 export { PromptMachine, summarizeOlderToolResults } from "./runtime/prompt-machine.js";
-export type { PromptRunOptions } from "./runtime/prompt-machine.js";
+export type { PromptMachineOptions, PromptRunOptions } from "./runtime/prompt-machine.js";
 export { PERMISSION_REQUEST_RENDERER } from "./runtime/permissions.js";
 export type { PermissionAnswer, PermissionRequestInput } from "./runtime/permissions.js";
 export { isToolResultData, normalizeToolReturn } from "./runtime/tool-result.js";

@@ -89,7 +89,7 @@ export function discoverySubAgent(config: DiscoverySubAgentConfig): DefineSubAge
       const policy: AmbiguityPolicy =
         config.ambiguityPolicy ?? (parent.serverMode ? { type: "auto-pick-best" } : { type: "interactive" });
       const store =
-        (await ctx.parentStore.createSubAgentStore?.(DISCOVERY_SUBAGENT_NAME, false)) ??
+        (await ctx.parentStore.createSubAgentStore?.(DISCOVERY_SUBAGENT_NAME)) ??
         new MemoryStore(`${DISCOVERY_SUBAGENT_NAME}-${Date.now()}`);
       const describeEntry = (e: McpCatalogueEntry) => ({ id: e.id, name: e.name, description: e.description, tags: e.tags });
       const activated = async (entry: McpCatalogueEntry, signal: AbortSignal | undefined) => {

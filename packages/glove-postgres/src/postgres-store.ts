@@ -7,6 +7,7 @@ import type {
   Message,
   PermissionStatus,
   StoreAdapter,
+  SubAgentStoreOptions,
   SubStoreInfo,
   Task,
   TokenConsumptionCounter,
@@ -212,8 +213,11 @@ export class PostgresStore implements StoreAdapter {
    * same history on every call and in every process. Ephemeral (default): a new, empty session
    * `<identifier>::<namespace>~<uuid>` per call, kept as a record of that run.
    */
-  async createSubAgentStore(namespace: string, durable = false): Promise<StoreAdapter> {
-    const { sessionId, child } = subStoreSession(this, namespace, durable, randomUUID);
+  createSubAgentStore(namespace: string, options?: SubAgentStoreOptions): Promise<StoreAdapter>;
+  /** @deprecated Pass options: `createSubAgentStore(namespace, { durable: true })`. */
+  createSubAgentStore(namespace: string, durable?: boolean): Promise<StoreAdapter>;
+  async createSubAgentStore(namespace: string, options?: SubAgentStoreOptions | boolean): Promise<StoreAdapter> {
+    const { sessionId, child } = subStoreSession(this, namespace, options, randomUUID);
     const store = new PostgresStore({ ...this.#options, pool: this.pool, connectionString: undefined, sessionId }, child);
     await store.ready();
     return store;

@@ -7,6 +7,7 @@ import type {
   Message,
   PermissionStatus,
   StoreAdapter,
+  SubAgentStoreOptions,
   SubStoreInfo,
   Task,
   TokenConsumptionCounter,
@@ -198,8 +199,11 @@ export class SqliteStore implements StoreAdapter {
    * history on every call and in every process. Ephemeral (default): a new, empty session
    * `<identifier>::<namespace>~<uuid>` per call, kept in the file as a record of that run.
    */
-  async createSubAgentStore(namespace: string, durable = false): Promise<StoreAdapter> {
-    const { sessionId, child } = subStoreSession(this, namespace, durable, randomUUID);
+  createSubAgentStore(namespace: string, options?: SubAgentStoreOptions): Promise<StoreAdapter>;
+  /** @deprecated Pass options: `createSubAgentStore(namespace, { durable: true })`. */
+  createSubAgentStore(namespace: string, durable?: boolean): Promise<StoreAdapter>;
+  async createSubAgentStore(namespace: string, options?: SubAgentStoreOptions | boolean): Promise<StoreAdapter> {
+    const { sessionId, child } = subStoreSession(this, namespace, options, randomUUID);
     return new SqliteStore({ ...this.#options, database: this.db, sessionId }, child);
   }
 }

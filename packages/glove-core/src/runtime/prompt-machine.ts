@@ -57,23 +57,38 @@ export function summarizeOlderToolResults(messages: Message[]): Message[] {
   return out ?? messages;
 }
 
+/** Options of `new PromptMachine(model, ctx, systemPrompt, options)`. */
+export interface PromptMachineOptions {
+  /** Swap older tool results' data for their summaries before each model call. Default false. */
+  enableToolResultSummary?: boolean | undefined;
+  /** Where the model's events go; a new bus when omitted. */
+  bus?: EventBus | undefined;
+}
+
 /** Sends the conversation and tools to the model adapter and relays its events. */
 export class PromptMachine implements PromptControls {
   readonly bus: EventBus;
+  enableToolResultSummary: boolean;
   private systemPrompt: string;
   /** Ids used so far, so a model's repeated or empty ids are replaced before anyone sees them. */
   private readonly seenIds = new SeenToolCallIds();
   private readonly tally: RequestUsage = { tokens_in: 0, tokens_out: 0, model_calls: 0 };
 
+  constructor(model: ModelAdapter, ctx: Context, systemPrompt: string, options?: PromptMachineOptions);
+  /** @deprecated Pass options: `new PromptMachine(model, ctx, systemPrompt, { enableToolResultSummary, bus })`. */
+  constructor(model: ModelAdapter, ctx: Context, systemPrompt: string, enableToolResultSummary?: boolean, bus?: EventBus);
   constructor(
     private model: ModelAdapter,
     readonly ctx: Context,
     systemPrompt: string,
-    public enableToolResultSummary = false,
+    options?: PromptMachineOptions | boolean,
     bus?: EventBus,
   ) {
+    // The old positional form: (…, enableToolResultSummary?, bus?).
+    const given = typeof options === "object" && options !== null ? options : { enableToolResultSummary: options, bus };
     this.systemPrompt = systemPrompt;
-    this.bus = bus ?? new EventBus();
+    this.enableToolResultSummary = given.enableToolResultSummary ?? false;
+    this.bus = given.bus ?? new EventBus();
   }
 
   addSubscriber(subscriber: SubscriberAdapter): void {

@@ -4,6 +4,7 @@ import type {
   Message,
   PermissionStatus,
   StoreAdapter,
+  SubAgentStoreOptions,
   Task,
   TokenConsumptionCounter,
 } from "../types/index.js";
@@ -214,9 +215,12 @@ export class MemoryStore implements StoreAdapter {
    * share an identifier. Durable: the same store per namespace, `<identifier>::<namespace>`, so
    * its history accumulates across invocations. Children inherit this store's options.
    */
-  async createSubAgentStore(namespace: string, durable = false): Promise<StoreAdapter> {
-    const { sessionId } = subStoreSession(this, namespace, durable, () => crypto.randomUUID());
-    if (!durable) return new MemoryStore(sessionId, this.#options);
+  createSubAgentStore(namespace: string, options?: SubAgentStoreOptions): Promise<StoreAdapter>;
+  /** @deprecated Pass options: `createSubAgentStore(namespace, { durable: true })`. */
+  createSubAgentStore(namespace: string, durable?: boolean): Promise<StoreAdapter>;
+  async createSubAgentStore(namespace: string, options?: SubAgentStoreOptions | boolean): Promise<StoreAdapter> {
+    const { sessionId, child: info } = subStoreSession(this, namespace, options, () => crypto.randomUUID());
+    if (!info.durable) return new MemoryStore(sessionId, this.#options);
     let child = this.#durableChildren.get(sessionId);
     if (!child) {
       child = new MemoryStore(sessionId, this.#options);

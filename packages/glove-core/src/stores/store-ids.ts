@@ -8,7 +8,8 @@
  * - keys longer than MAX_KEY_BYTES in UTF-8: a PostgreSQL btree entry holds at most 2704 bytes and
  *   the keys are paired with the session id, so a longer id failed there with a raw driver error.
  */
-import type { StoreAdapter } from "../types/index.js";
+import type { StoreAdapter, SubAgentStoreOptions } from "../types/index.js";
+import { ConfigurationError } from "../errors.js";
 import { StoreSessionError } from "./store-session-error.js";
 
 /** The longest key (session id, task or inbox item id, tool name) a store keeps, in UTF-8 bytes. */
@@ -105,8 +106,24 @@ export interface SubStoreInfo {
  * The session of a sub-store (`StoreAdapter.createSubAgentStore`), the same in every store:
  * durable, `<parent>::<namespace>`, the same history on every call (and, for persistent stores,
  * in every process); ephemeral, `<parent>::<namespace>~<newId()>`, a new, empty session per call.
+ * Takes `createSubAgentStore`'s options as given (the deprecated bare boolean too).
  */
-export function subStoreSession(parent: Pick<StoreAdapter, "identifier">, namespace: string, durable: boolean, newId: () => string): { sessionId: string; child: SubStoreInfo } {
+export function subStoreSession(
+  parent: Pick<StoreAdapter, "identifier">,
+  namespace: string,
+  options: SubAgentStoreOptions | boolean | undefined,
+  newId: () => string,
+): { sessionId: string; child: SubStoreInfo } {
+  const durable = isDurable(options);
   const base = `${parent.identifier}::${namespace}`;
   return { sessionId: durable ? base : `${base}~${newId()}`, child: { parentId: parent.identifier, namespace, durable } };
+}
+
+/** `createSubAgentStore`'s second argument: options, or the deprecated boolean meaning `durable`. */
+function isDurable(options: SubAgentStoreOptions | boolean | undefined): boolean {
+  if (options === undefined || typeof options === "boolean") return options ?? false;
+  if (typeof options !== "object" || options === null || (options.durable !== undefined && typeof options.durable !== "boolean")) {
+    throw new ConfigurationError(`createSubAgentStore(namespace, options): options must be { durable?: boolean }, e.g. { durable: true }; got ${describeValue(options)}.`);
+  }
+  return options.durable ?? false;
 }

@@ -178,7 +178,7 @@ export interface DefineMentionArgs extends MentionOptions {
 export interface SubAgentFactoryContext {
   name: string;
   prompt: string;
-  /** The parent's store: derive the child's with `createSubAgentStore(name, durable)`. */
+  /** The parent's store: derive the child's with `createSubAgentStore(name, { durable })`. */
   parentStore: StoreAdapter;
   /** The parent's display manager, to share its stack with the child. */
   displayManager: DisplayManagerAdapter;

@@ -1,6 +1,12 @@
 import type { TokenConsumptionCounter } from "./events.js";
 import type { Message } from "./message.js";
 
+/** How `createSubAgentStore` makes a subagent's store. */
+export interface SubAgentStoreOptions {
+  /** The same store (and history) for the namespace on every call. Default false: a new, empty one per call. */
+  durable?: boolean | undefined;
+}
+
 /** Where a task stands in the agent's task list. */
 export type TaskStatus = "pending" | "in_progress" | "completed";
 
@@ -72,7 +78,12 @@ export interface StoreAdapter {
   getResolvedInboxItems?(): Promise<InboxItem[]>;
 
   // Optional — subagent stores
-  createSubAgentStore?(namespace: string, durable?: boolean): Promise<StoreAdapter>;
+  /**
+   * A child store for a subagent: `{ durable: true }` the same history on every call, otherwise a
+   * new, empty one per call. A bare boolean is the deprecated form of `durable`; implementations
+   * read both with `subStoreSession`.
+   */
+  createSubAgentStore?(namespace: string, options?: SubAgentStoreOptions | boolean): Promise<StoreAdapter>;
 
   /**
    * Optional fast path: the messages from the last `is_compaction` message onward

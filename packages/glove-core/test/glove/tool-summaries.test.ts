@@ -199,11 +199,29 @@ describe("summarizeOlderToolResults", () => {
     const off = new ScriptedModel([{ text: "ok" }]);
     const on = new ScriptedModel([{ text: "ok" }]);
     await new PromptMachine(off, ctx, "p").run(messages);
-    await new PromptMachine(on, ctx, "p", true).run(messages);
+    await new PromptMachine(on, ctx, "p", { enableToolResultSummary: true }).run(messages);
     expect(sentResults(off.requests[0])[0]?.result.data).toBe("old data");
     expect(sentResults(on.requests[0])[0]?.result.data).toBe("old summary");
     expect(new PromptMachine(on, ctx, "p").summarizeOlderToolResults(messages)[2]?.tool_results?.[0]?.result.data).toBe(
       "old summary",
     );
+  });
+
+  it("PromptMachine takes its options as an object; the deprecated positional (enableToolResultSummary, bus) still works", async () => {
+    const messages = conversation();
+    const ctx = new Context(new MemoryStore("pm-options"));
+    const bus = new PromptMachine(new ScriptedModel(), ctx, "p").bus;
+    const viaOptions = new PromptMachine(new ScriptedModel([{ text: "ok" }]), ctx, "p", { enableToolResultSummary: true, bus });
+    const positional = new PromptMachine(new ScriptedModel([{ text: "ok" }]), ctx, "p", true, bus);
+    const busOnly = new PromptMachine(new ScriptedModel(), ctx, "p", undefined, bus);
+    for (const machine of [viaOptions, positional]) {
+      expect(machine.enableToolResultSummary).toBe(true);
+      expect(machine.bus).toBe(bus);
+    }
+    expect(busOnly.bus).toBe(bus);
+    expect(busOnly.enableToolResultSummary).toBe(false);
+    const model = new ScriptedModel([{ text: "ok" }]);
+    await new PromptMachine(model, ctx, "p", { enableToolResultSummary: true }).run(messages);
+    expect(sentResults(model.requests[0])[0]?.result.data).toBe("old summary");
   });
 });

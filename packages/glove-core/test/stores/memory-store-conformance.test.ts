@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../src/index.js";
+import type { Message, SubAgentStoreOptions } from "../../src/index.js";
 import { MemoryStore } from "../../src/index.js";
 import { storeConformanceCases, type StoreCapability } from "../../src/testing/index.js";
 
@@ -82,8 +82,9 @@ describe("the conformance suite catches broken stores", () => {
   it("a store that shares one durable sub-store across sessions", async () => {
     const shared = new MemoryStore("shared");
     class Global extends MemoryStore {
-      override async createSubAgentStore(namespace: string, durable = false) {
-        return durable ? shared : super.createSubAgentStore(namespace, durable);
+      override async createSubAgentStore(namespace: string, options?: SubAgentStoreOptions | boolean) {
+        const durable = typeof options === "boolean" ? options : options?.durable === true;
+        return durable ? shared : super.createSubAgentStore(namespace, { durable });
       }
     }
     expect(await run((id) => new Global(id), /createSubAgentStore/)).toMatch(/another session's durable sub-store|durable sub-store/);

@@ -17,34 +17,34 @@ export function subStoreCases({ define, open, required }: CaseContext): StoreCon
       const p = parent as WithSubStores;
       await p.appendMessages(plainMessages("parent", 2));
 
-      const planner = await p.createSubAgentStore("planner", true);
+      const planner = await p.createSubAgentStore("planner", { durable: true });
       assert(planner.identifier !== parent.identifier, "a sub-store's identifier must differ from its parent's");
       assertEqual(await planner.getMessages(), [], "messages of a new durable sub-store (must not see the parent's)");
       await planner.appendMessages(conformanceMessages().slice(0, 3));
       await planner.addTokens({ tokens_in: 7, tokens_out: 3 });
       await planner.incrementTurn();
-      const plannerAgain = await p.createSubAgentStore("planner", true);
+      const plannerAgain = await p.createSubAgentStore("planner", { durable: true });
       assertEqual(await plannerAgain.getMessages(), conformanceMessages().slice(0, 3), "durable sub-store requested again");
       assertEqual(await plannerAgain.getTokenCount(), 10, "durable sub-store token count");
-      const plannerReopened = await ((await open(id)) as WithSubStores).createSubAgentStore("planner", true);
+      const plannerReopened = await ((await open(id)) as WithSubStores).createSubAgentStore("planner", { durable: true });
       assertEqual(await plannerReopened.getMessages(), conformanceMessages().slice(0, 3), "durable sub-store through a second parent store on the same session");
       assertEqual(await plannerReopened.getTurnCount(), 1, "durable sub-store turn count through a second parent store");
 
-      const reviewer = await p.createSubAgentStore("reviewer", true);
+      const reviewer = await p.createSubAgentStore("reviewer", { durable: true });
       assertEqual(await reviewer.getMessages(), [], "another namespace's durable sub-store");
 
       const ephemeral = await p.createSubAgentStore("planner");
       assertEqual(await ephemeral.getMessages(), [], "an ephemeral sub-store (must start empty, even for a durable namespace)");
       await ephemeral.appendMessages(plainMessages("eph", 1));
       await ephemeral.addTokens({ tokens_in: 1, tokens_out: 1 });
-      assertEqual(await (await p.createSubAgentStore("planner", false)).getMessages(), [], "a second ephemeral sub-store");
+      assertEqual(await (await p.createSubAgentStore("planner", { durable: false })).getMessages(), [], "a second ephemeral sub-store");
       assertEqual(await plannerAgain.getMessages(), conformanceMessages().slice(0, 3), "the durable sub-store after ephemeral writes");
 
       assertEqual((await p.getMessages()).map((m) => m.text), ["parent#0", "parent#1"], "parent messages after sub-store writes");
       assertEqual(await p.getTokenCount(), 0, "parent token count after sub-store writes");
       const otherSession = (await open(session("substores-other"))) as WithSubStores;
       if (otherSession.createSubAgentStore) {
-        assertEqual(await (await otherSession.createSubAgentStore("planner", true)).getMessages(), [], "another session's durable sub-store of the same namespace");
+        assertEqual(await (await otherSession.createSubAgentStore("planner", { durable: true })).getMessages(), [], "another session's durable sub-store of the same namespace");
       }
     }),
 
@@ -52,6 +52,7 @@ export function subStoreCases({ define, open, required }: CaseContext): StoreCon
       const parent = await open(session("ephemeral-ids"));
       if (!hasCapability(parent, "subAgentStores", required)) return;
       const p = parent as WithSubStores;
+      // The deprecated bare boolean (`durable`) must keep working.
       const durable = await p.createSubAgentStore("worker", true);
       const runs = [await p.createSubAgentStore("worker"), await p.createSubAgentStore("worker", false), await p.createSubAgentStore("worker")];
       const ids = [durable.identifier, ...runs.map((run) => run.identifier)];

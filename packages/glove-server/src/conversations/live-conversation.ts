@@ -156,7 +156,7 @@ export class LiveConversation implements ConversationHandle {
     this.#subscriber = {
       // Synchronous: the event bus then delivers streamed events without a promise each.
       record: (type, data) => {
-        if (type === "text_delta") this.streamingText += (data as { text: string }).text;
+        if (type === "text_delta") this.streamingText += data.text;
         else if (type === "model_response_complete" || type === "model_response") this.streamingText = "";
         this.log.append(type, data);
       },

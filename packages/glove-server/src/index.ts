@@ -14,7 +14,7 @@ export type { ConnectionLimits } from "./http/connection-limits.js";
 export { sqliteStorage, SqliteCatalog } from "./storage/sqlite-storage.js";
 export type { SqliteStorageOptions } from "./storage/sqlite-storage.js";
 export { memoryStorage, MemoryCatalog } from "./storage/memory-storage.js";
-export type { ConversationCatalog, ConversationChanges, ConversationRecord, ServerStorage, StoreFactory } from "./storage/types.js";
+export type { ConversationCatalog, ConversationChanges, ConversationRecord, ConversationStats, ServerStorage, StoreFactory } from "./storage/types.js";
 export type { WireSlot, SlotStatus } from "glove-core";
 export { createModelRelay, RELAY_DEFAULT_LIMITS } from "./relay/index.js";
 export type {

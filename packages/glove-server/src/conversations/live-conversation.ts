@@ -2,11 +2,12 @@ import { repairForInterruptedTools, SlotBoard, type IGloveRunnable, type Message
 import type { AgentSource } from "../agents/agent-source.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { Principal } from "../security/authenticate.js";
-import type { ConversationCatalog, ConversationRecord } from "../storage/types.js";
+import type { ConversationCatalog, ConversationRecord, ConversationStats } from "../storage/types.js";
 import type { AbortOutcome, ConversationHandle, SlotAnswer } from "./conversation-handle.js";
 import { EventLog } from "./event-log.js";
 import { ObservedStore } from "./observed-store.js";
 import { SideLists } from "./side-lists.js";
+import { countEvent, NO_STATS } from "./stats.js";
 import { applySlotAnswer } from "./slot-answer.js";
 import { TurnRunner } from "./turn-runner.js";
 
@@ -35,6 +36,8 @@ export class LiveConversation implements ConversationHandle {
   lastActive = Date.now();
   /** Text streamed by the current model call and not yet in a persisted message. */
   streamingText = "";
+  /** Counted as events are logged, so a snapshot's stats match its lastEventId; saved at each turn's end. */
+  stats: ConversationStats;
   #reserved: number;
   #reserving = false;
   #unsubscribeDisplay: () => void = () => undefined;
@@ -47,6 +50,7 @@ export class LiveConversation implements ConversationHandle {
     private readonly deps: ConversationDeps,
   ) {
     this.#reserved = record.eventIdsReserved + ID_BLOCK;
+    this.stats = record.stats ?? NO_STATS;
     const { options } = deps;
     this.log = new EventLog(record.eventIdsReserved, { maxEvents: options.replayEvents, maxChars: options.replayChars, maxHeldChars: options.readerLagChars }, (id) =>
       this.#onEventId(id),
@@ -135,6 +139,7 @@ export class LiveConversation implements ConversationHandle {
         busy: this.busy,
         turnId: this.turns.running?.id ?? null,
         streamingText: this.streamingText,
+        stats: this.stats,
         lastEventId: lastId,
       };
       return { data, lastId };
@@ -158,6 +163,7 @@ export class LiveConversation implements ConversationHandle {
       record: (type, data) => {
         if (type === "text_delta") this.streamingText += data.text;
         else if (type === "model_response_complete" || type === "model_response") this.streamingText = "";
+        this.stats = countEvent(this.stats, type, data);
         this.log.append(type, data);
       },
     };

@@ -128,7 +128,7 @@ export class TurnRunner {
     conversation.streamingText = "";
     this.afterTurn();
     await catalog
-      .update(conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString() })
+      .update(conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString(), stats: conversation.stats })
       .catch((failure: unknown) => this.options.log("[glove-server] catalog update failed", failure));
     // Free before turn_end goes out: a client that posts on turn_end must not get a 409.
     this.running = undefined;

@@ -1,4 +1,5 @@
-import type { ConversationChanges, ConversationRecord } from "./types.js";
+import { NO_STATS } from "../conversations/stats.js";
+import type { ConversationChanges, ConversationRecord, ConversationStats } from "./types.js";
 
 /** Column names of the catalog table, in record order (the SQL catalogs share them). */
 export const CATALOG_COLUMNS = {
@@ -12,13 +13,23 @@ export const CATALOG_COLUMNS = {
   runningTurnId: "running_turn_id",
   lastClientMessageId: "last_client_message_id",
   lastTurnId: "last_turn_id",
-} as const satisfies Record<keyof ConversationRecord, string>;
+} as const satisfies Record<Exclude<keyof ConversationRecord, "stats">, string>;
+
+/**
+ * The columns of `stats`, one per counter. Added to tables created before they existed
+ * (`ADD COLUMN … DEFAULT 0`), so older conversations start from zero.
+ */
+export const STATS_COLUMNS = {
+  turns: "turns",
+  tokens_in: "tokens_in",
+  tokens_out: "tokens_out",
+} as const satisfies Record<keyof ConversationStats, string>;
 
 type Row = Record<string, unknown>;
 
 /** A catalog row as a record; numbers may arrive as strings (Postgres BIGINT). */
 export function recordFromRow(row: Row): ConversationRecord {
-  const text = (key: keyof ConversationRecord) => {
+  const text = (key: keyof typeof CATALOG_COLUMNS) => {
     const value = row[CATALOG_COLUMNS[key]];
     return value === null || value === undefined ? null : String(value);
   };
@@ -33,12 +44,26 @@ export function recordFromRow(row: Row): ConversationRecord {
     runningTurnId: text("runningTurnId"),
     lastClientMessageId: text("lastClientMessageId"),
     lastTurnId: text("lastTurnId"),
+    stats: {
+      turns: Number(row[STATS_COLUMNS.turns] ?? 0),
+      tokens_in: Number(row[STATS_COLUMNS.tokens_in] ?? 0),
+      tokens_out: Number(row[STATS_COLUMNS.tokens_out] ?? 0),
+    },
   };
 }
 
-/** `[column, value]` pairs of the fields a change sets, in a fixed order. */
+/** `[column, value]` pairs of the fields a change sets, in a fixed order; `stats` sets its three columns. */
 export function changedColumns(changes: ConversationChanges): Array<[string, unknown]> {
-  return (Object.keys(changes) as Array<keyof ConversationChanges>)
+  const pairs = (Object.keys(changes) as Array<keyof ConversationChanges>)
     .filter((key) => key in CATALOG_COLUMNS && changes[key] !== undefined)
-    .map((key) => [CATALOG_COLUMNS[key], changes[key]]);
+    .map((key): [string, unknown] => [CATALOG_COLUMNS[key as keyof typeof CATALOG_COLUMNS], changes[key]]);
+  const { stats } = changes;
+  if (stats) for (const key of Object.keys(STATS_COLUMNS) as Array<keyof ConversationStats>) pairs.push([STATS_COLUMNS[key], stats[key]]);
+  return pairs;
+}
+
+/** `[column, value]` pairs of a whole record, for its insert (stats start at zero). */
+export function insertedColumns(record: ConversationRecord): Array<[string, unknown]> {
+  const fields = Object.keys(CATALOG_COLUMNS) as Array<keyof typeof CATALOG_COLUMNS>;
+  return [...fields.map((key): [string, unknown] => [CATALOG_COLUMNS[key], record[key]]), ...changedColumns({ stats: record.stats ?? NO_STATS })];
 }

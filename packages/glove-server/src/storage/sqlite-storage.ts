@@ -5,7 +5,7 @@ import type { Database } from "better-sqlite3";
 import { ConfigurationError } from "glove-core";
 import { SqliteStore } from "glove-sqlite";
 import { purgeStatements } from "./purge-sql.js";
-import { CATALOG_COLUMNS, changedColumns, recordFromRow } from "./record-columns.js";
+import { CATALOG_COLUMNS, changedColumns, insertedColumns, recordFromRow, STATS_COLUMNS } from "./record-columns.js";
 import type { ConversationCatalog, ConversationChanges, ConversationRecord, ServerStorage } from "./types.js";
 
 /** Options of `sqliteStorage`: a database file, or an open handle to share. */
@@ -31,13 +31,15 @@ export class SqliteCatalog implements ConversationCatalog {
       created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved INTEGER NOT NULL DEFAULT 0,
       running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${TABLE}_owner ON ${TABLE} (owner, updated_at DESC)`);
+    const present = new Set((db.prepare(`PRAGMA table_info(${TABLE})`).all() as Array<{ name: string }>).map((c) => c.name));
+    for (const column of Object.values(STATS_COLUMNS)) {
+      if (!present.has(column)) db.exec(`ALTER TABLE ${TABLE} ADD COLUMN ${column} INTEGER NOT NULL DEFAULT 0`);
+    }
     this.#s = prepare(db);
   }
 
   async create(record: ConversationRecord): Promise<void> {
-    const row: Record<string, unknown> = {};
-    for (const [key, column] of Object.entries(CATALOG_COLUMNS)) row[column] = record[key as keyof ConversationRecord];
-    this.#s.insert.run(row);
+    this.#s.insert.run(Object.fromEntries(insertedColumns(record)));
   }
   async get(id: string): Promise<ConversationRecord | undefined> {
     const row = this.#s.get.get(id) as Record<string, unknown> | undefined;
@@ -59,7 +61,7 @@ export class SqliteCatalog implements ConversationCatalog {
 }
 
 function prepare(db: Database) {
-  const columns = Object.values(CATALOG_COLUMNS);
+  const columns = [...Object.values(CATALOG_COLUMNS), ...Object.values(STATS_COLUMNS)];
   return {
     insert: db.prepare(`INSERT INTO ${TABLE} (${columns.join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`),
     get: db.prepare(`SELECT * FROM ${TABLE} WHERE id = ?`),

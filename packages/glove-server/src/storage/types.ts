@@ -1,5 +1,14 @@
 import type { StoreAdapter } from "glove-core";
 
+/** What a conversation's model calls added up to (the snapshot's `stats`). */
+export interface ConversationStats {
+  /** Model calls, a subagent's included (each `model_response(_complete)` event). */
+  turns: number;
+  /** Summed from `token_consumption` events. */
+  tokens_in: number;
+  tokens_out: number;
+}
+
 /** What the server keeps about a conversation besides its messages. */
 export interface ConversationRecord {
   /** Unguessable (a random UUID). */
@@ -21,6 +30,8 @@ export interface ConversationRecord {
   /** The client message id of the last turn, so a retried POST does not start a second turn. */
   lastClientMessageId: string | null;
   lastTurnId: string | null;
+  /** The totals when the last turn ended (the store keeps no token counts); absent means none yet. */
+  stats?: ConversationStats;
 }
 
 /** The fields of a conversation record that may change after it is created. */

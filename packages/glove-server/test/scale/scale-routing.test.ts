@@ -3,6 +3,7 @@ import type { Message } from "glove-core";
 import { buildForChildProcesses } from "../../../../test-support/child-processes.js";
 import { SseClient } from "../support/sse-client.js";
 import { expectValidHistory } from "../suite/server-suite.js";
+import { counted } from "../suite/stats-cases.js";
 import { apiOf, killAll, startInstance, type Api, type Instance } from "./support/scale-processes.js";
 import { dropRedisPrefix, dropSchema, REDIS_URL, uniqueName } from "./support/scale-env.js";
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
@@ -65,8 +66,11 @@ describe("glove-server scale mode: three processes on PostgreSQL + Redis", () =>
     await resumed.waitForEvent("turn_end");
     expect(resumed.events.map((e) => [e.id, e.event])).toEqual(b.events.filter((e) => e.id! > middle).map((e) => [e.id, e.event]));
 
-    const snapshot = (await c(`/conversations/${id}`)).body as { messages: Message[]; busy: boolean; lastEventId: number };
+    const snapshot = (await c(`/conversations/${id}`)).body as { messages: Message[]; busy: boolean; lastEventId: number; stats: unknown };
     expect(snapshot.busy).toBe(false);
+    // Read on C, the turn's stats are what B counted from its snapshot and the events after it.
+    expect(snapshot.stats).toEqual(counted(b.events));
+    expect(snapshot.stats).toMatchObject({ turns: 2 });
     expect(snapshot.lastEventId).toBe(b.lastId);
     expectValidHistory(snapshot.messages);
     expect(snapshot.messages.at(-1)?.text).toBe('age {"age":40} t1');

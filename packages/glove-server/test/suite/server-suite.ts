@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
 import type { GloveServerOptions, ServerStorage } from "glove-server";
 import { bigText, startServer, streamedText, type TestServer } from "../support/harness.js";
+import { statsCases } from "./stats-cases.js";
 import type { SseClient, SseEvent } from "../support/sse-client.js";
 import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
@@ -61,6 +62,8 @@ export function describeServerSuite(
       t = undefined;
     });
     const start = async (kit: Parameters<typeof startServer>[0] = {}) => (t = await startServer({ store: await makeStorage(), ...extra(), ...kit }));
+
+    statsCases(start);
 
     it("streams a turn with strictly increasing ids, then the snapshot holds the history", async () => {
       const s = await start({ kit: { script: [{ text: "Hello there, friend." }] } });

@@ -1,3 +1,6 @@
+import { NO_STATS } from "../../conversations/stats.js";
+import type { ConversationStats } from "../../storage/types.js";
+
 /**
  * Redis keys of one conversation. The `{id}` hash tag keeps a conversation's keys on one Redis
  * Cluster slot, so its Lua scripts stay atomic there too.
@@ -7,7 +10,10 @@ export interface ConversationKeys {
   seq: string;
   /** The conversation's events: entry `<id>-0` is SSE event `id`. */
   events: string;
-  /** `last` (event id), `messageCount` (history length as announced), `turnId`, `turnBase`, emit dedupe fields. */
+  /**
+   * `last` (event id), `messageCount` (history length as announced), `turnId`, `turnBase`, emit
+   * dedupe fields, and the stats as of `last` (`turns`, `tokensIn`, `tokensOut`).
+   */
   state: string;
   /** Text streamed by the model call in progress. */
   streaming: string;
@@ -49,6 +55,12 @@ export function conversationKeys(prefix: string, id: string): ConversationKeys {
 /** Every key of a conversation (for DELETE). */
 export function allKeys(keys: ConversationKeys): string[] {
   return [keys.seq, keys.events, keys.state, keys.streaming, keys.slots, keys.slotStatus, keys.turn, keys.run, keys.abort, keys.attempts];
+}
+
+/** The stats the state hash holds, or `fallback` (the catalog's) when it holds none (Redis lost them, or no turn ran yet). */
+export function statsOf(state: { turns?: string | null; tokensIn?: string | null; tokensOut?: string | null }, fallback: ConversationStats | undefined): ConversationStats {
+  if (state.turns === undefined || state.turns === null) return fallback ?? NO_STATS;
+  return { turns: Number(state.turns), tokens_in: Number(state.tokensIn ?? 0), tokens_out: Number(state.tokensOut ?? 0) };
 }
 
 /** The turn id in a `turn` key's value. */

@@ -5,7 +5,7 @@ import { conflict, HttpError, notFound, quoted } from "../../errors.js";
 import type { ConversationRecord } from "../../storage/types.js";
 import { InboxWatch } from "./inbox-watch.js";
 import type { ConversationKeys } from "./keys.js";
-import { turnIdOf } from "./keys.js";
+import { statsOf, turnIdOf } from "./keys.js";
 import type { ScaleShared, TurnJobData } from "./scale-shared.js";
 
 /** How long the remembered client message ids answer retries. */
@@ -87,6 +87,7 @@ export class ScaledConversation implements ConversationHandle {
       busy: turnId !== null,
       turnId,
       streamingText: (reply?.[1]?.[1] ?? "") as string,
+      stats: statsOf(state, this.record.stats),
       lastEventId: lastId,
     };
     return { data, lastId };

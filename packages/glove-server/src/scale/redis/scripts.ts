@@ -3,8 +3,8 @@ import type { Redis } from "ioredis";
 /**
  * Appends one event: the id is the next `seq` (or `base + 1` when Redis lost the counter, `base`
  * being above any id the catalog knows was handed out), the stream entry is `<id>-0`, and the
- * conversation's state (streaming text, announced history length, slots, running turn) changes in
- * the same step, so a snapshot read from it is exactly consistent with its `last` id.
+ * conversation's state (streaming text, announced history length, slots, running turn, stats)
+ * changes in the same step, so a snapshot read from it is exactly consistent with its `last` id.
  * A worker's events carry its fencing token: once another worker took the turn over they are
  * refused (-1). `localSeq` makes a command resent after a dropped connection a no-op (0).
  * An `inbox` event carries the digest of its list: one equal to the last one on the stream is
@@ -50,6 +50,9 @@ elseif t == 'turn_end' then
   if holder and string.sub(holder, 1, #ARGV[8]) == ARGV[8] then redis.call('DEL', KEYS[8]) end
   if token ~= '' then redis.call('DEL', KEYS[4]) end
   redis.call('PEXPIRE', KEYS[2], ARGV[7])
+end
+if (t == 'model_response_complete' or t == 'model_response' or t == 'token_consumption') and ARGV[8] ~= '' then
+  redis.call('HSET', KEYS[3], 'turns', ARGV[8], 'tokensIn', ARGV[9], 'tokensOut', ARGV[10])
 end
 return seq
 `;

@@ -1,3 +1,5 @@
+import { countEvent, NO_STATS } from "../../conversations/stats.js";
+import type { ConversationStats } from "../../storage/types.js";
 import type { ConversationKeys } from "./keys.js";
 import type { ScaleRedis } from "./scripts.js";
 
@@ -16,6 +18,8 @@ export class TurnEmitter {
   #tail: Promise<unknown> = Promise.resolve();
   #localSeq = 0;
   #fenced = false;
+  /** The conversation's totals, counted in event order; set from the state hash before the turn's first event. */
+  stats: ConversationStats = NO_STATS;
 
   constructor(
     private readonly redis: ScaleRedis,
@@ -61,7 +65,11 @@ export class TurnEmitter {
 
   /** An event of glove-core's bus, with the state its type changes. */
   record(type: string, data: unknown): void {
-    const extra: [string?, string?, string?] = type === "text_delta" ? [String((data as { text?: unknown }).text ?? "")] : [];
+    const before = this.stats;
+    this.stats = countEvent(before, type, data);
+    const { turns, tokens_in, tokens_out } = this.stats;
+    const extra: [string?, string?, string?] =
+      type === "text_delta" ? [String((data as { text?: unknown }).text ?? "")] : this.stats !== before ? [String(turns), String(tokens_in), String(tokens_out)] : [];
     void this.emit(type, data, extra).catch(() => undefined);
   }
 

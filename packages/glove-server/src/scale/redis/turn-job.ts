@@ -6,7 +6,7 @@ import { HttpError } from "../../errors.js";
 import { TurnFencedError } from "../../storage/turn-fenced-error.js";
 import type { ControlReply, ControlRequest } from "./control-channel.js";
 import { inboxDigest } from "./inbox-watch.js";
-import { turnIdOf } from "./keys.js";
+import { statsOf, turnIdOf } from "./keys.js";
 import { ID_RESERVE, type ScaleShared, type TurnJobData } from "./scale-shared.js";
 import { TurnEmitter } from "./turn-emitter.js";
 
@@ -118,6 +118,9 @@ export class TurnWorker {
       onInboxChanged: () => void inner.getInboxItems?.().then((items) => emitter.emit("inbox", { items }, [inboxDigest(items)])),
     });
     observed.setMessageCount(history.length);
+    // Counting goes on from what the stream's state holds (a dead worker's calls included).
+    const [turns, tokensIn, tokensOut] = await redis.hmget(keys.state, "turns", "tokensIn", "tokensOut");
+    emitter.stats = statsOf({ turns, tokensIn, tokensOut }, record.stats);
     const renew = setInterval(() => {
       redis
         .gloveRenew(keys.run, fence, scale.turnLockMs)
@@ -181,7 +184,7 @@ export class TurnWorker {
       await emitter.emit("turn_end", error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status }, [data.turnId]).catch(() => undefined);
       await redis.gloveDeleteIf(keys.abort, data.turnId).catch(() => undefined);
       await redis.hdel(keys.attempts, data.turnId).catch(() => undefined);
-      await storage.catalog.update(record.id, { updatedAt: new Date().toISOString() }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
+      await storage.catalog.update(record.id, { updatedAt: new Date().toISOString(), stats: emitter.stats }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
     }
     await emitter.flush();
     agents.release(record.agent, record.id);

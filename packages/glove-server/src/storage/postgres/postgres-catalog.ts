@@ -1,5 +1,5 @@
 import type { Pool } from "pg";
-import { CATALOG_COLUMNS, changedColumns, recordFromRow } from "../record-columns.js";
+import { changedColumns, insertedColumns, recordFromRow, STATS_COLUMNS } from "../record-columns.js";
 import type { ConversationCatalog, ConversationChanges, ConversationRecord } from "../types.js";
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -31,6 +31,8 @@ export class PostgresCatalog implements ConversationCatalog {
           created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved BIGINT NOT NULL DEFAULT 0,
           running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`);
         await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner ON ${this.#table} (owner, updated_at DESC)`);
+        const added = Object.values(STATS_COLUMNS).map((column) => `ADD COLUMN IF NOT EXISTS ${column} BIGINT NOT NULL DEFAULT 0`);
+        await client.query(`ALTER TABLE ${this.#table} ${added.join(", ")}`);
       } finally {
         await client.query("SELECT pg_advisory_unlock(hashtext('glove_server_catalog'))").catch(() => undefined);
         client.release();
@@ -42,10 +44,10 @@ export class PostgresCatalog implements ConversationCatalog {
 
   async create(record: ConversationRecord): Promise<void> {
     await this.ready();
-    const keys = Object.keys(CATALOG_COLUMNS) as Array<keyof ConversationRecord>;
+    const pairs = insertedColumns(record);
     await this.#pool.query(
-      `INSERT INTO ${this.#table} (${keys.map((k) => CATALOG_COLUMNS[k]).join(", ")}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(", ")})`,
-      keys.map((k) => record[k]),
+      `INSERT INTO ${this.#table} (${pairs.map(([column]) => column).join(", ")}) VALUES (${pairs.map((_, i) => `$${i + 1}`).join(", ")})`,
+      pairs.map(([, value]) => value),
     );
   }
   async get(id: string): Promise<ConversationRecord | undefined> {

@@ -4,5 +4,5 @@ import { describeReadmeExamples } from "../../../test-support/readme-examples.js
 describeReadmeExamples({
   title: "glove-server README examples",
   packageDir: fileURLToPath(new URL("..", import.meta.url)),
-  atLeast: 3,
+  atLeast: 7, // includes the one-origin listenNode example
 });

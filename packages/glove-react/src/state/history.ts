@@ -90,8 +90,9 @@ function keysBelow(keys: Record<number, string>, limit: number): Record<number, 
 
 /**
  * `snapshot`: the server's whole state replaces ours (a fresh stream, or a reconnect that could
- * not be replayed). Client-only parts survive: optimistic messages not yet in the snapshot's
- * history, interrupted text, stats, slot order, and live results of calls still running.
+ * not be replayed), stats included, so every tab counts from the conversation's totals. Client-only
+ * parts survive: optimistic messages not yet in the snapshot's history, interrupted text, slot
+ * order, live results of calls still running, and stats when the server sends none.
  */
 export function applySnapshot(state: GloveState, snapshot: ConversationSnapshot): GloveState {
   const sameConversation = state.conversationId === null || state.conversationId === snapshot.id;
@@ -117,5 +118,6 @@ export function applySnapshot(state: GloveState, snapshot: ConversationSnapshot)
     inbox: snapshot.inbox ?? [],
     busy: snapshot.busy,
     turnId: snapshot.turnId,
+    stats: snapshot.stats ?? base.stats,
   };
 }

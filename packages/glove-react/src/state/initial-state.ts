@@ -16,7 +16,7 @@ export function initialState(snapshot?: ConversationSnapshot | null, conversatio
     nextSlotSeq: slots.next,
     tasks: snapshot?.tasks ?? [],
     inbox: snapshot?.inbox ?? [],
-    stats: { turns: 0, tokens_in: 0, tokens_out: 0 },
+    stats: snapshot?.stats ?? { turns: 0, tokens_in: 0, tokens_out: 0 },
     busy: snapshot?.busy ?? false,
     turnId: snapshot?.turnId ?? null,
     isCompacting: false,

@@ -1,4 +1,5 @@
 import type { InboxItem, Message, SubscriberEvent, Task, WireSlot } from "glove-core";
+import type { GloveStats } from "./state.js";
 
 export type { SlotStatus, WireSlot } from "glove-core";
 
@@ -32,6 +33,8 @@ export interface ConversationSnapshot {
   turnId: string | null;
   /** Text streamed by the running model call and not yet in a persisted message. */
   streamingText: string;
+  /** The conversation's totals as of `lastEventId` (glove-server; absent from older servers). */
+  stats?: GloveStats;
   /** The event id this snapshot stands for (server mode). */
   lastEventId?: number | null;
 }

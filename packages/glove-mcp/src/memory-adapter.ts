@@ -4,13 +4,13 @@ import type { McpAdapter } from "./types.js";
 /** What a `MemoryMcpAdapter` starts with; everything is optional. */
 export interface MemoryMcpAdapterOptions {
   /** Log-correlation id. Default "default". */
-  identifier?: string;
+  identifier?: string | undefined;
   /** Entry ids active from the start. */
-  active?: Iterable<string>;
+  active?: Iterable<string> | undefined;
   /** Bearer tokens for HTTP servers. Default: none (no Authorization header). */
-  getAccessToken?: McpAdapter["getAccessToken"];
+  getAccessToken?: McpAdapter["getAccessToken"] | undefined;
   /** An OAuth provider per entry, used instead of `getAccessToken`. */
-  getAuthProvider?: (id: string) => OAuthClientProvider | undefined | Promise<OAuthClientProvider | undefined>;
+  getAuthProvider?: ((id: string) => OAuthClientProvider | undefined | Promise<OAuthClientProvider | undefined>) | undefined;
 }
 
 /**
@@ -22,13 +22,13 @@ export class MemoryMcpAdapter implements McpAdapter {
   readonly identifier: string;
   private readonly active: Set<string>;
   private readonly tokens: McpAdapter["getAccessToken"];
-  readonly getAuthProvider: MemoryMcpAdapterOptions["getAuthProvider"];
+  private readonly authProviders: MemoryMcpAdapterOptions["getAuthProvider"];
 
   constructor(options: MemoryMcpAdapterOptions = {}) {
     this.identifier = options.identifier ?? "default";
     this.active = new Set(options.active ?? []);
     this.tokens = options.getAccessToken ?? (async () => null);
-    this.getAuthProvider = options.getAuthProvider;
+    this.authProviders = options.getAuthProvider;
   }
 
   async getActive(): Promise<string[]> {
@@ -45,5 +45,10 @@ export class MemoryMcpAdapter implements McpAdapter {
 
   getAccessToken(id: string): Promise<string | null | undefined> {
     return this.tokens(id);
+  }
+
+  /** Undefined without a `getAuthProvider` option: the session then uses `getAccessToken`. */
+  async getAuthProvider(id: string): Promise<OAuthClientProvider | undefined> {
+    return this.authProviders?.(id);
   }
 }

@@ -5,7 +5,7 @@ import type { McpCatalogueEntry, McpEntryInfo, McpStdioCommand } from "./types.j
 export const DEFAULT_MCP_SERVER_ID = "mcp";
 
 /** The optional naming of a short-form server; what is left out gets a default. */
-export type McpServerNaming = Partial<McpEntryInfo>;
+export type McpServerNaming = { [K in keyof McpEntryInfo]?: McpEntryInfo[K] | undefined };
 
 /** A local MCP server started as a command, spoken to over its stdio: `{ command, args?, env?, cwd? }`. */
 export interface McpStdioServer extends McpStdioCommand, McpServerNaming {

@@ -19,8 +19,8 @@ import { SLOW_WORK_MS } from "../test-support/timeouts.js";
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-/** glove-react is left out: it needs react; its peers are pinned the same way. */
-const PACKAGES = ["glove-core", "glove-sqlite", "glove-postgres", "glove-mcp", "glove-server"];
+/** Every publishable package; glove-react brings react 19 (its peer) and its types along below. */
+const PACKAGES = ["glove-core", "glove-sqlite", "glove-postgres", "glove-mcp", "glove-server", "glove-react"];
 /** Every step packs, installs, compiles or spawns node: its pace is the machine's load, so no step has a tight limit. */
 const TIMEOUT = SLOW_WORK_MS;
 
@@ -64,7 +64,7 @@ describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")("the packed package
     // machine); nothing below opens a SQLite database, so the JavaScript is all that is needed.
     await sh(
       "npm",
-      ["install", ...packed.map((p) => join(dir, p.filename)), "zod@^4", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"],
+      ["install", ...packed.map((p) => join(dir, p.filename)), "zod@^4", "react@^19", "react-dom@^19", "@types/react@^19", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"],
       app,
     );
   }, TIMEOUT);

@@ -18,4 +18,5 @@ const glove = new Glove({
   .build();
 
 const result = await glove.processRequest("Weather in Lagos?");
-if (!("messages" in result) || result.messages.at(-1)?.text !== "Sunny in Lagos.") throw new Error("unexpected answer");
+// The final text, and what the whole request cost: a tool call and the answer, two model calls.
+if (result.text !== "Sunny in Lagos." || result.usage.model_calls !== 2) throw new Error("unexpected answer");

@@ -1,4 +1,4 @@
-import type { McpAdapter, McpCatalogueEntry } from "glove-mcp";
+import { MemoryMcpAdapter, type McpCatalogueEntry } from "glove-mcp";
 import { runMcpOAuth, type OAuthStore, type RunMcpOAuthOptions, type RunMcpOAuthResult } from "glove-mcp/oauth";
 
 /** Hosted MCP servers behind OAuth. They need the network and an `auth <id>` run first. */
@@ -62,26 +62,16 @@ export async function authorizeEntry(
  * The conversation's adapter: the active set in memory, bearer tokens from the OAuth store.
  * Entries in `local` (loopback and stdio servers) need no token.
  */
-export class OAuthStoreMcpAdapter implements McpAdapter {
-  private readonly active = new Set<string>();
-  constructor(
-    readonly identifier: string,
-    private readonly store: OAuthStore,
-    private readonly local: ReadonlySet<string> = new Set(),
-  ) {}
-  async getActive(): Promise<string[]> {
-    return [...this.active];
-  }
-  async activate(id: string): Promise<void> {
-    this.active.add(id);
-  }
-  async deactivate(id: string): Promise<void> {
-    this.active.delete(id);
-  }
-  async getAccessToken(id: string): Promise<string> {
-    if (this.local.has(id)) return "local-catalogue-needs-no-token";
-    const state = await this.store.get(id);
-    if (state.tokens?.access_token) return state.tokens.access_token;
-    throw new Error(`No token for "${id}": run \`npm start -w glove-example-mcp-cli -- auth ${id}\``);
+export class OAuthStoreMcpAdapter extends MemoryMcpAdapter {
+  constructor(identifier: string, store: OAuthStore, local: ReadonlySet<string> = new Set()) {
+    super({
+      identifier,
+      getAccessToken: async (id) => {
+        if (local.has(id)) return "local-catalogue-needs-no-token";
+        const state = await store.get(id);
+        if (state.tokens?.access_token) return state.tokens.access_token;
+        throw new Error(`No token for "${id}": run \`npm start -w glove-example-mcp-cli -- auth ${id}\``);
+      },
+    });
   }
 }

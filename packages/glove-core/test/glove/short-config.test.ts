@@ -6,23 +6,16 @@ import { RecordingSubscriber, ScriptedModel } from "glove-core/testing";
 /** `new Glove({ model, systemPrompt })`: the display manager and compaction settings have defaults. */
 describe("Glove with only model and systemPrompt", () => {
   it("runs a request with a tool call", async () => {
-    const model = new ScriptedModel([
-      { toolCalls: [{ name: "get_weather", input: { city: "Lagos" } }] },
-      { text: "Sunny in Lagos." },
-    ]);
-    const glove = new Glove({ model, systemPrompt: "You are a helpful assistant." })
-      .fold({
-        name: "get_weather",
-        description: "Get the weather for a city.",
-        inputSchema: z.object({ city: z.string() }),
-        do: async ({ city }) => `Sunny in ${city}`,
-      })
+    const model = new ScriptedModel([{ toolCalls: [{ name: "price_of", input: { item: "espresso" } }] }, { text: "2.20 euros." }]);
+    const prices = new Map([["espresso", 2.2]]);
+    const glove = new Glove({ model, systemPrompt: "You run a coffee shop." })
+      .fold({ name: "price_of", description: "A price.", inputSchema: z.object({ item: z.string() }), do: async ({ item }) => prices.get(item) })
       .build();
 
-    const result = await glove.processRequest("Weather in Lagos?");
-    expect("messages" in result && result.messages.at(-1)?.text).toBe("Sunny in Lagos.");
+    const result = await glove.processRequest("How much is an espresso?");
+    expect(result.text).toBe("2.20 euros.");
     const results = (await glove.store.getMessages()).flatMap((m) => m.tool_results ?? []);
-    expect(results[0]?.result).toEqual({ status: "success", data: "Sunny in Lagos" });
+    expect(results[0]?.result).toEqual({ status: "success", data: 2.2 });
     expect(glove.displayManager).toBeInstanceOf(Displaymanager);
   });
 

@@ -83,6 +83,26 @@ describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")("the packed package
     await sh("npm", ["ls", "--all", ...PACKAGES], app);
   }, TIMEOUT);
 
+  it("installs glove-server without bullmq, ioredis or pg of its own, and names them when the scale mode is imported", async () => {
+    const manifest = JSON.parse(readFileSync(join(app, "node_modules", "glove-server", "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    for (const name of ["bullmq", "ioredis", "pg"]) {
+      expect(manifest.dependencies?.[name], name).toBeUndefined();
+      expect(manifest.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
+    }
+    // Nothing installed here needs a queue or Redis (pg is here: glove-postgres depends on it).
+    for (const name of ["bullmq", "ioredis", "msgpackr"]) expect(existsSync(join(app, "node_modules", name)), name).toBe(false);
+    writeFileSync(
+      join(app, "scale-missing.mjs"),
+      `try { await import("glove-server/redis"); console.log("{}"); } catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, packageName: error.packageName, message: error.message })); }\n`,
+    );
+    const failure = JSON.parse(await sh(process.execPath, ["scale-missing.mjs"], app)) as Record<string, string>;
+    expect(failure).toMatchObject({ name: "MissingDependencyError", code: "GLOVE_MISSING_DEPENDENCY", packageName: "bullmq" });
+    expect(failure.message).toContain("Install it in your app: npm install bullmq ioredis");
+  }, TIMEOUT);
+
   it("runs glove-core's first README example with plain node", async () => {
     writeFileSync(join(app, "core-example.mjs"), readmeExample("glove-core", 1));
     await sh(process.execPath, ["core-example.mjs"], app);

@@ -7,6 +7,7 @@ export type { Authenticate, Principal } from "./security/authenticate.js";
 export type { ServerScale, ScaleContext, ScaleRuntime } from "./scale/server-scale.js";
 export type { ConversationHandle, ConversationHosting, SlotAnswer, AbortOutcome } from "./conversations/conversation-handle.js";
 export { HttpError } from "./errors.js";
+export { MissingDependencyError } from "./optional/optional-import.js";
 export type { RequestIssue } from "./errors.js";
 export { listenNode } from "./http/node-listen.js";
 export type { FetchHandler, ListenOptions, Listening } from "./http/node-listen.js";

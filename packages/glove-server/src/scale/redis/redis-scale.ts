@@ -1,5 +1,5 @@
-import { Queue, Worker } from "bullmq";
-import { Redis, type RedisOptions } from "ioredis";
+import type { Redis as RedisConnection, RedisOptions } from "ioredis";
+import { Queue, Redis, Worker } from "./drivers.js";
 import type { ScaleContext, ScaleRuntime, ServerScale } from "../server-scale.js";
 import { ControlChannel } from "./control-channel.js";
 import { EventTail } from "./event-tail.js";
@@ -16,7 +16,7 @@ const CONNECTION: RedisOptions = {
   retryStrategy: (times) => Math.min(50 * times, 1000),
 };
 
-function connect(scale: ResolvedRedisScale, extra: RedisOptions = {}): Redis {
+function connect(scale: ResolvedRedisScale, extra: RedisOptions = {}): RedisConnection {
   const options = { ...scale.connection, ...CONNECTION, ...extra };
   const redis = scale.url ? new Redis(scale.url, options) : new Redis(options);
   redis.on("error", () => undefined); // reconnects on its own; failing commands report themselves

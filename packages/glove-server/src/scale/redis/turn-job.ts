@@ -1,4 +1,5 @@
-import { DelayedError, type Job } from "bullmq";
+import type { Job } from "bullmq";
+import { DelayedError } from "./drivers.js";
 import { AbortError, GloveError, repairForInterruptedTools, SlotBoard, type IGloveRunnable, type Message, type StoreAdapter } from "glove-core";
 import { ObservedStore } from "../../conversations/observed-store.js";
 import { applySlotAnswer } from "../../conversations/slot-answer.js";

@@ -1,7 +1,6 @@
-import pg from "pg";
 import type { Pool } from "pg";
 import { ConfigurationError } from "glove-core";
-import { PostgresStore } from "glove-postgres";
+import { PostgresStore, pg } from "./drivers.js";
 import type { ServerStorage } from "../types.js";
 import { purgeStatements } from "../purge-sql.js";
 import { PostgresCatalog } from "./postgres-catalog.js";

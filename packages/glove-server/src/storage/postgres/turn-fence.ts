@@ -1,6 +1,6 @@
 import type { Pool } from "pg";
 import type { StoreAdapter } from "glove-core";
-import { PostgresStore } from "glove-postgres";
+import { PostgresStore } from "./drivers.js";
 import { TurnFencedError } from "../turn-fenced-error.js";
 import type { TurnFence } from "../types.js";
 

@@ -1,5 +1,6 @@
 import type { TokenConsumptionCounter } from "./events.js";
 import type { Message } from "./message.js";
+import type { StoredWait, WaitFilter, WaitOutcome, WaitSettlement } from "./waits.js";
 
 /** How `createSubAgentStore` makes a subagent's store. */
 export interface SubAgentStoreOptions {
@@ -76,6 +77,14 @@ export interface StoreAdapter {
   addInboxItem?(item: InboxItem): Promise<void>;
   updateInboxItem?(itemId: string, updates: InboxItemUpdate): Promise<void>;
   getResolvedInboxItems?(): Promise<InboxItem[]>;
+
+  // Optional — durable questions (all three or none): waits that outlive the process
+  /** Records a wait; adding an id that is already stored changes nothing. */
+  addWait?(wait: StoredWait): Promise<void>;
+  /** Settles a pending wait. The first settle wins; a later one (or an unknown id) returns `won: false`. */
+  settleWait?(id: string, outcome: WaitOutcome): Promise<WaitSettlement>;
+  /** Stored waits, by call and then position (the order they were added in). */
+  getWaits?(filter?: WaitFilter): Promise<StoredWait[]>;
 
   // Optional — subagent stores
   /**

@@ -1,0 +1,57 @@
+import type { DisplayStrategy } from "./display.js";
+
+/**
+ * What a stored wait is: a question put to a person (a `pushAndWait` slot, a permission prompt,
+ * an MCP elicitation) or a recorded step (work a tool did once and must not redo on a replay).
+ */
+export type StoredWaitKind = "question" | "step";
+
+/** Where a stored wait stands. Steps are stored resolved. */
+export type StoredWaitStatus = "pending" | "resolved" | "rejected" | "cancelled";
+
+/**
+ * One wait of a tool call, kept in the conversation's store so it outlives the process: recorded
+ * before the question is shown, settled in the store before the waiter wakes. A call that runs
+ * again (after a restart) meets its waits in the same order and gets the recorded answers back,
+ * matched by `position`.
+ */
+export interface StoredWait {
+  /** The slot's id (questions) or the step's id. */
+  id: string;
+  kind: StoredWaitKind;
+  /** The tool call that waits. */
+  toolCallId: string;
+  toolName: string;
+  /** Its place among the call's stored waits and steps: 0, 1, 2 … */
+  position: number;
+  /** Questions: the renderer that draws the slot. Steps: the step's name. */
+  renderer: string;
+  /** Questions: what the renderer draws. Steps: nothing. */
+  input: unknown;
+  displayStrategy?: DisplayStrategy | undefined;
+  status: StoredWaitStatus;
+  /** The answer (resolved), the reason (rejected, cancelled) or the step's result. */
+  value?: unknown;
+  /** ISO-8601 timestamps. */
+  created_at: string;
+  settled_at: string | null;
+}
+
+/** How a pending wait ends. */
+export interface WaitOutcome {
+  status: Exclude<StoredWaitStatus, "pending">;
+  value?: unknown;
+  settled_at: string;
+}
+
+/** What `settleWait` did: `won` when this call settled the wait (it was pending), and the wait as stored now. */
+export interface WaitSettlement {
+  won: boolean;
+  wait: StoredWait | undefined;
+}
+
+/** Which stored waits to read. */
+export interface WaitFilter {
+  status?: StoredWaitStatus | undefined;
+  toolCallId?: string | undefined;
+}

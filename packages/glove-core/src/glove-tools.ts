@@ -44,6 +44,8 @@ export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnabl
     ...(args.serverModeWithoutPolicy ? { serverModeWithoutPolicy: args.serverModeWithoutPolicy } : {}),
     unAbortable: args.unAbortable,
     ...(args.rerunOnRecovery ? { rerunOnRecovery: true } : {}),
+    ...(args.durable === false ? { durable: false } : {}),
+    ...(args.resolveSchema ? { resolveSchema: args.resolveSchema } : {}),
     run: (input, _handOver, signal, context) => {
       // Each call sees the display through its own tag, so its slots carry the call's id and name.
       const display = new ToolCallDisplay(glove.displayManager, {
@@ -52,6 +54,7 @@ export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnabl
         displayStrategy: args.displayStrategy,
         resolveSchema: args.resolveSchema,
         signal,
+        ...(context?.waits ? { waits: context.waits } : {}),
       });
       return args.do(input, display, glove, signal);
     },

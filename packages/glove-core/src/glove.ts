@@ -40,6 +40,8 @@ import { runStructured, structuredShortCircuit } from "./structured-output/struc
 import type { OutputSchema, ProcessRequestOptions, RequestResult, StructuredRequestResult } from "./structured-output/types.js";
 import { usageSince, withUsage } from "./request-result.js";
 import { resumeTurn } from "./runtime/resume-turn.js";
+import { storeKeepsWaits } from "./runtime/call-waits.js";
+import { answerAndResume, pendingQuestions, SlotAnswerError, type PendingQuestion } from "./runtime/stored-questions.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { composeSystemPrompt } from "./system-prompt.js";
 import { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
@@ -286,6 +288,51 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
         const used = usageSince(() => parts.promptMachine.usage);
         parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
         return withUsage(await resumeTurn(parts.agent, signal), used());
+      })
+      .finally(() => this.pendingRequests--);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * The questions stored for a person that still wait (durable human-in-the-loop): with a store
+   * that keeps them, also those asked by a process that has since gone away. Empty otherwise.
+   */
+  async pendingSlots(): Promise<PendingQuestion[]> {
+    const parts = this.requireParts("pendingSlots");
+    if (!storeKeepsWaits(parts.store)) return [];
+    return pendingQuestions(parts.store, await parts.context.modelView());
+  }
+
+  /**
+   * Answers a question by its slot id, from anywhere: a webhook, a CLI, another process over the
+   * same store. A question shown by this Glove is answered as its UI would; a stored one whose
+   * process went away is recorded (the first answer wins) and its turn resumes here — the call runs
+   * again with the same input and id, meets the recorded answers, and the loop goes on; the
+   * promise then settles with the turn's result. Refusals are `SlotAnswerError`s (unknown,
+   * already answered, invalid: the question keeps waiting).
+   */
+  async resolveSlot(slotId: string, value: unknown, signal?: AbortSignal): Promise<ModelAnswer | undefined> {
+    const parts = this.requireParts("resolveSlot");
+    const display = this.currentDisplay;
+    if (display.resolverStore.has(slotId)) {
+      const check = display.checkAnswer?.(slotId, value);
+      if (check && !check.ok) {
+        throw new SlotAnswerError(slotId, check.reason === "invalid" ? "invalid" : "unknown_slot", check.message, check.reason === "invalid" ? check.issues : []);
+      }
+      display.resolve(slotId, check?.ok ? check.value : value);
+      return undefined;
+    }
+    const store = parts.store;
+    if (!storeKeepsWaits(store)) {
+      throw new SlotAnswerError(slotId, "unknown_slot", `No question "${slotId}" is shown by this Glove, and its store keeps no questions (it has no addWait/settleWait/getWaits).`);
+    }
+    this.pendingRequests++;
+    const run = this.queue
+      .then(async () => {
+        const used = usageSince(() => parts.promptMachine.usage);
+        parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
+        return withUsage(await answerAndResume(parts.agent, store, slotId, value, signal), used());
       })
       .finally(() => this.pendingRequests--);
     this.queue = run.catch(() => undefined);

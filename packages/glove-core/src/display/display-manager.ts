@@ -226,7 +226,9 @@ export class Displaymanager implements DisplayManagerAdapter {
       // Keep zod's output (defaults applied, unknown keys stripped): it is what the renderer expects.
       input = parsed.data;
     }
-    const entry: Slot<unknown> = { id: crypto.randomUUID(), renderer: name, input };
+    // A stored question shown again keeps its id, so answers sent to it before a restart still fit.
+    const reuse = slot.id !== undefined && !this.resolverStore.has(slot.id) && !this.stack.some((s) => s.id === slot.id);
+    const entry: Slot<unknown> = { id: reuse ? slot.id! : crypto.randomUUID(), renderer: name, input };
     if (slot.toolCallId !== undefined) entry.toolCallId = slot.toolCallId;
     if (slot.toolName !== undefined) entry.toolName = slot.toolName;
     if (slot.displayStrategy !== undefined) entry.displayStrategy = slot.displayStrategy;

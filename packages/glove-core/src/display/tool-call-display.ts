@@ -1,10 +1,12 @@
 import type {
+  CallWaits,
   DisplayManagerAdapter,
   DisplayStrategy,
   ListenerFn,
   Renderer,
   SlotAnswerCheck,
   SlotPush,
+  ToolDisplay,
   UnsubscribeFn,
 } from "../types/index.js";
 import type { z } from "zod";
@@ -17,6 +19,8 @@ export interface ToolCallDisplayOptions {
   resolveSchema?: z.ZodType;
   /** The request's signal: on abort, the slots this call still waits on are removed. */
   signal?: AbortSignal;
+  /** The call's stored questions and steps (durable human-in-the-loop), when the store keeps them. */
+  waits?: CallWaits;
 }
 
 /**
@@ -25,7 +29,7 @@ export interface ToolCallDisplayOptions {
  * name, and an abort takes down the slots the call is still waiting on, so no resolver outlives
  * its request. Everything else goes straight to the shared manager.
  */
-export class ToolCallDisplay implements DisplayManagerAdapter {
+export class ToolCallDisplay implements ToolDisplay {
   private readonly inner: DisplayManagerAdapter;
   private readonly options: ToolCallDisplayOptions;
   private readonly waiting = new Set<string>();
@@ -64,6 +68,8 @@ export class ToolCallDisplay implements DisplayManagerAdapter {
 
   async pushAndWait<I, O = unknown>(slot: SlotPush<I>): Promise<O> {
     const signal = this.options.signal;
+    const { waits } = this.options;
+    if (waits) return this.storedQuestion<O>(waits, this.tagged(slot), signal);
     const before = new Set(this.inner.resolverStore.keys());
     const answer = this.inner.pushAndWait<I, O>(this.tagged(slot));
     // The resolver is registered synchronously by the shipped manager; custom managers may be later.
@@ -76,6 +82,26 @@ export class ToolCallDisplay implements DisplayManagerAdapter {
     } finally {
       this.waiting.delete(id);
     }
+  }
+
+  /** A question kept in the store: shown (or answered from the store) by the call's waits. */
+  private async storedQuestion<O>(waits: CallWaits, slot: SlotPush<unknown>, signal: AbortSignal | undefined): Promise<O> {
+    let shown: string | undefined;
+    try {
+      return await waits.question<O>(this.inner, slot, (id) => {
+        shown = id;
+        if (!signal) return;
+        this.waiting.add(id);
+        this.watchAbort(signal);
+      });
+    } finally {
+      if (shown !== undefined) this.waiting.delete(shown);
+    }
+  }
+
+  step<T>(name: string, work: () => T | Promise<T>): Promise<T> {
+    const { waits } = this.options;
+    return waits ? waits.step(name, work) : Promise.resolve().then(work);
   }
 
   notify(): Promise<void> {

@@ -1,4 +1,5 @@
 import type {
+  CallWaits,
   DisplayManagerAdapter,
   NotifySubscribersFunction,
   PermissionPolicy,
@@ -51,6 +52,8 @@ export async function checkPermission(
   input: unknown,
   callId: string | undefined,
   signal?: AbortSignal,
+  /** The call's stored waits: the prompt is then a stored question, answered also after a restart. */
+  waits?: CallWaits,
 ): Promise<PermissionDecision> {
   const toolName = tool.name;
   // Checked before the store so apps without a policy keep exactly the old behaviour (decision 19).
@@ -68,7 +71,7 @@ export async function checkPermission(
       reason: `"${toolName}" needs permission, and this agent has no UI to ask (serverMode) and no permissionPolicy granted it. Grant it in the store or return "granted" for it from permissionPolicy.`,
     };
   }
-  const answer = await askUser(opts, dm, { tool_name: toolName, input, call_id: callId }, signal);
+  const answer = await askUser(opts, dm, { tool_name: toolName, input, call_id: callId }, signal, waits);
   if (answer === TIMED_OUT) {
     return {
       granted: false,
@@ -91,15 +94,19 @@ async function askUser(
   dm: DisplayManagerAdapter,
   input: PermissionRequestInput,
   signal?: AbortSignal,
+  waits?: CallWaits,
 ): Promise<PermissionAnswer | undefined | typeof TIMED_OUT> {
   if (signal?.aborted) throw new AbortError();
   const before = new Set(dm.stack.map((s) => s.id));
-  const wait = dm.pushAndWait<PermissionRequestInput, PermissionAnswer>({
-    renderer: PERMISSION_REQUEST_RENDERER,
-    input,
-    toolName: input.tool_name,
-    toolCallId: input.call_id,
-  });
+  const push = { renderer: PERMISSION_REQUEST_RENDERER, input, toolName: input.tool_name, toolCallId: input.call_id };
+  // Nobody shows the prompt: say so instead of waiting in silence. Not denied, because the
+  // answer may still come through resolve(), possibly from another process.
+  const warnIfUnwatched = (slotId: string | undefined) => {
+    if (dm.listeners.size === 0) reportUnwatched(opts, input, slotId);
+  };
+  const wait = waits
+    ? waits.question<PermissionAnswer>(dm, push, warnIfUnwatched)
+    : dm.pushAndWait<PermissionRequestInput, PermissionAnswer>(push);
   // Found as the permission slot that was not there before: display managers may store a
   // parsed copy of the input, or push asynchronously.
   const findSlotId = () =>
@@ -113,9 +120,7 @@ async function askUser(
     const slotId = findSlotId();
     if (slotId) dm.removeSlot(slotId);
   };
-  // Nobody shows the prompt: say so instead of waiting in silence. Not denied, because the
-  // answer may still come through resolve(), possibly from another process.
-  if (dm.listeners.size === 0) reportUnwatched(opts, input, findSlotId());
+  if (!waits) warnIfUnwatched(findSlotId());
   const answer = opts.timeoutMs === undefined ? wait : withTimeout(wait, opts.timeoutMs, takeDown);
   return signal ? raceAbort(answer, signal, takeDown) : answer;
 }

@@ -11,7 +11,13 @@ import type { Agent, AskOptions } from "./agent.js";
  *   `aborted` with the interrupted message (their effects are unknown), in one results message;
  * - then the loop continues: the model sees the results (or the user message) and goes on.
  */
-export async function resumeTurn(agent: Agent, signal?: AbortSignal, options?: AskOptions): Promise<ModelPromptResult> {
+export async function resumeTurn(
+  agent: Agent,
+  signal?: AbortSignal,
+  options?: AskOptions,
+  /** Calls to run again whatever their tool says: those with stored questions (durable human-in-the-loop). */
+  rerunCalls?: ReadonlySet<string>,
+): Promise<ModelPromptResult> {
   throwIfAborted(signal);
   const view = await agent.context.modelView();
   const last = view.at(-1);
@@ -20,7 +26,11 @@ export async function resumeTurn(agent: Agent, signal?: AbortSignal, options?: A
   }
   const pending = needsTurnWindow(last) ? unansweredToolCalls(view) : [];
   if (pending.length > 0) {
-    const rerun = pending.filter((call) => agent.executor.tools.find((tool) => tool.name === call.tool_name)?.rerunOnRecovery === true);
+    const rerun = pending.filter(
+      (call) =>
+        (call.id !== undefined && rerunCalls?.has(call.id) === true) ||
+        agent.executor.tools.find((tool) => tool.name === call.tool_name)?.rerunOnRecovery === true,
+    );
     for (const call of rerun) agent.executor.addToolCallToStack(call);
     const rerunResults = rerun.length > 0 ? await agent.executor.executeToolStack(undefined, signal) : [];
     const results = pending.map((call) => rerunResults.find((r) => r.call_id !== undefined && r.call_id === call.id) ?? interruptedResult(call));

@@ -2,6 +2,7 @@ import type { HandOverFunction, Tool, ToolCall, ToolResultData, ToolReturn } fro
 import { AbortError } from "../errors.js";
 import type { CompositePlugin } from "../plugins/composite.js";
 import { abortableSleep, raceAbort } from "./abortable.js";
+import { StoredCallWaits, storeKeepsWaits } from "./call-waits.js";
 import { checkPermission, type PermissionGateOptions } from "./permissions.js";
 import { abortedResult, errorResult, normalizeToolReturn } from "./tool-result.js";
 
@@ -44,9 +45,13 @@ export async function invokeTool(
   const parsed = parseInput(tool, call.input_args);
   if (!parsed.ok) return errorResult(parsed.message, { issues: parsed.issues });
 
+  // A durable call keeps its questions in the store, so it can run again to resume after a restart.
+  const store = opts.store;
+  const waits =
+    storeKeepsWaits(store) && tool.durable !== false && call.id ? new StoredCallWaits(store, { id: call.id, toolName: tool.name }, signal) : undefined;
   try {
     if (tool.requiresPermission) {
-      const decision = await checkPermission(opts, tool, parsed.value, call.id, signal);
+      const decision = await checkPermission(opts, tool, parsed.value, call.id, signal, waits);
       if (!decision.granted) return errorResult(decision.reason);
     }
   } catch (error) {
@@ -54,7 +59,8 @@ export async function invokeTool(
     return errorResult(`Could not get permission to run "${tool.name}": ${describe(error)}`);
   }
 
-  return runWithRetries(opts, tool, call, parsed.value, handOver, signal);
+  waits?.markToolStart();
+  return runWithRetries(opts, tool, call, parsed.value, handOver, signal, waits);
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false; message: string; issues: Array<{ path: string; message: string }> };
@@ -95,12 +101,14 @@ async function runWithRetries(
   input: unknown,
   handOver: HandOverFunction | undefined,
   signal: AbortSignal | undefined,
+  waits: StoredCallWaits | undefined,
 ): Promise<ToolResultData> {
   // unAbortable tools are not handed the signal: they must finish what they started.
   const toolSignal = tool.unAbortable ? undefined : signal;
   for (let attempt = 0; ; attempt++) {
     try {
-      const output = await raceAbort(runOnce(opts, tool, call, input, handOver, toolSignal), toolSignal);
+      waits?.beginAttempt();
+      const output = await raceAbort(runOnce(opts, tool, call, input, handOver, toolSignal, waits), toolSignal);
       const result = normalizeToolReturn(output);
       await attachSummary(tool, result);
       return result;
@@ -126,6 +134,7 @@ function runOnce(
   input: unknown,
   handOver: HandOverFunction | undefined,
   signal: AbortSignal | undefined,
+  waits: StoredCallWaits | undefined,
 ): Promise<ToolReturn> {
   const dispatched = opts.plugins.dispatch(tool.name, {
     call,
@@ -135,7 +144,7 @@ function runOnce(
     signal,
     handOver,
   });
-  return dispatched ?? Promise.resolve().then(() => tool.run(input, handOver, signal, { callId: call.id }));
+  return dispatched ?? Promise.resolve().then(() => tool.run(input, handOver, signal, { callId: call.id, ...(waits ? { waits } : {}) }));
 }
 
 async function attachSummary(tool: Tool<unknown>, result: ToolResultData): Promise<void> {

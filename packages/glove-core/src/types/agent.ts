@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { DisplayManagerAdapter, DisplayStrategy } from "./display.js";
+import type { DisplayManagerAdapter, DisplayStrategy, ToolDisplay } from "./display.js";
 import type { ContextControls, ExecutorControls, ObserverControls, PromptControls } from "./controls.js";
 import type { SubscriberAdapter } from "./events.js";
 import type { ContentPart, Message } from "./message.js";
@@ -74,6 +74,13 @@ export interface GloveFoldArgs<I = unknown> {
   unAbortable?: boolean | undefined;
   /** Re-run (instead of answered as interrupted) when a turn is taken over after a crash; see Tool. */
   rerunOnRecovery?: boolean | undefined;
+  /**
+   * Default true: when the store keeps questions (durable human-in-the-loop), the call's waits
+   * are stored and it runs again, with the same input and call id, to resume after a restart.
+   * Code before a wait then runs again: wrap what must happen once in `display.step`. false: the
+   * tool cannot run twice; a restart answers it as interrupted.
+   */
+  durable?: boolean | undefined;
   /** How UIs keep this tool's slots visible; stamped on every slot it pushes. */
   displayStrategy?: DisplayStrategy | undefined;
   /** Answers to this tool's `pushAndWait` slots must match this schema (a push may give its own). */
@@ -82,7 +89,7 @@ export interface GloveFoldArgs<I = unknown> {
   replace?: boolean | undefined;
   do(
     input: I,
-    display: DisplayManagerAdapter,
+    display: ToolDisplay,
     glove: IGloveRunnable,
     signal?: AbortSignal,
   ): Promise<ToolReturn>;

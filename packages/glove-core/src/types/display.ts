@@ -30,6 +30,8 @@ export interface SlotPush<I> {
   displayStrategy?: DisplayStrategy | undefined;
   /** Answers to a `pushAndWait` slot must match this schema (checked before the tool sees them). */
   resolveSchema?: z.ZodType | undefined;
+  /** The slot's id, when it must keep one: a stored question shown again after a restart. */
+  id?: string | undefined;
 }
 
 /** What the `input` of an argument without one must be: the fix, spelled out in the type error. */
@@ -89,4 +91,16 @@ export interface DisplayManagerAdapter {
    * without settling the slot, so a UI can show the issues while the tool keeps waiting.
    */
   checkAnswer?(slot_id: string, value: unknown): SlotAnswerCheck;
+}
+
+/** The display as one tool call sees it: the display manager, plus steps recorded for the call. */
+export interface ToolDisplay extends DisplayManagerAdapter {
+  /**
+   * Runs `work` once for this call, also when the call runs again to resume after a restart
+   * (durable questions): the result is stored, and a replay gets it back instead of running
+   * `work` again. Use it for what a tool does before a `pushAndWait` that must not happen twice
+   * (a charge, an email). The result must be JSON. Without a store that keeps questions, `work`
+   * simply runs.
+   */
+  step<T>(name: string, work: () => T | Promise<T>): Promise<T>;
 }

@@ -41,6 +41,11 @@ export type SubscriberEvent = EventOrigin & (
    * someone answers the slot. `message` says how (also logged with console.warn).
    */
   | { type: "permission_waiting"; tool_name: string; call_id?: string; slot_id?: string; message: string }
+  /**
+   * A turn that waited for a person goes on: a stored question was answered (`resolveSlot`) and
+   * the call that asked runs again, meeting its recorded answers.
+   */
+  | { type: "turn_resumed"; slot_id: string; call_id: string; tool_name: string }
   /** The provider refused to answer; `text` is its stated refusal (also the agent message's text). */
   | { type: "model_refusal"; text: string }
   | { type: "compaction_start"; current_token_consumption: number }

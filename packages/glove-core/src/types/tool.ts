@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ToolResultData } from "./message.js";
+import type { CallWaits } from "./waits.js";
 
 /** Delegation callback handed to tools (e.g. to a renderer or another system). */
 export type HandOverFunction = (input: unknown) => Promise<unknown>;
@@ -18,6 +19,8 @@ export type ServerModeWithoutPolicy = "deny" | "allow";
 export interface ToolRunContext {
   /** The model's id for this call. */
   callId?: string;
+  /** The call's stored questions and steps, when the store keeps them and the tool is durable. */
+  waits?: CallWaits;
 }
 
 /** The runtime representation of a tool, as the Executor runs it. */
@@ -31,6 +34,14 @@ export interface Tool<I = unknown> {
   requiresPermission?: boolean;
   /** What a serverMode Glove without a permissionPolicy does with this gated tool; see GloveFoldArgs. */
   serverModeWithoutPolicy?: ServerModeWithoutPolicy;
+  /**
+   * Whether the call may run again to resume a turn that waits for a person (durable questions).
+   * Default true when the store keeps questions; false: its questions live in memory only and a
+   * restart answers the call as interrupted.
+   */
+  durable?: boolean;
+  /** Answers to the tool's questions must match this schema (checked also when a stored question is answered). */
+  resolveSchema?: z.ZodType;
   /** Runs to completion even when the request is aborted; its real result is kept. */
   unAbortable?: boolean;
   /**

@@ -1,4 +1,4 @@
-import type { DisplayStrategy } from "./display.js";
+import type { DisplayManagerAdapter, DisplayStrategy, SlotPush } from "./display.js";
 
 /**
  * What a stored wait is: a question put to a person (a `pushAndWait` slot, a permission prompt,
@@ -48,6 +48,20 @@ export interface WaitOutcome {
 export interface WaitSettlement {
   won: boolean;
   wait: StoredWait | undefined;
+}
+
+/**
+ * The stored waits of one running tool call: its questions and steps in order. A call that runs
+ * again meets them at the same positions and gets the recorded outcomes back.
+ */
+export interface CallWaits {
+  /**
+   * Shows `slot` as a stored question (or finds its recorded answer) and waits for the answer;
+   * `onShown` hears the slot id once it is on the display stack.
+   */
+  question<O>(display: DisplayManagerAdapter, slot: SlotPush<unknown>, onShown?: (slotId: string) => void): Promise<O>;
+  /** Runs `work` once for the call (see `ToolDisplay.step`). */
+  step<T>(name: string, work: () => T | Promise<T>): Promise<T>;
 }
 
 /** Which stored waits to read. */

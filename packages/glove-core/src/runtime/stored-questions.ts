@@ -1,0 +1,112 @@
+import type { Message, ModelPromptResult, StoredWait, Tool } from "../types/index.js";
+import { GloveError } from "../errors.js";
+import { unansweredToolCalls } from "../stores/message-integrity.js";
+import type { Agent } from "./agent.js";
+import type { WaitStore } from "./call-waits.js";
+import { resumeTurn } from "./resume-turn.js";
+import { PERMISSION_REQUEST_RENDERER } from "../constants.js";
+
+/** A question stored for a person, still waiting for the answer. */
+export interface PendingQuestion {
+  /** The slot's id: answer it with `glove.resolveSlot(id, value)` (or the display manager, while shown). */
+  id: string;
+  renderer: string;
+  input: unknown;
+  toolCallId: string;
+  toolName: string;
+  displayStrategy?: StoredWait["displayStrategy"];
+  /** ISO-8601: when it was asked. */
+  created_at: string;
+}
+
+/** Why `resolveSlot` refused an answer; the question (if any) stays as it was. */
+export type SlotAnswerRefusal = "unknown_slot" | "already_answered" | "call_answered" | "invalid";
+
+/** An answer `resolveSlot` could not take. `reason` says why; nothing was recorded. */
+export class SlotAnswerError extends GloveError {
+  readonly reason: SlotAnswerRefusal;
+  readonly slotId: string;
+  readonly issues: Array<{ path: string; message: string }>;
+
+  constructor(slotId: string, reason: SlotAnswerRefusal, message: string, issues: Array<{ path: string; message: string }> = []) {
+    super(message, { code: "GLOVE_SLOT_ANSWER_REFUSED" });
+    this.name = "SlotAnswerError";
+    this.slotId = slotId;
+    this.reason = reason;
+    this.issues = issues;
+  }
+
+  static override isInstance(error: unknown): error is SlotAnswerError {
+    return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "GLOVE_SLOT_ANSWER_REFUSED";
+  }
+}
+
+/** The stored questions still waiting: pending, and their call not answered in the history. */
+export async function pendingQuestions(store: WaitStore, history: readonly Message[]): Promise<PendingQuestion[]> {
+  const open = new Set(unansweredCallIds(history));
+  const waits = await store.getWaits({ status: "pending" });
+  return waits
+    .filter((wait) => wait.kind === "question" && open.has(wait.toolCallId))
+    .map((wait) => ({
+      id: wait.id,
+      renderer: wait.renderer,
+      input: wait.input,
+      toolCallId: wait.toolCallId,
+      toolName: wait.toolName,
+      ...(wait.displayStrategy !== undefined ? { displayStrategy: wait.displayStrategy } : {}),
+      created_at: wait.created_at,
+    }));
+}
+
+/**
+ * Records the answer to a stored question whose call no process is running: checks it against the
+ * tool's schema first, then settles it in the store (the first answer wins). Returns the wait.
+ */
+export async function recordAnswer(store: WaitStore, history: readonly Message[], tools: Tool<unknown>[], slotId: string, value: unknown): Promise<StoredWait> {
+  const wait = (await store.getWaits()).find((w) => w.id === slotId && w.kind === "question");
+  if (!wait) throw new SlotAnswerError(slotId, "unknown_slot", `No stored question "${slotId}" in this conversation. List them with glove.pendingSlots().`);
+  if (wait.status !== "pending") {
+    throw new SlotAnswerError(slotId, "already_answered", `Question ${slotId} was already ${wait.status}; the first answer won.`);
+  }
+  if (!unansweredCallIds(history).includes(wait.toolCallId)) {
+    await store.settleWait(slotId, { status: "cancelled", value: "the call was answered without it", settled_at: new Date().toISOString() });
+    throw new SlotAnswerError(slotId, "call_answered", `Question ${slotId} no longer waits: its tool call ${wait.toolCallId} ended without it (aborted or interrupted).`);
+  }
+  const schema = wait.renderer === PERMISSION_REQUEST_RENDERER ? undefined : tools.find((tool) => tool.name === wait.toolName)?.resolveSchema;
+  let answer = value;
+  if (schema) {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(root)", message: issue.message }));
+      throw new SlotAnswerError(
+        slotId,
+        "invalid",
+        `The answer for question ${slotId} ("${wait.toolName}") is invalid: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}. It still waits; send a valid answer.`,
+        issues,
+      );
+    }
+    answer = parsed.data;
+  }
+  const { won, wait: now } = await store.settleWait(slotId, { status: "resolved", value: answer === undefined ? null : answer, settled_at: new Date().toISOString() });
+  if (!won) throw new SlotAnswerError(slotId, "already_answered", `Question ${slotId} was already ${now?.status ?? "closed"}; the first answer won.`);
+  return now ?? wait;
+}
+
+/**
+ * Answers a stored question whose call no process is running, and resumes its turn here: the
+ * calls that kept their waits run again (meeting the recorded answers by position), the others are
+ * answered as interrupted, and the loop goes on.
+ */
+export async function answerAndResume(agent: Agent, store: WaitStore, slotId: string, value: unknown, signal?: AbortSignal): Promise<ModelPromptResult> {
+  const history = await agent.context.modelView();
+  const wait = await recordAnswer(store, history, agent.executor.tools, slotId, value);
+  const open = new Set(unansweredCallIds(history));
+  const durable = (name: string) => agent.executor.tools.find((tool) => tool.name === name)?.durable !== false;
+  const rerun = new Set((await store.getWaits()).filter((w) => open.has(w.toolCallId) && durable(w.toolName)).map((w) => w.toolCallId));
+  await agent.executor.bus.emit("turn_resumed", { slot_id: slotId, call_id: wait.toolCallId, tool_name: wait.toolName });
+  return resumeTurn(agent, signal, undefined, rerun);
+}
+
+function unansweredCallIds(history: readonly Message[]): string[] {
+  return unansweredToolCalls(history).flatMap((call) => (call.id ? [call.id] : []));
+}

@@ -41,7 +41,7 @@ import type { OutputSchema, ProcessRequestOptions, RequestResult, StructuredRequ
 import { usageSince, withUsage } from "./request-result.js";
 import { resumeTurn } from "./runtime/resume-turn.js";
 import { storeKeepsWaits } from "./runtime/call-waits.js";
-import { answerAndResume, pendingQuestions, SlotAnswerError, type PendingQuestion } from "./runtime/stored-questions.js";
+import { answerAndResume, pendingQuestions, SlotAnswerError, type PendingQuestion, type StoredAnswer } from "./runtime/stored-questions.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { composeSystemPrompt } from "./system-prompt.js";
 import { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
@@ -312,15 +312,30 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
    * promise then settles with the turn's result. Refusals are `SlotAnswerError`s (unknown,
    * already answered, invalid: the question keeps waiting).
    */
-  async resolveSlot(slotId: string, value: unknown, signal?: AbortSignal): Promise<ModelAnswer | undefined> {
+  resolveSlot(slotId: string, value: unknown, signal?: AbortSignal): Promise<ModelAnswer | undefined> {
+    return this.answerSlot(slotId, { resolve: value }, signal);
+  }
+
+  /** Refuses a question (the tool's wait fails with `DisplaySlotRejectedError`), like `resolveSlot` otherwise. */
+  rejectSlot(slotId: string, reason: unknown, signal?: AbortSignal): Promise<ModelAnswer | undefined> {
+    return this.answerSlot(slotId, { reject: reason }, signal);
+  }
+
+  private async answerSlot(slotId: string, answer: StoredAnswer, signal?: AbortSignal): Promise<ModelAnswer | undefined> {
     const parts = this.requireParts("resolveSlot");
     const display = this.currentDisplay;
     if (display.resolverStore.has(slotId)) {
+      if ("reject" in answer) {
+        display.reject(slotId, answer.reject);
+        return undefined;
+      }
+      const value = answer.resolve;
       const check = display.checkAnswer?.(slotId, value);
       if (check && !check.ok) {
         throw new SlotAnswerError(slotId, check.reason === "invalid" ? "invalid" : "unknown_slot", check.message, check.reason === "invalid" ? check.issues : []);
       }
-      display.resolve(slotId, check?.ok ? check.value : value);
+      // The raw value: the manager parses it on resolve (a transforming schema must run once).
+      display.resolve(slotId, value);
       return undefined;
     }
     const store = parts.store;
@@ -332,7 +347,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
       .then(async () => {
         const used = usageSince(() => parts.promptMachine.usage);
         parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
-        return withUsage(await answerAndResume(parts.agent, store, slotId, value, signal), used());
+        return withUsage(await answerAndResume(parts.agent, store, slotId, answer, signal), used());
       })
       .finally(() => this.pendingRequests--);
     this.queue = run.catch(() => undefined);

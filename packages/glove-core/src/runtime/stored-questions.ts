@@ -62,7 +62,7 @@ export async function pendingQuestions(store: WaitStore, history: readonly Messa
  * Records the answer to a stored question whose call no process is running: checks it against the
  * tool's schema first, then settles it in the store (the first answer wins). Returns the wait.
  */
-export async function recordAnswer(store: WaitStore, history: readonly Message[], tools: Tool<unknown>[], slotId: string, value: unknown): Promise<StoredWait> {
+export async function recordAnswer(store: WaitStore, history: readonly Message[], tools: Tool<unknown>[], slotId: string, answer: StoredAnswer): Promise<StoredWait> {
   const wait = (await store.getWaits()).find((w) => w.id === slotId && w.kind === "question");
   if (!wait) throw new SlotAnswerError(slotId, "unknown_slot", `No stored question "${slotId}" in this conversation. List them with glove.pendingSlots().`);
   if (wait.status !== "pending") {
@@ -72,8 +72,9 @@ export async function recordAnswer(store: WaitStore, history: readonly Message[]
     await store.settleWait(slotId, { status: "cancelled", value: "the call was answered without it", settled_at: new Date().toISOString() });
     throw new SlotAnswerError(slotId, "call_answered", `Question ${slotId} no longer waits: its tool call ${wait.toolCallId} ended without it (aborted or interrupted).`);
   }
+  if ("reject" in answer) return settleFirst(store, slotId, { status: "rejected", value: answer.reject ?? null });
   const schema = wait.renderer === PERMISSION_REQUEST_RENDERER ? undefined : tools.find((tool) => tool.name === wait.toolName)?.resolveSchema;
-  let answer = value;
+  let value = answer.resolve;
   if (schema) {
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
@@ -85,11 +86,18 @@ export async function recordAnswer(store: WaitStore, history: readonly Message[]
         issues,
       );
     }
-    answer = parsed.data;
+    value = parsed.data;
   }
-  const { won, wait: now } = await store.settleWait(slotId, { status: "resolved", value: answer === undefined ? null : answer, settled_at: new Date().toISOString() });
-  if (!won) throw new SlotAnswerError(slotId, "already_answered", `Question ${slotId} was already ${now?.status ?? "closed"}; the first answer won.`);
-  return now ?? wait;
+  return settleFirst(store, slotId, { status: "resolved", value: value === undefined ? null : value });
+}
+
+/** An answer to a stored question: a value, or a refusal (the tool's wait then fails). */
+export type StoredAnswer = { resolve: unknown } | { reject: unknown };
+
+async function settleFirst(store: WaitStore, slotId: string, outcome: { status: "resolved" | "rejected"; value: unknown }): Promise<StoredWait> {
+  const { won, wait } = await store.settleWait(slotId, { ...outcome, settled_at: new Date().toISOString() });
+  if (!won || !wait) throw new SlotAnswerError(slotId, "already_answered", `Question ${slotId} was already ${wait?.status ?? "closed"}; the first answer won.`);
+  return wait;
 }
 
 /**
@@ -97,9 +105,9 @@ export async function recordAnswer(store: WaitStore, history: readonly Message[]
  * calls that kept their waits run again (meeting the recorded answers by position), the others are
  * answered as interrupted, and the loop goes on.
  */
-export async function answerAndResume(agent: Agent, store: WaitStore, slotId: string, value: unknown, signal?: AbortSignal): Promise<ModelPromptResult> {
+export async function answerAndResume(agent: Agent, store: WaitStore, slotId: string, answer: StoredAnswer, signal?: AbortSignal): Promise<ModelPromptResult> {
   const history = await agent.context.modelView();
-  const wait = await recordAnswer(store, history, agent.executor.tools, slotId, value);
+  const wait = await recordAnswer(store, history, agent.executor.tools, slotId, answer);
   const open = new Set(unansweredCallIds(history));
   const durable = (name: string) => agent.executor.tools.find((tool) => tool.name === name)?.durable !== false;
   const rerun = new Set((await store.getWaits()).filter((w) => open.has(w.toolCallId) && durable(w.toolName)).map((w) => w.toolCallId));

@@ -18,6 +18,8 @@ import type {
   PlainRequestResult,
   StoreAdapter,
   SubscriberAdapter,
+  PendingQuestion,
+  StoredAnswer,
 } from "./types/index.js";
 import { AbortError, ConfigurationError, DuplicateToolError, throwIfAborted, toAbortError } from "./errors.js";
 import { Displaymanager } from "./display/display-manager.js";
@@ -41,7 +43,7 @@ import type { OutputSchema, ProcessRequestOptions, RequestResult, StructuredRequ
 import { usageSince, withUsage } from "./request-result.js";
 import { resumeTurn } from "./runtime/resume-turn.js";
 import { storeKeepsWaits } from "./runtime/call-waits.js";
-import { answerAndResume, pendingQuestions, SlotAnswerError, type PendingQuestion, type StoredAnswer } from "./runtime/stored-questions.js";
+import { answerAndResume, pendingQuestions, SlotAnswerError } from "./runtime/stored-questions.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { composeSystemPrompt } from "./system-prompt.js";
 import { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";

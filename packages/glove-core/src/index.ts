@@ -19,7 +19,6 @@ export { PromptMachine, summarizeOlderToolResults } from "./runtime/prompt-machi
 export type { PromptMachineOptions, PromptRunOptions } from "./runtime/prompt-machine.js";
 export { PERMISSION_REQUEST_RENDERER } from "./runtime/permissions.js";
 export { SlotAnswerError } from "./runtime/stored-questions.js";
-export type { PendingQuestion, SlotAnswerRefusal } from "./runtime/stored-questions.js";
 export type { PermissionAnswer, PermissionRequestInput } from "./runtime/permissions.js";
 export { isToolResultData, normalizeToolReturn } from "./runtime/tool-result.js";
 

@@ -1,26 +1,10 @@
-import type { Message, ModelPromptResult, StoredWait, Tool } from "../types/index.js";
+import type { Message, ModelPromptResult, PendingQuestion, SlotAnswerRefusal, StoredAnswer, StoredWait, Tool } from "../types/index.js";
 import { GloveError } from "../errors.js";
 import { unansweredToolCalls } from "../stores/message-integrity.js";
 import type { Agent } from "./agent.js";
 import type { WaitStore } from "./call-waits.js";
 import { resumeTurn } from "./resume-turn.js";
 import { PERMISSION_REQUEST_RENDERER } from "../constants.js";
-
-/** A question stored for a person, still waiting for the answer. */
-export interface PendingQuestion {
-  /** The slot's id: answer it with `glove.resolveSlot(id, value)` (or the display manager, while shown). */
-  id: string;
-  renderer: string;
-  input: unknown;
-  toolCallId: string;
-  toolName: string;
-  displayStrategy?: StoredWait["displayStrategy"];
-  /** ISO-8601: when it was asked. */
-  created_at: string;
-}
-
-/** Why `resolveSlot` refused an answer; the question (if any) stays as it was. */
-export type SlotAnswerRefusal = "unknown_slot" | "already_answered" | "call_answered" | "invalid";
 
 /** An answer `resolveSlot` could not take. `reason` says why; nothing was recorded. */
 export class SlotAnswerError extends GloveError {
@@ -90,9 +74,6 @@ export async function recordAnswer(store: WaitStore, history: readonly Message[]
   }
   return settleFirst(store, slotId, { status: "resolved", value: value === undefined ? null : value });
 }
-
-/** An answer to a stored question: a value, or a refusal (the tool's wait then fails). */
-export type StoredAnswer = { resolve: unknown } | { reject: unknown };
 
 async function settleFirst(store: WaitStore, slotId: string, outcome: { status: "resolved" | "rejected"; value: unknown }): Promise<StoredWait> {
   const { won, wait } = await store.settleWait(slotId, { ...outcome, settled_at: new Date().toISOString() });

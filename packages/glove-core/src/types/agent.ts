@@ -7,6 +7,7 @@ import type { ModelAdapter, ModelPromptResult } from "./model.js";
 import type { GlovePlugin } from "./plugin.js";
 import type { ModelAnswer, PlainRequestResult } from "./result.js";
 import type { StoreAdapter } from "./store.js";
+import type { PendingQuestion } from "./waits.js";
 import type { ServerModeWithoutPolicy, ToolReturn } from "./tool.js";
 
 /*
@@ -54,6 +55,12 @@ export interface IGloveRunnable extends GloveCommon<IGloveRunnable> {
    * answered as interrupted; a turn whose answer is already stored ends without a model call.
    */
   continueTurn?(signal?: AbortSignal): Promise<ModelAnswer>;
+  /** Questions stored for a person that still wait (durable human-in-the-loop); see Glove. */
+  pendingSlots?(): Promise<PendingQuestion[]>;
+  /** Answers a question, live or stored; a stored one resumes its turn here. See Glove. */
+  resolveSlot?(slotId: string, value: unknown, signal?: AbortSignal): Promise<ModelAnswer | undefined>;
+  /** Refuses a question, live or stored; a stored one resumes its turn here. See Glove. */
+  rejectSlot?(slotId: string, reason: unknown, signal?: AbortSignal): Promise<ModelAnswer | undefined>;
   /** The store this agent currently persists to. */
   readonly store: StoreAdapter;
 }

@@ -64,6 +64,25 @@ export interface CallWaits {
   step<T>(name: string, work: () => T | Promise<T>): Promise<T>;
 }
 
+/** A question stored for a person, still waiting for the answer. */
+export interface PendingQuestion {
+  /** The slot's id: answer it with `glove.resolveSlot(id, value)` (or the display manager, while shown). */
+  id: string;
+  renderer: string;
+  input: unknown;
+  toolCallId: string;
+  toolName: string;
+  displayStrategy?: DisplayStrategy | undefined;
+  /** ISO-8601: when it was asked. */
+  created_at: string;
+}
+
+/** Why `resolveSlot` refused an answer; the question (if any) stays as it was. */
+export type SlotAnswerRefusal = "unknown_slot" | "already_answered" | "call_answered" | "invalid";
+
+/** An answer to a stored question: a value, or a refusal (the tool's wait then fails). */
+export type StoredAnswer = { resolve: unknown } | { reject: unknown };
+
 /** Which stored waits to read. */
 export interface WaitFilter {
   status?: StoredWaitStatus | undefined;

@@ -61,6 +61,8 @@ export type {
   MessageRecord,
   SessionRecord,
 } from "./stores/record-codec.js";
+export { WAIT_COLUMNS } from "./stores/wait-records.js";
+export type { WaitOutcomeRow, WaitRecord, WaitRow } from "./stores/wait-records.js";
 export { StoreSessionError } from "./stores/store-session-error.js";
 export { schemaVersionPolicy } from "./stores/schema-version.js";
 export type { SchemaMigration, SchemaVersionPolicyOptions } from "./stores/schema-version.js";

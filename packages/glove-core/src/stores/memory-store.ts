@@ -4,12 +4,17 @@ import type {
   Message,
   PermissionStatus,
   StoreAdapter,
+  StoredWait,
   SubAgentStoreOptions,
   Task,
   TokenConsumptionCounter,
+  WaitFilter,
+  WaitOutcome,
+  WaitSettlement,
 } from "../types/index.js";
 import { planAppendSync } from "./append-plan.js";
 import { clonePlain } from "./clone.js";
+import { MemoryWaits } from "./memory-waits.js";
 import { createRecordCodec, type RecordCodec } from "./record-codec.js";
 import { requireSessionId, subStoreSession } from "./store-ids.js";
 import { StoreSessionError } from "./store-session-error.js";
@@ -42,8 +47,9 @@ export interface MemoryStoreOptions {
 
 /**
  * In-process `StoreAdapter`: the default store of a `Glove`, and a good fit for scripts and tests.
- * Implements every optional capability (tasks, permissions, inbox, subagent stores, and the
- * `getMessagesSinceLastCompaction` fast path). Everything is lost when the instance is collected.
+ * Implements every optional capability (tasks, permissions, inbox, durable questions, subagent
+ * stores, and the `getMessagesSinceLastCompaction` fast path). Everything is lost when the
+ * instance is collected, so its "durable" questions last as long as the process.
  *
  * It accepts and refuses exactly what the persistent stores do, and keeps what they would read
  * back (docs/decisions/0011): messages as their JSON form, tasks and inbox items with their own
@@ -67,6 +73,7 @@ export class MemoryStore implements StoreAdapter {
   #permissions = new Map<string, PermissionStatus>();
   /** Insertion-ordered by item id. */
   #inbox = new Map<string, InboxItem>();
+  readonly #waits: MemoryWaits;
   /** Durable sub-stores, one per namespace, so a subagent keeps its history across invocations. */
   #durableChildren = new Map<string, MemoryStore>();
 
@@ -78,6 +85,7 @@ export class MemoryStore implements StoreAdapter {
     this.identifier = requireSessionId("MemoryStore", identifier, (displayId, detail) => new MemoryStoreError(displayId, detail, "GLOVE_STORE_INVALID"));
     this.#codec = createRecordCodec({ error: (detail, code) => new MemoryStoreError(identifier, detail, code) });
     this.#options = { ...options };
+    this.#waits = new MemoryWaits(this.#codec);
   }
 
   // ── Messages ──────────────────────────────────────────────────────────────────────────────
@@ -205,6 +213,23 @@ export class MemoryStore implements StoreAdapter {
   /** Items answered but not yet consumed by the agent ("resolved" only, not "consumed"). */
   async getResolvedInboxItems(): Promise<InboxItem[]> {
     return copy([...this.#inbox.values()].filter((item) => item.status === "resolved"));
+  }
+
+  // ── Durable questions ─────────────────────────────────────────────────────────────────────
+
+  /** Records a wait; an id already stored changes nothing (a replay adds again). */
+  async addWait(wait: StoredWait): Promise<void> {
+    this.#waits.add(wait);
+  }
+
+  /** Settles a pending wait; the first settle wins, a later one gets the wait as it stands. */
+  async settleWait(id: string, outcome: WaitOutcome): Promise<WaitSettlement> {
+    return this.#waits.settle(id, outcome);
+  }
+
+  /** The session's waits in the order they were added, filtered by status and/or tool call. */
+  async getWaits(filter?: WaitFilter): Promise<StoredWait[]> {
+    return this.#waits.list(filter);
   }
 
   // ── Subagent stores ───────────────────────────────────────────────────────────────────────

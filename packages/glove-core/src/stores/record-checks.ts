@@ -31,7 +31,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** A structural object must be plain data: an object without a toJSON method (which could reshape it when stored). */
-function recordProblem(what: string, value: unknown): string | undefined {
+export function recordProblem(what: string, value: unknown): string | undefined {
   if (!isRecord(value)) return `${what} must be an object, not ${describeValue(value)}`;
   if (typeof value["toJSON"] === "function") return `${what} has a toJSON method; pass plain data`;
   return undefined;
@@ -132,18 +132,24 @@ export function messagesProblem(value: unknown): string | undefined {
 }
 
 /**
- * The message as the JSON text every store keeps (or why it has none: a BigInt, a cycle). Data
- * that JSON cannot express is stored as JSON writes it: NaN and Infinity as null, undefined array
- * entries as null, undefined keys dropped, Dates as ISO strings.
+ * `value` as the JSON text every store keeps (what `JSON.stringify` writes), or why it has none
+ * (a BigInt, a cycle, a bare function). Data JSON cannot express is stored as JSON writes it: NaN
+ * and Infinity as null, undefined array entries as null, undefined keys dropped, Dates as ISO
+ * strings; NUL and lone surrogates in strings become escapes, so they round-trip exactly.
  */
-export function messageJson(message: Message): { json: string } | { problem: string } {
+export function jsonText(what: string, value: unknown): { json: string } | { problem: string } {
   let json: unknown;
   try {
-    json = JSON.stringify(message);
+    json = JSON.stringify(value);
   } catch (error) {
-    return { problem: `the message is not JSON-serialisable (${error instanceof Error ? error.message : String(error)})` };
+    return { problem: `${what} is not JSON-serialisable (${error instanceof Error ? error.message : String(error)})` };
   }
-  return typeof json === "string" ? { json } : { problem: "the message has no JSON form" };
+  return typeof json === "string" ? { json } : { problem: `${what} has no JSON form` };
+}
+
+/** The message as the JSON text every store keeps (or why it has none), as `jsonText` writes it. */
+export function messageJson(message: Message): { json: string } | { problem: string } {
+  return jsonText("the message", message);
 }
 
 // ── Counters ────────────────────────────────────────────────────────────────────────────────

@@ -1,4 +1,4 @@
-import type { InboxItem, InboxItemUpdate, Message, PermissionStatus, Task, TokenConsumptionCounter } from "../types/index.js";
+import type { InboxItem, InboxItemUpdate, Message, PermissionStatus, StoredWait, Task, TokenConsumptionCounter, WaitFilter, WaitOutcome } from "../types/index.js";
 import { decodeMessage } from "./message-integrity.js";
 import { keyProblem, quote } from "./store-ids.js";
 import {
@@ -20,6 +20,7 @@ import {
   tokensProblem,
   toolNameProblem,
 } from "./record-checks.js";
+import { decodeWait, encodeWait, encodeWaitOutcome, waitFilterProblem, type WaitOutcomeRow, type WaitRecord, type WaitRow } from "./wait-records.js";
 
 /**
  * Store error codes: a bad call (e.g. an unknown task id), input no store accepts (refused before
@@ -124,8 +125,8 @@ export function createRecordCodec({ error, where }: RecordCodecOptions) {
       if (current + args.tokens_in + args.tokens_out > MAX_TOKEN_TOTAL) throw invalid(tokenOverflowDetail(current, args));
     },
 
-    /** A task or inbox item id given to an update, checked like the ids stored. */
-    checkId(kind: "task" | "inbox item", id: string): string {
+    /** A task, inbox item or wait id given to an update, checked like the ids stored. */
+    checkId(kind: "task" | "inbox item" | "wait", id: string): string {
       refuse(keyProblem(`the ${kind} id`, id));
       return id;
     },
@@ -203,6 +204,32 @@ export function createRecordCodec({ error, where }: RecordCodecOptions) {
       if (updates.response !== undefined) out.response = updates.response;
       if (updates.resolved_at !== undefined) out.resolved_at = updates.resolved_at;
       return out;
+    },
+
+    /** The wait as the row every store keeps (./wait-records.ts), after checking it. */
+    encodeWait(wait: StoredWait): WaitRow {
+      const encoded = encodeWait(wait);
+      if ("problem" in encoded) throw invalid(encoded.problem);
+      return encoded.row;
+    },
+
+    /** The columns a settle writes, after checking the outcome (resolved, rejected or cancelled). */
+    encodeWaitOutcome(outcome: WaitOutcome): WaitOutcomeRow {
+      const encoded = encodeWaitOutcome(outcome);
+      if ("problem" in encoded) throw invalid(encoded.problem);
+      return encoded.row;
+    },
+
+    /** The filter of a wait read, checked; no filter selects every wait. */
+    checkWaitFilter(filter: WaitFilter | undefined): WaitFilter {
+      refuse(waitFilterProblem(filter));
+      return { status: filter?.status, toolCallId: filter?.toolCallId };
+    },
+
+    decodeWait(row: WaitRecord): StoredWait {
+      const decoded = decodeWait(row);
+      if ("problem" in decoded) throw corrupt(`wait ${quote(String(row.id))}${at} is corrupt (${decoded.problem})`);
+      return decoded.wait;
     },
 
     /**

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { Message, SubAgentStoreOptions } from "../../src/index.js";
+import type { Message, StoredWait, SubAgentStoreOptions, WaitFilter, WaitOutcome } from "../../src/index.js";
 import { MemoryStore } from "../../src/index.js";
 import { storeConformanceCases, type StoreCapability } from "../../src/testing/index.js";
 
 // MemoryStore keeps its data in the instance, so "the same session" is the same instance.
 const sessions = new Map<string, MemoryStore>();
-const ALL: StoreCapability[] = ["tasks", "replaceTasks", "permissions", "inbox", "subAgentStores", "messageCount", "messagesSinceLastCompaction"];
+const ALL: StoreCapability[] = ["tasks", "replaceTasks", "permissions", "inbox", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction"];
 
 describe("MemoryStore conformance", () => {
   const cases = storeConformanceCases({
@@ -112,6 +112,31 @@ describe("the conformance suite catches broken stores", () => {
       }
     }
     expect(await run((id) => new Truncating(id), /^token counts: only/)).toMatch(/addTokens\(\{ tokens_in: 12 \}\) must be refused with GLOVE_STORE_INVALID/);
+  });
+
+  it("a store whose every settle of a known wait wins (last answer wins)", async () => {
+    class LastWins extends MemoryStore {
+      override async settleWait(id: string, outcome: WaitOutcome) {
+        const result = await super.settleWait(id, outcome);
+        return { ...result, won: result.wait !== undefined };
+      }
+    }
+    expect(await run((id) => new LastWins(id), /^waits: the first settle wins/)).toMatch(/a second settleWait\(\) \(must lose and return the stored wait\)\.won: expected false, got true/);
+  });
+
+  it("a store that loses lone surrogates in wait data (as UTF-8 encoding does)", async () => {
+    class Lossy extends MemoryStore {
+      override async getWaits(filter?: WaitFilter): Promise<StoredWait[]> {
+        return JSON.parse(JSON.stringify(await super.getWaits(filter)).replace(/\\ud[89a-f][0-9a-f]{2}/g, "\ufffd")) as StoredWait[];
+      }
+    }
+    expect(await run((id) => new Lossy(id), /^waits: add\/get round-trip/)).toMatch(/getWaits\(\) after five adds\[0\]\.input\.text: expected/);
+  });
+
+  it("a store that half-implements durable questions", async () => {
+    class Half extends MemoryStore {}
+    (Half.prototype as Partial<MemoryStore>).getWaits = undefined;
+    expect(await run((id) => new Half(id), /^waits: add\/get/)).toMatch(/implements addWait, settleWait but not getWaits: the waits group is all or nothing/);
   });
 
   it("a store that loses lone surrogates in message text (as UTF-8 encoding does)", async () => {

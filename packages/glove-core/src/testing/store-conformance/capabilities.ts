@@ -8,6 +8,7 @@ const GROUPS: Record<StoreCapability, Array<keyof StoreAdapter>> = {
   replaceTasks: ["replaceTasks"],
   permissions: ["getPermission", "setPermission"],
   inbox: ["getInboxItems", "addInboxItem", "updateInboxItem", "getResolvedInboxItems"],
+  waits: ["addWait", "settleWait", "getWaits"],
   subAgentStores: ["createSubAgentStore"],
   messageCount: ["messageCount"],
   messagesSinceLastCompaction: ["getMessagesSinceLastCompaction"],
@@ -36,4 +37,5 @@ export type WithTasks = StoreAdapter & Required<Pick<StoreAdapter, "getTasks" | 
 export type WithInbox = StoreAdapter &
   Required<Pick<StoreAdapter, "getInboxItems" | "addInboxItem" | "updateInboxItem" | "getResolvedInboxItems">>;
 export type WithPermissions = StoreAdapter & Required<Pick<StoreAdapter, "getPermission" | "setPermission">>;
+export type WithWaits = StoreAdapter & Required<Pick<StoreAdapter, "addWait" | "settleWait" | "getWaits">>;
 export type WithSubStores = StoreAdapter & Required<Pick<StoreAdapter, "createSubAgentStore">>;

@@ -7,6 +7,7 @@ import { parityCases } from "./parity-cases.js";
 import { repairCases } from "./repair-cases.js";
 import { subStoreCases } from "./sub-store-cases.js";
 import type { StoreConformanceCase, StoreConformanceOptions } from "./types.js";
+import { waitCases } from "./wait-cases.js";
 
 /** The conformance cases for one store implementation. Each case uses fresh session ids. */
 export function storeConformanceCases(options: StoreConformanceOptions): StoreConformanceCase[] {
@@ -286,5 +287,6 @@ export function storeConformanceCases(options: StoreConformanceOptions): StoreCo
     ...repairCases({ define, open, required, options }),
     ...idCases({ define, open, required, options }),
     ...subStoreCases({ define, open, required, options }),
+    ...waitCases({ define, open, required, options }),
   ];
 }

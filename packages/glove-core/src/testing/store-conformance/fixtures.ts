@@ -1,4 +1,4 @@
-import type { InboxItem, Message, Task } from "../../types/index.js";
+import type { InboxItem, Message, StoredWait, Task } from "../../types/index.js";
 
 
 /** Messages exercising every field and flag of `Message`, content parts and tool payloads. */
@@ -87,6 +87,23 @@ export function inboxItem(id: string, overrides: Partial<InboxItem> = {}): Inbox
     blocking: false,
     created_at: "2026-01-02T03:04:05.678Z",
     resolved_at: null,
+    ...overrides,
+  };
+}
+
+/** A pending question of call `toolCallId` at `position`; steps and settled waits by `overrides`. */
+export function storedWait(id: string, overrides: Partial<StoredWait> = {}): StoredWait {
+  return {
+    id,
+    kind: "question",
+    toolCallId: "call_1",
+    toolName: "checkout",
+    position: 0,
+    renderer: "confirm_purchase",
+    input: { item: `item ${id}`, price: 4.5 },
+    status: "pending",
+    created_at: "2026-01-02T03:04:05.678Z",
+    settled_at: null,
     ...overrides,
   };
 }

@@ -57,6 +57,32 @@ export const MIGRATIONS: readonly SchemaMigration<string[]>[] = [
       `CREATE INDEX glove_inbox_by_status ON glove_inbox (session_id, status, position)`,
     ],
   },
+  {
+    version: 2,
+    description: "waits: durable questions and recorded steps",
+    statements: [
+      // seq aliases the rowid (stable, unlike a bare rowid, across VACUUM): the order waits were added in.
+      `CREATE TABLE glove_waits (
+        seq INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('question', 'step')),
+        tool_call_id TEXT NOT NULL,
+        tool_name TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        renderer TEXT NOT NULL,
+        input_json TEXT,
+        display_strategy TEXT,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'resolved', 'rejected', 'cancelled')),
+        value_json TEXT,
+        created_at TEXT NOT NULL,
+        settled_at TEXT,
+        UNIQUE (session_id, id)
+      )`,
+      `CREATE INDEX glove_waits_by_status ON glove_waits (session_id, status, seq)`,
+      `CREATE INDEX glove_waits_by_call ON glove_waits (session_id, tool_call_id, seq)`,
+    ],
+  },
 ];
 
 /** The schema version this release writes; a database recorded at a newer one is refused. */

@@ -7,10 +7,14 @@ import type {
   Message,
   PermissionStatus,
   StoreAdapter,
+  StoredWait,
   SubAgentStoreOptions,
   SubStoreInfo,
   Task,
   TokenConsumptionCounter,
+  WaitFilter,
+  WaitOutcome,
+  WaitSettlement,
 } from "glove-core";
 import { ConfigurationError, createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
@@ -20,6 +24,7 @@ import { SqlitePermissions } from "./permissions.js";
 import { migrate } from "./schema.js";
 import { SqliteSessionRow } from "./session.js";
 import { SqliteTasks } from "./tasks.js";
+import { SqliteWaits } from "./waits.js";
 
 /** Options of SqliteStore: the database and the conversation to read and write. */
 export interface SqliteStoreOptions {
@@ -41,8 +46,8 @@ export interface SqliteStoreOptions {
 /**
  * A `StoreAdapter` on SQLite (better-sqlite3): one file holds any number of conversations, safe
  * for several processes (WAL, IMMEDIATE write transactions, busy timeout). Implements every
- * optional capability — tasks (with `replaceTasks`), permissions, inbox, durable and ephemeral
- * sub-stores, `messageCount` and the `getMessagesSinceLastCompaction` fast path (both O(1) in
+ * optional capability — tasks (with `replaceTasks`), permissions, inbox, durable questions
+ * (`addWait`, `settleWait`, `getWaits`), durable and ephemeral sub-stores, `messageCount` and the `getMessagesSinceLastCompaction` fast path (both O(1) in
  * the history length, plus the messages returned).
  *
  * Calls run synchronously inside their async wrappers, so one process's appends land in call order.
@@ -58,6 +63,7 @@ export class SqliteStore implements StoreAdapter {
   readonly #tasks: SqliteTasks;
   readonly #permissions: SqlitePermissions;
   readonly #inbox: SqliteInbox;
+  readonly #waits: SqliteWaits;
 
   constructor(options: SqliteStoreOptions);
   /** @internal sub-store constructor */
@@ -89,6 +95,7 @@ export class SqliteStore implements StoreAdapter {
       this.#tasks = new SqliteTasks(session);
       this.#permissions = new SqlitePermissions(session);
       this.#inbox = new SqliteInbox(session);
+      this.#waits = new SqliteWaits(session);
       this.#row.ensure(child);
     } catch (error) {
       if (this.#ownsDb) this.db.close();
@@ -190,6 +197,23 @@ export class SqliteStore implements StoreAdapter {
 
   async getResolvedInboxItems(): Promise<InboxItem[]> {
     return this.#inbox.resolved();
+  }
+
+  // Durable questions
+
+  /** Records a wait; an id already stored changes nothing (a replay adds again). */
+  async addWait(wait: StoredWait): Promise<void> {
+    this.#waits.add(wait);
+  }
+
+  /** Settles a pending wait; the first settle wins, across processes on the same file. */
+  async settleWait(id: string, outcome: WaitOutcome): Promise<WaitSettlement> {
+    return this.#waits.settle(id, outcome);
+  }
+
+  /** The session's waits in the order they were added, filtered by status and/or tool call. */
+  async getWaits(filter?: WaitFilter): Promise<StoredWait[]> {
+    return this.#waits.list(filter);
   }
 
   // Sub-stores

@@ -32,6 +32,30 @@ describe("SqliteStore across processes", () => {
     store.close();
   });
 
+  it("two processes settling the same questions at once: each question has exactly one winner, whose answer is stored", async () => {
+    const dbPath = join(dir, "waits.db");
+    const COUNT = 300;
+    const setup = new SqliteStore({ dbPath, sessionId: "answers" });
+    for (let i = 0; i < COUNT; i++) {
+      await setup.addWait({ id: `q${i}`, kind: "question", toolCallId: "c1", toolName: "ask", position: i, renderer: "confirm", input: null, status: "pending", created_at: new Date().toISOString(), settled_at: null });
+    }
+    setup.close();
+    const startAt = String(Date.now() + 1500);
+    const run = (writer: string) => runNode(join(fixtures, "settle-waits.mjs"), [dbPath, "answers", writer, String(COUNT), startAt]);
+    const [a, b] = await Promise.all([run("A"), run("B")]);
+    for (const r of [a, b]) expect(r.code, r.out).toBe(0);
+    const wonBy = (out: string) => new Set(out.split("\n").filter((line) => line.endsWith(" won")).map((line) => line.split(" ")[0]));
+    const [byA, byB] = [wonBy(a.out), wonBy(b.out)];
+    expect(byA.size + byB.size).toBe(COUNT);
+    const store = new SqliteStore({ dbPath, sessionId: "answers" });
+    for (const wait of await store.getWaits()) {
+      expect(wait.status).toBe("resolved");
+      expect(byA.has(wait.id) !== byB.has(wait.id)).toBe(true);
+      expect(wait.value).toBe(byA.has(wait.id) ? "A" : "B");
+    }
+    store.close();
+  });
+
   it("injects an inbox item resolved by another node process into the next request", async () => {
     const dbPath = join(dir, "inbox.db");
     const store = new SqliteStore({ dbPath, sessionId: "cafe" });

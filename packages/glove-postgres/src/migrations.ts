@@ -57,6 +57,32 @@ export const MIGRATIONS: readonly SchemaMigration<(s: string) => string[]>[] = [
       `CREATE INDEX glove_inbox_by_status ON ${s}.glove_inbox (session_id, status, position)`,
     ],
   },
+  {
+    version: 2,
+    description: "waits: durable questions and recorded steps",
+    statements: (s) => [
+      // seq: the order waits were added in, which getWaits returns.
+      `CREATE TABLE ${s}.glove_waits (
+        session_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        seq BIGINT GENERATED ALWAYS AS IDENTITY,
+        kind TEXT NOT NULL CHECK (kind IN ('question', 'step')),
+        tool_call_id TEXT NOT NULL,
+        tool_name TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        renderer TEXT NOT NULL,
+        input_json TEXT,
+        display_strategy TEXT,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'resolved', 'rejected', 'cancelled')),
+        value_json TEXT,
+        created_at TEXT NOT NULL,
+        settled_at TEXT,
+        PRIMARY KEY (session_id, id)
+      )`,
+      `CREATE INDEX glove_waits_by_status ON ${s}.glove_waits (session_id, status, seq)`,
+      `CREATE INDEX glove_waits_by_call ON ${s}.glove_waits (session_id, tool_call_id, seq)`,
+    ],
+  },
 ];
 
 /** The schema version this release writes; a database recorded at a newer one is refused. */

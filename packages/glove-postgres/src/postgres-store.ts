@@ -7,10 +7,14 @@ import type {
   Message,
   PermissionStatus,
   StoreAdapter,
+  StoredWait,
   SubAgentStoreOptions,
   SubStoreInfo,
   Task,
   TokenConsumptionCounter,
+  WaitFilter,
+  WaitOutcome,
+  WaitSettlement,
 } from "glove-core";
 import { ConfigurationError, createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
 import { PostgresCounters } from "./counters.js";
@@ -20,6 +24,7 @@ import { PostgresMessages } from "./messages.js";
 import { PostgresPermissions } from "./permissions.js";
 import { PostgresSession, tableNames } from "./session.js";
 import { PostgresTasks } from "./tasks.js";
+import { PostgresWaits } from "./waits.js";
 
 /** Options of PostgresStore: the pool or connection string, the schema and the conversation. */
 export interface PostgresStoreOptions {
@@ -49,8 +54,8 @@ export interface PostgresStoreOptions {
  * A `StoreAdapter` on PostgreSQL (`pg`), safe for many processes on one database: every append
  * is one transaction that locks the session's row, so appends from several processes never
  * interleave a batch or lose a message, and one store's appends land in call order. Implements
- * every optional capability — tasks (with `replaceTasks`), permissions, inbox, durable and
- * ephemeral sub-stores, `messageCount` and `getMessagesSinceLastCompaction` (both O(1) in the
+ * every optional capability — tasks (with `replaceTasks`), permissions, inbox, durable questions
+ * (`addWait`, `settleWait`, `getWaits`), durable and ephemeral sub-stores, `messageCount` and `getMessagesSinceLastCompaction` (both O(1) in the
  * history length, plus the messages returned).
  *
  * Create it with `await PostgresStore.open(options)` to surface schema problems at once; with
@@ -68,6 +73,7 @@ export class PostgresStore implements StoreAdapter {
   readonly #tasks: PostgresTasks;
   readonly #permissions: PostgresPermissions;
   readonly #inbox: PostgresInbox;
+  readonly #waits: PostgresWaits;
 
   constructor(options: PostgresStoreOptions);
   /** @internal sub-store constructor */
@@ -94,6 +100,7 @@ export class PostgresStore implements StoreAdapter {
     this.#tasks = new PostgresTasks(this.#session);
     this.#permissions = new PostgresPermissions(this.#session);
     this.#inbox = new PostgresInbox(this.#session);
+    this.#waits = new PostgresWaits(this.#session);
   }
 
   /** A store whose schema is migrated and session row created: problems surface here. */
@@ -204,6 +211,23 @@ export class PostgresStore implements StoreAdapter {
 
   async getResolvedInboxItems(): Promise<InboxItem[]> {
     return this.#inbox.resolved();
+  }
+
+  // Durable questions
+
+  /** Records a wait; an id already stored changes nothing (a replay adds again). */
+  async addWait(wait: StoredWait): Promise<void> {
+    await this.#waits.add(wait);
+  }
+
+  /** Settles a pending wait; the first settle wins, across every process on the database. */
+  async settleWait(id: string, outcome: WaitOutcome): Promise<WaitSettlement> {
+    return this.#waits.settle(id, outcome);
+  }
+
+  /** The session's waits in the order they were added, filtered by status and/or tool call. */
+  async getWaits(filter?: WaitFilter): Promise<StoredWait[]> {
+    return this.#waits.list(filter);
   }
 
   // Sub-stores

@@ -119,5 +119,6 @@ export function tableNames(schema: string) {
     tasks: `${s}.glove_tasks`,
     permissions: `${s}.glove_permissions`,
     inbox: `${s}.glove_inbox`,
+    waits: `${s}.glove_waits`,
   };
 }

@@ -5,12 +5,13 @@
  * test. Both must give the same outcome for every operation (done, or refused with the same error
  * code; never a raw driver error) and read back the same state after it. Tool calls and results
  * share a small id pool, so turns are moved on from (repaired) and late results refused
- * (docs/decisions/0020); sub-stores and sessions are opened with generated ids. Used by the
+ * (docs/decisions/0020); sub-stores and sessions are opened with generated ids; durable questions
+ * are added, settled and read with the same odd arguments. Used by the
  * SQLite and PostgreSQL test suites.
  */
 import fc from "fast-check";
 import { expect } from "vitest";
-import { GloveError, MemoryStore, type InboxItem, type Message, type StoreAdapter, type Task } from "glove-core";
+import { GloveError, MemoryStore, type InboxItem, type Message, type StoreAdapter, type StoredWait, type Task, type WaitFilter, type WaitOutcome } from "glove-core";
 
 type Op =
   | { op: "append"; msgs: unknown[] }
@@ -27,7 +28,10 @@ type Op =
   | { op: "addInbox"; item: unknown }
   | { op: "updateInbox"; id: string; updates: unknown }
   | { op: "setPermission"; name: string; status: unknown }
-  | { op: "getPermission"; name: string };
+  | { op: "getPermission"; name: string }
+  | { op: "addWait"; wait: unknown }
+  | { op: "settleWait"; id: string; outcome: unknown }
+  | { op: "getWaits"; filter: unknown };
 
 const codeUnit = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom("a", "b", "é", "😀", " ") },
@@ -104,6 +108,26 @@ const permissionStatus = fc.oneof({ weight: 4, arbitrary: fc.constantFrom("grant
 const toolName = fc.oneof({ weight: 6, arbitrary: fc.constantFrom("tool", "other") }, { weight: 2, arbitrary: text }, { weight: 1, arbitrary: longText });
 const namespace = fc.oneof({ weight: 4, arbitrary: fc.constantFrom("planner", "worker") }, { weight: 2, arbitrary: text }, { weight: 1, arbitrary: longText });
 
+const waitStatus = fc.oneof({ weight: 4, arbitrary: fc.constantFrom("pending", "resolved", "rejected", "cancelled") }, { weight: 1, arbitrary: anyValue });
+const waitish = fc.record(
+  {
+    id: ids,
+    kind: fc.oneof({ weight: 4, arbitrary: fc.constantFrom("question", "step") }, { weight: 1, arbitrary: anyValue }),
+    toolCallId: fc.oneof({ weight: 4, arbitrary: callId }, { weight: 1, arbitrary: anyValue }),
+    toolName: toolName,
+    position: fc.oneof({ weight: 4, arbitrary: fc.nat({ max: 5 }) }, { weight: 1, arbitrary: oddValue }),
+    renderer: fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: anyValue }),
+    input: data,
+    value: data,
+    displayStrategy: fc.oneof(fc.constantFrom("stay", "hide-on-new"), anyValue),
+    status: waitStatus,
+    created_at: text,
+    settled_at: nullableText,
+    extra: anyValue,
+  },
+  { requiredKeys: ["id", "kind", "toolCallId", "toolName", "position", "renderer", "status", "created_at"] },
+);
+
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant("append" as const), msgs: fc.array(message, { maxLength: 3 }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("calls" as const), ids: fc.array(fc.option(callId, { nil: undefined }), { minLength: 1, maxLength: 3 }) }) },
@@ -134,6 +158,16 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("setPermission" as const), name: toolName, status: permissionStatus }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("getPermission" as const), name: toolName }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("addWait" as const), wait: waitish }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("settleWait" as const),
+      id: ids,
+      outcome: fc.oneof(fc.record({ status: waitStatus, value: data, settled_at: text }, { requiredKeys: ["status"] }), anyValue),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("getWaits" as const), filter: fc.oneof(fc.constant(undefined), fc.record({ status: waitStatus, toolCallId: callId }, { requiredKeys: [] }), anyValue) }) },
 );
 
 /** What an operation came to: its value, or the code it was refused with. */
@@ -199,6 +233,12 @@ function apply(side: Side, o: Op): Promise<unknown> {
       return store.setPermission!(o.name, o.status as never);
     case "getPermission":
       return store.getPermission!(o.name);
+    case "addWait":
+      return store.addWait!(o.wait as StoredWait);
+    case "settleWait":
+      return store.settleWait!(o.id, o.outcome as WaitOutcome);
+    case "getWaits":
+      return store.getWaits!(o.filter as WaitFilter);
   }
 }
 
@@ -213,6 +253,7 @@ async function state(store: StoreAdapter) {
     inbox: await store.getInboxItems!(),
     resolved: await store.getResolvedInboxItems!(),
     permissions: [await store.getPermission!("tool"), await store.getPermission!("other")],
+    waits: await store.getWaits!(),
   };
 }
 

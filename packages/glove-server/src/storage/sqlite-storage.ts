@@ -99,6 +99,7 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
     delete: async (conversationId) => {
       const exists = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_sessions'").get();
       if (!exists) return;
+      new SqliteStore({ database, sessionId: conversationId }); // migrates: every purged table exists
       const statements = purgeStatements("", "?").map((sql) => database.prepare(sql));
       database.transaction(() => {
         for (const statement of statements) statement.run(conversationId);

@@ -333,11 +333,15 @@ export function describeServerSuite(
       await tab.waitForEvent("snapshot");
       await s.api(`/conversations/${id}/messages`, { body: { text: "remember this" } });
       await tab.waitForEvent("turn_end");
-      expect((await (await storage.store(id)).getMessages()).length).toBeGreaterThan(0);
+      const before = await storage.store(id);
+      expect((await before.getMessages()).length).toBeGreaterThan(0);
+      const question = { id: "q1", kind: "question", toolCallId: "t1", toolName: "ask", position: 0, renderer: "confirm", input: null, status: "pending", created_at: "2026-01-01T00:00:00.000Z", settled_at: null } as const;
+      await before.addWait?.(question);
       expect((await s.api(`/conversations/${id}`, { method: "DELETE" })).status).toBe(204);
       const after = await storage.store(id);
       expect(await after.getMessages()).toEqual([]);
       expect((await after.getTasks?.()) ?? []).toEqual([]);
+      expect((await after.getWaits?.()) ?? []).toEqual([]);
     });
 
     it("close() ends a running turn as interrupted and leaves valid history", async () => {

@@ -44,10 +44,12 @@ export function postgresStorage(options: PostgresStorageOptions): ServerStorage 
     store: (conversationId) => PostgresStore.open({ pool: shared, schema, sessionId: conversationId }),
     turnFence: new PostgresTurnFence(shared, schema),
     delete: async (conversationId) => {
+      const { rows } = await shared.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'glove_sessions'", [schema]);
+      if (rows.length === 0) return;
+      // Migrates (before holding a connection, so a one-connection pool cannot deadlock): every purged table exists.
+      await PostgresStore.open({ pool: shared, schema, sessionId: conversationId });
       const client = await shared.connect();
       try {
-        const { rows } = await client.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'glove_sessions'", [schema]);
-        if (rows.length === 0) return;
         await client.query("BEGIN");
         for (const sql of purgeStatements(`${schema}.`, "$1::text")) await client.query(sql, [conversationId]);
         await client.query("COMMIT");

@@ -44,20 +44,27 @@ export class ConversationHost implements ConversationHosting {
     return this.#live.get(id);
   }
 
-  /** Drops idle conversations not used for `idleTimeoutMs`. */
+  /**
+   * Drops idle conversations not used for `idleTimeoutMs`. A turn that only waits for people
+   * (its questions are stored) counts as idle: it is left waiting and resumes from the store.
+   */
   async sweep(now = Date.now()): Promise<void> {
     const cutoff = now - this.deps.options.idleTimeoutMs;
     for (const [id, pending] of this.#live) {
       const conversation = await pending.catch(() => undefined);
-      if (conversation && conversation.idle && conversation.lastActive <= cutoff) await this.#drop(id, conversation);
+      if (!conversation || conversation.lastActive > cutoff || conversation.subscribers > 0) continue;
+      if (conversation.idle || (await conversation.suspendIfWaiting())) await this.#drop(id, conversation);
     }
   }
 
-  /** Removes a conversation from memory, ending its streams; a running turn is aborted as interrupted. */
+  /**
+   * Removes a conversation from memory, ending its streams; a running turn is aborted as
+   * interrupted, unless it only waits for people: then it is left waiting in the store.
+   */
   async forget(id: string): Promise<void> {
     const conversation = await this.#live.get(id)?.catch(() => undefined);
     if (!conversation) return;
-    await conversation.turns.abort("interrupted");
+    if (!(await conversation.suspendIfWaiting())) await conversation.turns.abort("interrupted");
     await this.#drop(id, conversation);
   }
 

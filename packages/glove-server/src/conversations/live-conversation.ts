@@ -10,6 +10,7 @@ import { SideLists } from "./side-lists.js";
 import { countEvent, NO_STATS } from "./stats.js";
 import { applySlotAnswer } from "./slot-answer.js";
 import { TurnRunner } from "./turn-runner.js";
+import { onlyWaitsForPeople, refusalToHttp, RunningCalls, storedSlots } from "./waiting-turns.js";
 
 /** Event ids reserved in the catalog at a time (one catalog write per block). */
 const ID_BLOCK = 10_000;
@@ -42,6 +43,7 @@ export class LiveConversation implements ConversationHandle {
   #reserving = false;
   #unsubscribeDisplay: () => void = () => undefined;
   #subscriber: SubscriberAdapter | undefined;
+  readonly #calls = new RunningCalls();
 
   private constructor(
     readonly record: ConversationRecord,
@@ -106,8 +108,28 @@ export class LiveConversation implements ConversationHandle {
     return this.turns.settled(turnId);
   }
 
-  async answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }> {
-    return applySlotAnswer(this.slots, this.glove.displayManager, slotId, answer);
+  async answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected"; turnId?: string }> {
+    // A question this process shows: answered where it waits. Otherwise a stored question whose
+    // turn left memory (a restart, idle eviction): the answer resumes that turn here.
+    if (this.slots.get(slotId) !== undefined || this.busy || !this.glove.resolveSlot) {
+      return applySlotAnswer(this.slots, this.glove.displayManager, slotId, answer);
+    }
+    try {
+      const { turnId } = await this.turns.resume(slotId, answer);
+      return { slotId, status: "resolve" in answer ? "resolved" : "rejected", turnId };
+    } catch (error) {
+      throw refusalToHttp(error);
+    }
+  }
+
+  /**
+   * Leaves a turn that only waits for people (its questions are stored): it ends for clients as
+   * "waiting" and the conversation may leave memory; an answer resumes it from the store.
+   */
+  async suspendIfWaiting(): Promise<boolean> {
+    if (!this.turns.running || !(await onlyWaitsForPeople(this.glove, this.slots, this.#calls, this.streamingText !== ""))) return false;
+    this.turns.suspend();
+    return true;
   }
 
   async abortTurn(): Promise<AbortOutcome> {
@@ -133,7 +155,7 @@ export class LiveConversation implements ConversationHandle {
         agent: this.record.agent,
         title: this.record.title,
         messages,
-        slots: this.slots.list(),
+        slots: [...this.slots.list(), ...(await storedSlots(this.glove, this.slots))],
         tasks: tasks ?? [],
         inbox: inbox ?? [],
         busy: this.busy,
@@ -160,7 +182,15 @@ export class LiveConversation implements ConversationHandle {
   #attach(): void {
     this.#subscriber = {
       // Synchronous: the event bus then delivers streamed events without a promise each.
-      record: (type, data) => {
+      record: (...event) => {
+        const [type, data] = event;
+        this.#calls.observe(...event);
+        if (type === "turn_resumed" && data.agentPath === undefined) {
+          // glove-core's answer resumed the turn: clients see the turn start again, then why.
+          this.turns.resumed();
+          this.log.append("turn_resumed", { turnId: this.turns.running?.id ?? null, attempt: 1, slotId: data.slot_id, toolCallId: data.call_id });
+          return;
+        }
         if (type === "text_delta") this.streamingText += data.text;
         else if (type === "model_response_complete" || type === "model_response") this.streamingText = "";
         this.stats = countEvent(this.stats, type, data);
@@ -174,19 +204,30 @@ export class LiveConversation implements ConversationHandle {
     sync(display.stack);
   }
 
-  /** A turn that was running when its process died ends as interrupted, with every tool call answered. */
+  /**
+   * A turn that was running when its process died: when it waits on stored questions it stays
+   * as it is (suspended: an answer resumes it) and ends for clients as "waiting"; otherwise it
+   * ends as interrupted, with every tool call answered.
+   */
   async #recoverInterruptedTurn(history: Message[]): Promise<void> {
     const turnId = this.record.runningTurnId;
     if (!turnId) return;
-    const repair = repairForInterruptedTools(history, []);
+    const waiting = ((await this.glove.pendingSlots?.()) ?? []).length > 0;
+    const repair = waiting ? undefined : repairForInterruptedTools(history, []);
     if (repair) await this.observed.store.appendMessages([repair]);
-    this.log.append("turn_end", { turnId, status: "interrupted", error: { code: "GLOVE_INTERRUPTED", message: "The server stopped while this turn ran." } });
+    this.log.append(
+      "turn_end",
+      waiting
+        ? { turnId, status: "waiting" }
+        : { turnId, status: "interrupted", error: { code: "GLOVE_INTERRUPTED", message: "The server stopped while this turn ran." } },
+    );
     this.record.runningTurnId = null;
     await this.deps.catalog.update(this.id, { runningTurnId: null });
   }
 
   /** Slots nobody can answer any more once their turn is over. */
   #closeLeftoverSlots(): void {
+    this.#calls.clear();
     const display = this.glove.displayManager;
     for (const slot of this.slots.list()) if (slot.status === "pending") display.removeSlot(slot.id);
   }

@@ -1,10 +1,11 @@
-import { AbortError, GloveError } from "glove-core";
+import { AbortError, GloveError, type StoredAnswer } from "glove-core";
 import { conflict, HttpError } from "../errors.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { ConversationCatalog } from "../storage/types.js";
 import type { LiveConversation } from "./live-conversation.js";
 
-export type TurnStatus = "done" | "aborted" | "error" | "interrupted";
+/** How a turn ended; "waiting": it waits for a person and left memory (it resumes when answered). */
+export type TurnStatus = "done" | "aborted" | "error" | "interrupted" | "waiting";
 
 interface Turn {
   id: string;
@@ -18,6 +19,18 @@ interface Turn {
   /** Resolves once the turn has ended, or was dropped from the queue without running. */
   settled: Promise<void>;
   settle: () => void;
+  /** A turn that resumes by answering a stored question instead of sending a message. */
+  answer?: { slotId: string; value: StoredAnswer; started: Deferred };
+  /** Left waiting for a person (suspended): nothing it does afterwards is reported. */
+  suspended?: boolean;
+}
+
+/** A promise with its settle functions, and whether it settled. */
+interface Deferred {
+  settled: boolean;
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }
 
 /** How many client message ids a conversation remembers for retries. */
@@ -87,6 +100,44 @@ export class TurnRunner {
     return { turnId: turn.id, duplicate: false };
   }
 
+  /**
+   * Answers a stored question whose turn left memory, and resumes that turn here: resolves once
+   * the answer is recorded and the turn goes on (`turn_start`, then `turn_resumed`), or rejects
+   * with the refusal (unknown, already answered, invalid) while nothing was recorded.
+   */
+  async resume(slotId: string, value: StoredAnswer): Promise<{ turnId: string }> {
+    if (this.running) throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
+    const started = deferred();
+    const turn: Turn = { id: crypto.randomUUID(), text: "", controller: new AbortController(), answer: { slotId, value, started }, ...settlement() };
+    this.#begin(turn);
+    await started.promise;
+    return { turnId: turn.id };
+  }
+
+  /** Called when the Glove reports that the answered turn resumed: its events start now. */
+  resumed(): void {
+    const turn = this.running;
+    if (!turn?.answer) return;
+    this.conversation.log.append("turn_start", { turnId: turn.id });
+    turn.answer.started.resolve();
+  }
+
+  /**
+   * Leaves the running turn waiting for a person: it ends for clients as "waiting", and the
+   * conversation can leave memory. Only when every call it runs waits on a stored question.
+   */
+  suspend(): void {
+    const turn = this.running;
+    if (!turn) return;
+    turn.suspended = true;
+    this.running = undefined;
+    this.conversation.log.append("turn_end", { turnId: turn.id, status: "waiting" });
+    void this.catalog
+      .update(this.conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString(), stats: this.conversation.stats })
+      .catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
+    turn.settle();
+  }
+
   /** Resolves once the turn `turnId` (running or queued) has ended; at once for any other. */
   settled(turnId: string): Promise<void> {
     return [this.running, ...this.#queue].find((turn) => turn?.id === turnId)?.settled ?? Promise.resolve();
@@ -112,12 +163,25 @@ export class TurnRunner {
     const { conversation, catalog } = this;
     conversation.lastActive = Date.now();
     await catalog.update(conversation.id, { runningTurnId: turn.id }).catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
-    conversation.log.append("turn_start", turn.clientMessageId !== undefined ? { turnId: turn.id, clientMessageId: turn.clientMessageId } : { turnId: turn.id });
+    // A resumed turn announces itself once its answer is recorded (see `resumed`).
+    if (!turn.answer) {
+      conversation.log.append("turn_start", turn.clientMessageId !== undefined ? { turnId: turn.id, clientMessageId: turn.clientMessageId } : { turnId: turn.id });
+    }
     let status: TurnStatus = "done";
     let error: { code: string; message: string } | undefined;
     try {
-      await conversation.glove.processRequest(turn.text, turn.controller.signal);
+      await this.#request(turn);
+      // Answered without resuming anything (the question was live after all): still a turn that ran.
+      if (turn.answer && !turn.answer.started.settled) this.resumed();
     } catch (caught) {
+      if (turn.answer && !turn.answer.started.settled) {
+        // Refused before anything was recorded: no turn ran.
+        turn.answer.started.reject(caught);
+        this.running = undefined;
+        await catalog.update(conversation.id, { runningTurnId: null }).catch(() => undefined);
+        turn.settle();
+        return "error";
+      }
       if (turn.controller.signal.aborted || AbortError.isInstance(caught)) {
         status = turn.stopReason ?? "aborted";
       } else {
@@ -125,6 +189,7 @@ export class TurnRunner {
         error = this.#describe(caught);
       }
     }
+    if (turn.suspended) return "waiting";
     conversation.streamingText = "";
     this.afterTurn();
     await catalog
@@ -140,6 +205,20 @@ export class TurnRunner {
     return status;
   }
 
+  /** The Glove's work for the turn: a message, or an answer to a stored question. */
+  async #request(turn: Turn): Promise<void> {
+    const { glove } = this.conversation;
+    const answer = turn.answer;
+    if (!answer) {
+      await glove.processRequest(turn.text, turn.controller.signal);
+      return;
+    }
+    const answering = "resolve" in answer.value ? glove.resolveSlot : glove.rejectSlot;
+    if (!answering) throw new GloveError("This agent cannot answer stored questions (its Glove has no resolveSlot).", { code: "GLOVE_NOT_SUPPORTED" });
+    const value = "resolve" in answer.value ? answer.value.resolve : answer.value.reject;
+    await answering.call(glove, answer.slotId, value, turn.controller.signal);
+  }
+
   /** What clients may see of a failure: Glove errors say what happened; anything else is only logged. */
   #describe(caught: unknown): { code: string; message: string } {
     if (GloveError.isInstance(caught)) return { code: caught.code, message: caught.message };
@@ -151,6 +230,21 @@ export class TurnRunner {
     this.#clientIds.set(clientMessageId, turnId);
     if (this.#clientIds.size > REMEMBERED_CLIENT_IDS) this.#clientIds.delete(this.#clientIds.keys().next().value!);
   }
+}
+
+function deferred(): Deferred {
+  const entry = { settled: false } as Deferred;
+  entry.promise = new Promise<void>((resolve, reject) => {
+    entry.resolve = () => {
+      entry.settled = true;
+      resolve();
+    };
+    entry.reject = (error) => {
+      entry.settled = true;
+      reject(error);
+    };
+  });
+  return entry;
 }
 
 /** A promise and the function that resolves it. */

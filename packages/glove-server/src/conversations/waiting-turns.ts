@@ -1,0 +1,71 @@
+import { SlotAnswerError, type IGloveRunnable, type SlotBoard, type SubscriberEventArgs, type WireSlot } from "glove-core";
+import { badRequest, conflict, notFound } from "../errors.js";
+import type { HttpError } from "../errors.js";
+
+/**
+ * The tool calls a turn is running (announced by `tool_use`, ended by `tool_use_result`), so the
+ * server knows when a turn does nothing but wait for people. Subagents' calls are their own.
+ */
+export class RunningCalls {
+  readonly #ids = new Set<string>();
+
+  observe(...[type, data]: SubscriberEventArgs): void {
+    if ((data as { agentPath?: unknown }).agentPath !== undefined) return;
+    if (type === "tool_use" && data.id) this.#ids.add(data.id);
+    else if (type === "tool_use_result" && data.call_id) this.#ids.delete(data.call_id);
+    else if (type === "turn_resumed") this.#ids.add(data.call_id);
+  }
+
+  clear(): void {
+    this.#ids.clear();
+  }
+
+  get ids(): ReadonlySet<string> {
+    return this.#ids;
+  }
+}
+
+/** The questions stored for this conversation that no process shows now, as clients see slots. */
+export async function storedSlots(glove: IGloveRunnable, board: SlotBoard): Promise<WireSlot[]> {
+  const pending = (await glove.pendingSlots?.()) ?? [];
+  return pending
+    .filter((question) => board.get(question.id) === undefined)
+    .map((question) => ({
+      id: question.id,
+      renderer: question.renderer,
+      input: question.input,
+      toolName: question.toolName,
+      toolCallId: question.toolCallId,
+      displayStrategy: question.displayStrategy ?? null,
+      mode: "wait",
+      status: "pending",
+    }));
+}
+
+/**
+ * Whether the running turn only waits for people: every call it runs waits on a stored question
+ * (so it can leave memory and resume from the store), and no model call is streaming.
+ */
+export async function onlyWaitsForPeople(glove: IGloveRunnable, board: SlotBoard, calls: RunningCalls, streaming: boolean): Promise<boolean> {
+  if (streaming || calls.ids.size === 0 || !glove.pendingSlots) return false;
+  const stored = new Set((await glove.pendingSlots()).map((question) => question.id));
+  const waiting = new Set(
+    board
+      .list()
+      .filter((slot) => slot.mode === "wait" && slot.status === "pending" && stored.has(slot.id))
+      .map((slot) => slot.toolCallId),
+  );
+  return [...calls.ids].every((id) => waiting.has(id));
+}
+
+/** The HTTP answer to an answer glove-core refused. */
+export function refusalToHttp(error: unknown): unknown {
+  if (!SlotAnswerError.isInstance(error)) return error;
+  const refusals: Record<SlotAnswerError["reason"], () => HttpError> = {
+    unknown_slot: () => notFound(`No slot waits for an answer under this id in this conversation. ${error.message}`),
+    already_answered: () => conflict("GLOVE_SLOT_SETTLED", error.message),
+    call_answered: () => conflict("GLOVE_SLOT_SETTLED", error.message),
+    invalid: () => badRequest(`${error.message}`, error.issues),
+  };
+  return refusals[error.reason]();
+}

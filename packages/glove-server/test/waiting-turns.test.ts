@@ -1,0 +1,118 @@
+/**
+ * Questions that outlive the process, on the server: a turn that only waits for a person leaves
+ * memory (idle eviction, close) as "waiting" instead of interrupted; the snapshot still lists its
+ * question; an answer over HTTP resumes the turn (turn_start, turn_resumed … turn_end), exactly once.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { Message } from "glove-core";
+import { memoryStorage, type ServerStorage } from "glove-server";
+import { startServer, type TestServer } from "./support/harness.js";
+import { expectValidHistory } from "./suite/server-suite.js";
+import { PROMPT_WAIT_MS } from "../../../test-support/timeouts.js";
+
+const askAge = { toolCalls: [{ name: "ask_age", input: { question: "How old are you?" }, id: "age-1" }] };
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function start(storage: ServerStorage, script: Array<Record<string, unknown>>, extra: Parameters<typeof startServer>[0] = {}): Promise<TestServer> {
+  const server = await startServer({ store: storage, kit: { script }, ...extra });
+  servers.push(server);
+  return server;
+}
+
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + PROMPT_WAIT_MS; !(await check()); ) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Sends a message whose tool asks for the user's age; resolves with the slot id once it is shown. */
+async function askAndWait(s: TestServer, id: string): Promise<string> {
+  const tab = s.events(id);
+  await tab.waitForEvent("snapshot");
+  expect((await s.api(`/conversations/${id}/messages`, { body: { text: "Register me" } })).status).toBe(202);
+  const pushed = await tab.waitForEvent("slot_push");
+  await tab.close();
+  return (pushed.data as { slot: { id: string } }).slot.id;
+}
+
+describe("turns that wait for a person", () => {
+  it("leave memory when idle, keep their question in the snapshot, and resume when answered over HTTP", async () => {
+    const storage = memoryStorage();
+    const s = await start(storage, [askAge, { text: "Thanks, 42 noted." }], { idleTimeoutMs: 50 });
+    const id = await s.conversation();
+    const slotId = await askAndWait(s, id);
+    // Nobody watches and the turn only waits for a person: it is left waiting, the Glove is released.
+    await until(() => s.server.liveConversations === 0);
+
+    const snapshot = (await s.api(`/conversations/${id}`)).body;
+    expect(snapshot.busy).toBe(false);
+    expect(snapshot.slots).toEqual([expect.objectContaining({ id: slotId, toolName: "ask_age", toolCallId: "age-1", mode: "wait", status: "pending" })]);
+
+    const tab = s.events(id);
+    await tab.waitForEvent("snapshot");
+    // The answer is checked against the tool's resolveSchema before anything is recorded.
+    const invalid = await s.api(`/conversations/${id}/slots/${slotId}`, { body: { resolve: { age: -1 } } });
+    expect(invalid.status).toBe(400);
+    expect((await s.api(`/conversations/${id}`)).body.slots).toHaveLength(1);
+
+    const answered = await s.api(`/conversations/${id}/slots/${slotId}`, { body: { resolve: { age: 42 } } });
+    expect(answered.status).toBe(200);
+    expect(answered.body).toMatchObject({ slotId, status: "resolved", turnId: expect.any(String) });
+    const end = await tab.waitForEvent("turn_end", (data) => data.turnId === answered.body.turnId);
+    expect(end.data).toMatchObject({ status: "done" });
+    const types = tab.events.map((e) => e.event);
+    expect(types.indexOf("turn_start")).toBeLessThan(types.indexOf("turn_resumed"));
+    expect(tab.events.find((e) => e.event === "turn_resumed")?.data).toMatchObject({ turnId: answered.body.turnId, slotId, toolCallId: "age-1" });
+    // The question was answered from the store: it is not shown again.
+    expect(types).not.toContain("slot_push");
+
+    const late = await s.api(`/conversations/${id}/slots/${slotId}`, { body: { resolve: { age: 7 } } });
+    expect(late.status).toBe(409);
+    const messages = (await s.api(`/conversations/${id}`)).body.messages as Message[];
+    expectValidHistory(messages);
+    const results = messages.flatMap((m) => m.tool_results ?? []);
+    expect(results).toEqual([expect.objectContaining({ call_id: "age-1", result: expect.objectContaining({ status: "success", data: { age: 42 } }) })]);
+    expect(messages.at(-1)?.text).toBe("Thanks, 42 noted.");
+  });
+
+  it("close() leaves a waiting turn waiting; a server started again over the same storage resumes it", async () => {
+    const storage = memoryStorage();
+    const first = await start(storage, [askAge]);
+    const id = await first.conversation();
+    const slotId = await askAndWait(first, id);
+    const watcher = first.events(id);
+    await watcher.waitForEvent("snapshot");
+    await first.server.close();
+    await watcher.waitForEvent("turn_end");
+    expect(watcher.events.find((e) => e.event === "turn_end")?.data).toMatchObject({ status: "waiting" });
+    // Nothing was answered as interrupted.
+    const stored = await (await storage.store(id)).getMessages();
+    expect(stored.flatMap((m) => m.tool_results ?? [])).toEqual([]);
+
+    const second = await start(storage, [{ text: "Welcome back, 30." }]);
+    const snapshot = (await second.api(`/conversations/${id}`)).body;
+    expect(snapshot.slots).toEqual([expect.objectContaining({ id: slotId, status: "pending" })]);
+    const answered = await second.api(`/conversations/${id}/slots/${slotId}`, { body: { resolve: { age: 30 } } });
+    expect(answered.status).toBe(200);
+    await until(async () => (await second.api(`/conversations/${id}`)).body.busy === false);
+    const messages = (await second.api(`/conversations/${id}`)).body.messages as Message[];
+    expectValidHistory(messages);
+    expect(messages.at(-1)?.text).toBe("Welcome back, 30.");
+  });
+
+  it("an answer for a question of another conversation is a 404, and the question keeps waiting", async () => {
+    const storage = memoryStorage();
+    const s = await start(storage, [askAge], { idleTimeoutMs: 50 });
+    const id = await s.conversation();
+    const slotId = await askAndWait(s, id);
+    await until(() => s.server.liveConversations === 0);
+    const other = await s.conversation();
+    expect((await s.api(`/conversations/${other}/slots/${slotId}`, { body: { resolve: { age: 1 } } })).status).toBe(404);
+    expect((await s.api(`/conversations/${id}/slots/${slotId}`, { body: { resolve: { age: 1 } }, user: "bob" })).status).toBe(404);
+    expect((await s.api(`/conversations/${id}`)).body.slots).toEqual([expect.objectContaining({ id: slotId, status: "pending" })]);
+  });
+});

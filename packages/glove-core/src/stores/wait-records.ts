@@ -101,7 +101,7 @@ export function encodeWait(wait: unknown): Encoded<WaitRow> {
       kind: checked.kind,
       tool_call_id: checked.toolCallId,
       tool_name: checked.toolName,
-      position: checked.position,
+      position: checked.position + 0, // -0 becomes 0, as SQL keeps it
       renderer: checked.renderer,
       input_json: input.json,
       display_strategy: checked.displayStrategy ?? null,

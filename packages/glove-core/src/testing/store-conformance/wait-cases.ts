@@ -126,7 +126,8 @@ export function waitCases({ define, open, required, options }: CaseContext): Sto
       // Added out of position order: reads keep the order of adding.
       const c1 = storedWait("c1", { toolCallId: "C", position: 1 });
       const c0 = storedWait("c0", { toolCallId: "C", position: 0 });
-      for (const wait of [a0, b0, a1, b1, a2, c1, c0]) await store.addWait(wait);
+      // a0 is added at position -0, which every store keeps as 0 (SQL has no -0).
+      for (const wait of [{ ...a0, position: -0 }, b0, a1, b1, a2, c1, c0]) await store.addWait(wait);
       await store.settleWait("b0", { status: "cancelled", settled_at: SETTLED_AT });
       const b0c = { ...b0, status: "cancelled" as const, settled_at: SETTLED_AT };
       const all = [a0, b0c, a1, b1, a2, c1, c0];

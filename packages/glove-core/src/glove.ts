@@ -43,7 +43,7 @@ import type { OutputSchema, ProcessRequestOptions, RequestResult, StructuredRequ
 import { usageSince, withUsage } from "./request-result.js";
 import { resumeTurn } from "./runtime/resume-turn.js";
 import { storeKeepsWaits } from "./runtime/call-waits.js";
-import { answerAndResume, pendingQuestions, SlotAnswerError } from "./runtime/stored-questions.js";
+import { answerAndResume, callsToRerun, pendingQuestions, SlotAnswerError } from "./runtime/stored-questions.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { composeSystemPrompt } from "./system-prompt.js";
 import { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
@@ -289,7 +289,10 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
         const parts = this.requireParts("continueTurn");
         const used = usageSince(() => parts.promptMachine.usage);
         parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
-        return withUsage(await resumeTurn(parts.agent, signal), used());
+        // Calls whose stored questions were all answered run again: the answers are not lost.
+        const store = parts.store;
+        const rerun = storeKeepsWaits(store) ? await callsToRerun(parts.agent, store, await parts.context.modelView(), { answeredOnly: true }) : undefined;
+        return withUsage(await resumeTurn(parts.agent, signal, undefined, rerun), used());
       })
       .finally(() => this.pendingRequests--);
     this.queue = run.catch(() => undefined);

@@ -66,9 +66,8 @@ export class StoredCallWaits implements CallWaits {
       });
     }
     const answer = display.pushAndWait<unknown, O>({ ...slot, renderer, id });
-    this.#recordBeforeWaking(display, id, slot);
     onShown?.(id);
-    return answer;
+    return this.#recordAnswer(id, answer);
   }
 
   async step<T>(name: string, work: () => T | Promise<T>): Promise<T> {
@@ -106,34 +105,26 @@ export class StoredCallWaits implements CallWaits {
   }
 
   /**
-   * Wraps the waiter the display manager registered for `id`, so an answer is written to the
-   * store before the tool wakes; when another process answered first, the tool gets that answer.
+   * The answer, written to the store before the tool sees it; when another process answered
+   * first, the tool gets that answer. Recorded from the display's promise (not by wrapping its
+   * resolver), so an answer given while the slot is being shown — a listener that answers at once —
+   * is stored too. A rejection is recorded as such; a slot taken down without an answer
+   * (shutdown, a closed process) stays pending, unless the request was aborted: then nobody will
+   * resume it. An answer the display refused (its schema) reaches the tool as an error, unrecorded.
    */
-  #recordBeforeWaking(display: DisplayManagerAdapter, id: string, slot: SlotPush<unknown>): void {
-    const waiter = display.resolverStore.get(id);
-    if (!waiter) return;
-    display.resolverStore.set(id, {
-      resolve: (value: unknown) => {
-        // An answer that fails the schema is refused by the manager itself and not recorded.
-        const schema = slot.resolveSchema ?? display.renderers.find((r) => r.name === slot.renderer)?.outputSchema;
-        if (schema && !schema.safeParse(value).success) return waiter.resolve(value);
-        void this.#settle(id, { status: "resolved", value: value === undefined ? null : value }).then(
-          (winner) => deliver(winner, waiter, value),
-          (error: unknown) => waiter.reject(error),
-        );
-      },
-      reject: (reason?: unknown) => {
-        // Taken down without an answer (shutdown, a closed process): the question stays pending,
-        // unless the request was aborted: then nobody will resume it.
-        if (DisplaySlotClosedError.isInstance(reason) && !this.signal?.aborted) return waiter.reject(reason);
-        const status = DisplaySlotClosedError.isInstance(reason) ? "cancelled" : "rejected";
-        const detail = DisplaySlotRejectedError.isInstance(reason) ? reason.reason : describe(reason);
-        void this.#settle(id, { status, value: detail === undefined ? null : detail }).then(
-          () => waiter.reject(reason),
-          () => waiter.reject(reason),
-        );
-      },
-    });
+  async #recordAnswer<O>(id: string, answer: Promise<O>): Promise<O> {
+    let value: O;
+    try {
+      value = await answer;
+    } catch (reason) {
+      const closed = DisplaySlotClosedError.isInstance(reason);
+      if (!(closed ? this.signal?.aborted === true : DisplaySlotRejectedError.isInstance(reason))) throw reason;
+      const detail = DisplaySlotRejectedError.isInstance(reason) ? reason.reason : describe(reason);
+      await this.#settle(id, { status: closed ? "cancelled" : "rejected", value: detail === undefined ? null : detail }).catch(() => undefined);
+      throw reason;
+    }
+    const winner = await this.#settle(id, { status: "resolved", value: value === undefined ? null : value });
+    return winner ? settledOutcome<O>(winner) : value;
   }
 
   async #settle(id: string, outcome: Omit<WaitOutcome, "settled_at">): Promise<StoredWait | undefined> {
@@ -147,16 +138,6 @@ function settledOutcome<O>(wait: StoredWait): O {
   if (wait.status === "resolved") return wait.value as O;
   if (wait.status === "rejected") throw new DisplaySlotRejectedError(wait.id, wait.value);
   throw new DisplaySlotClosedError(wait.id, "the question was cancelled");
-}
-
-/** Wakes the waiter with the stored winner (ours, or another process's answer). */
-function deliver(winner: StoredWait | undefined, waiter: { resolve: (value: unknown) => void; reject: (reason?: unknown) => void }, ours: unknown): void {
-  if (!winner) return waiter.resolve(ours);
-  try {
-    waiter.resolve(settledOutcome(winner));
-  } catch (error) {
-    waiter.reject(error);
-  }
 }
 
 function describe(reason: unknown): string {

@@ -89,11 +89,23 @@ async function settleFirst(store: WaitStore, slotId: string, outcome: { status: 
 export async function answerAndResume(agent: Agent, store: WaitStore, slotId: string, answer: StoredAnswer, signal?: AbortSignal): Promise<ModelPromptResult> {
   const history = await agent.context.modelView();
   const wait = await recordAnswer(store, history, agent.executor.tools, slotId, answer);
-  const open = new Set(unansweredCallIds(history));
-  const durable = (name: string) => agent.executor.tools.find((tool) => tool.name === name)?.durable !== false;
-  const rerun = new Set((await store.getWaits()).filter((w) => open.has(w.toolCallId) && durable(w.toolName)).map((w) => w.toolCallId));
+  const rerun = await callsToRerun(agent, store, history, { answeredOnly: false });
   await agent.executor.bus.emit("turn_resumed", { slot_id: slotId, call_id: wait.toolCallId, tool_name: wait.toolName });
   return resumeTurn(agent, signal, undefined, rerun);
+}
+
+/**
+ * The calls of the current turn, still without a result, that run again to resume it: calls of
+ * durable tools with stored waits. `answeredOnly` keeps those none of whose questions still waits
+ * (`continueTurn`: the person answered, and the process died before the call finished; without
+ * this the answer would be lost and the call answered as interrupted).
+ */
+export async function callsToRerun(agent: Agent, store: WaitStore, history: readonly Message[], options: { answeredOnly: boolean }): Promise<Set<string>> {
+  const open = new Set(unansweredCallIds(history));
+  const durable = (name: string) => agent.executor.tools.find((tool) => tool.name === name)?.durable !== false;
+  const waits = (await store.getWaits()).filter((w) => open.has(w.toolCallId) && durable(w.toolName));
+  const waiting = new Set(waits.filter((w) => w.status === "pending" && w.kind === "question").map((w) => w.toolCallId));
+  return new Set(waits.map((w) => w.toolCallId).filter((id) => !options.answeredOnly || !waiting.has(id)));
 }
 
 function unansweredCallIds(history: readonly Message[]): string[] {

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,51 +5,20 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
 import { sqliteStorage } from "glove-server";
-import { buildForChildProcesses, expectNodeOutput, repoRoot } from "../../../test-support/child-processes.js";
+import { buildForChildProcesses, expectNodeOutput } from "../../../test-support/child-processes.js";
 import { startServer } from "./support/harness.js";
+import { api, killServerProcesses, serverProcess } from "./support/server-process.js";
 import { SseClient } from "./support/sse-client.js";
 import { expectValidHistory } from "./suite/server-suite.js";
 import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
-const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const sqliteFixtures = fileURLToPath(new URL("../../glove-sqlite/test/fixtures/", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "glove-server-xproc-"));
-const children: ChildProcess[] = [];
 beforeAll(() => buildForChildProcesses("packages/glove-server"), SLOW_WORK_MS);
 afterAll(() => {
-  for (const child of children) child.kill("SIGKILL");
+  killServerProcesses();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Starts the fixture server and resolves with its URL and the process. */
-function serverProcess(dbPath: string, mode: "hang" | "answer"): Promise<{ url: string; child: ChildProcess; toolRunning: Promise<void> }> {
-  const child = spawn(process.execPath, [join(fixtures, "server-process.mjs"), dbPath, mode], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stderr!.on("data", (c: Buffer) => (err += c.toString()));
-  let markRunning!: () => void;
-  const toolRunning = new Promise<void>((resolve) => (markRunning = resolve));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (c: Buffer) => {
-      out += c.toString();
-      const url = /URL (\S+)/.exec(out)?.[1];
-      if (url) resolve({ url, child, toolRunning });
-      if (out.includes("TOOL_RUNNING")) markRunning();
-    });
-    child.on("exit", (code) => reject(new Error(`server process exited (${code}): ${err}`)));
-  });
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of many shapes
-async function api(url: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(url + path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { authorization: "Bearer alice", "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
 
 describe("glove-server across processes", () => {
   it("a server killed with SIGKILL mid-turn restarts on the same SQLite file: history valid, next message works", async () => {
@@ -63,9 +31,7 @@ describe("glove-server across processes", () => {
     await first.toolRunning;
     await watcher.waitForEvent("tool_use");
     const lastSeen = watcher.lastId!;
-    const exited = new Promise((resolve) => first.child.on("exit", (_code, signal) => resolve(signal)));
-    first.child.kill("SIGKILL");
-    expect(await exited).toBe("SIGKILL");
+    expect(await first.kill()).toBe("SIGKILL");
     await watcher.close();
 
     const second = await serverProcess(dbPath, "answer");
@@ -85,7 +51,7 @@ describe("glove-server across processes", () => {
     expectValidHistory(after.messages);
     expect(after.messages.at(-1)?.text).toBe("Recovered after the restart.");
     await resumed.close();
-    second.child.kill("SIGKILL");
+    await second.kill();
   });
 
   it("an inbox item resolved by another process reaches an open stream without a new message", async () => {

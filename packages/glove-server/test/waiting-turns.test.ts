@@ -104,6 +104,31 @@ describe("turns that wait for a person", () => {
     expect(messages.at(-1)?.text).toBe("Welcome back, 30.");
   });
 
+  it("a new message while the question waits is a 409 naming it; abort withdraws it and the call ends aborted", async () => {
+    const storage = memoryStorage();
+    const s = await start(storage, [askAge, { text: "After the abort." }], { idleTimeoutMs: 50 });
+    const id = await s.conversation();
+    const slotId = await askAndWait(s, id);
+    await until(() => s.server.liveConversations === 0);
+    const refused = await s.api(`/conversations/${id}/messages`, { body: { text: "never mind" } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: "GLOVE_WAITING_FOR_ANSWER" });
+    expect(refused.body.error.message).toContain(slotId);
+
+    const tab = s.events(id);
+    await tab.waitForEvent("snapshot");
+    expect((await s.api(`/conversations/${id}/abort`, { body: {} })).body).toMatchObject({ aborted: true });
+    await tab.waitForEvent("slot_settled", (data) => data.slotId === slotId);
+    // An answer after the abort is refused; the history is valid, the call ended aborted.
+    expect((await s.api(`/conversations/${id}/slots/${slotId}`, { body: { resolve: { age: 3 } } })).status).toBe(409);
+    const after = (await s.api(`/conversations/${id}`)).body;
+    expect(after.slots).toEqual([]);
+    expectValidHistory(after.messages as Message[]);
+    expect((after.messages as Message[]).flatMap((m) => m.tool_results ?? [])).toEqual([expect.objectContaining({ call_id: "age-1", result: expect.objectContaining({ status: "aborted" }) })]);
+    // The conversation takes messages again.
+    expect((await s.api(`/conversations/${id}/messages`, { body: { text: "next" } })).status).toBe(202);
+  });
+
   it("an answer for a question of another conversation is a 404, and the question keeps waiting", async () => {
     const storage = memoryStorage();
     const s = await start(storage, [askAge], { idleTimeoutMs: 50 });

@@ -100,6 +100,15 @@ export class Displaymanager implements DisplayManagerAdapter {
     return answer;
   }
 
+  /**
+   * Runs `work`: outside a tool call there is nothing to record it for. Inside a durable call the
+   * display a tool gets records it (see `ToolDisplay.step`); this lets a manager stand in for that
+   * display, e.g. when a test calls a tool's `do` directly.
+   */
+  async step<T>(_name: string, work: () => T | Promise<T>): Promise<T> {
+    return work();
+  }
+
   /** Adds a listener; the returned function removes it again (calling it twice is harmless). */
   subscribe(listener: ListenerFn): UnsubscribeFn {
     this.listeners.add(listener);

@@ -88,7 +88,7 @@ describe("durable questions on one store (embedded)", () => {
     // The first process is gone (its Glove is never used again); a webhook handler builds a new one.
     const second = agent(store, world, [{ text: "Your table is booked, Grace." }]);
     const events: SubscriberEvent["type"][] = [];
-    second.addSubscriber({ record: (type) => void events.push(type) });
+    second.addSubscriber({ record: (type, _data) => void events.push(type) });
     const pending = await second.pendingSlots();
     expect(pending).toEqual([
       expect.objectContaining({ id: slotId, toolName: "book_table", toolCallId: "call-1", renderer: "book_table", input: { restaurant: "Chez Ada" } }),

@@ -66,7 +66,10 @@ export class LocalConversation {
     });
     foldTools(glove, options.tools ?? []);
     const subscriber: SubscriberAdapter = {
-      record: async (type, data) => emit({ type, ...data } as SubscriberEvent),
+      // A local Glove never resumes stored questions; glove-core's turn_resumed is not the wire's.
+      record: async (type, data) => {
+        if (type !== "turn_resumed") emit({ type, ...data } as Exclude<SubscriberEvent, { type: "turn_resumed" }>);
+      },
     };
     glove.addSubscriber(subscriber);
     for (const extra of options.subscribers ?? []) glove.addSubscriber(extra);

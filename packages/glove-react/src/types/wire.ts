@@ -53,7 +53,8 @@ export type SessionEvent =
   | { type: "snapshot"; snapshot: ConversationSnapshot };
 
 /** Every event the reducer understands from the agent's side. */
-export type WireEvent = SubscriberEvent | SessionEvent;
+/** glove-core's own `turn_resumed` (a stored question answered) reaches clients as the server's. */
+export type WireEvent = Exclude<SubscriberEvent, { type: "turn_resumed" }> | SessionEvent;
 
 /** The name of any event the reducer handles from the agent's side. */
 export type WireEventType = WireEvent["type"];

@@ -10,7 +10,7 @@ import { SideLists } from "./side-lists.js";
 import { countEvent, NO_STATS } from "./stats.js";
 import { applySlotAnswer } from "./slot-answer.js";
 import { TurnRunner } from "./turn-runner.js";
-import { onlyWaitsForPeople, refusalToHttp, RunningCalls, storedSlots } from "./waiting-turns.js";
+import { onlyWaitsForPeople, refusalToHttp, refuseWhileWaiting, RunningCalls, storedSlots, withdrawWaiting } from "./waiting-turns.js";
 
 /** Event ids reserved in the catalog at a time (one catalog write per block). */
 const ID_BLOCK = 10_000;
@@ -100,7 +100,9 @@ export class LiveConversation implements ConversationHandle {
     return conversation;
   }
 
-  startTurn(text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
+  async startTurn(text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
+    // A turn left waiting for a person still holds the conversation, as it would in memory.
+    if (!this.busy) await refuseWhileWaiting(this.glove);
     return this.turns.start(text, clientMessageId);
   }
 
@@ -135,7 +137,12 @@ export class LiveConversation implements ConversationHandle {
   async abortTurn(): Promise<AbortOutcome> {
     const turnId = this.turns.running?.id;
     const ending = this.turns.abort("aborted");
-    if (!ending) return { aborted: false, message: "No turn is running." };
+    if (!ending) {
+      // A turn left waiting for a person: its questions are withdrawn and its calls end as aborted.
+      const withdrawn = await withdrawWaiting(this.glove, this.observed.store);
+      for (const slotId of withdrawn) this.log.append("slot_settled", { slotId, status: "closed" });
+      return withdrawn.length > 0 ? { aborted: true, status: "aborted" } : { aborted: false, message: "No turn is running." };
+    }
     // Abortable work stops at once; an unAbortable tool may keep the turn a while: do not wait forever.
     const status = await Promise.race([ending, new Promise<undefined>((resolve) => void setTimeout(() => resolve(undefined), 2000).unref())]);
     return { aborted: true, ...(turnId !== undefined ? { turnId } : {}), status: status ?? "aborting" };

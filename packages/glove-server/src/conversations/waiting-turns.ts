@@ -1,4 +1,12 @@
-import { SlotAnswerError, type IGloveRunnable, type SlotBoard, type SubscriberEventArgs, type WireSlot } from "glove-core";
+import {
+  repairForInterruptedTools,
+  SlotAnswerError,
+  type IGloveRunnable,
+  type SlotBoard,
+  type StoreAdapter,
+  type SubscriberEventArgs,
+  type WireSlot,
+} from "glove-core";
 import { badRequest, conflict, notFound } from "../errors.js";
 import type { HttpError } from "../errors.js";
 
@@ -56,6 +64,30 @@ export async function onlyWaitsForPeople(glove: IGloveRunnable, board: SlotBoard
       .map((slot) => slot.toolCallId),
   );
   return [...calls.ids].every((id) => waiting.has(id));
+}
+
+/** A new message while a stored question waits is refused, as while the turn runs in memory. */
+export async function refuseWhileWaiting(glove: IGloveRunnable): Promise<void> {
+  const waiting = (await glove.pendingSlots?.()) ?? [];
+  if (waiting.length === 0) return;
+  throw conflict(
+    "GLOVE_WAITING_FOR_ANSWER",
+    `The turn waits for an answer to ${waiting.map((q) => `slot ${q.id} (${q.toolName})`).join(", ")}. Answer it (POST …/slots/:slotId), or abort the turn (POST …/abort).`,
+  );
+}
+
+/**
+ * Aborts a turn that left memory waiting for people: its questions are cancelled in the store
+ * and its unanswered calls end as aborted. Returns the withdrawn slot ids.
+ */
+export async function withdrawWaiting(glove: IGloveRunnable, store: StoreAdapter): Promise<string[]> {
+  const waiting = (await glove.pendingSlots?.()) ?? [];
+  if (waiting.length === 0 || !store.settleWait) return [];
+  const settled_at = new Date().toISOString();
+  for (const question of waiting) await store.settleWait(question.id, { status: "cancelled", value: "the turn was aborted", settled_at });
+  const repair = repairForInterruptedTools(await store.getMessages(), []);
+  if (repair) await store.appendMessages([repair]);
+  return waiting.map((question) => question.id);
 }
 
 /** The HTTP answer to an answer glove-core refused. */

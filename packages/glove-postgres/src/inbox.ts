@@ -58,6 +58,20 @@ export class PostgresInbox {
     if (rowCount === 0) throw this.#session.codec.missingInboxItem(itemId);
   }
 
+  /** Resolved → consumed in one conditional UPDATE: of any number of processes, the first claim wins. */
+  async consume(itemId: string): Promise<boolean> {
+    this.#session.codec.checkId("inbox item", itemId);
+    const { inbox } = this.#session.tables;
+    const { rowCount } = await this.#session.query(
+      `UPDATE ${inbox} SET status = 'consumed' WHERE session_id = $1 AND item_id = $2 AND status = 'resolved'`,
+      [this.#session.sessionId, itemId],
+    );
+    if (rowCount === 1) return true;
+    const { rows } = await this.#session.query(`SELECT 1 FROM ${inbox} WHERE session_id = $1 AND item_id = $2`, [this.#session.sessionId, itemId]);
+    if (rows.length === 0) throw this.#session.codec.missingInboxItem(itemId);
+    return false;
+  }
+
   /** The session's items matching `filter` (fixed SQL, never caller input). */
   async #select(filter: string): Promise<InboxItem[]> {
     const { rows } = await this.#session.query<InboxRecord>(

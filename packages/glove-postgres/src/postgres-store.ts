@@ -54,7 +54,7 @@ export interface PostgresStoreOptions {
  * A `StoreAdapter` on PostgreSQL (`pg`), safe for many processes on one database: every append
  * is one transaction that locks the session's row, so appends from several processes never
  * interleave a batch or lose a message, and one store's appends land in call order. Implements
- * every optional capability — tasks (with `replaceTasks`), permissions, inbox, durable questions
+ * every optional capability — tasks (with `replaceTasks`), permissions, inbox (with `consumeInboxItem`), durable questions
  * (`addWait`, `settleWait`, `getWaits`), durable and ephemeral sub-stores, `messageCount` and `getMessagesSinceLastCompaction` (both O(1) in the
  * history length, plus the messages returned).
  *
@@ -211,6 +211,11 @@ export class PostgresStore implements StoreAdapter {
 
   async getResolvedInboxItems(): Promise<InboxItem[]> {
     return this.#inbox.resolved();
+  }
+
+  /** Resolved → consumed; false when the item is not resolved. The first claim wins, across every process on the database. */
+  async consumeInboxItem(itemId: string): Promise<boolean> {
+    return this.#inbox.consume(itemId);
   }
 
   // Durable questions

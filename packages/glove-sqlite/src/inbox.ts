@@ -54,6 +54,14 @@ export class SqliteInbox {
     if (result.changes === 0) throw this.#session.codec.missingInboxItem(itemId);
   }
 
+  /** Resolved → consumed in one conditional UPDATE: of any number of processes, the first claim wins. */
+  consume(itemId: string): boolean {
+    this.#session.codec.checkId("inbox item", itemId);
+    if (this.#s.consume.run(this.#session.sessionId, itemId).changes === 1) return true;
+    if (!this.#s.exists.get(this.#session.sessionId, itemId)) throw this.#session.codec.missingInboxItem(itemId);
+    return false;
+  }
+
   #decode(rows: unknown[]): InboxItem[] {
     return (rows as InboxRecord[]).map((row) => this.#session.codec.decodeInboxItem(row));
   }
@@ -72,6 +80,8 @@ function prepare(db: Database) {
          tag = excluded.tag, request = excluded.request, response = excluded.response, status = excluded.status,
          blocking = excluded.blocking, created_at = excluded.created_at, resolved_at = excluded.resolved_at`,
     ),
+    consume: db.prepare(`UPDATE glove_inbox SET status = 'consumed' WHERE session_id = ? AND item_id = ? AND status = 'resolved'`),
+    exists: db.prepare(`SELECT 1 FROM glove_inbox WHERE session_id = ? AND item_id = ?`),
     update: db.prepare(
       `UPDATE glove_inbox SET
          status = CASE WHEN @set_status = 1 THEN @status ELSE status END,

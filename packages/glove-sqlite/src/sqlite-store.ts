@@ -46,7 +46,7 @@ export interface SqliteStoreOptions {
 /**
  * A `StoreAdapter` on SQLite (better-sqlite3): one file holds any number of conversations, safe
  * for several processes (WAL, IMMEDIATE write transactions, busy timeout). Implements every
- * optional capability — tasks (with `replaceTasks`), permissions, inbox, durable questions
+ * optional capability — tasks (with `replaceTasks`), permissions, inbox (with `consumeInboxItem`), durable questions
  * (`addWait`, `settleWait`, `getWaits`), durable and ephemeral sub-stores, `messageCount` and the `getMessagesSinceLastCompaction` fast path (both O(1) in
  * the history length, plus the messages returned).
  *
@@ -197,6 +197,11 @@ export class SqliteStore implements StoreAdapter {
 
   async getResolvedInboxItems(): Promise<InboxItem[]> {
     return this.#inbox.resolved();
+  }
+
+  /** Resolved → consumed; false when the item is not resolved. The first claim wins, across processes on the same file. */
+  async consumeInboxItem(itemId: string): Promise<boolean> {
+    return this.#inbox.consume(itemId);
   }
 
   // Durable questions

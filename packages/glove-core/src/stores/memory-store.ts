@@ -215,6 +215,16 @@ export class MemoryStore implements StoreAdapter {
     return copy([...this.#inbox.values()].filter((item) => item.status === "resolved"));
   }
 
+  /** Resolved → consumed, or false when the item is not resolved (the first claim wins). */
+  async consumeInboxItem(itemId: string): Promise<boolean> {
+    this.#codec.checkId("inbox item", itemId);
+    const item = this.#inbox.get(itemId);
+    if (!item) throw this.#codec.missingInboxItem(itemId);
+    if (item.status !== "resolved") return false;
+    this.#inbox.set(itemId, { ...item, status: "consumed" });
+    return true;
+  }
+
   // ── Durable questions ─────────────────────────────────────────────────────────────────────
 
   /** Records a wait; an id already stored changes nothing (a replay adds again). */

@@ -77,6 +77,13 @@ export interface StoreAdapter {
   addInboxItem?(item: InboxItem): Promise<void>;
   updateInboxItem?(itemId: string, updates: InboxItemUpdate): Promise<void>;
   getResolvedInboxItems?(): Promise<InboxItem[]>;
+  /**
+   * Optional: marks the item consumed if it is resolved, in one conditional write. Of any number
+   * of calls for one item — from any process — the first gets true and the rest false; a pending or
+   * already consumed item also answers false and is left as it is. An unknown id rejects like
+   * `updateInboxItem`. Glove's `inbox: { wake: true }` claims answers with it.
+   */
+  consumeInboxItem?(itemId: string): Promise<boolean>;
 
   // Optional — durable questions (all three or none): waits that outlive the process
   /** Records a wait; adding an id that is already stored changes nothing. */

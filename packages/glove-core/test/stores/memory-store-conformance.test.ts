@@ -5,7 +5,7 @@ import { storeConformanceCases, type StoreCapability } from "../../src/testing/i
 
 // MemoryStore keeps its data in the instance, so "the same session" is the same instance.
 const sessions = new Map<string, MemoryStore>();
-const ALL: StoreCapability[] = ["tasks", "replaceTasks", "permissions", "inbox", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction"];
+const ALL: StoreCapability[] = ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction"];
 
 describe("MemoryStore conformance", () => {
   const cases = storeConformanceCases({
@@ -77,6 +77,17 @@ describe("the conformance suite catches broken stores", () => {
       }
     }
     expect(await run((id) => new Leaky(id), /^inbox/)).toMatch(/getResolvedInboxItems\(\) after consuming/);
+  });
+
+  it("a store whose consumeInboxItem consumes whatever the status (every claim wins)", async () => {
+    class Unconditional extends MemoryStore {
+      override async consumeInboxItem(itemId: string) {
+        await this.updateInboxItem(itemId, { status: "consumed" });
+        return true;
+      }
+    }
+    expect(await run((id) => new Unconditional(id), /^consumeInboxItem: only a resolved/)).toMatch(/consumeInboxItem\(\) of a pending item: expected false, got true/);
+    expect(await run((id) => new Unconditional(id), /^consumeInboxItem: of many claims/)).toMatch(/claims of race-0 that won .*: expected 1, got 6/);
   });
 
   it("a store that shares one durable sub-store across sessions", async () => {

@@ -8,6 +8,7 @@ const GROUPS: Record<StoreCapability, Array<keyof StoreAdapter>> = {
   replaceTasks: ["replaceTasks"],
   permissions: ["getPermission", "setPermission"],
   inbox: ["getInboxItems", "addInboxItem", "updateInboxItem", "getResolvedInboxItems"],
+  consumeInboxItem: ["consumeInboxItem"],
   waits: ["addWait", "settleWait", "getWaits"],
   subAgentStores: ["createSubAgentStore"],
   messageCount: ["messageCount"],

@@ -3,6 +3,7 @@ import { assert, assertEqual, assertRejects } from "./assertions.js";
 import { hasCapability, type WithInbox, type WithPermissions, type WithTasks } from "./capabilities.js";
 import { conformanceMessages, inboxItem, plainMessages, task } from "./fixtures.js";
 import { idCases } from "./id-cases.js";
+import { inboxConsumeCases } from "./inbox-consume-cases.js";
 import { parityCases } from "./parity-cases.js";
 import { repairCases } from "./repair-cases.js";
 import { subStoreCases } from "./sub-store-cases.js";
@@ -288,5 +289,6 @@ export function storeConformanceCases(options: StoreConformanceOptions): StoreCo
     ...idCases({ define, open, required, options }),
     ...subStoreCases({ define, open, required, options }),
     ...waitCases({ define, open, required, options }),
+    ...inboxConsumeCases({ define, open, required, options }),
   ];
 }

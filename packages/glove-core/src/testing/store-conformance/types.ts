@@ -6,6 +6,7 @@ export type StoreCapability =
   | "replaceTasks"
   | "permissions"
   | "inbox"
+  | "consumeInboxItem"
   | "waits"
   | "subAgentStores"
   | "messageCount"

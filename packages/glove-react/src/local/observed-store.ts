@@ -2,7 +2,7 @@ import type { InboxItem, Message, StoreAdapter, Task } from "glove-core";
 import type { SessionEvent } from "../types/wire.js";
 
 const TASK_WRITES = new Set(["addTasks", "updateTask", "replaceTasks"]);
-const INBOX_WRITES = new Set(["addInboxItem", "updateInboxItem"]);
+const INBOX_WRITES = new Set(["addInboxItem", "updateInboxItem", "consumeInboxItem"]);
 
 /**
  * The store as the tab's Glove sees it, reporting what was persisted as the same events
@@ -38,7 +38,13 @@ export function observeStore(inner: StoreAdapter, emit: (event: SessionEvent) =>
       if (name === "appendMessages") return append;
       const method = value as (...args: unknown[]) => unknown;
       if (TASK_WRITES.has(name)) return async (...args: unknown[]) => (await method.apply(target, args), await refreshTasks());
-      if (INBOX_WRITES.has(name)) return async (...args: unknown[]) => (await method.apply(target, args), await refreshInbox());
+      if (INBOX_WRITES.has(name)) {
+        return async (...args: unknown[]) => {
+          const result = await method.apply(target, args);
+          await refreshInbox();
+          return result;
+        };
+      }
       return method.bind(target);
     },
   });

@@ -91,6 +91,11 @@ export class PersistedStore extends MemoryStore {
     await super.updateInboxItem(itemId, updates);
     await this.#save();
   }
+  override async consumeInboxItem(itemId: string): Promise<boolean> {
+    const won = await super.consumeInboxItem(itemId);
+    if (won) await this.#save();
+    return won;
+  }
 
   /** Forgets the saved state. */
   clear(): void {

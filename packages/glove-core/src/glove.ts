@@ -5,6 +5,7 @@ import type {
   DefineMentionArgs,
   DefineSkillArgs,
   DefineSubAgentArgs,
+  DeliverInboxOptions,
   DisplayManagerAdapter,
   GloveConfig,
   GloveFoldArgs,
@@ -33,6 +34,7 @@ import { requireExtensionName, toUserInput, validateConfig } from "./glove-input
 import { toolFromFoldArgs } from "./glove-tools.js";
 import { CompositePlugin } from "./plugins/composite.js";
 import { InboxPlugin, storeSupportsInbox } from "./plugins/inbox.js";
+import { deliverInbox } from "./plugins/inbox-delivery.js";
 import { TasksPlugin, storeSupportsTasks } from "./plugins/tasks.js";
 import { ToolRegistryPlugin } from "./plugins/tool-registry.js";
 import { EventBus } from "./runtime/event-bus.js";
@@ -74,6 +76,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
   private queue: Promise<unknown> = Promise.resolve();
   private pendingRequests = 0;
   private removeEventSink: (() => void) | undefined;
+  private inbox: InboxPlugin | undefined;
 
   constructor(config: GloveConfig) {
     validateConfig(config);
@@ -359,6 +362,34 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     return run;
   }
 
+  /** True when resolved inbox answers may start a turn: `inbox: { wake: true }` and a store with an inbox. */
+  get wakesOnInbox(): boolean {
+    return this.inbox?.claims === true;
+  }
+
+  /**
+   * Runs a turn, without a user message, that delivers the inbox answers resolved so far
+   * (`inbox: { wake: true }`); queued like requests. Each answer is claimed in the store first
+   * (resolved → consumed, the first claim wins), so however many processes call it, one delivers
+   * it. Resolves undefined, having run nothing, when there is nothing to claim or a stored
+   * question still waits for a person (that turn comes first).
+   */
+  deliverInbox(options: DeliverInboxOptions = {}): Promise<ModelAnswer | undefined> {
+    if (!this.parts || !this.inbox?.claims) {
+      return Promise.reject(new ConfigurationError("Glove.deliverInbox needs a built Glove with inbox: { wake: true } and a store with an inbox."));
+    }
+    this.pendingRequests++;
+    const run = this.queue
+      .then(() => {
+        const waitingForPeople = async () => (await this.pendingSlots()).length > 0;
+        const context = { parts: this.requireParts("deliverInbox"), inbox: this.inbox!, plugins: this.plugins, agent: this.name, waitingForPeople };
+        return deliverInbox({ ...context, systemPrompt: () => this.composeSystemPrompt() }, options);
+      })
+      .finally(() => this.pendingRequests--);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   private async runRequest(request: string | ContentPart[], settings: RequestSettings): Promise<RequestOutcome> {
     const { signal, spec } = settings;
     throwIfAborted(signal);
@@ -430,17 +461,19 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     });
     const { tasks, inbox } = this.config.builtIns ?? {};
     this.installBuiltIn(tasks !== false && storeSupportsTasks(chosen) ? new TasksPlugin(this.parts.context) : undefined, "glove:tasks");
-    this.installBuiltIn(inbox !== false && storeSupportsInbox(chosen) ? new InboxPlugin(chosen) : undefined, "glove:inbox");
+    const inboxPlugin = inbox !== false && storeSupportsInbox(chosen) ? new InboxPlugin(chosen, { claim: this.config.inbox?.wake === true }) : undefined;
+    this.inbox = this.installBuiltIn(inboxPlugin, "glove:inbox");
     this.refreshAgentConfig();
     return this;
   }
 
   /** Built-in tools follow the store's capabilities and `builtIns`; a user tool of the same name wins. */
-  private installBuiltIn(plugin: GlovePlugin | undefined, name: string): void {
+  private installBuiltIn<P extends GlovePlugin>(plugin: P | undefined, name: string): P | undefined {
     this.plugins.removeByName(name);
-    if (!plugin) return;
-    if ((plugin.tools?.() ?? []).some((t) => this.plugins.findTool(t.name))) return;
+    if (!plugin) return undefined;
+    if ((plugin.tools?.() ?? []).some((t) => this.plugins.findTool(t.name))) return undefined;
     this.plugins.add(plugin);
+    return plugin;
   }
 
   private get scoped(): boolean {

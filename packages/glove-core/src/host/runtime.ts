@@ -5,6 +5,7 @@ import type {
   ContentPart,
   DisplayManagerAdapter,
   GlovePlugin,
+  InboxOptions,
   ModelAdapter,
   PermissionPolicy,
   PlainRequestResult,
@@ -31,6 +32,8 @@ export interface RuntimeAgentConfig {
   maxRetries?: number;
   /** Turn off what Glove adds by itself (see `GloveConfig.builtIns`). */
   builtIns?: BuiltInOptions;
+  /** How the inbox delivers answers (see `GloveConfig.inbox`). */
+  inbox?: InboxOptions;
   /** Agent-specific setup on every conversation's Glove: fold tools, define skills… */
   setup?: (glove: Glove) => void;
 }
@@ -208,6 +211,7 @@ export class Runtime {
       permissionPolicy: config.permissionPolicy,
       maxRetries: config.maxRetries,
       builtIns: config.builtIns,
+      inbox: config.inbox,
     });
     // The runtime owns the plugins' registration lifecycle; the Glove only uses them.
     glove.attachHostPlugin(this.plugins);

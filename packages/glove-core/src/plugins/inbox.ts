@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ConfigurationError } from "../errors.js";
 import type {
   GlovePlugin,
   InboxItem,
@@ -80,31 +81,70 @@ function describePending(items: InboxItem[]): string | undefined {
   return `Inbox items still waiting for an answer (posted earlier, do not post them again):\n${lines.join("\n")}`;
 }
 
+/** A store that can claim answers: `inbox: { wake: true }` needs it. */
+export type ClaimingInboxStore = InboxStore & Required<Pick<StoreAdapter, "consumeInboxItem">>;
+
+/** True when the store can claim inbox answers (`consumeInboxItem`, the conditional resolved → consumed). */
+export function storeClaimsInbox(store: StoreAdapter): store is ClaimingInboxStore {
+  return storeSupportsInbox(store) && typeof store.consumeInboxItem === "function";
+}
+
 /**
- * Owns `glove_post_to_inbox`, injects resolved answers into the next request
- * (persisted, then marked consumed) and reminds the model of pending items for
- * the current request only.
+ * Owns `glove_post_to_inbox`, injects resolved answers into the next request and reminds the
+ * model of pending items for the current request only. By default answers are stored and then
+ * marked consumed (a crash in between delivers twice, never loses). A claiming plugin
+ * (`inbox: { wake: true }`) claims each answer first, so of several processes exactly one delivers it.
  */
 export class InboxPlugin implements GlovePlugin {
   readonly name = "glove:inbox";
   private readonly tool: Tool<unknown>;
+  private readonly claiming: ClaimingInboxStore | undefined;
 
-  constructor(private readonly store: InboxStore) {
+  constructor(
+    private readonly store: InboxStore,
+    options: { claim?: boolean } = {},
+  ) {
     this.tool = createInboxTool(store) as Tool<unknown>;
+    if (options.claim && !storeClaimsInbox(store)) {
+      throw new ConfigurationError(`inbox: { wake: true } needs a store with consumeInboxItem (store "${store.identifier}" has none): answers are claimed there so they are delivered once.`);
+    }
+    this.claiming = options.claim ? (store as ClaimingInboxStore) : undefined;
+  }
+
+  /** True when answers are claimed before they are delivered (they may then start a turn). */
+  get claims(): boolean {
+    return this.claiming !== undefined;
   }
 
   tools(): readonly Tool<unknown>[] {
     return [this.tool];
   }
 
+  /** Claims every resolved answer it can (the others went to another process); claiming plugins only. */
+  async claimResolved(): Promise<InboxItem[]> {
+    const store = this.claiming;
+    if (!store) return [];
+    const won: InboxItem[] = [];
+    for (const item of await store.getResolvedInboxItems()) {
+      if (await store.consumeInboxItem(item.id)) won.push({ ...item, status: "consumed" });
+    }
+    return won;
+  }
+
+  /** The messages that deliver claimed answers. */
+  deliveryMessages(items: InboxItem[]): Message[] {
+    return items.map(describeResolved);
+  }
+
   async beforeRequest(): Promise<RequestContribution> {
-    const resolved = await this.store.getResolvedInboxItems();
+    const claimed = this.claiming ? await this.claimResolved() : undefined;
+    const resolved = claimed ?? (await this.store.getResolvedInboxItems());
     const pending = (await this.store.getInboxItems()).filter((i) => i.status === "pending");
     return {
       messages: resolved.map(describeResolved),
       reminder: describePending(pending),
       // Marked only after the answers are stored: a crash in between re-delivers, never loses.
-      onPersisted: resolved.length
+      onPersisted: resolved.length && !claimed
         ? async () => {
             for (const item of resolved) await this.store.updateInboxItem(item.id, { status: "consumed" });
           }

@@ -6,7 +6,7 @@ import type { ContentPart, Message } from "./message.js";
 import type { ModelAdapter, ModelPromptResult } from "./model.js";
 import type { GlovePlugin } from "./plugin.js";
 import type { ModelAnswer, PlainRequestResult } from "./result.js";
-import type { StoreAdapter } from "./store.js";
+import type { InboxItem, StoreAdapter } from "./store.js";
 import type { PendingQuestion } from "./waits.js";
 import type { ServerModeWithoutPolicy, ToolReturn } from "./tool.js";
 
@@ -63,6 +63,21 @@ export interface IGloveRunnable extends GloveCommon<IGloveRunnable> {
   rejectSlot?(slotId: string, reason: unknown, signal?: AbortSignal): Promise<ModelAnswer | undefined>;
   /** The store this agent currently persists to. */
   readonly store: StoreAdapter;
+  /** True when resolved inbox answers may start a turn (`inbox: { wake: true }`); hosts then call `deliverInbox`. */
+  readonly wakesOnInbox?: boolean;
+  /**
+   * Runs a turn, without a user message, that delivers the inbox answers resolved so far; resolves
+   * undefined, having run nothing, when there is none to claim (another process delivered them) or
+   * a stored question still waits. See Glove.
+   */
+  deliverInbox?(options?: DeliverInboxOptions): Promise<ModelAnswer | undefined>;
+}
+
+/** Options of `deliverInbox`. */
+export interface DeliverInboxOptions {
+  signal?: AbortSignal | undefined;
+  /** Called once answers are claimed, before they are stored and the model runs: the turn starts now. */
+  onClaimed?: ((items: InboxItem[]) => void) | undefined;
 }
 
 /** Arguments of `Glove.fold`. */

@@ -62,6 +62,20 @@ export interface GloveConfig {
   environment?: boolean | undefined;
   /** Turn off what Glove adds by itself; everything is on by default. */
   builtIns?: BuiltInOptions | undefined;
+  /** How the built-in inbox delivers answers (docs/concepts/inbox.md). */
+  inbox?: InboxOptions | undefined;
+}
+
+/** How the built-in inbox delivers resolved answers. */
+export interface InboxOptions {
+  /**
+   * An answer may start a turn of its own (`deliverInbox`, which glove-server calls when an item
+   * is resolved) instead of waiting for the next message. Every answer is then claimed in the
+   * store before it is shown (resolved → consumed, the first claim wins), so it reaches the model
+   * exactly once however many processes deliver; the store must implement `consumeInboxItem`.
+   * Default false: answers wait for the next request.
+   */
+  wake?: boolean | undefined;
 }
 
 /**

@@ -117,7 +117,8 @@ export class SendQueue {
    */
   #settle(clientMessageId: string, status: TurnStatus, error: ErrorInfo | undefined): void {
     if (!this.deps.store.current.pending.some((p) => p.clientMessageId === clientMessageId)) return;
-    if (status === "done") this.deps.dispatch({ type: "user_message_removed", clientMessageId });
+    // A turn left "waiting" for a person stored the message before it asked.
+    if (status === "done" || status === "waiting") this.deps.dispatch({ type: "user_message_removed", clientMessageId });
     else this.deps.dispatch({ type: "user_message_status", clientMessageId, status: "failed", error: error ?? { code: "GLOVE_ABORTED", message: "The turn was stopped before the message was stored." } });
   }
 

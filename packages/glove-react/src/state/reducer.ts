@@ -98,15 +98,18 @@ function upsertLive(state: GloveState, id: string, patch: Partial<LiveTool> & { 
 
 /**
  * The turn is over: nothing runs any more. Calls still marked running were cut short, and text
- * that streamed but was never stored is kept as an interrupted entry rather than vanishing.
+ * that streamed but was never stored is kept as an interrupted entry rather than vanishing. A turn
+ * ended as "waiting" only waits for a person: its calls still wait on their pending slots (the
+ * timeline shows them running), and an answer resumes it.
  */
 function endTurn(state: GloveState, status: TurnStatus, error: ErrorInfo | undefined): GloveState {
-  const liveTools = state.liveTools.some((tool) => tool.status === "running")
+  const waiting = status === "waiting";
+  const liveTools = !waiting && state.liveTools.some((tool) => tool.status === "running")
     ? state.liveTools.map((tool): LiveTool => (tool.status === "running" ? { ...tool, status: "aborted" } : tool))
     : state.liveTools;
   const text = state.streamingText;
   const interrupted =
-    text.trim() !== "" && status !== "done"
+    text.trim() !== "" && status !== "done" && !waiting
       ? [...state.interrupted, { at: state.messages.length, text, key: `interrupted:${state.messages.length}:${state.interrupted.length}` }]
       : state.interrupted;
   return {

@@ -54,7 +54,9 @@ function keyMaker(): (key: string) => string {
  * running turn not stored yet, then optimistic user messages. Keys come from message indexes,
  * call ids and client message ids, never from randomness, so server and client renders agree.
  */
-export function buildTimeline(state: Pick<GloveState, "messages" | "clientKeys" | "liveTools" | "pending" | "interrupted" | "busy">): TimelineEntry[] {
+export function buildTimeline(
+  state: Pick<GloveState, "messages" | "clientKeys" | "liveTools" | "pending" | "interrupted" | "busy"> & Partial<Pick<GloveState, "slots">>,
+): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   const key = keyMaker();
   const live = new Map<string, LiveTool>(state.liveTools.map((tool) => [tool.id, tool]));
@@ -67,7 +69,10 @@ export function buildTimeline(state: Pick<GloveState, "messages" | "clientKeys" 
       if (note.at === at) entries.push({ kind: "agent_text", key: key(note.key), text: note.text, interrupted: true });
     }
   };
-  const unfinished = (): ToolStatus => (state.busy ? "running" : "aborted");
+  // A call whose question still waits for a person runs on, even while no turn does (a turn
+  // left waiting on the server, or a snapshot after a restart): only an answer ends it.
+  const asking = new Set((state.slots ?? []).flatMap((slot) => (slot.mode === "wait" && slot.status === "pending" && slot.toolCallId !== null ? [slot.toolCallId] : [])));
+  const unfinished = (id: string): ToolStatus => (state.busy || asking.has(id) ? "running" : "aborted");
 
   state.messages.forEach((message: Message, i) => {
     pushNotes(i);
@@ -123,12 +128,12 @@ export function buildTimeline(state: Pick<GloveState, "messages" | "clientKeys" 
   for (const call of open) {
     const result = live.get(call.id);
     const entry = entries[call.at] as ToolEntry;
-    entries[call.at] = result && result.status !== "running" ? withResult(entry, { ...result, status: result.status }) : { ...entry, status: unfinished() };
+    entries[call.at] = result && result.status !== "running" ? withResult(entry, { ...result, status: result.status }) : { ...entry, status: unfinished(call.id) };
   }
   // Calls of the running model turn that are not stored yet.
   for (const tool of state.liveTools) {
     if (stored.has(tool.id)) continue;
-    const entry: ToolEntry = { kind: "tool", key: key(`tool:${tool.id}`), id: tool.id, name: tool.name, input: tool.input, status: tool.status === "running" ? unfinished() : tool.status };
+    const entry: ToolEntry = { kind: "tool", key: key(`tool:${tool.id}`), id: tool.id, name: tool.name, input: tool.input, status: tool.status === "running" ? unfinished(tool.id) : tool.status };
     entries.push(tool.status === "running" ? entry : withResult(entry, { ...tool, status: tool.status }));
   }
   for (const pending of state.pending) {
@@ -152,7 +157,8 @@ export function timelineSelector(): (state: GloveState) => TimelineEntry[] {
       last.liveTools === state.liveTools &&
       last.pending === state.pending &&
       last.interrupted === state.interrupted &&
-      last.busy === state.busy
+      last.busy === state.busy &&
+      last.slots === state.slots
     ) {
       last = state;
       return cached;

@@ -11,7 +11,12 @@ export type { SlotStatus, WireSlot } from "glove-core";
  * shapes are repeated here so glove-react never depends on glove-server.
  */
 
-export type TurnStatus = "done" | "aborted" | "error" | "interrupted";
+/**
+ * How a turn ended. "waiting": it waits for a person's answer to a stored question and left the
+ * server's memory; for the page the turn is over, its question stays pending (answering it
+ * resumes the turn with a new turn_start).
+ */
+export type TurnStatus = "done" | "aborted" | "error" | "interrupted" | "waiting";
 
 /** What went wrong, as the server (or the local session) reports it. */
 export interface ErrorInfo {

@@ -102,7 +102,8 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
     server,
     bookings,
     async close() {
-      // Running turns end as "interrupted" and streams close before the sockets go.
+      // Running turns end as "interrupted" (those that only wait for a person's answer as "waiting":
+      // their questions are stored, and the next start resumes them), streams close before the sockets go.
       await server.close();
       await listening.close();
     },

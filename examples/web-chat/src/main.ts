@@ -37,7 +37,7 @@ With curl (a demo bearer token; set WEB_CHAT_TOKEN to choose it):
   curl -s -X POST $API/conversations/$ID/slots/$SLOT -H "$AUTH" ${J} -d '{"resolve":true}'   # then allow book_table
   curl -s -X POST $API/conversations/$ID/abort -H "$AUTH"
   curl -s $API/conversations/$ID -H "$AUTH"                            # the snapshot
-Ctrl-C stops (running turns end as "interrupted"; conversations stay in ${relative(process.cwd(), chat.dataDir) || "."}).`);
+Ctrl-C stops (running turns end as "interrupted"; a form or permission prompt keeps waiting for the next start; conversations stay in ${relative(process.cwd(), chat.dataDir) || "."}).`);
 
 let stopping = false;
 const stop = () => {

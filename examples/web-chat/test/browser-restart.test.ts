@@ -1,0 +1,150 @@
+/**
+ * The demo's questions survive a server restart (Ctrl-C, npm start): in Chromium, the reservation
+ * form and the permission prompt are shown, the server is closed and started again on the same
+ * data folder and port, and the page — reconnecting by itself, or reloaded — shows the same
+ * question still pending. Answering it there resumes the turn: the table is booked once.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { WireSlot } from "glove-core";
+import { startWebChat, type WebChat } from "../src/app.js";
+import { buildUi, launchChromium, occurrences } from "./support/browser.js";
+import { Gates, sceneAgent } from "./support/scenarios.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
+
+let dataDir: string;
+let uiDir: string;
+let chat: WebChat;
+let browser: Browser;
+let context: BrowserContext;
+const pageErrors: Error[] = [];
+
+function start(port = 0): Promise<WebChat> {
+  return startWebChat({ port, dataDir, uiDir, token: "restart-test-token", env: {}, agent: sceneAgent(new Gates()) });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "glove-web-chat-restart-"));
+  uiDir = join(dataDir, "ui");
+  [, browser] = await Promise.all([buildUi(uiDir), launchChromium()]);
+  chat = await start();
+  context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  context.setDefaultTimeout(PROMPT_WAIT_MS);
+}, SLOW_WORK_MS);
+
+afterEach(() => {
+  expect(pageErrors.splice(0).map((e) => e.message)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await chat?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}, SLOW_WORK_MS);
+
+async function openChat(): Promise<Page> {
+  const page = await context.newPage();
+  page.on("pageerror", (error) => pageErrors.push(error));
+  await page.goto(chat.url);
+  await page.getByTestId("connection").waitFor();
+  return page;
+}
+
+const transcript = (page: Page) => page.getByTestId("transcript");
+const agentSaid = (page: Page, text: string) => page.locator('[data-glove-role="agent"]:not([data-glove-streaming])', { hasText: text });
+
+/** The conversation's snapshot, read with the page's (demo) cookie. */
+async function snapshotOf(page: Page): Promise<{ busy: boolean; slots: WireSlot[] }> {
+  await page.waitForURL(/[?&]c=/);
+  const id = new URL(page.url()).searchParams.get("c")!;
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const response = await fetch(`${chat.url}/api/conversations/${id}`, { headers: { cookie } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { busy: boolean; slots: WireSlot[] };
+}
+
+/** The question the conversation waits for: exactly one pending slot, with the turn no longer busy. */
+async function waitingFor(page: Page, renderer: string): Promise<string> {
+  const snapshot = await snapshotOf(page);
+  expect(snapshot.busy).toBe(false);
+  const pending = snapshot.slots.filter((slot) => slot.status === "pending");
+  expect(pending).toEqual([expect.objectContaining({ renderer, mode: "wait" })]);
+  return pending[0]!.id;
+}
+
+/** Ctrl-C and npm start: the server closes, and a new one starts on the same data folder and port. */
+async function restart(page: Page): Promise<WebChat> {
+  const before = chat;
+  await chat.close();
+  await page.locator('[data-testid="connection"][data-state="offline"]').waitFor();
+  chat = await start(before.port);
+  return before;
+}
+
+describe("web-chat: questions survive a server restart", () => {
+  it("the reservation form: still pending after the restart (the page reconnects), answered there, the table booked once", async () => {
+    const page = await openChat();
+    await page.getByRole("button", { name: "Book a table for two tonight" }).click();
+    const form = page.getByRole("form", { name: "Reservation" });
+    await form.waitFor();
+    const formCall = page.locator('[data-tool="reservation_form"]');
+    await page.locator('[data-tool="reservation_form"][data-tool-status="running"]').waitFor();
+    const asked = await snapshotOf(page);
+    const slotId = asked.slots.find((slot) => slot.renderer === "reservation_form" && slot.status === "pending")!.id;
+
+    const first = await restart(page);
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    // The same question, from the store: pending, its call still waiting (not aborted).
+    expect(await waitingFor(page, "reservation_form")).toBe(slotId);
+    await form.waitFor();
+    expect(await form.getAttribute("data-slot-status")).toBe("pending");
+    expect(await formCall.getAttribute("data-tool-status")).toBe("running");
+    expect(await page.getByRole("form", { name: "Reservation" }).count()).toBe(1);
+
+    await form.getByLabel("Name").fill("Ada");
+    await form.getByRole("button", { name: "Send details" }).click();
+    await form.waitFor({ state: "detached" });
+    const prompt = page.locator('[data-glove-role="permission-request"]');
+    await prompt.waitFor();
+    await prompt.getByRole("button", { name: "Allow" }).click();
+    await agentSaid(page, "All three tasks are done.").waitFor();
+
+    expect(first.bookings.size).toBe(0);
+    expect([...chat.bookings.values()]).toEqual([expect.objectContaining({ name: "Ada", guests: 2, code: "GB-1001" })]);
+    expect(await occurrences(transcript(page), "confirmation GB-1001")).toBe(1);
+    expect(await formCall.getAttribute("data-tool-status")).toBe("success");
+    await page.close();
+  }, SLOW_WORK_MS);
+
+  it("the permission prompt: still pending after the restart and a reload; allowed there, the tool runs once", async () => {
+    const page = await openChat();
+    await page.getByLabel("Message").fill("run permission");
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    const prompt = page.locator('[data-glove-role="permission-request"]');
+    await prompt.waitFor();
+    const slotId = (await snapshotOf(page)).slots.find((slot) => slot.status === "pending")!.id;
+    const booked = chat.bookings.size;
+
+    const first = await restart(page);
+    await page.reload();
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    expect(await waitingFor(page, "permission_request")).toBe(slotId);
+    await prompt.waitFor();
+    expect(await prompt.innerText()).toContain("book_table");
+    expect(await page.locator('[data-tool="book_table"]').getAttribute("data-tool-status")).toBe("running");
+
+    await prompt.getByRole("button", { name: "Allow" }).click();
+    await prompt.waitFor({ state: "detached" });
+    await agentSaid(page, "The table is booked.").waitFor();
+    await page.locator('[data-result="book_table"]', { hasText: "Grace" }).waitFor();
+    expect(first.bookings.size).toBe(booked);
+    expect([...chat.bookings.values()]).toEqual([expect.objectContaining({ name: "Grace", guests: 3, time: "20:15" })]);
+    expect(await page.locator('[data-tool="book_table"]').count()).toBe(1);
+    expect(await page.locator('[data-tool="book_table"]').getAttribute("data-tool-status")).toBe("success");
+    expect(await occurrences(transcript(page), "The table is booked.")).toBe(1);
+    await page.close();
+  }, SLOW_WORK_MS);
+});

@@ -5,6 +5,7 @@ import type { Principal } from "../security/authenticate.js";
 import type { ConversationCatalog, ConversationRecord, ConversationStats } from "../storage/types.js";
 import type { AbortOutcome, ConversationHandle, SlotAnswer } from "./conversation-handle.js";
 import { EventLog } from "./event-log.js";
+import { InboxWake } from "./inbox-wake.js";
 import { ObservedStore } from "./observed-store.js";
 import { SideLists } from "./side-lists.js";
 import { countEvent, NO_STATS } from "./stats.js";
@@ -32,6 +33,8 @@ export class LiveConversation implements ConversationHandle {
   readonly slots: SlotBoard;
   readonly turns: TurnRunner;
   readonly sides: SideLists;
+  /** Starts the turns that deliver inbox answers, when the agent opted in (`inbox: { wake: true }`). */
+  readonly inboxWake: InboxWake;
   /** Open event streams. */
   subscribers = 0;
   lastActive = Date.now();
@@ -61,8 +64,14 @@ export class LiveConversation implements ConversationHandle {
       pushed: (slot) => this.log.append("slot_push", { slot }),
       settled: (slotId, status) => this.log.append("slot_settled", { slotId, status }),
     });
-    this.sides = new SideLists(observed.store, this.log, options.inboxPollMs, () => this.subscribers > 0);
-    this.turns = new TurnRunner(this, deps.catalog, options, () => this.#closeLeftoverSlots());
+    // A conversation that wakes on inbox answers watches its inbox while in memory, read or not.
+    const watched = () => this.subscribers > 0 || this.inboxWake.enabled;
+    this.sides = new SideLists(observed.store, this.log, options.inboxPollMs, watched, () => this.inboxWake.poke());
+    this.turns = new TurnRunner(this, deps.catalog, options, () => {
+      this.#closeLeftoverSlots();
+      this.inboxWake.poke();
+    });
+    this.inboxWake = new InboxWake(glove, observed.store, this.turns, options.log);
   }
 
   get id(): string {
@@ -97,6 +106,7 @@ export class LiveConversation implements ConversationHandle {
     await conversation.#recoverInterruptedTurn(history);
     conversation.#attach();
     await conversation.sides.start();
+    conversation.inboxWake.poke();
     return conversation;
   }
 
@@ -179,6 +189,7 @@ export class LiveConversation implements ConversationHandle {
   async close(): Promise<void> {
     this.log.close();
     this.sides.stop();
+    this.inboxWake.stop();
     this.#unsubscribeDisplay();
     if (this.#subscriber) this.glove.removeSubscriber(this.#subscriber);
     this.deps.agents.release(this.record.agent, this.id);

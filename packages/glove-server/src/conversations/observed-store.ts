@@ -8,7 +8,7 @@ export interface StoreObserver {
 }
 
 const TASK_WRITES = new Set(["addTasks", "updateTask", "replaceTasks"]);
-const INBOX_WRITES = new Set(["addInboxItem", "updateInboxItem"]);
+const INBOX_WRITES = new Set(["addInboxItem", "updateInboxItem", "consumeInboxItem"]);
 
 /**
  * The store as the conversation's Glove sees it: every call goes to the real store (optional
@@ -32,8 +32,9 @@ export class ObservedStore {
         if (typeof value !== "function") return value;
         const name = String(key);
         if (name === "appendMessages") return (msgs: Message[]) => this.#append(msgs);
-        if (TASK_WRITES.has(name)) return (...args: unknown[]) => this.#write(() => value.apply(target, args), () => observer.onTasksChanged());
-        if (INBOX_WRITES.has(name)) return (...args: unknown[]) => this.#write(() => value.apply(target, args), () => observer.onInboxChanged());
+        const write = (...args: unknown[]) => Promise.resolve(value.apply(target, args) as unknown);
+        if (TASK_WRITES.has(name)) return (...args: unknown[]) => this.#write(() => write(...args), () => observer.onTasksChanged());
+        if (INBOX_WRITES.has(name)) return (...args: unknown[]) => this.#write(() => write(...args), () => observer.onInboxChanged());
         return value.bind(target);
       },
     });
@@ -74,12 +75,13 @@ export class ObservedStore {
     );
   }
 
-  async #write(run: () => Promise<void>, after: () => void | Promise<void>): Promise<void> {
+  async #write<T>(run: () => Promise<T>, after: () => void | Promise<void>): Promise<T> {
     this.#writing++;
     this.#version++;
     try {
-      await run();
+      const result = await run();
       await after();
+      return result;
     } finally {
       this.#writing--;
       this.#version++;

@@ -16,6 +16,8 @@ export class SideLists {
     private readonly log: EventLog,
     private readonly pollMs: number,
     private readonly watched: () => boolean,
+    /** Called when the inbox changed (an answer may wait for delivery, see inbox-wake.ts). */
+    private readonly inboxChanged: () => void = () => undefined,
   ) {}
 
   /** Reads the current lists (no events: the snapshot carries them) and starts the inbox poll. */
@@ -52,5 +54,6 @@ export class SideLists {
     if (seen === this.#inboxSeen) return;
     this.#inboxSeen = seen;
     this.log.append("inbox", { items });
+    this.inboxChanged();
   }
 }

@@ -23,6 +23,8 @@ interface Turn {
   answer?: { slotId: string; value: StoredAnswer; started: Deferred };
   /** Left waiting for a person (suspended): nothing it does afterwards is reported. */
   suspended?: boolean;
+  /** A turn that delivers resolved inbox answers: announced (and recorded as running) once it claimed some. */
+  inbox?: { claimed: boolean; recorded?: Promise<void> };
 }
 
 /** A promise with its settle functions, and whether it settled. */
@@ -114,6 +116,20 @@ export class TurnRunner {
     return { turnId: turn.id };
   }
 
+  /**
+   * Starts a turn that delivers resolved inbox answers (`glove.deliverInbox`, see inbox-wake.ts).
+   * Clients see it from its claim on: when another process claimed the answers first, or a stored
+   * question waits, no turn shows at all. Undefined while a turn runs; else resolves, once it
+   * ended, with whether it delivered anything.
+   */
+  startInboxDelivery(): Promise<boolean> | undefined {
+    if (this.running) return undefined;
+    const inbox = { claimed: false };
+    const turn: Turn = { id: crypto.randomUUID(), text: "", controller: new AbortController(), inbox, ...settlement() };
+    this.#begin(turn);
+    return turn.settled.then(() => inbox.claimed);
+  }
+
   /** Called when the Glove reports that the answered turn resumed: its events start now. */
   resumed(): void {
     const turn = this.running;
@@ -162,9 +178,9 @@ export class TurnRunner {
   async #run(turn: Turn): Promise<TurnStatus> {
     const { conversation, catalog } = this;
     conversation.lastActive = Date.now();
-    await catalog.update(conversation.id, { runningTurnId: turn.id }).catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
-    // A resumed turn announces itself once its answer is recorded (see `resumed`).
-    if (!turn.answer) {
+    if (!turn.inbox) await catalog.update(conversation.id, { runningTurnId: turn.id }).catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
+    // A resumed turn announces itself once its answer is recorded (see `resumed`), an inbox delivery once it claimed answers.
+    if (!turn.answer && !turn.inbox) {
       conversation.log.append("turn_start", turn.clientMessageId !== undefined ? { turnId: turn.id, clientMessageId: turn.clientMessageId } : { turnId: turn.id });
     }
     let status: TurnStatus = "done";
@@ -173,7 +189,12 @@ export class TurnRunner {
       await this.#request(turn);
       // Answered without resuming anything (the question was live after all): still a turn that ran.
       if (turn.answer && !turn.answer.started.settled) this.resumed();
+      if (turn.inbox && !turn.inbox.claimed) return this.#dropUnclaimed(turn);
     } catch (caught) {
+      if (turn.inbox && !turn.inbox.claimed) {
+        if (!turn.controller.signal.aborted) this.options.log(`[glove-server] inbox delivery failed in conversation ${conversation.id}`, caught);
+        return this.#dropUnclaimed(turn);
+      }
       if (turn.answer && !turn.answer.started.settled) {
         // Refused before anything was recorded: no turn ran.
         turn.answer.started.reject(caught);
@@ -192,6 +213,7 @@ export class TurnRunner {
     if (turn.suspended) return "waiting";
     conversation.streamingText = "";
     this.afterTurn();
+    await turn.inbox?.recorded;
     await catalog
       .update(conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString(), stats: conversation.stats })
       .catch((failure: unknown) => this.options.log("[glove-server] catalog update failed", failure));
@@ -209,6 +231,10 @@ export class TurnRunner {
   async #request(turn: Turn): Promise<void> {
     const { glove } = this.conversation;
     const answer = turn.answer;
+    if (turn.inbox) {
+      await glove.deliverInbox?.({ signal: turn.controller.signal, onClaimed: () => this.#announceDelivery(turn) });
+      return;
+    }
     if (!answer) {
       await glove.processRequest(turn.text, turn.controller.signal);
       return;
@@ -217,6 +243,25 @@ export class TurnRunner {
     if (!answering) throw new GloveError("This agent cannot answer stored questions (its Glove has no resolveSlot).", { code: "GLOVE_NOT_SUPPORTED" });
     const value = "resolve" in answer.value ? answer.value.resolve : answer.value.reject;
     await answering.call(glove, answer.slotId, value, turn.controller.signal);
+  }
+
+  /** The delivery claimed answers: from now on it is a turn like any other. */
+  #announceDelivery(turn: Turn): void {
+    const inbox = turn.inbox!;
+    inbox.claimed = true;
+    inbox.recorded = this.catalog
+      .update(this.conversation.id, { runningTurnId: turn.id })
+      .catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
+    this.conversation.log.append("turn_start", { turnId: turn.id, inbox: true });
+  }
+
+  /** A delivery that claimed nothing leaves no trace: no events, nothing in the catalog. */
+  #dropUnclaimed(turn: Turn): TurnStatus {
+    this.running = undefined;
+    turn.settle();
+    const next = this.#queue.shift();
+    if (next) this.#begin(next);
+    return "done";
   }
 
   /** What clients may see of a failure: Glove errors say what happened; anything else is only logged. */

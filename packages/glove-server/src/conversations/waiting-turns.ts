@@ -2,6 +2,7 @@ import {
   repairForInterruptedTools,
   SlotAnswerError,
   type IGloveRunnable,
+  type PendingQuestion,
   type SlotBoard,
   type StoreAdapter,
   type SubscriberEventArgs,
@@ -36,18 +37,21 @@ export class RunningCalls {
 /** The questions stored for this conversation that no process shows now, as clients see slots. */
 export async function storedSlots(glove: IGloveRunnable, board: SlotBoard): Promise<WireSlot[]> {
   const pending = (await glove.pendingSlots?.()) ?? [];
-  return pending
-    .filter((question) => board.get(question.id) === undefined)
-    .map((question) => ({
-      id: question.id,
-      renderer: question.renderer,
-      input: question.input,
-      toolName: question.toolName,
-      toolCallId: question.toolCallId,
-      displayStrategy: question.displayStrategy ?? null,
-      mode: "wait",
-      status: "pending",
-    }));
+  return pending.filter((question) => board.get(question.id) === undefined).map(questionSlot);
+}
+
+/** A stored question as clients see a slot: pending, waiting for an answer. */
+export function questionSlot(question: PendingQuestion): WireSlot {
+  return {
+    id: question.id,
+    renderer: question.renderer,
+    input: question.input,
+    toolName: question.toolName,
+    toolCallId: question.toolCallId,
+    displayStrategy: question.displayStrategy ?? null,
+    mode: "wait",
+    status: "pending",
+  };
 }
 
 /**
@@ -69,8 +73,12 @@ export async function onlyWaitsForPeople(glove: IGloveRunnable, board: SlotBoard
 /** A new message while a stored question waits is refused, as while the turn runs in memory. */
 export async function refuseWhileWaiting(glove: IGloveRunnable): Promise<void> {
   const waiting = (await glove.pendingSlots?.()) ?? [];
-  if (waiting.length === 0) return;
-  throw conflict(
+  if (waiting.length > 0) throw waitingConflict(waiting);
+}
+
+/** The 409 for a new message while stored questions wait. */
+export function waitingConflict(waiting: PendingQuestion[]): HttpError {
+  return conflict(
     "GLOVE_WAITING_FOR_ANSWER",
     `The turn waits for an answer to ${waiting.map((q) => `slot ${q.id} (${q.toolName})`).join(", ")}. Answer it (POST …/slots/:slotId), or abort the turn (POST …/abort).`,
   );

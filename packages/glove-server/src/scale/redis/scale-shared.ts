@@ -29,6 +29,24 @@ export interface TurnJobData {
   clientMessageId?: string;
   owner: string;
   agent: string;
+  /**
+   * An "answer" job: the turn resumes after a stored question was answered (recorded in the store
+   * by the instance that took the answer). `text` is empty then.
+   */
+  answer?: AnsweredQuestion;
+}
+
+/** The stored question whose recorded answer resumes a turn. */
+export interface AnsweredQuestion {
+  slotId: string;
+  toolCallId: string;
+  toolName: string;
+  status: "resolved" | "rejected";
+}
+
+/** Jobs are the turn's id; a failure outside the loop (storage away) is tried again twice. */
+export function jobOptions(turnId: string) {
+  return { jobId: turnId, removeOnComplete: true, removeOnFail: 1000, attempts: 3, backoff: { type: "fixed", delay: 1000 } };
 }
 
 /** Event ids reserved in the catalog ahead of the Redis counter, for a Redis that lost its data. */

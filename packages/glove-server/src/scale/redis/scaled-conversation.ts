@@ -6,7 +6,9 @@ import type { ConversationRecord } from "../../storage/types.js";
 import { InboxWatch } from "./inbox-watch.js";
 import type { ConversationKeys } from "./keys.js";
 import { statsOf, turnIdOf } from "./keys.js";
-import type { ScaleShared, TurnJobData } from "./scale-shared.js";
+import { jobOptions, type ScaleShared, type TurnJobData } from "./scale-shared.js";
+import { waitingConflict } from "../../conversations/waiting-turns.js";
+import { answerStoredQuestion, storedSlots, waitingQuestions, withdrawWaiting } from "./stored-answers.js";
 
 /** How long the remembered client message ids answer retries. */
 const CLIENT_ID_TTL_S = 24 * 3600;
@@ -14,9 +16,6 @@ const CLIENT_ID_TTL_S = 24 * 3600;
 const TURN_POLL_MS = 2000;
 /** A claimed turn with no job after this long was lost (its instance died between claim and queueing). */
 const LOST_CLAIM_MS = 10_000;
-
-/** Jobs are the turn's id; a failure outside the loop (storage away) is tried again twice. */
-const JOB_OPTIONS = (turnId: string) => ({ jobId: turnId, removeOnComplete: true, removeOnFail: 1000, attempts: 3, backoff: { type: "fixed", delay: 1000 } });
 
 type Reply = [Error | null, unknown][] | null;
 
@@ -70,9 +69,11 @@ export class ScaledConversation implements ConversationHandle {
     const lastId = state.last !== undefined ? Number(state.last) : this.log.baseId;
     const slotJson = (reply?.[2]?.[1] ?? {}) as Record<string, string>;
     const statuses = (reply?.[3]?.[1] ?? {}) as Record<string, string>;
-    const slots = Object.entries(slotJson).map(([id, json]) => ({ ...(JSON.parse(json) as WireSlot), status: (statuses[id] ?? "pending") as WireSlot["status"] }));
+    const live = Object.entries(slotJson).map(([id, json]) => ({ ...(JSON.parse(json) as WireSlot), status: (statuses[id] ?? "pending") as WireSlot["status"] }));
     const turnId = turnIdOf((reply?.[4]?.[1] ?? null) as string | null);
     const [messages, tasks, inbox] = await Promise.all([this.store.getMessages(), this.store.getTasks?.(), this.store.getInboxItems?.()]);
+    // No turn runs: questions its last turn left waiting (ended "waiting") are in the store.
+    const slots = turnId === null ? [...live, ...(await storedSlots(this.store, messages))] : live;
     // Messages stored but not yet announced by an event at or before lastId come with a later event.
     const announced = state.messageCount !== undefined ? Math.min(Number(state.messageCount), messages.length) : messages.length;
     await this.catchUp(lastId);
@@ -105,23 +106,28 @@ export class ScaledConversation implements ConversationHandle {
   }
 
   async startTurn(text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
-    const { redis, queue, catalog } = { ...this.shared, catalog: this.shared.storage.catalog };
+    const { queue, catalog } = { ...this.shared, catalog: this.shared.storage.catalog };
     const record = this.record;
     if (clientMessageId !== undefined && record.lastClientMessageId === clientMessageId && record.lastTurnId) {
       return this.#duplicate(record.lastTurnId, text, clientMessageId);
     }
     const turnId = crypto.randomUUID();
-    const clientKey = this.keys.clientMessage(clientMessageId ?? "");
-    const claim = async () =>
-      redis.gloveClaimTurn(this.keys.turn, clientKey, turnId, clientMessageId === undefined ? "0" : "1", CLIENT_ID_TTL_S, Date.now());
-    let [outcome, value] = await claim();
-    if (outcome === "busy" && (await this.#lostClaim(value))) [outcome, value] = await claim();
+    const [outcome, value] = await this.#claim(turnId, clientMessageId);
     if (outcome === "dup") return this.#duplicate(value, text, clientMessageId);
     if (outcome === "busy") throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
+    // A turn left waiting for a person still holds the conversation, as it would on its worker.
+    const waiting = await waitingQuestions(this.store).catch(async (error: unknown) => {
+      await this.#unclaim(value, turnId, clientMessageId);
+      throw error;
+    });
+    if (waiting.length > 0) {
+      await this.#unclaim(value, turnId, clientMessageId);
+      throw waitingConflict(waiting);
+    }
     const changes = { lastClientMessageId: clientMessageId ?? null, lastTurnId: turnId, updatedAt: new Date().toISOString(), title: record.title ?? text.trim().slice(0, 80) };
     Object.assign(record, changes);
     await catalog.update(record.id, changes).catch((error: unknown) => this.shared.options.log("[glove-server] catalog update failed", error));
-    await queue.add("turn", this.#job(turnId, text, clientMessageId), JOB_OPTIONS(turnId));
+    await queue.add("turn", this.#job(turnId, text, clientMessageId), jobOptions(turnId));
     return { turnId, duplicate: false };
   }
 
@@ -139,15 +145,25 @@ export class ScaledConversation implements ConversationHandle {
     }
   }
 
-  async answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }> {
+  /**
+   * A slot a running turn shows is answered by its worker (forwarded over the control channel); a
+   * stored question whose turn ended "waiting" is recorded here and resumes the turn as a job.
+   */
+  async answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected"; turnId?: string }> {
     const { redis, control } = this.shared;
     const [json, status] = await Promise.all([redis.hget(this.keys.slots, slotId), redis.hget(this.keys.slotStatus, slotId)]);
     const slot = json === null ? undefined : (JSON.parse(json) as WireSlot);
-    if (!slot || slot.mode !== "wait") throw notFound(`No slot ${quoted(slotId)} waits for an answer in this conversation.`);
+    if (!slot) return answerStoredQuestion({ shared: this.shared, record: this.record, store: this.store, claim: (turnId) => this.#claimForAnswer(turnId) }, slotId, answer);
+    if (slot.mode !== "wait") throw notFound(`No slot ${quoted(slotId)} waits for an answer in this conversation.`);
     if (status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${status ?? "closed"}; the first answer won.`);
     const request = "resolve" in answer ? { op: "slot" as const, slotId, resolve: answer.resolve } : { op: "slot" as const, slotId, reject: answer.reject };
     const reply = await control.request(this.keys.control, request, 5000);
-    if (!reply) throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} closed: the instance running its turn stopped; the turn continues elsewhere.`);
+    if (!reply) {
+      throw conflict(
+        "GLOVE_SLOT_SETTLED",
+        `Slot ${slotId} closed: the instance running its turn stopped; the turn continues elsewhere (when it only waited for this answer it ends as "waiting": send the answer again after its turn_end).`,
+      );
+    }
     if (!reply.ok) throw new HttpError(reply.status, reply.code, reply.message, reply.issues ? { issues: reply.issues } : undefined);
     return reply.body as { slotId: string; status: "resolved" | "rejected" };
   }
@@ -155,12 +171,31 @@ export class ScaledConversation implements ConversationHandle {
   async abortTurn(): Promise<AbortOutcome> {
     const { redis, control } = this.shared;
     const turnId = turnIdOf(await redis.get(this.keys.turn));
-    if (!turnId) return { aborted: false, message: "No turn is running." };
+    if (!turnId) return this.#withdraw();
     const reply = await control.request(this.keys.control, { op: "abort" }, 3000);
     if (reply?.ok) return reply.body as unknown as AbortOutcome;
     // Queued, or between workers: whoever takes the turn ends it as aborted.
     await redis.set(this.keys.abort, turnId, "EX", 3600);
     return { aborted: true, turnId, status: "aborting" };
+  }
+
+  /** Aborts a turn that waits in the store for people: its questions are withdrawn, its calls end as aborted. */
+  async #withdraw(): Promise<AbortOutcome> {
+    const claimId = crypto.randomUUID();
+    const release = await this.#claimForAnswer(claimId);
+    if (!release) return this.abortTurn(); // a turn started meanwhile: abort that one
+    try {
+      const withdrawn = await withdrawWaiting(this.shared, this.record, this.store);
+      return withdrawn.length > 0 ? { aborted: true, status: "aborted" } : { aborted: false, message: "No turn is running." };
+    } finally {
+      await release();
+    }
+  }
+
+  /** Gives back a claim taken for a message that could not start (the client may send it again). */
+  async #unclaim(holder: string, turnId: string, clientMessageId: string | undefined): Promise<void> {
+    await this.shared.redis.gloveDeleteIf(this.keys.turn, holder);
+    if (clientMessageId !== undefined) await this.shared.redis.gloveDeleteIf(this.keys.clientMessage(clientMessageId), turnId);
   }
 
   /** Stops following the stream and ends this instance's readers. */
@@ -179,7 +214,7 @@ export class ScaledConversation implements ConversationHandle {
    */
   async #duplicate(turnId: string, text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
     if (turnIdOf(await this.shared.redis.get(this.keys.turn)) === turnId) {
-      await this.shared.queue.add("turn", this.#job(turnId, text, clientMessageId), JOB_OPTIONS(turnId));
+      await this.shared.queue.add("turn", this.#job(turnId, text, clientMessageId), jobOptions(turnId));
     }
     return { turnId, duplicate: true };
   }
@@ -187,6 +222,27 @@ export class ScaledConversation implements ConversationHandle {
   #job(turnId: string, text: string, clientMessageId: string | undefined): TurnJobData {
     const { id, owner, agent } = this.record;
     return { conversationId: id, turnId, text, owner, agent, ...(clientMessageId !== undefined ? { clientMessageId } : {}) };
+  }
+
+  /**
+   * Takes the conversation's turn key for `turnId` (a claim whose instance died is released
+   * first): `ok` with the key's value, `dup` with the client message's turn, or `busy`.
+   */
+  async #claim(turnId: string, clientMessageId: string | undefined): Promise<[string, string]> {
+    const clientKey = this.keys.clientMessage(clientMessageId ?? "");
+    const claim = async (): Promise<[string, string]> => {
+      const now = Date.now();
+      const [outcome, value] = await this.shared.redis.gloveClaimTurn(this.keys.turn, clientKey, turnId, clientMessageId === undefined ? "0" : "1", CLIENT_ID_TTL_S, now);
+      return [outcome, outcome === "ok" ? `${turnId}|${now}` : value];
+    };
+    const first = await claim();
+    return first[0] === "busy" && (await this.#lostClaim(first[1])) ? claim() : first;
+  }
+
+  /** The claim of a turn an answer resumes, and how to give it back; undefined when a turn holds the conversation. */
+  async #claimForAnswer(turnId: string): Promise<(() => Promise<unknown>) | undefined> {
+    const [outcome, holder] = await this.#claim(turnId, undefined);
+    return outcome === "ok" ? () => this.shared.redis.gloveDeleteIf(this.keys.turn, holder) : undefined;
   }
 
   /** A claim whose instance died before queueing its job: released so the conversation is not stuck. */

@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
 import { DelayedError } from "./drivers.js";
-import { AbortError, GloveError, repairForInterruptedTools, SlotBoard, type IGloveRunnable, type Message, type StoreAdapter } from "glove-core";
+import { AbortError, GloveError, repairForInterruptedTools, SlotBoard, type IGloveRunnable, type StoreAdapter, type SubscriberAdapter } from "glove-core";
 import { ObservedStore } from "../../conversations/observed-store.js";
 import { applySlotAnswer } from "../../conversations/slot-answer.js";
 import { HttpError } from "../../errors.js";
@@ -8,24 +8,39 @@ import { TurnFencedError } from "../../storage/turn-fenced-error.js";
 import type { ControlReply, ControlRequest } from "./control-channel.js";
 import { inboxDigest } from "./inbox-watch.js";
 import { statsOf, turnIdOf } from "./keys.js";
+import { PeopleWaits } from "./people-waits.js";
+import { driveTurn } from "./turn-drive.js";
 import { ID_RESERVE, type ScaleShared, type TurnJobData } from "./scale-shared.js";
 import { TurnEmitter } from "./turn-emitter.js";
 
-type TurnStatus = "done" | "aborted" | "error" | "interrupted";
-type StopReason = "aborted" | "handover" | "fenced";
+/** How a turn ended; "waiting": it only waits for people and left this worker (an answer resumes it). */
+type TurnStatus = "done" | "aborted" | "error" | "interrupted" | "waiting";
+/** Why a turn stops here: a client's abort, this instance closing, another worker holding it, or a wait gone idle. */
+type StopReason = "aborted" | "handover" | "fenced" | "idle";
 
 /** A turn running on this instance. */
 interface RunningTurn {
   controller: AbortController;
   stopReason?: StopReason;
   done: Promise<TurnStatus | "handed-over">;
+  /**
+   * Set while its Glove runs: leaves the turn without aborting it (its stored questions stay
+   * pending) when it only waits for people; resolves whether it did.
+   */
+  leave?: (reason: StopReason) => Promise<boolean>;
+  /** The check `leave` runs (slot answers meanwhile get 409), and whether the turn left. */
+  leaving?: Promise<boolean>;
+  left?: boolean;
 }
 
 /**
  * Runs queued turns on this instance (the BullMQ processor). A turn runs where its job is; when its
  * worker dies, BullMQ's stalled-job check gives the job to another instance, which continues the
  * turn from what PostgreSQL holds (`Glove.continueTurn`): the stored answer is never asked for
- * twice, in-flight calls get interrupted results unless their tool may be re-run.
+ * twice, in-flight calls get interrupted results unless their tool may be re-run. A turn that only
+ * waits for people (its questions stored) leaves its worker as `turn_end` "waiting" — when the
+ * instance closes, when it stayed idle for `idleTimeoutMs`, or when it is taken over — and an
+ * answer recorded by any instance resumes it as an "answer" job.
  */
 export class TurnWorker {
   readonly #running = new Map<string, RunningTurn>();
@@ -73,13 +88,22 @@ export class TurnWorker {
     return outcome;
   }
 
-  /** Stops running turns without ending them: other instances continue them. */
+  /**
+   * Stops running turns without ending them: other instances continue them. A turn that only
+   * waits for people ends as "waiting" instead (its questions stay in the store; an answer resumes it).
+   */
   async handOverAll(): Promise<void> {
-    for (const turn of this.#running.values()) {
-      turn.stopReason ??= "handover";
-      turn.controller.abort(new AbortError("This server instance is shutting down; another instance continues the turn."));
-    }
-    await Promise.all([...this.#running.values()].map((turn) => turn.done.catch(() => undefined)));
+    const turns = [...this.#running.values()];
+    await Promise.all(turns.map((turn) => this.#stop(turn, "handover", "This server instance is shutting down; another instance continues the turn.")));
+    await Promise.all(turns.map((turn) => turn.done.catch(() => undefined)));
+  }
+
+  /** Leaves the turn when it only waits for people, else aborts it (an idle turn that does not only wait goes on). */
+  async #stop(turn: RunningTurn, reason: StopReason, message: string): Promise<void> {
+    if (reason !== "aborted" && turn.leave && (await turn.leave(reason))) return;
+    if (reason === "idle" || turn.left) return;
+    turn.stopReason ??= reason;
+    turn.controller.abort(new AbortError(message));
   }
 
   async #run(data: TurnJobData, fence: string, attempt: number, turn: RunningTurn): Promise<TurnStatus | "handed-over"> {
@@ -97,13 +121,9 @@ export class TurnWorker {
     if (seqNow + ID_RESERVE / 2 > record.eventIdsReserved) {
       await storage.catalog.update(record.id, { eventIdsReserved: Math.max(seqNow, record.eventIdsReserved) + ID_RESERVE });
     }
-    const stop = (reason: StopReason, message: string) => {
-      turn.stopReason ??= reason;
-      turn.controller.abort(new AbortError(message));
-    };
+    const fenced = () => void this.#stop(turn, "fenced", "Another instance took this turn over.");
     const emitter = new TurnEmitter(
-      redis, keys, fence, record.eventIdsReserved, scale,
-      () => stop("fenced", "Another instance took this turn over."),
+      redis, keys, fence, record.eventIdsReserved, scale, fenced,
       (error) => options.log("[glove-server] could not write an event to Redis", error),
       (id, type, json) => this.shared.tail.deliverLocal(data.conversationId, id, type, json),
     );
@@ -122,19 +142,27 @@ export class TurnWorker {
     // Counting goes on from what the stream's state holds (a dead worker's calls included).
     const [turns, tokensIn, tokensOut] = await redis.hmget(keys.state, "turns", "tokensIn", "tokensOut");
     emitter.stats = statsOf({ turns, tokensIn, tokensOut }, record.stats);
+    const people = new PeopleWaits();
     const renew = setInterval(() => {
       redis
         .gloveRenew(keys.run, fence, scale.turnLockMs)
-        .then((held) => held === 0 && stop("fenced", "Another instance took this turn over."))
+        .then((held) => held === 0 && fenced())
         .catch(() => undefined); // Redis away: the lock may lapse; the emit script fences us then
-    }, Math.max(50, Math.floor(scale.turnLockMs / 3)));
+      // A turn that has only waited for people for idleTimeoutMs leaves this worker.
+      if (Date.now() - people.lastActive >= options.idleTimeoutMs) void this.#stop(turn, "idle", "");
+    }, Math.max(50, Math.floor(Math.min(scale.turnLockMs, options.idleTimeoutMs) / 3)));
 
     let glove: IGloveRunnable | undefined;
     const slots = new SlotBoard({
       pushed: (slot) => void emitter.emit("slot_push", { slot }, [slot.id, JSON.stringify(slot), slot.status]),
       settled: (slotId, status) => void emitter.emit("slot_settled", { slotId, status }, [slotId, "", status]),
     });
-    const subscriber = { record: (type: string, eventData: unknown) => emitter.record(type, eventData) };
+    const subscriber: SubscriberAdapter = {
+      record: (...event) => {
+        people.observe(...event);
+        emitter.record(event[0], event[1]);
+      },
+    };
     let unsubscribeDisplay = () => undefined as void;
     let stopServing = async () => undefined as void;
     let status: TurnStatus = "done";
@@ -146,26 +174,19 @@ export class TurnWorker {
       const sync = (stack: Parameters<SlotBoard["sync"]>[0]) => slots.sync(stack, (id) => display.resolverStore.has(id));
       unsubscribeDisplay = display.subscribe(sync);
       stopServing = await control.serve(keys.control, (request) => this.#control(request, slots, glove!, turn, data.turnId));
-      const state = await redis.hmget(keys.state, "turnBase", "baseTurn", "messageCount");
-      const started = state[1] === data.turnId;
-      const abortAsked = (await redis.get(keys.abort)) === data.turnId;
-      if (abortAsked) stop("aborted", "A client aborted the turn.");
-      if (!started) {
-        await redis.hset(keys.state, "turnBase", String(history.length), "baseTurn", data.turnId);
-        await emitter.emit("turn_start", data.clientMessageId !== undefined ? { turnId: data.turnId, clientMessageId: data.clientMessageId } : { turnId: data.turnId }, [data.turnId]);
-        await glove.processRequest(data.text, turn.controller.signal);
-      } else {
-        await emitter.emit("turn_resumed", { turnId: data.turnId, attempt }, [data.turnId]);
-        await this.#announceUnseen(emitter, history, Number(state[2] ?? history.length));
-        const base = Number(state[0] ?? history.length);
-        const userStored = history.slice(base).some((m) => m.sender === "user" && !(m.tool_results?.length));
-        if (turn.controller.signal.aborted) throw new AbortError("A client aborted the turn.");
-        if (!userStored) await glove.processRequest(data.text, turn.controller.signal);
-        else if (glove.continueTurn) await glove.continueTurn(turn.controller.signal);
-        else throw new AbortError("This agent cannot continue a turn (its Glove has no continueTurn).");
-      }
+      const running = glove;
+      const left = new Promise<"waiting">((resolve) => {
+        turn.leave = (reason) => this.#leave(turn, reason, () => people.only(running, slots), () => resolve("waiting"));
+      });
+      const abort = () => void this.#stop(turn, "aborted", "A client aborted the turn.");
+      const work = driveTurn(this.shared, glove, { data, attempt, history, store: observed.store, emitter, people, signal: turn.controller.signal, abort });
+      work.then(() => (turn.leave = undefined), () => (turn.leave = undefined));
+      status = await Promise.race([work, left]);
     } catch (caught) {
-      if (TurnFencedError.isInstance(caught) || TurnFencedError.isInstance((caught as { cause?: unknown } | undefined)?.cause)) stop("fenced", "Another instance took this turn over.");
+      if (TurnFencedError.isInstance(caught) || TurnFencedError.isInstance((caught as { cause?: unknown } | undefined)?.cause)) {
+        turn.stopReason ??= "fenced";
+        turn.controller.abort(new AbortError("Another instance took this turn over."));
+      }
       if (turn.controller.signal.aborted || AbortError.isInstance(caught)) {
         status = turn.stopReason === "aborted" ? "aborted" : "interrupted";
       } else {
@@ -178,10 +199,13 @@ export class TurnWorker {
       if (glove) glove.removeSubscriber(subscriber);
       await stopServing();
     }
-    const handedOver = turn.stopReason === "handover" || turn.stopReason === "fenced" || emitter.fenced;
+    // A turn left waiting keeps its call running nowhere: nothing is answered or taken down, so
+    // its stored questions stay pending (the request stays unsettled here and is dropped).
+    const waiting = status === "waiting";
+    const handedOver = turn.stopReason === "fenced" || emitter.fenced || (turn.stopReason === "handover" && !waiting);
     if (!handedOver) {
-      if (status !== "done") await this.#answerLeftoverCalls(observed.store);
-      for (const slot of slots.list()) if (slot.status === "pending") glove?.displayManager.removeSlot(slot.id);
+      if (status !== "done" && !waiting) await this.#answerLeftoverCalls(observed.store);
+      if (!waiting) for (const slot of slots.list()) if (slot.status === "pending") glove?.displayManager.removeSlot(slot.id);
       await emitter.emit("turn_end", error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status }, [data.turnId]).catch(() => undefined);
       await redis.gloveDeleteIf(keys.abort, data.turnId).catch(() => undefined);
       await redis.hdel(keys.attempts, data.turnId).catch(() => undefined);
@@ -194,6 +218,24 @@ export class TurnWorker {
     return handedOver ? "handed-over" : status;
   }
 
+  /**
+   * Leaves `turn` when it only waits for people: `resolveLeft` ends its run as "waiting" without
+   * aborting the request (aborting would cancel the stored questions). One check at a time.
+   */
+  #leave(turn: RunningTurn, reason: StopReason, onlyWaits: () => Promise<boolean>, resolveLeft: () => void): Promise<boolean> {
+    if (turn.left) return Promise.resolve(true);
+    if (turn.controller.signal.aborted) return Promise.resolve(false);
+    turn.leaving ??= (async () => {
+      const waits = await onlyWaits().catch(() => false);
+      if (!waits || turn.controller.signal.aborted || !turn.leave) return false;
+      turn.left = true;
+      turn.stopReason ??= reason;
+      resolveLeft();
+      return true;
+    })().finally(() => (turn.leaving = undefined));
+    return turn.leaving;
+  }
+
   /** Ends a turn that could not run at all: `turn_end` with an error, the conversation free again. */
   async #failTurn(data: TurnJobData, fence: string): Promise<void> {
     const { redis, scale, options } = this.shared;
@@ -203,13 +245,6 @@ export class TurnWorker {
     await emitter.emit("turn_end", { turnId: data.turnId, status: "error", error }, [data.turnId]).catch(() => undefined);
   }
 
-  /** Messages a dead worker stored but could not announce (its events were lost with it). */
-  async #announceUnseen(emitter: TurnEmitter, history: Message[], announced: number): Promise<void> {
-    if (history.length > announced) {
-      await emitter.emit("messages_appended", { messages: history.slice(announced), startIndex: announced }, [String(history.length)]);
-    }
-  }
-
   /** An abort before the loop could answer its calls (e.g. while taken over): every call gets a result. */
   async #answerLeftoverCalls(store: StoreAdapter): Promise<void> {
     const repair = repairForInterruptedTools(await store.getMessages(), []);
@@ -217,6 +252,11 @@ export class TurnWorker {
   }
 
   async #control(request: ControlRequest, slots: SlotBoard, glove: IGloveRunnable, turn: RunningTurn, turnId: string): Promise<ControlReply> {
+    if (turn.left || (turn.leaving && request.op !== "abort")) {
+      // Leaving to wait in the store: its questions are answered there once turn_end went out.
+      if (request.op === "abort") return { ok: true, body: { aborted: false, message: "No turn is running: it waits for an answer." } };
+      return { ok: false, status: 409, code: "GLOVE_BUSY", message: "The turn is leaving this instance to wait for this answer in storage; send the answer again after its turn_end." };
+    }
     if (request.op === "abort") {
       turn.stopReason ??= "aborted";
       turn.controller.abort(new AbortError("A client aborted the turn."));

@@ -34,13 +34,14 @@ type Env = ReturnType<typeof inProcessScaleEnv>;
 export function scaledServer(
   env: Env,
   assistant: AgentFactory,
-  options: { turnLockMs?: number; store?: GloveServerOptions["store"] } = {},
+  options: { turnLockMs?: number; store?: GloveServerOptions["store"]; idleTimeoutMs?: number } = {},
 ): GloveServer {
   return createGloveServer({
     authenticate: () => ({ id: "ada" }),
     store: options.store ?? postgresStorage({ pool: env.pool, schema: env.schema }),
     scale: redisScale({ redis: REDIS_URL, prefix: env.prefix, turnLockMs: options.turnLockMs ?? 2000 }),
     agents: { assistant },
+    ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
   });
 }
 

@@ -1,0 +1,67 @@
+import { AbortError, type IGloveRunnable, type Message, type StoreAdapter } from "glove-core";
+import { type PeopleWaits, rerunCallIds, toolsOf, waitsOnStoredQuestions } from "./people-waits.js";
+import type { ScaleShared, TurnJobData } from "./scale-shared.js";
+import type { TurnEmitter } from "./turn-emitter.js";
+
+/** What one job's turn works with. */
+export interface Drive {
+  data: TurnJobData;
+  attempt: number;
+  /** The history as the worker read it after taking the fence. */
+  history: Message[];
+  store: StoreAdapter;
+  emitter: TurnEmitter;
+  people: PeopleWaits;
+  signal: AbortSignal;
+  /** Aborts the turn (a client asked while no worker ran it). */
+  abort: () => void;
+}
+
+/**
+ * The Glove's work for a job: a new message, a turn taken over from a dead worker, or a turn
+ * resumed by an answer already recorded in the store ("answer" jobs: `turn_start`, then
+ * `turn_resumed` with the slot). Continuing goes through `continueTurn`: calls whose questions were
+ * all answered run again and meet the recorded answers. A turn whose calls still wait on stored
+ * questions is not answered as interrupted: it stays "waiting".
+ */
+export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: Drive): Promise<"done" | "waiting"> {
+  const { data, history, emitter, signal } = d;
+  const { redis } = shared;
+  const keys = shared.keys(data.conversationId);
+  const state = await redis.hmget(keys.state, "turnBase", "baseTurn", "messageCount");
+  const started = state[1] === data.turnId;
+  if ((await redis.get(keys.abort)) === data.turnId) d.abort();
+  if (!started) {
+    await redis.hset(keys.state, "turnBase", String(history.length), "baseTurn", data.turnId);
+    await emitter.emit("turn_start", data.clientMessageId !== undefined ? { turnId: data.turnId, clientMessageId: data.clientMessageId } : { turnId: data.turnId }, [data.turnId]);
+    if (!data.answer) {
+      await glove.processRequest(data.text, signal);
+      return "done";
+    }
+    await emitter.emit("turn_resumed", { turnId: data.turnId, attempt: d.attempt, slotId: data.answer.slotId, toolCallId: data.answer.toolCallId }, [data.turnId]);
+  } else {
+    await emitter.emit("turn_resumed", { turnId: data.turnId, attempt: d.attempt }, [data.turnId]);
+    await announceUnseen(emitter, history, Number(state[2] ?? history.length));
+    const base = Number(state[0] ?? history.length);
+    const userStored = data.answer !== undefined || history.slice(base).some((m) => m.sender === "user" && !m.tool_results?.length);
+    if (signal.aborted) throw new AbortError("A client aborted the turn.");
+    if (!userStored) {
+      await glove.processRequest(data.text, signal);
+      return "done";
+    }
+  }
+  if (signal.aborted) throw new AbortError("A client aborted the turn.");
+  if (await waitsOnStoredQuestions(d.store, history)) return "waiting";
+  if (!glove.continueTurn) throw new AbortError("This agent cannot continue a turn (its Glove has no continueTurn).");
+  // Calls run again to continue (meeting recorded answers) announce no tool_use: counted here.
+  d.people.resumed(await rerunCallIds(d.store, history, toolsOf(glove)));
+  await glove.continueTurn(signal);
+  return "done";
+}
+
+/** Messages a dead worker stored but could not announce (its events were lost with it). */
+async function announceUnseen(emitter: TurnEmitter, history: Message[], announced: number): Promise<void> {
+  if (history.length > announced) {
+    await emitter.emit("messages_appended", { messages: history.slice(announced), startIndex: announced }, [String(history.length)]);
+  }
+}

@@ -241,6 +241,7 @@ export class Displaymanager implements DisplayManagerAdapter {
     if (slot.toolCallId !== undefined) entry.toolCallId = slot.toolCallId;
     if (slot.toolName !== undefined) entry.toolName = slot.toolName;
     if (slot.displayStrategy !== undefined) entry.displayStrategy = slot.displayStrategy;
+    if (slot.origin !== undefined) entry.origin = slot.origin;
     return entry;
   }
 

@@ -6,6 +6,22 @@ import type { z } from "zod";
  */
 export type DisplayStrategy = "stay" | "hide-on-complete" | "hide-on-new";
 
+/**
+ * Who asks, when a subagent pushed the slot: the subagents it came through (outermost first, as
+ * seen from the Glove whose display shows it) and the tool call that asked. Absent on the agent's
+ * own slots (their `toolName` and `toolCallId` say it).
+ */
+export interface SlotOrigin {
+  /** `["planner"]` for a subagent's slot, `["planner", "researcher"]` one level deeper. */
+  agentPath: readonly string[];
+  /** The tool whose call asked (absent for a slot a subagent pushed outside a tool call). */
+  toolName?: string | undefined;
+  /** That call's input, as the model wrote it. */
+  input?: unknown;
+  /** This agent's subagent call (`glove_invoke_subagent`) the slot came through: where a UI attaches it. */
+  subagentCallId?: string | undefined;
+}
+
 /** One entry of the display stack, pushed by a tool and rendered by the UI. */
 export interface Slot<I> {
   id: string;
@@ -17,6 +33,8 @@ export interface Slot<I> {
   toolName?: string;
   /** How the UI should keep this slot visible; the tool's choice. */
   displayStrategy?: DisplayStrategy;
+  /** Which subagent (and which of its tool calls) pushed it; absent on the agent's own slots. */
+  origin?: SlotOrigin;
 }
 
 /** What a push describes: the renderer and its input, plus where the slot came from. */
@@ -32,6 +50,8 @@ export interface SlotPush<I> {
   resolveSchema?: z.ZodType | undefined;
   /** The slot's id, when it must keep one: a stored question shown again after a restart. */
   id?: string | undefined;
+  /** Set by the subagent dispatch on its child's slots (see `Slot.origin`). */
+  origin?: SlotOrigin | undefined;
 }
 
 /** What the `input` of an argument without one must be: the fix, spelled out in the type error. */

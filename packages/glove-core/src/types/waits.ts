@@ -1,4 +1,4 @@
-import type { DisplayManagerAdapter, DisplayStrategy, SlotPush } from "./display.js";
+import type { DisplayManagerAdapter, DisplayStrategy, SlotOrigin, SlotPush } from "./display.js";
 
 /**
  * What a stored wait is: a question put to a person (a `pushAndWait` slot, a permission prompt,
@@ -75,6 +75,11 @@ export interface PendingQuestion {
   displayStrategy?: DisplayStrategy | undefined;
   /** ISO-8601: when it was asked. */
   created_at: string;
+  /**
+   * A subagent's question (asked in its own store, reached through the unanswered subagent calls):
+   * the subagents' path and the inner tool and input. `toolName` and `toolCallId` are that inner call's.
+   */
+  origin?: SlotOrigin | undefined;
 }
 
 /** Why `resolveSlot` refused an answer; the question (if any) stays as it was. */

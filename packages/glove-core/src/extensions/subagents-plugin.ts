@@ -5,17 +5,17 @@ import type {
   DefineMentionArgs,
   DefineSubAgentArgs,
   GlovePlugin,
-  IGloveRunnable,
   Message,
   ModelPromptResult,
-  SubscriberAdapter,
   Tool,
   ToolResultData,
+  ToolRunContext,
 } from "../types/index.js";
 import { SUBAGENT_DISPATCH_TOOL_NAME } from "../constants.js";
 import { AbortError } from "../errors.js";
 import type { EventBus } from "../runtime/event-bus.js";
 import { joinText } from "./skill-message.js";
+import { SubagentCall } from "./subagent-call.js";
 
 const invokeSchema = z.object({
   name: z.string().describe("The subagent to run."),
@@ -50,7 +50,8 @@ export class SubagentsPlugin implements GlovePlugin {
         return describe();
       },
       input_schema: invokeSchema,
-      run: (input, _handOver, signal) => this.invoke(input as InvokeInput, signal),
+      // The call's id tags the child's slots; a durable call's waits record the child's store (subagent-call.ts).
+      run: (input, _handOver, signal, context) => this.invoke(input as InvokeInput, signal, context),
     };
   }
 
@@ -76,12 +77,12 @@ export class SubagentsPlugin implements GlovePlugin {
     );
   }
 
-  private async invoke(input: InvokeInput, signal?: AbortSignal): Promise<ToolResultData> {
+  private async invoke(input: InvokeInput, signal?: AbortSignal, context?: ToolRunContext): Promise<ToolResultData> {
     const { bus } = this.host;
     await bus.emit("subagent_invoked", { name: input.name, prompt: input.prompt });
     let result: ToolResultData;
     try {
-      result = await this.run(input, signal);
+      result = await this.run(input, signal, context);
     } catch (error) {
       const aborted = signal?.aborted || AbortError.isInstance(error);
       const message = aborted ? "aborted" : error instanceof Error ? error.message : String(error);
@@ -97,7 +98,7 @@ export class SubagentsPlugin implements GlovePlugin {
     return result;
   }
 
-  private async run(input: InvokeInput, signal?: AbortSignal): Promise<ToolResultData> {
+  private async run(input: InvokeInput, signal?: AbortSignal, context?: ToolRunContext): Promise<ToolResultData> {
     const entry = this.entries.get(input.name);
     if (!entry) {
       const names = [...this.entries.keys()];
@@ -112,38 +113,16 @@ export class SubagentsPlugin implements GlovePlugin {
       const output = await entry.args.handler({ name: input.name, prompt: input.prompt, controls, signal });
       return toolResult(input.name, output);
     }
-    const glove = controls.glove;
+    const call = new SubagentCall(input.name, controls.glove, context?.callId);
     const child = await entry.args.factory({
       name: input.name,
       prompt: input.prompt,
-      parentStore: glove.store,
-      displayManager: glove.displayManager,
+      parentStore: controls.glove.store,
+      displayManager: call.display,
       controls,
       signal,
     });
-    return toolResult(input.name, finalText(await runChild(input.name, child, input.prompt, this.host.bus, signal)));
-  }
-}
-
-/**
- * Runs the child with the parent's subscribers seeing its events while it runs, each tagged with
- * the child's name in front of any path it already carries (a grandchild's), so they can tell who spoke.
- */
-async function runChild(
-  name: string,
-  child: IGloveRunnable,
-  prompt: string,
-  bus: EventBus,
-  signal?: AbortSignal,
-): Promise<ModelPromptResult | Message> {
-  const forward: SubscriberAdapter = {
-    record: (type, data) => bus.emit(type, { ...data, agentPath: [name, ...(data.agentPath ?? [])] }),
-  };
-  child.addSubscriber(forward);
-  try {
-    return await child.processRequest(prompt, signal);
-  } finally {
-    child.removeSubscriber(forward);
+    return toolResult(input.name, finalText(await call.run(child, input.prompt, this.host.bus, context?.waits, signal)));
   }
 }
 

@@ -3,6 +3,7 @@ import { GloveError } from "../errors.js";
 import { unansweredToolCalls } from "../stores/message-integrity.js";
 import type { Agent } from "./agent.js";
 import type { WaitStore } from "./call-waits.js";
+import { answerBelow, subagentCallsWaiting, subagentQuestions } from "./nested-questions.js";
 import { resumeTurn } from "./resume-turn.js";
 import { PERMISSION_REQUEST_RENDERER } from "../constants.js";
 
@@ -25,11 +26,14 @@ export class SlotAnswerError extends GloveError {
   }
 }
 
-/** The stored questions still waiting: pending, and their call not answered in the history. */
+/**
+ * The stored questions still waiting: pending, and their call not answered in the history; then
+ * those of the subagents below the unanswered subagent calls (with their origin).
+ */
 export async function pendingQuestions(store: WaitStore, history: readonly Message[]): Promise<PendingQuestion[]> {
   const open = new Set(unansweredCallIds(history));
   const waits = await store.getWaits({ status: "pending" });
-  return waits
+  const own = waits
     .filter((wait) => wait.kind === "question" && open.has(wait.toolCallId))
     .map((wait) => ({
       id: wait.id,
@@ -40,6 +44,7 @@ export async function pendingQuestions(store: WaitStore, history: readonly Messa
       ...(wait.displayStrategy !== undefined ? { displayStrategy: wait.displayStrategy } : {}),
       created_at: wait.created_at,
     }));
+  return [...own, ...(await subagentQuestions(store, history, pendingQuestions))];
 }
 
 /**
@@ -88,7 +93,8 @@ async function settleFirst(store: WaitStore, slotId: string, outcome: { status: 
  */
 export async function answerAndResume(agent: Agent, store: WaitStore, slotId: string, answer: StoredAnswer, signal?: AbortSignal): Promise<ModelPromptResult> {
   const history = await agent.context.modelView();
-  const wait = await recordAnswer(store, history, agent.executor.tools, slotId, answer);
+  // A subagent's question is recorded in its store; this turn resumes through the subagent call.
+  const wait = (await answerBelow(store, history, slotId, answer, recordAnswer)) ?? (await recordAnswer(store, history, agent.executor.tools, slotId, answer));
   const rerun = await callsToRerun(agent, store, history, { answeredOnly: false });
   await agent.executor.bus.emit("turn_resumed", { slot_id: slotId, call_id: wait.toolCallId, tool_name: wait.toolName });
   return resumeTurn(agent, signal, undefined, rerun);
@@ -105,6 +111,8 @@ export async function callsToRerun(agent: Agent, store: WaitStore, history: read
   const durable = (name: string) => agent.executor.tools.find((tool) => tool.name === name)?.durable !== false;
   const waits = (await store.getWaits()).filter((w) => open.has(w.toolCallId) && durable(w.toolName));
   const waiting = new Set(waits.filter((w) => w.status === "pending" && w.kind === "question").map((w) => w.toolCallId));
+  // A subagent call waits while a question below it does (nested-questions.ts).
+  if (options.answeredOnly) for (const id of await subagentCallsWaiting(store, history)) waiting.add(id);
   return new Set(waits.map((w) => w.toolCallId).filter((id) => !options.answeredOnly || !waiting.has(id)));
 }
 

@@ -207,9 +207,13 @@ export interface DefineMentionArgs extends MentionOptions {
 export interface SubAgentFactoryContext {
   name: string;
   prompt: string;
-  /** The parent's store: derive the child's with `createSubAgentStore(name, { durable })`. */
+  /**
+   * The parent's store: derive the child's with `createSubAgentStore(name, { durable })`. On a
+   * durable sub-store the child's stored questions outlive the process (the parent's `pendingSlots`
+   * and `resolveSlot` reach them); on an ephemeral one they do not.
+   */
   parentStore: StoreAdapter;
-  /** The parent's display manager, to share its stack with the child. */
+  /** The parent's display manager, to share its stack with the child; the child's slots get `origin`. */
   displayManager: DisplayManagerAdapter;
   controls: AgentControls;
   signal?: AbortSignal;

@@ -2,6 +2,7 @@ import type { GloveFoldArgs, ServerModeWithoutPolicy, ToolResultData } from "glo
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { replaceBinaryPayloads } from "./binary-markers.js";
+import { whileCalling } from "./call-displays.js";
 import type { McpConnection, McpTool } from "./connect.js";
 import { isAuthError, McpInsufficientScopeError, messageOf } from "./errors.js";
 
@@ -98,7 +99,9 @@ function errorResult(connection: McpConnection, tool: McpTool, error: unknown, m
  * `jsonSchema`, gated unless the tool is annotated `readOnlyHint: true`. The Glove decides at call
  * time (decision 19): it asks the user, or in serverMode its permissionPolicy; a serverMode Glove
  * without a policy runs the tool without asking. Calls carry a progress token; each progress
- * notification restarts the entry's `timeoutMs`, up to `maxTotalTimeoutMs`.
+ * notification restarts the entry's `timeoutMs`, up to `maxTotalTimeoutMs`. A server's elicitation
+ * during the call is asked through the call's display; the call is durable (its questions stored,
+ * re-sent to resume after a restart) only when annotated `readOnlyHint` or `idempotentHint` (decision 23).
  */
 export function bridgeMcpTool(connection: McpConnection, tool: McpTool, options?: BridgeMcpOptions): GloveFoldArgs<Record<string, unknown>>;
 /**
@@ -122,6 +125,8 @@ export function bridgeMcpTool(
 
 function bridgeOne(connection: McpConnection, tool: McpTool, { options, withoutPolicy }: BridgeArgs): GloveFoldArgs<Record<string, unknown>> {
   const readOnly = tool.annotations?.readOnlyHint === true;
+  // Resuming re-sends tools/call: only a call the server says a repeat changes nothing more.
+  const repeatable = readOnly || tool.annotations?.idempotentHint === true;
   const name = bridgedToolName(connection.namespace, tool.name);
   const timeout = connection.entry.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const maxTotalTimeout = Math.max(timeout, connection.entry.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS);
@@ -131,11 +136,13 @@ function bridgeOne(connection: McpConnection, tool: McpTool, { options, withoutP
     jsonSchema: tool.inputSchema as Record<string, unknown>,
     requiresPermission: !readOnly,
     ...(readOnly ? {} : { serverModeWithoutPolicy: withoutPolicy }),
-    async do(input, _display, _glove, signal): Promise<ToolResultData> {
+    ...(repeatable ? {} : { durable: false }),
+    async do(input, display, _glove, signal): Promise<ToolResultData> {
       let result: CallToolResult;
       const mark = connection.scopeChallenges.mark();
-      try {
-        result = (await connection.client.callTool({ name: tool.name, arguments: input ?? {} }, undefined, {
+      const { client } = connection;
+      const call = () =>
+        client.callTool({ name: tool.name, arguments: input ?? {} }, undefined, {
           ...(signal ? { signal } : {}),
           timeout,
           maxTotalTimeout,
@@ -149,7 +156,10 @@ function bridgeOne(connection: McpConnection, tool: McpTool, { options, withoutP
               ...(p.total !== undefined ? { total: p.total } : {}),
               ...(p.message !== undefined ? { message: p.message } : {}),
             }),
-        })) as CallToolResult;
+        });
+      try {
+        // The server's elicitations during the call are asked through its display (call-displays.ts).
+        result = (await whileCalling(client, display, call)) as CallToolResult;
       } catch (error) {
         if (signal?.aborted) return { status: "aborted", data: null, message: "aborted" };
         return errorResult(connection, tool, error, mark, timeout);

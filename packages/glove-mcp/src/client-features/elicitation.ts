@@ -1,5 +1,5 @@
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { GloveError, type DisplayManagerAdapter } from "glove-core";
+import { GloveError, type DisplayManagerAdapter, type Slot, type UnsubscribeFn } from "glove-core";
 import { describeIssues, elicitationAnswerSchema } from "./elicitation-schema.js";
 import type { McpElicitationAnswer, McpElicitationInput, McpElicitationOptions, McpFeatureHost } from "./types.js";
 
@@ -15,6 +15,9 @@ const DECLINE: ElicitResult = { action: "decline" };
  * `displayManager.checkAnswer(slotId, answer)` first and keep the slot open; an invalid answer
  * resolved anyway settles that slot and the request is asked again with the issues, up to
  * `maxInvalidAnswers` times, then declined. A dismissed slot (reject / removeSlot) is `cancel`.
+ * `callDisplay` is the display of the bridged tool call the request came during: the slot is then
+ * tagged with that call and, when the call is durable, stored before it is shown (a replay of the
+ * call meets the recorded answer and shows nothing).
  */
 export async function answerElicitation(
   host: McpFeatureHost,
@@ -22,11 +25,12 @@ export async function answerElicitation(
   params: ElicitRequest["params"],
   options: McpElicitationOptions,
   signal: AbortSignal,
+  callDisplay?: DisplayManagerAdapter,
 ): Promise<ElicitResult> {
   if (params.mode === "url" || !("requestedSchema" in params)) return DECLINE; // only form mode is declared
   const input: McpElicitationInput = { serverId, message: params.message, requestedSchema: params.requestedSchema };
   const schema = elicitationAnswerSchema(params.requestedSchema);
-  const dm = host.displayManager as DisplayManagerAdapter | undefined;
+  const dm = callDisplay ?? (host.displayManager as DisplayManagerAdapter | undefined);
 
   if (host.serverMode || !dm) {
     if (!options.policy) return DECLINE;
@@ -38,8 +42,10 @@ export async function answerElicitation(
   let issues: McpElicitationInput["issues"];
   for (let attempt = 0; attempt < attempts; attempt++) {
     try {
-      const answer = await askOnce(dm, issues ? { ...input, issues } : input, schema, signal);
-      return answer as ElicitResult;
+      // Checked again: a stored answer (given through resolveSlot, or recorded before a replay) never met the slot's schema.
+      const answer = schema.safeParse(await askOnce(dm, issues ? { ...input, issues } : input, schema, signal));
+      if (answer.success) return answer.data as ElicitResult;
+      issues = describeIssues(answer.error);
     } catch (error) {
       if (GloveError.isInstance(error) && error.code === "GLOVE_DISPLAY_INVALID_OUTPUT") {
         const cause = (error as { cause?: unknown }).cause;
@@ -73,10 +79,18 @@ async function askOnce(
     resolveSchema: schema,
     displayStrategy: "hide-on-complete",
   });
-  // Displaymanager adds the slot synchronously; the diff finds its id for the abort path.
-  const slotId = dm.stack.find((s) => !before.has(s.id) && s.renderer === MCP_ELICITATION_RENDERER)?.id;
+  // Displaymanager adds a plain slot synchronously; a stored question (a durable call's) comes
+  // once the store has it, so on abort it is looked for by its request, now and when it shows.
+  const pushed = dm.stack.find((s) => !before.has(s.id) && s.renderer === MCP_ELICITATION_RENDERER)?.id;
+  const ours = (slot: Slot<unknown>) =>
+    pushed !== undefined ? slot.id === pushed : !before.has(slot.id) && slot.renderer === MCP_ELICITATION_RENDERER && sameRequest(slot.input, input);
+  const takeDown = () => {
+    for (const slot of dm.stack.filter(ours)) dm.removeSlot(slot.id);
+  };
+  let watching: UnsubscribeFn | undefined;
   const onAbort = () => {
-    if (slotId) dm.removeSlot(slotId);
+    takeDown();
+    watching ??= dm.subscribe(takeDown);
   };
   if (signal.aborted) onAbort();
   signal.addEventListener("abort", onAbort, { once: true });
@@ -84,5 +98,12 @@ async function askOnce(
     return await wait;
   } finally {
     signal.removeEventListener("abort", onAbort);
+    watching?.();
   }
+}
+
+function sameRequest(shown: unknown, input: McpElicitationInput): boolean {
+  if (shown === input) return true;
+  const other = shown as Partial<McpElicitationInput> | null;
+  return typeof shown === "object" && other !== null && other.serverId === input.serverId && other.message === input.message;
 }

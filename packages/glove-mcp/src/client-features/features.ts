@@ -7,6 +7,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { ConfigurationError, type IGloveRunnable } from "glove-core";
 import type { McpCatalogueEntry } from "../types.js";
+import { soleCallDisplay } from "../call-displays.js";
 import { cancellableHandlers } from "./cancellation.js";
 import { answerElicitation } from "./elicitation.js";
 import { answerSampling } from "./sampling.js";
@@ -55,7 +56,7 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
         client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
           const { signal, done } = track(extra.requestId, extra.signal);
           try {
-            return await answerElicitation(host, entry.id, request.params, elicitation, signal);
+            return await answerElicitation(host, entry.id, request.params, elicitation, signal, soleCallDisplay(client));
           } finally {
             done();
           }

@@ -1,5 +1,5 @@
 import { afterEach } from "vitest";
-import type { Slot } from "glove-core";
+import type { MemoryStore, Slot } from "glove-core";
 import type { ScriptedStep } from "glove-core/testing";
 import { mountMcp, type McpCatalogueEntry, type McpClientFeatureOptions, type McpMount } from "glove-mcp";
 import { TestAdapter } from "../support/adapter.js";
@@ -13,6 +13,8 @@ export interface MountOptions {
   clientFeatures?: McpClientFeatureOptions;
   steps?: ScriptedStep[];
   entry?: Partial<McpCatalogueEntry>;
+  /** The conversation's store, shared with an earlier mount (a second process); default a new one. */
+  store?: MemoryStore;
 }
 
 /** A Glove with a scripted model and the feature server mounted (already active). */
@@ -25,6 +27,7 @@ export interface Mounted extends ScriptedGlove {
 export async function mountWith(url: string, options: MountOptions): Promise<Mounted> {
   const agent = scriptedGlove(options.steps ?? [], {
     storeName: "features",
+    ...(options.store ? { store: options.store } : {}),
     serverMode: options.serverMode,
     systemPrompt: "Use the tools.",
     compactionInstructions: "Summarise.",

@@ -18,6 +18,8 @@ export function scriptedGlove(
   steps: ScriptedStep[] = [],
   options: {
     storeName?: string;
+    /** An existing store (another process's Glove over the same conversation); else a new MemoryStore. */
+    store?: MemoryStore;
     serverMode?: boolean;
     systemPrompt?: string;
     compactionInstructions?: string;
@@ -25,7 +27,7 @@ export function scriptedGlove(
   } = {},
 ): ScriptedGlove {
   const model = new ScriptedModel(steps);
-  const store = new MemoryStore(options.storeName ?? "test");
+  const store = options.store ?? new MemoryStore(options.storeName ?? "test");
   const dm = new Displaymanager();
   const glove = new Glove({
     store,

@@ -1,4 +1,4 @@
-import type { DisplayStrategy, Slot } from "../types/index.js";
+import type { DisplayStrategy, Slot, SlotOrigin } from "../types/index.js";
 
 /** Where a slot stands for UIs: waiting, shown, answered, refused or removed. */
 export type SlotStatus = "pending" | "shown" | "resolved" | "rejected" | "closed";
@@ -14,6 +14,8 @@ export interface WireSlot {
   /** "wait": a pushAndWait the tool is blocked on; "forget": shown only. */
   mode: "wait" | "forget";
   status: SlotStatus;
+  /** Asked inside a subagent: who asks what (see `Slot.origin`). Absent on the agent's own slots. */
+  origin?: SlotOrigin;
 }
 
 /** Where a SlotBoard reports slots being pushed and settled. */
@@ -54,6 +56,7 @@ export class SlotBoard {
         displayStrategy: slot.displayStrategy ?? null,
         mode,
         status: mode === "wait" ? "pending" : "shown",
+        ...(slot.origin !== undefined ? { origin: slot.origin } : {}),
       };
       this.#slots.set(slot.id, wire);
       this.events.pushed({ ...wire });

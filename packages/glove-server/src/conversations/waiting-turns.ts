@@ -51,6 +51,7 @@ export function questionSlot(question: PendingQuestion): WireSlot {
     displayStrategy: question.displayStrategy ?? null,
     mode: "wait",
     status: "pending",
+    ...(question.origin !== undefined ? { origin: question.origin } : {}),
   };
 }
 
@@ -65,7 +66,8 @@ export async function onlyWaitsForPeople(glove: IGloveRunnable, board: SlotBoard
     board
       .list()
       .filter((slot) => slot.mode === "wait" && slot.status === "pending" && stored.has(slot.id))
-      .map((slot) => slot.toolCallId),
+      // A subagent's question holds this agent's call that runs the subagent.
+      .map((slot) => slot.origin?.subagentCallId ?? slot.toolCallId),
   );
   return [...calls.ids].every((id) => waiting.has(id));
 }

@@ -82,7 +82,7 @@ describe("turn_end with status waiting", () => {
 });
 
 describe("a waiting turn against a real glove-server", () => {
-  it("the page sees turn_end waiting on close; a page on the restarted server sees the same question and resumes the turn", async () => {
+  it("the page sees turn_end waiting on close; pages on the restarted server see the same question, one answers, both see it answered", async () => {
     const storage = memoryStorage();
     const script = [{ toolCalls: [{ name: "ask_age", input: { question: "How old?" } }] }, { text: "Thanks, noted." }];
     const first = await startServer(script, { store: storage });
@@ -108,9 +108,16 @@ describe("a waiting turn against a real glove-server", () => {
     expect(reloaded.slots.map((slot) => [slot.id, slot.status])).toEqual(left.slots.map((slot) => [slot.id, slot.status]));
     expect(reloaded.busy).toBe(false);
 
+    // A second tab shows the same stored question; the first answers it.
+    const other: ServerSession = openSession(second.url, { conversationId: left.conversationId! });
+    cleanups.push(() => other.dispose());
+    await waitForState(other.store, (st) => st.connection === "open" && st.slots[0]?.status === "pending");
     expect(await page.resolveSlot(reloaded.slots[0]!.id, { age: 40 })).toEqual({ ok: true });
     const done = await waitForState(page.store, (st) => !st.busy && st.messages.at(-1)?.text === "Thanks, noted.");
     expect(done.slots[0]).toMatchObject({ status: "resolved" });
+    // The other tab sees the question answered (not still open) and the same end.
+    const seen = await waitForState(other.store, (st) => !st.busy && st.messages.at(-1)?.text === "Thanks, noted.");
+    expect(seen.slots.map((slot) => [slot.id, slot.status])).toEqual([[reloaded.slots[0]!.id, "resolved"]]);
     expect(buildTimeline(done).find((e): e is ToolEntry => e.kind === "tool")).toMatchObject({ status: "success", renderData: { question: "How old?", age: 40 } });
   });
 });

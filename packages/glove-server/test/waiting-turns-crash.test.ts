@@ -94,8 +94,9 @@ async function killedWhileWaitingThenAnswered(storage: string, effectsFile: stri
   expect(types.indexOf("turn_start")).toBeGreaterThan(-1);
   expect(types.indexOf("turn_start")).toBeLessThan(types.indexOf("turn_resumed"));
   expect(tab.events.find((e) => e.event === "turn_resumed")?.data).toMatchObject({ turnId: answered.body.turnId, slotId, toolCallId: "call-book-1" });
-  // Met its recorded answer: the question is not shown again.
+  // Met its recorded answer: the question is not shown again; a client showing it sees it answered.
   expect(types).not.toContain("slot_push");
+  expect(tab.events.filter((e) => e.event === "slot_settled").map((e) => e.data)).toEqual([{ slotId, status: "resolved" }]);
   await tab.close();
 
   // The deposit ran once (before the first kill), the booking once (after the answer).

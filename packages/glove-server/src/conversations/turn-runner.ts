@@ -130,10 +130,16 @@ export class TurnRunner {
     return turn.settled.then(() => inbox.claimed);
   }
 
-  /** Called when the Glove reports that the answered turn resumed: its events start now. */
+  /**
+   * Called when the Glove reports that the answered turn resumed: its events start now. The
+   * stored question was never on this process's board, so clients showing it (from a snapshot)
+   * learn here that it is answered, as they would from the board.
+   */
   resumed(): void {
     const turn = this.running;
     if (!turn?.answer) return;
+    const { slotId, value } = turn.answer;
+    this.conversation.log.append("slot_settled", { slotId, status: "resolve" in value ? "resolved" : "rejected" });
     this.conversation.log.append("turn_start", { turnId: turn.id });
     turn.answer.started.resolve();
   }

@@ -53,6 +53,11 @@ async function openChat(): Promise<Page> {
   return page;
 }
 
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByLabel("Message").fill(text);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+}
+
 const transcript = (page: Page) => page.getByTestId("transcript");
 const agentSaid = (page: Page, text: string) => page.locator('[data-glove-role="agent"]:not([data-glove-streaming])', { hasText: text });
 
@@ -87,7 +92,7 @@ async function restart(page: Page): Promise<WebChat> {
 describe("web-chat: questions survive a server restart", () => {
   it("the reservation form: still pending after the restart (the page reconnects), answered there, the table booked once", async () => {
     const page = await openChat();
-    await page.getByRole("button", { name: "Book a table for two tonight" }).click();
+    await send(page, "Book a table for two tonight");
     const form = page.getByRole("form", { name: "Reservation" });
     await form.waitFor();
     const formCall = page.locator('[data-tool="reservation_form"]');
@@ -121,8 +126,7 @@ describe("web-chat: questions survive a server restart", () => {
 
   it("the permission prompt: still pending after the restart and a reload; allowed there, the tool runs once", async () => {
     const page = await openChat();
-    await page.getByLabel("Message").fill("run permission");
-    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await send(page, "run permission");
     const prompt = page.locator('[data-glove-role="permission-request"]');
     await prompt.waitFor();
     const slotId = (await snapshotOf(page)).slots.find((slot) => slot.status === "pending")!.id;
@@ -145,6 +149,27 @@ describe("web-chat: questions survive a server restart", () => {
     expect(await page.locator('[data-tool="book_table"]').count()).toBe(1);
     expect(await page.locator('[data-tool="book_table"]').getAttribute("data-tool-status")).toBe("success");
     expect(await occurrences(transcript(page), "The table is booked.")).toBe(1);
+    await page.close();
+  }, SLOW_WORK_MS);
+
+  it("Stop after the restart withdraws the waiting form: the call ends aborted, nothing is booked, the next message runs", async () => {
+    const page = await openChat();
+    await send(page, "Book a table for two tonight");
+    const form = page.getByRole("form", { name: "Reservation" });
+    await form.waitFor();
+    await restart(page);
+    await page.reload();
+    await form.waitFor();
+    // No turn runs on the server, but the question still waits: the user can still stop it.
+    await page.getByRole("button", { name: "Stop" }).click();
+    await form.waitFor({ state: "detached" });
+    await page.locator('[data-tool="reservation_form"][data-tool-status="aborted"]').waitFor();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+    expect((await snapshotOf(page)).slots.filter((slot) => slot.status === "pending")).toEqual([]);
+
+    await send(page, "run hello");
+    await agentSaid(page, "Hello again.").waitFor();
+    expect(chat.bookings.size).toBe(0);
     await page.close();
   }, SLOW_WORK_MS);
 });

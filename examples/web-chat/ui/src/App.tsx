@@ -192,6 +192,9 @@ export function App(): ReactNode {
   });
   const { timeline, busy, connection, error, tasks, inbox, stats, sessionId, streamingText } = glove;
   const { list, failed } = useConversations(`${sessionId ?? ""}|${busy}|${connection === "open"}`);
+  // A question waiting for the user keeps its turn stoppable, also once the turn left the server's
+  // memory ("waiting", e.g. after a restart): Stop withdraws the question.
+  const asking = glove.slots.some((slot) => slot.mode === "wait" && slot.status === "pending");
 
   const bottom = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -244,7 +247,7 @@ export function App(): ReactNode {
           ) : null}
           <div ref={bottom} />
         </div>
-        <Composer send={glove.sendMessage} busy={busy} abort={() => void glove.abort()} />
+        <Composer send={glove.sendMessage} busy={busy || asking} abort={() => void glove.abort()} />
       </main>
       <aside className="side">
         <Tasks tasks={tasks} />

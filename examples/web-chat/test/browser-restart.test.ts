@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { WireSlot } from "glove-core";
 import { startWebChat, type WebChat } from "../src/app.js";
 import { buildUi, launchChromium, occurrences } from "./support/browser.js";
+import { agentSaid, conversationOf, openPage, send, transcript } from "./support/page.js";
 import { Gates, sceneAgent } from "./support/scenarios.js";
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
@@ -45,26 +46,11 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 }, SLOW_WORK_MS);
 
-async function openChat(): Promise<Page> {
-  const page = await context.newPage();
-  page.on("pageerror", (error) => pageErrors.push(error));
-  await page.goto(chat.url);
-  await page.getByTestId("connection").waitFor();
-  return page;
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByLabel("Message").fill(text);
-  await page.getByRole("button", { name: "Send", exact: true }).click();
-}
-
-const transcript = (page: Page) => page.getByTestId("transcript");
-const agentSaid = (page: Page, text: string) => page.locator('[data-glove-role="agent"]:not([data-glove-streaming])', { hasText: text });
+const openChat = (): Promise<Page> => openPage(context, chat.url, pageErrors);
 
 /** The conversation's snapshot, read with the page's (demo) cookie. */
 async function snapshotOf(page: Page): Promise<{ busy: boolean; slots: WireSlot[] }> {
-  await page.waitForURL(/[?&]c=/);
-  const id = new URL(page.url()).searchParams.get("c")!;
+  const id = await conversationOf(page);
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
   const response = await fetch(`${chat.url}/api/conversations/${id}`, { headers: { cookie } });
   expect(response.status).toBe(200);

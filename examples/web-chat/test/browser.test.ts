@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startWebChat, type WebChat } from "../src/app.js";
 import { EventStream } from "./sse.js";
 import { SCREENSHOTS_DIR, buildUi, launchChromium, occurrences } from "./support/browser.js";
+import { agentSaid, conversationOf, openPage, send, transcript } from "./support/page.js";
 import { decodePng, pixelDifference } from "./support/png.js";
 import { DOCUMENT_CHARS, Gates, LARGE_WORD, STREAM_TEXT, sceneAgent } from "./support/scenarios.js";
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
@@ -55,30 +56,10 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 }, SLOW_WORK_MS);
 
-async function openChat(url = chat.url, on: BrowserContext = context): Promise<Page> {
-  const page = await on.newPage();
-  page.on("pageerror", (error) => pageErrors.push(error));
-  await page.goto(url);
-  await page.getByTestId("connection").waitFor();
-  return page;
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByLabel("Message").fill(text);
-  await page.getByRole("button", { name: "Send", exact: true }).click();
-}
-
-const transcript = (page: Page) => page.getByTestId("transcript");
-/** A finished agent message (not the streaming one) containing `text`. */
-const agentSaid = (page: Page, text: string) => page.locator('[data-glove-role="agent"]:not([data-glove-streaming])', { hasText: text });
+const openChat = (url = chat.url, on: BrowserContext = context): Promise<Page> => openPage(on, url, pageErrors);
 const streaming = (page: Page, text: string) => page.locator('[data-glove-streaming="true"]', { hasText: text });
 const slot = (page: Page, title: string) => page.locator("[data-slot]", { hasText: title });
 const connectionState = (page: Page) => page.getByTestId("connection").getAttribute("data-state");
-
-async function conversationOf(page: Page): Promise<string> {
-  await page.waitForURL(/[?&]c=/);
-  return new URL(page.url()).searchParams.get("c")!;
-}
 
 /** The server's events for the page's conversation, read with the page's (demo) cookie. */
 async function serverEvents(page: Page): Promise<EventStream> {

@@ -19,6 +19,7 @@ import type {
   PlainRequestResult,
   StoreAdapter,
   SubscriberAdapter,
+  ModelPromptResult,
   PendingQuestion,
   StoredAnswer,
 } from "./types/index.js";
@@ -45,7 +46,7 @@ import type { OutputSchema, ProcessRequestOptions, RequestResult, StructuredRequ
 import { usageSince, withUsage } from "./request-result.js";
 import { resumeTurn } from "./runtime/resume-turn.js";
 import { storeKeepsWaits } from "./runtime/call-waits.js";
-import { answerAndResume, callsToRerun, pendingQuestions, SlotAnswerError } from "./runtime/stored-questions.js";
+import { answerAndResume, answerShown, callsToRerun, pendingQuestions, SlotAnswerError } from "./runtime/stored-questions.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { composeSystemPrompt } from "./system-prompt.js";
 import { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
@@ -250,11 +251,25 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     } catch (error) {
       return Promise.reject(error);
     }
-    // One request at a time per Glove (decision 11): later calls wait their turn.
+    return this.enqueue(() => this.runStreamed(request, settings)) as Promise<RequestResult<S>>;
+  }
+
+  /** One request or turn at a time per Glove (decision 11): later calls wait their turn. */
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
     this.pendingRequests++;
-    const run = this.queue.then(() => this.runStreamed(request, settings)).finally(() => this.pendingRequests--);
+    const run = this.queue.then(work).finally(() => this.pendingRequests--);
     this.queue = run.catch(() => undefined);
-    return run as Promise<RequestResult<S>>;
+    return run;
+  }
+
+  /** A queued turn without a user message (resumed or answered): usage counted, system prompt current. */
+  private enqueueTurn(name: string, work: (parts: GloveParts) => Promise<ModelPromptResult>): Promise<ModelAnswer> {
+    return this.enqueue(async () => {
+      const parts = this.requireParts(name);
+      const used = usageSince(() => parts.promptMachine.usage);
+      parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
+      return withUsage(await work(parts), used());
+    });
   }
 
   /** Runs a request like `processRequest` and yields its events as they happen (see GloveStream). */
@@ -286,20 +301,12 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     } catch (error) {
       return Promise.reject(error);
     }
-    this.pendingRequests++;
-    const run = this.queue
-      .then(async () => {
-        const parts = this.requireParts("continueTurn");
-        const used = usageSince(() => parts.promptMachine.usage);
-        parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
-        // Calls whose stored questions were all answered run again: the answers are not lost.
-        const store = parts.store;
-        const rerun = storeKeepsWaits(store) ? await callsToRerun(parts.agent, store, await parts.context.modelView(), { answeredOnly: true }) : undefined;
-        return withUsage(await resumeTurn(parts.agent, signal, undefined, rerun), used());
-      })
-      .finally(() => this.pendingRequests--);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.enqueueTurn("continueTurn", async (parts) => {
+      // Calls whose stored questions were all answered run again: the answers are not lost.
+      const store = parts.store;
+      const rerun = storeKeepsWaits(store) ? await callsToRerun(parts.agent, store, await parts.context.modelView(), { answeredOnly: true }) : undefined;
+      return resumeTurn(parts.agent, signal, undefined, rerun);
+    });
   }
 
   /**
@@ -331,35 +338,12 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
 
   private async answerSlot(slotId: string, answer: StoredAnswer, signal?: AbortSignal): Promise<ModelAnswer | undefined> {
     const parts = this.requireParts("resolveSlot");
-    const display = this.currentDisplay;
-    if (display.resolverStore.has(slotId)) {
-      if ("reject" in answer) {
-        display.reject(slotId, answer.reject);
-        return undefined;
-      }
-      const value = answer.resolve;
-      const check = display.checkAnswer?.(slotId, value);
-      if (check && !check.ok) {
-        throw new SlotAnswerError(slotId, check.reason === "invalid" ? "invalid" : "unknown_slot", check.message, check.reason === "invalid" ? check.issues : []);
-      }
-      // The raw value: the manager parses it on resolve (a transforming schema must run once).
-      display.resolve(slotId, value);
-      return undefined;
-    }
+    if (answerShown(this.currentDisplay, slotId, answer)) return undefined;
     const store = parts.store;
     if (!storeKeepsWaits(store)) {
       throw new SlotAnswerError(slotId, "unknown_slot", `No question "${slotId}" is shown by this Glove, and its store keeps no questions (it has no addWait/settleWait/getWaits).`);
     }
-    this.pendingRequests++;
-    const run = this.queue
-      .then(async () => {
-        const used = usageSince(() => parts.promptMachine.usage);
-        parts.promptMachine.setSystemPrompt(this.composeSystemPrompt());
-        return withUsage(await answerAndResume(parts.agent, store, slotId, answer, signal), used());
-      })
-      .finally(() => this.pendingRequests--);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.enqueueTurn("resolveSlot", (current) => answerAndResume(current.agent, store, slotId, answer, signal));
   }
 
   /** True when resolved inbox answers may start a turn: `inbox: { wake: true }` and a store with an inbox. */
@@ -378,16 +362,11 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     if (!this.parts || !this.inbox?.claims) {
       return Promise.reject(new ConfigurationError("Glove.deliverInbox needs a built Glove with inbox: { wake: true } and a store with an inbox."));
     }
-    this.pendingRequests++;
-    const run = this.queue
-      .then(() => {
-        const waitingForPeople = async () => (await this.pendingSlots()).length > 0;
-        const context = { parts: this.requireParts("deliverInbox"), inbox: this.inbox!, plugins: this.plugins, agent: this.name, waitingForPeople };
-        return deliverInbox({ ...context, systemPrompt: () => this.composeSystemPrompt() }, options);
-      })
-      .finally(() => this.pendingRequests--);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.enqueue(() => {
+      const waitingForPeople = async () => (await this.pendingSlots()).length > 0;
+      const context = { parts: this.requireParts("deliverInbox"), inbox: this.inbox!, plugins: this.plugins, agent: this.name, waitingForPeople };
+      return deliverInbox({ ...context, systemPrompt: () => this.composeSystemPrompt() }, options);
+    });
   }
 
   private async runRequest(request: string | ContentPart[], settings: RequestSettings): Promise<RequestOutcome> {

@@ -1,4 +1,4 @@
-import type { Message, ModelPromptResult, PendingQuestion, SlotAnswerRefusal, StoredAnswer, StoredWait, Tool } from "../types/index.js";
+import type { DisplayManagerAdapter, Message, ModelPromptResult, PendingQuestion, SlotAnswerRefusal, StoredAnswer, StoredWait, Tool } from "../types/index.js";
 import { GloveError } from "../errors.js";
 import { unansweredToolCalls } from "../stores/message-integrity.js";
 import type { Agent } from "./agent.js";
@@ -45,6 +45,25 @@ export async function pendingQuestions(store: WaitStore, history: readonly Messa
       created_at: wait.created_at,
     }));
   return [...own, ...(await subagentQuestions(store, history, pendingQuestions))];
+}
+
+/**
+ * Answers a question this process shows, as its UI would: returns false when it shows none under
+ * `slotId` (then the question may be a stored one). An invalid answer is refused, still waiting.
+ */
+export function answerShown(display: DisplayManagerAdapter, slotId: string, answer: StoredAnswer): boolean {
+  if (!display.resolverStore.has(slotId)) return false;
+  if ("reject" in answer) {
+    display.reject(slotId, answer.reject);
+    return true;
+  }
+  const check = display.checkAnswer?.(slotId, answer.resolve);
+  if (check && !check.ok) {
+    throw new SlotAnswerError(slotId, check.reason === "invalid" ? "invalid" : "unknown_slot", check.message, check.reason === "invalid" ? check.issues : []);
+  }
+  // The raw value: the manager parses it on resolve (a transforming schema must run once).
+  display.resolve(slotId, answer.resolve);
+  return true;
 }
 
 /**

@@ -304,7 +304,7 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     return this.enqueueTurn("continueTurn", async (parts) => {
       // Calls whose stored questions were all answered run again: the answers are not lost.
       const store = parts.store;
-      const rerun = storeKeepsWaits(store) ? await callsToRerun(parts.agent, store, await parts.context.modelView(), { answeredOnly: true }) : undefined;
+      const rerun = storeKeepsWaits(store) ? await callsToRerun(parts.agent.executor.tools, store, await parts.context.modelView(), { answeredOnly: true }) : undefined;
       return resumeTurn(parts.agent, signal, undefined, rerun);
     });
   }

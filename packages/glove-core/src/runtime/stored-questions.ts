@@ -114,7 +114,7 @@ export async function answerAndResume(agent: Agent, store: WaitStore, slotId: st
   const history = await agent.context.modelView();
   // A subagent's question is recorded in its store; this turn resumes through the subagent call.
   const wait = (await answerBelow(store, history, slotId, answer, recordAnswer)) ?? (await recordAnswer(store, history, agent.executor.tools, slotId, answer));
-  const rerun = await callsToRerun(agent, store, history, { answeredOnly: false });
+  const rerun = await callsToRerun(agent.executor.tools, store, history, { answeredOnly: false });
   await agent.executor.bus.emit("turn_resumed", { slot_id: slotId, call_id: wait.toolCallId, tool_name: wait.toolName });
   return resumeTurn(agent, signal, undefined, rerun);
 }
@@ -125,9 +125,14 @@ export async function answerAndResume(agent: Agent, store: WaitStore, slotId: st
  * (`continueTurn`: the person answered, and the process died before the call finished; without
  * this the answer would be lost and the call answered as interrupted).
  */
-export async function callsToRerun(agent: Agent, store: WaitStore, history: readonly Message[], options: { answeredOnly: boolean }): Promise<Set<string>> {
+export async function callsToRerun(
+  tools: readonly Tool<unknown>[],
+  store: WaitStore,
+  history: readonly Message[],
+  options: { answeredOnly: boolean },
+): Promise<Set<string>> {
   const open = new Set(unansweredCallIds(history));
-  const durable = (name: string) => agent.executor.tools.find((tool) => tool.name === name)?.durable !== false;
+  const durable = (name: string) => tools.find((tool) => tool.name === name)?.durable !== false;
   const waits = (await store.getWaits()).filter((w) => open.has(w.toolCallId) && durable(w.toolName));
   const waiting = new Set(waits.filter((w) => w.status === "pending" && w.kind === "question").map((w) => w.toolCallId));
   // A subagent call waits while a question below it does (nested-questions.ts).

@@ -1,4 +1,5 @@
 import {
+  callsToRerun,
   pendingQuestions,
   storeKeepsWaits,
   unansweredToolCalls,
@@ -47,14 +48,15 @@ export async function waitsOnStoredQuestions(store: StoreAdapter, history: reado
 }
 
 /**
- * The calls `continueTurn` runs again: those with stored waits and those whose tool may be re-run
- * (`rerunOnRecovery`). Every unanswered call when the tools are unknown (counted as running).
+ * The calls `continueTurn` runs again: those glove-core reruns for their answered questions
+ * (`callsToRerun`) and those whose tool may be re-run (`rerunOnRecovery`). Every unanswered call
+ * when the tools are unknown (counted as running).
  */
 export async function rerunCallIds(store: StoreAdapter, history: readonly Message[], tools: Tool<unknown>[] | undefined): Promise<string[]> {
   const open = unansweredToolCalls(history).flatMap((call) => (call.id ? [{ id: call.id, tool: call.tool_name }] : []));
   if (!tools) return open.map((call) => call.id);
-  const waited = new Set(storeKeepsWaits(store) ? (await store.getWaits()).map((wait) => wait.toolCallId) : []);
-  return open.filter((call) => waited.has(call.id) || tools.find((tool) => tool.name === call.tool)?.rerunOnRecovery === true).map((call) => call.id);
+  const answered = storeKeepsWaits(store) ? await callsToRerun(tools, store, history, { answeredOnly: true }) : new Set<string>();
+  return open.filter((call) => answered.has(call.id) || tools.find((tool) => tool.name === call.tool)?.rerunOnRecovery === true).map((call) => call.id);
 }
 
 /**

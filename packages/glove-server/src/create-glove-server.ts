@@ -2,6 +2,7 @@ import { ConfigurationError } from "glove-core";
 import { agentSource } from "./agents/agent-source.js";
 import { ConversationHost } from "./conversations/conversation-host.js";
 import { HttpError, notFound } from "./errors.js";
+import { extensionsByPath } from "./extensions/server-extension.js";
 import { idleTimeoutFor } from "./http/connection-limits.js";
 import { listenNode, type ListenOptions, type Listening } from "./http/node-listen.js";
 import { errorResponse } from "./http/responses.js";
@@ -44,6 +45,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
   const resolved = resolveOptions(options);
   const agents = agentSource(options.agents);
   const storage = resolveStorage(options);
+  const extensions = extensionsByPath(options.extensions);
   const storeFor = async (id: string) => storage.store(id);
   // The scale mode brings its own host; the default path stays the in-process one.
   const scaled = options.scale?.start({ storage, agents, options: resolved });
@@ -68,6 +70,11 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     if (closing) throw new HttpError(503, "GLOVE_SHUTTING_DOWN", "The server is shutting down; retry in a moment.");
     checkOrigin(request, resolved.allowedOrigins);
     const principal = await requirePrincipal(options.authenticate, request);
+    const extension = segments.length > 0 ? extensions.get(segments[0]!) : undefined;
+    if (extension) {
+      const mountPath = `${resolved.basePath}/${extension.path}`;
+      return extension.handle({ request, url, principal, segments: segments.slice(1), mountPath, storage, host: parts.host });
+    }
     const { handler, params } = route(segments, request.method);
     return handler({ ...parts, request, url, principal, params });
   }

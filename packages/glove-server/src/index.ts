@@ -2,6 +2,7 @@
 export { createGloveServer } from "./create-glove-server.js";
 export type { GloveServer } from "./create-glove-server.js";
 export type { GloveServerOptions, GloveServerLimits, GloveServerEventOptions } from "./options.js";
+export type { ServerExtension, ExtensionContext } from "./extensions/server-extension.js";
 export type { AgentContext, AgentFactory, AgentsOption } from "./agents/agent-source.js";
 export type { Authenticate, Principal } from "./security/authenticate.js";
 export type { ServerScale, ScaleContext, ScaleRuntime } from "./scale/server-scale.js";
@@ -16,6 +17,18 @@ export { sqliteStorage, SqliteCatalog } from "./storage/sqlite-storage.js";
 export type { SqliteStorageOptions } from "./storage/sqlite-storage.js";
 export { memoryStorage, MemoryCatalog } from "./storage/memory-storage.js";
 export type { ConversationCatalog, ConversationChanges, ConversationRecord, ConversationStats, ServerStorage, StoreFactory } from "./storage/types.js";
+export type {
+  StorageInspector,
+  TurnTrace,
+  TurnTraceStatus,
+  TurnTraceStore,
+  TraceSpan,
+  ConversationQuery,
+  ConversationStatus,
+  ConversationSummary,
+  ConversationPage,
+  MessagePage,
+} from "./storage/inspect/types.js";
 export type { WireSlot, SlotStatus } from "glove-core";
 export { createModelRelay, RELAY_DEFAULT_LIMITS } from "./relay/index.js";
 export type {

@@ -1,5 +1,6 @@
 import { ConfigurationError } from "glove-core";
 import type { AgentsOption } from "./agents/agent-source.js";
+import type { ServerExtension } from "./extensions/server-extension.js";
 import type { Authenticate } from "./security/authenticate.js";
 import { hostPolicy, type HostAllowed } from "./security/host-check.js";
 import type { ServerScale } from "./scale/server-scale.js";
@@ -83,6 +84,11 @@ export interface GloveServerOptions {
    * `postgresStorage()`). Turns then run on whichever instance takes them. Default: one process.
    */
   scale?: ServerScale;
+  /**
+   * Extra routes below basePath, behind the same authentication (e.g. `createStudio()` from
+   * glove-studio at "/studio"). Default: none.
+   */
+  extensions?: ServerExtension[];
   /** Where unexpected errors are reported. Default console.error. */
   log?: (message: string, error?: unknown) => void;
 }

@@ -4,7 +4,8 @@
  * settings cost nothing: no MIME sniffing (a JSON error echoing input must never render as
  * HTML), no framing, no document that could run script, no Referer leaking conversation ids,
  * and no cross-origin reads without CORS (CORS reads from `allowedOrigins` are not affected).
- * A page an app serves beside the API comes from its own handler and keeps its own headers.
+ * A page an app serves beside the API comes from its own handler and keeps its own headers; a
+ * server extension that serves pages sets its own (stricter than none) content-security-policy.
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "x-content-type-options": "nosniff",
@@ -16,6 +17,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /** Sets SECURITY_HEADERS on a response (its headers are mutable: it was built by this package). */
 export function withSecurityHeaders(response: Response): Response {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+    if (name === "content-security-policy" && response.headers.has(name)) continue;
+    response.headers.set(name, value);
+  }
   return response;
 }

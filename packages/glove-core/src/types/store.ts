@@ -112,4 +112,16 @@ export interface StoreAdapter {
    * in-memory view across calls and re-read only when another writer appended.
    */
   messageCount?(): Promise<number>;
+  /**
+   * Optional: messages [offset, offset + limit) in order and how many there are in all, read
+   * without loading the rest of the history (tools that page through long conversations use it).
+   */
+  getMessagePage?(offset: number, limit: number): Promise<MessagePageResult>;
+}
+
+/** One page of a conversation's history, from `getMessagePage`. */
+export interface MessagePageResult {
+  messages: Message[];
+  /** How many messages the conversation holds. */
+  total: number;
 }

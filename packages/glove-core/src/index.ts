@@ -53,6 +53,7 @@ export {
 } from "./stores/message-integrity.js";
 export { createRecordCodec, emptySessionRecord } from "./stores/record-codec.js";
 export { MAX_KEY_BYTES, requireSessionId, subStoreSession } from "./stores/store-ids.js";
+export { checkedPage, MAX_MESSAGE_PAGE } from "./stores/message-page.js";
 export type { SubStoreInfo } from "./stores/store-ids.js";
 export type {
   RecordCodec,

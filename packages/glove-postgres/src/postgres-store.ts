@@ -5,6 +5,7 @@ import type {
   InboxItem,
   InboxItemUpdate,
   Message,
+  MessagePageResult,
   PermissionStatus,
   StoreAdapter,
   StoredWait,
@@ -20,6 +21,7 @@ import { ConfigurationError, createRecordCodec, requireSessionId, subStoreSessio
 import { PostgresCounters } from "./counters.js";
 import { PostgresStoreError } from "./errors.js";
 import { PostgresInbox } from "./inbox.js";
+import { readMessagePage } from "./message-page.js";
 import { PostgresMessages } from "./messages.js";
 import { PostgresPermissions } from "./permissions.js";
 import { PostgresSession, tableNames } from "./session.js";
@@ -137,6 +139,12 @@ export class PostgresStore implements StoreAdapter {
 
   async messageCount(): Promise<number> {
     return (await this.#session.readRow()).message_count;
+  }
+
+  /** Messages [offset, offset + limit) and the count: one indexed range read, O(the page). */
+  async getMessagePage(offset: number, limit: number): Promise<MessagePageResult> {
+    await this.#session.ready();
+    return readMessagePage({ pool: this.pool, schema: this.schema, sessionId: this.identifier, offset, limit });
   }
 
   /** The last compaction summary and what follows (everything when there is none); one indexed range read. */

@@ -5,6 +5,7 @@ import type {
   InboxItem,
   InboxItemUpdate,
   Message,
+  MessagePageResult,
   PermissionStatus,
   StoreAdapter,
   StoredWait,
@@ -19,6 +20,7 @@ import type {
 import { ConfigurationError, createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import { SqliteInbox } from "./inbox.js";
+import { readMessagePage } from "./message-page.js";
 import { SqliteMessages } from "./messages.js";
 import { SqlitePermissions } from "./permissions.js";
 import { migrate } from "./schema.js";
@@ -120,6 +122,11 @@ export class SqliteStore implements StoreAdapter {
 
   async messageCount(): Promise<number> {
     return this.#row.read().message_count;
+  }
+
+  /** Messages [offset, offset + limit) and the count: one indexed range read, O(the page). */
+  async getMessagePage(offset: number, limit: number): Promise<MessagePageResult> {
+    return readMessagePage({ database: this.db, sessionId: this.identifier, offset, limit });
   }
 
   /** The last compaction summary and what follows (everything when there is none); one indexed range read. */

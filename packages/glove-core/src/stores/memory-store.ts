@@ -2,6 +2,7 @@ import type {
   InboxItem,
   InboxItemUpdate,
   Message,
+  MessagePageResult,
   PermissionStatus,
   StoreAdapter,
   StoredWait,
@@ -15,6 +16,7 @@ import type {
 import { planAppendSync } from "./append-plan.js";
 import { clonePlain } from "./clone.js";
 import { MemoryWaits } from "./memory-waits.js";
+import { checkedPage } from "./message-page.js";
 import { createRecordCodec, type RecordCodec } from "./record-codec.js";
 import { requireSessionId, subStoreSession } from "./store-ids.js";
 import { StoreSessionError } from "./store-session-error.js";
@@ -120,6 +122,12 @@ export class MemoryStore implements StoreAdapter {
   /** Lets Context detect appends by other writers without reading the history. */
   async messageCount(): Promise<number> {
     return this.#messages.length;
+  }
+
+  /** Messages [offset, offset + limit) and the total; O(the page). */
+  async getMessagePage(offset: number, limit: number): Promise<MessagePageResult> {
+    const [from, count] = checkedPage(offset, limit, (detail) => new MemoryStoreError(this.identifier, detail, "GLOVE_STORE_INVALID"));
+    return { messages: copy(this.#messages.slice(from, from + count)), total: this.#messages.length };
   }
 
   /** The last compaction summary and everything after it (all messages when none); O(that slice). */

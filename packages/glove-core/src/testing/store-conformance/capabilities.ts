@@ -13,6 +13,7 @@ const GROUPS: Record<StoreCapability, Array<keyof StoreAdapter>> = {
   subAgentStores: ["createSubAgentStore"],
   messageCount: ["messageCount"],
   messagesSinceLastCompaction: ["getMessagesSinceLastCompaction"],
+  messagePage: ["getMessagePage"],
 };
 
 /**

@@ -4,6 +4,7 @@ import { hasCapability, type WithInbox, type WithPermissions, type WithTasks } f
 import { conformanceMessages, inboxItem, plainMessages, task } from "./fixtures.js";
 import { idCases } from "./id-cases.js";
 import { inboxConsumeCases } from "./inbox-consume-cases.js";
+import { messagePageCases } from "./message-page-cases.js";
 import { parityCases } from "./parity-cases.js";
 import { repairCases } from "./repair-cases.js";
 import { subStoreCases } from "./sub-store-cases.js";
@@ -290,5 +291,6 @@ export function storeConformanceCases(options: StoreConformanceOptions): StoreCo
     ...subStoreCases({ define, open, required, options }),
     ...waitCases({ define, open, required, options }),
     ...inboxConsumeCases({ define, open, required, options }),
+    ...messagePageCases({ define, open, required, options }),
   ];
 }

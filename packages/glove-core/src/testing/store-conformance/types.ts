@@ -10,7 +10,8 @@ export type StoreCapability =
   | "waits"
   | "subAgentStores"
   | "messageCount"
-  | "messagesSinceLastCompaction";
+  | "messagesSinceLastCompaction"
+  | "messagePage";
 
 /** How to run the store conformance suite against your store. */
 export interface StoreConformanceOptions {

@@ -13,6 +13,7 @@ import { ConfigurationError, DuplicateToolError } from "../errors.js";
 import { CompositePlugin } from "../plugins/composite.js";
 import { ToolRegistryPlugin } from "../plugins/tool-registry.js";
 import { EventBus } from "./event-bus.js";
+import { checkPermission, type GatedTool, type PermissionDecision } from "./permissions.js";
 import { invokeTool, type InvocationOptions } from "./tool-invocation.js";
 
 /** How an Executor runs tool calls: concurrency, permissions, retries and scope. */
@@ -88,6 +89,15 @@ export class Executor implements ExecutorControls {
       conversationId: () => currentStore()?.identifier ?? "",
       scope: options.scope ?? (() => undefined),
     };
+  }
+
+  /**
+   * The permission check a model's call of a gated tool goes through (store, permissionPolicy,
+   * then a prompt on the display unless serverMode), for calls that reach a tool another way:
+   * an MCP App's `tools/call` from its UI. Fails closed like the model's calls.
+   */
+  checkPermission(tool: GatedTool, input: unknown, callId?: string, signal?: AbortSignal): Promise<PermissionDecision> {
+    return checkPermission(this.invocation, tool, input, callId, signal);
   }
 
   /** Every tool this executor can run, from every plugin. */

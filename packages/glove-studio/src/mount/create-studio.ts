@@ -1,0 +1,56 @@
+import { ConfigurationError } from "glove-core";
+import { HttpError, type ExtensionContext, type ServerExtension } from "glove-server";
+import { conversationRecord } from "../api/conversation-detail.js";
+import { handleStudio } from "../http/studio-handler.js";
+import { errorJson } from "../http/responses.js";
+import { inspectorOf } from "../source/inspector-of.js";
+import { DEFAULT_UI_DIR } from "../source/ui-dir.js";
+import type { CreateStudioOptions, StudioActions, StudioData } from "../types/studio.js";
+
+const log = (message: string, error: unknown) => console.error(message, error);
+
+/** Answers and aborts go through the server's hosting, so a waiting turn resumes in the server that holds it. */
+function hostedActions(context: ExtensionContext, data: StudioData): StudioActions {
+  // The agent sees the conversation's owner, as when the owner acts from the app.
+  const open = async (id: string) => {
+    const record = await conversationRecord(data, id);
+    return context.host.open(record, { id: record.owner });
+  };
+  return {
+    answer: async (id, slotId, answer) => (await open(id)).answerSlot(slotId, answer),
+    abort: async (id) => (await open(id)).abortTurn(),
+  };
+}
+
+/**
+ * Glove Studio as a glove-server extension: `createGloveServer({ …, extensions: [createStudio({ allow })] })`
+ * serves it at `<basePath>/studio/` behind the server's authenticate, to the principals `allow` admits.
+ */
+export function createStudio(options: CreateStudioOptions): ServerExtension {
+  if (!options || typeof options.allow !== "function") {
+    throw new ConfigurationError(
+      "createStudio needs allow: (principal) => boolean. The studio shows every owner's conversations; say who may see them (e.g. admins).",
+    );
+  }
+  const path = options.path ?? "studio";
+  const uiDir = options.uiDir ?? DEFAULT_UI_DIR;
+  return {
+    path,
+    async handle(context) {
+      try {
+        if (!(await options.allow(context.principal))) {
+          throw new HttpError(403, "GLOVE_STUDIO_FORBIDDEN", "You are signed in, but not allowed to open the studio.");
+        }
+      } catch (error) {
+        return errorJson(error, log);
+      }
+      // Relative asset and API URLs need the page at ".../studio/", not ".../studio".
+      if (context.segments.length === 0 && !context.url.pathname.endsWith("/")) {
+        return new Response(null, { status: 308, headers: { location: `${context.mountPath}/` } });
+      }
+      const data: StudioData = { storage: context.storage, inspector: inspectorOf(context.storage, options.inspector) };
+      const info = { mode: "mounted" as const, canAct: true, source: "this server's storage" };
+      return handleStudio({ data, info, actions: hostedActions(context, data), uiDir, log }, context.request, context.segments, context.url);
+    },
+  };
+}

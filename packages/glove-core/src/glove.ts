@@ -1,27 +1,8 @@
 import type {
-  AgentConfig,
-  AgentControls,
-  ContentPart,
-  DefineMentionArgs,
-  DefineSkillArgs,
-  DefineSubAgentArgs,
-  DeliverInboxOptions,
-  DisplayManagerAdapter,
-  GloveConfig,
-  GloveFoldArgs,
-  GlovePlugin,
-  HookHandler,
-  IGloveBuilder,
-  IGloveRunnable,
-  Message,
-  ModelAdapter,
-  ModelAnswer,
-  PlainRequestResult,
-  StoreAdapter,
-  SubscriberAdapter,
-  ModelPromptResult,
-  PendingQuestion,
-  StoredAnswer,
+  AgentConfig, AgentControls, ContentPart, DefineMentionArgs, DefineSkillArgs, DefineSubAgentArgs,
+  DeliverInboxOptions, DisplayManagerAdapter, GloveConfig, GloveFoldArgs, GlovePlugin, HookHandler, IGloveBuilder,
+  IGloveRunnable, Message, ModelAdapter, ModelAnswer, ModelPromptResult, PendingQuestion, PlainRequestResult, StoreAdapter,
+  StoredAnswer, SubscriberAdapter,
 } from "./types/index.js";
 import { AbortError, ConfigurationError, DuplicateToolError, throwIfAborted, toAbortError } from "./errors.js";
 import { Displaymanager } from "./display/display-manager.js";
@@ -48,6 +29,7 @@ import { resumeTurn } from "./runtime/resume-turn.js";
 import { storeKeepsWaits } from "./runtime/call-waits.js";
 import { answerAndResume, answerShown, callsToRerun, pendingQuestions, SlotAnswerError } from "./runtime/stored-questions.js";
 import { MemoryStore } from "./stores/memory-store.js";
+import { GloveBranches } from "./glove-branches.js";
 import { composeSystemPrompt } from "./system-prompt.js";
 import { SUBAGENT_DISPATCH_TOOL_NAME } from "./constants.js";
 
@@ -78,6 +60,13 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
   private pendingRequests = 0;
   private removeEventSink: (() => void) | undefined;
   private inbox: InboxPlugin | undefined;
+  private readonly branching = new GloveBranches({
+    parts: (name) => this.requireParts(name),
+    busy: () => this.busy,
+    enqueue: (work) => this.enqueue(work),
+    enqueueTurn: (name, work) => this.enqueueTurn(name, work),
+    request: (text, signal) => this.runStreamed(text, readRequestOptions(signal)) as Promise<PlainRequestResult>,
+  });
 
   constructor(config: GloveConfig) {
     validateConfig(config);
@@ -345,6 +334,12 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     }
     return this.enqueueTurn("resolveSlot", (current) => answerAndResume(current.agent, store, slotId, answer, signal));
   }
+
+  /** Regenerate, edit and switch branches (decision 0025); documented on IGloveRunnable. */
+  readonly regenerate = this.branching.regenerate;
+  readonly editMessage = this.branching.editMessage;
+  readonly branches = this.branching.branches;
+  readonly switchBranch = this.branching.switchBranch;
 
   /** True when resolved inbox answers may start a turn: `inbox: { wake: true }` and a store with an inbox. */
   get wakesOnInbox(): boolean {

@@ -108,3 +108,8 @@ export type {
   StructuredRequestResult,
 } from "./structured-output/types.js";
 export { extractJson } from "./structured-output/parse-answer.js";
+export { BranchError } from "./branches/branch-error.js";
+export type { BranchRefusal } from "./branches/branch-error.js";
+export { storeKeepsBranches } from "./branches/branch-operations.js";
+export type { BranchStore } from "./branches/branch-operations.js";
+export { branchPoints, planSwitch } from "./branches/branch-tree.js";

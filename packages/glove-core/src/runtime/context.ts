@@ -1,4 +1,5 @@
 import type { ContextControls, Message, StoreAdapter, Task } from "../types/index.js";
+import { newMessageId } from "../branches/message-ids.js";
 import { ConfigurationError } from "../errors.js";
 
 /** The messages from the last compaction summary onward (all of them when there is none). */
@@ -44,6 +45,8 @@ export class Context implements ContextControls {
 
   async appendMessages(msgs: Message[]): Promise<void> {
     if (msgs.length === 0) return;
+    // Every message gets a stable id: branches are built and switched by message id (decision 0025).
+    for (const msg of msgs) msg.id ??= newMessageId();
     await this.store.appendMessages(msgs);
     if (!this.view) return;
     for (const msg of msgs) {

@@ -1,10 +1,13 @@
 import type {
+  BranchRewrite,
+  BranchRewriteOutcome,
   InboxItem,
   InboxItemUpdate,
   Message,
   MessagePageResult,
   PermissionStatus,
   StoreAdapter,
+  StoredBranch,
   StoredWait,
   SubAgentStoreOptions,
   Task,
@@ -14,6 +17,7 @@ import type {
   WaitSettlement,
 } from "../types/index.js";
 import { planAppendSync } from "./append-plan.js";
+import { checkBranchRewrite, decodeBranch, type BranchRow, type CheckedRewrite } from "./branch-records.js";
 import { clonePlain } from "./clone.js";
 import { MemoryWaits } from "./memory-waits.js";
 import { checkedPage } from "./message-page.js";
@@ -76,6 +80,8 @@ export class MemoryStore implements StoreAdapter {
   /** Insertion-ordered by item id. */
   #inbox = new Map<string, InboxItem>();
   readonly #waits: MemoryWaits;
+  /** Stretches set aside from the active branch, insertion-ordered by id, as the SQL stores keep their rows. */
+  #branches = new Map<string, BranchRow>();
   /** Durable sub-stores, one per namespace, so a subagent keeps its history across invocations. */
   #durableChildren = new Map<string, MemoryStore>();
 
@@ -231,6 +237,30 @@ export class MemoryStore implements StoreAdapter {
     if (item.status !== "resolved") return false;
     this.#inbox.set(itemId, { ...item, status: "consumed" });
     return true;
+  }
+
+  // ── Branches ──────────────────────────────────────────────────────────────────────────────
+
+  async getBranches(): Promise<StoredBranch[]> {
+    return [...this.#branches.values()].map((row) => decodeBranch(row) as StoredBranch);
+  }
+
+  /** Checks, then applies the whole rewrite synchronously: no other call can land half-way. */
+  async rewriteBranches(change: BranchRewrite): Promise<BranchRewriteOutcome> {
+    const checked = checkBranchRewrite(this.#codec, change, (detail) => new MemoryStoreError(this.identifier, `${detail}. Nothing was changed.`, "GLOVE_STORE_INVALID"));
+    if (!this.#stillAsRead(checked)) return { won: false };
+    this.#messages.length = checked.keep;
+    this.#lastCompactionIndex = this.#messages.findLastIndex((message) => message.is_compaction === true);
+    for (const id of checked.remove) this.#branches.delete(id);
+    for (const row of checked.add) this.#branches.set(row.branch_id, row);
+    for (const body of checked.append) this.#keep(body);
+    return { won: true };
+  }
+
+  #stillAsRead({ expected, remove, add }: CheckedRewrite): boolean {
+    if (this.#messages.length !== expected.count || (this.#messages.at(-1)?.id ?? null) !== expected.lastId) return false;
+    if (!remove.every((id) => this.#branches.has(id))) return false;
+    return add.every((row) => !this.#branches.has(row.branch_id) || remove.includes(row.branch_id));
   }
 
   // ── Durable questions ─────────────────────────────────────────────────────────────────────

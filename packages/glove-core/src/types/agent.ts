@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { DisplayManagerAdapter, DisplayStrategy, ToolDisplay } from "./display.js";
+import type { BranchInfo } from "./branches.js";
 import type { ContextControls, ExecutorControls, ObserverControls, PromptControls } from "./controls.js";
 import type { SubscriberAdapter } from "./events.js";
 import type { ContentPart, Message } from "./message.js";
@@ -71,6 +72,21 @@ export interface IGloveRunnable extends GloveCommon<IGloveRunnable> {
    * a stored question still waits. See Glove.
    */
   deliverInbox?(options?: DeliverInboxOptions): Promise<ModelAnswer | undefined>;
+  /**
+   * Runs the last turn again from its user message; the old answer stays as a sibling branch
+   * (decision 0025). Refused with a `BranchError`: no user message yet, a question still waits.
+   */
+  regenerate?(signal?: AbortSignal): Promise<ModelAnswer>;
+  /**
+   * Replaces the user message `messageId` of the active branch with `text` and runs a turn from
+   * there; what followed it stays on its own branch. `BranchError` "not_found" for an id that is
+   * not a user message of the active branch.
+   */
+  editMessage?(messageId: string, text: string, signal?: AbortSignal): Promise<PlainRequestResult>;
+  /** The active branch and where it has alternatives. */
+  branches?(): Promise<BranchInfo>;
+  /** Makes the branch through message `messageId` (any branch) active; answers the new `BranchInfo`. */
+  switchBranch?(messageId: string): Promise<BranchInfo>;
 }
 
 /** Options of `deliverInbox`. */

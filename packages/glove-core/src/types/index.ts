@@ -10,3 +10,4 @@ export type * from "./plugin.js";
 export type * from "./controls.js";
 export type * from "./agent.js";
 export type * from "./result.js";
+export type * from "./branches.js";

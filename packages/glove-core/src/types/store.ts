@@ -1,3 +1,4 @@
+import type { BranchRewrite, BranchRewriteOutcome, StoredBranch } from "./branches.js";
 import type { TokenConsumptionCounter } from "./events.js";
 import type { Message } from "./message.js";
 import type { StoredWait, WaitFilter, WaitOutcome, WaitSettlement } from "./waits.js";
@@ -92,6 +93,16 @@ export interface StoreAdapter {
   settleWait?(id: string, outcome: WaitOutcome): Promise<WaitSettlement>;
   /** Stored waits, by call and then position (the order they were added in). */
   getWaits?(filter?: WaitFilter): Promise<StoredWait[]>;
+
+  // Optional — branches (both or neither): regenerate, edit and switch keep every alternative (decision 0025)
+  /** The stretches set aside from the active branch, in the order they were added. */
+  getBranches?(): Promise<StoredBranch[]>;
+  /**
+   * Applies a `BranchRewrite` at once or not at all. `won: false` (nothing written) when the active
+   * branch's message count or last id differ from `expected`, or a stretch in `remove` is gone: of
+   * two writers that read the same state, exactly one wins. Messages are kept as given (no repair).
+   */
+  rewriteBranches?(change: BranchRewrite): Promise<BranchRewriteOutcome>;
 
   // Optional — subagent stores
   /**

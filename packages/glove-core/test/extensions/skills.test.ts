@@ -15,7 +15,7 @@ describe("user-invoked skills", () => {
     });
     await glove.processRequest("/concise tell me about Rust");
     const [skill, user] = await store.getMessages();
-    expect(skill).toEqual({ sender: "user", text: "Be terse.", is_skill_injection: true });
+    expect(skill).toEqual({ sender: "user", id: expect.any(String), text: "Be terse.", is_skill_injection: true });
     expect(user!.text).toBe("[invoked_extension__skill_concise] tell me about Rust");
     expect(user!.pre_modified_text).toBe("/concise tell me about Rust");
     expect(contexts).toEqual([{ name: "concise", source: "user", parsedText: "tell me about Rust", args: undefined }]);

@@ -16,7 +16,9 @@ export type { ConnectionLimits } from "./http/connection-limits.js";
 export { sqliteStorage, SqliteCatalog } from "./storage/sqlite-storage.js";
 export type { SqliteStorageOptions } from "./storage/sqlite-storage.js";
 export { memoryStorage, MemoryCatalog } from "./storage/memory-storage.js";
-export type { ConversationCatalog, ConversationChanges, ConversationRecord, ConversationStats, ServerStorage, StoreFactory } from "./storage/types.js";
+export type { MemoryStorageOptions } from "./storage/memory-storage.js";
+export type { ConversationCatalog, ConversationChanges, ConversationRecord, ConversationStats, LastTurnStatus, ServerStorage, StoreFactory } from "./storage/types.js";
+export * from "./storage/inspect/index.js";
 export type {
   StorageInspector,
   TurnTrace,

@@ -1,4 +1,6 @@
 import { MemoryStore, type StoreAdapter } from "glove-core";
+import { MemoryInspector } from "./inspect/memory-inspector.js";
+import type { TraceLimits } from "./inspect/trace-limits.js";
 import type { ConversationCatalog, ConversationChanges, ConversationRecord, ServerStorage } from "./types.js";
 
 /** A catalog in memory: for tests and throwaway servers (nothing survives a restart). */
@@ -29,18 +31,34 @@ export class MemoryCatalog implements ConversationCatalog {
   async delete(id: string): Promise<void> {
     this.#records.delete(id);
   }
+  /** Copies of every record, in no particular order (storage inspection scans them). */
+  records(): ConversationRecord[] {
+    return [...this.#records.values()].map((r) => ({ ...r }));
+  }
+}
+
+/** Options of `memoryStorage`. */
+export interface MemoryStorageOptions {
+  /** How much turn timing to keep (see TraceLimits). */
+  traces?: Partial<TraceLimits>;
 }
 
 /** Conversations in memory (MemoryStore per conversation); nothing survives a restart. */
-export function memoryStorage(): ServerStorage {
+export function memoryStorage(options: MemoryStorageOptions = {}): ServerStorage {
   const stores = new Map<string, StoreAdapter>();
+  const catalog = new MemoryCatalog();
+  const inspect = new MemoryInspector({ records: () => catalog.records(), existingStore: (id) => stores.get(id) }, options.traces);
   return {
-    catalog: new MemoryCatalog(),
+    catalog,
+    inspect,
     store(conversationId) {
       let store = stores.get(conversationId);
       if (!store) stores.set(conversationId, (store = new MemoryStore(conversationId)));
       return store;
     },
-    delete: async (conversationId) => void stores.delete(conversationId),
+    delete: async (conversationId) => {
+      stores.delete(conversationId);
+      inspect.traces.delete(conversationId);
+    },
   };
 }

@@ -13,6 +13,7 @@ export const CATALOG_COLUMNS = {
   runningTurnId: "running_turn_id",
   lastClientMessageId: "last_client_message_id",
   lastTurnId: "last_turn_id",
+  lastTurnStatus: "last_turn_status",
 } as const satisfies Record<Exclude<keyof ConversationRecord, "stats">, string>;
 
 /**
@@ -44,6 +45,7 @@ export function recordFromRow(row: Row): ConversationRecord {
     runningTurnId: text("runningTurnId"),
     lastClientMessageId: text("lastClientMessageId"),
     lastTurnId: text("lastTurnId"),
+    lastTurnStatus: text("lastTurnStatus") as ConversationRecord["lastTurnStatus"],
     stats: {
       turns: Number(row[STATS_COLUMNS.turns] ?? 0),
       tokens_in: Number(row[STATS_COLUMNS.tokens_in] ?? 0),
@@ -51,6 +53,15 @@ export function recordFromRow(row: Row): ConversationRecord {
     },
   };
 }
+
+/**
+ * Columns added after the catalog table first shipped, with their SQL type: tables created
+ * before them get them at open (`ADD COLUMN`), older conversations start from the default.
+ */
+export const ADDED_COLUMNS: ReadonlyArray<{ column: string; sqlite: string; postgres: string }> = [
+  ...Object.values(STATS_COLUMNS).map((column) => ({ column, sqlite: "INTEGER NOT NULL DEFAULT 0", postgres: "BIGINT NOT NULL DEFAULT 0" })),
+  { column: CATALOG_COLUMNS.lastTurnStatus, sqlite: "TEXT", postgres: "TEXT" },
+];
 
 /** `[column, value]` pairs of the fields a change sets, in a fixed order; `stats` sets its three columns. */
 export function changedColumns(changes: ConversationChanges): Array<[string, unknown]> {
@@ -65,5 +76,5 @@ export function changedColumns(changes: ConversationChanges): Array<[string, unk
 /** `[column, value]` pairs of a whole record, for its insert (stats start at zero). */
 export function insertedColumns(record: ConversationRecord): Array<[string, unknown]> {
   const fields = Object.keys(CATALOG_COLUMNS) as Array<keyof typeof CATALOG_COLUMNS>;
-  return [...fields.map((key): [string, unknown] => [CATALOG_COLUMNS[key], record[key]]), ...changedColumns({ stats: record.stats ?? NO_STATS })];
+  return [...fields.map((key): [string, unknown] => [CATALOG_COLUMNS[key], record[key] ?? null]), ...changedColumns({ stats: record.stats ?? NO_STATS })];
 }

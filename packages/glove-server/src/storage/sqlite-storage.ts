@@ -4,8 +4,10 @@ import BetterSqlite3 from "better-sqlite3";
 import type { Database } from "better-sqlite3";
 import { ConfigurationError } from "glove-core";
 import { SqliteStore } from "glove-sqlite";
+import { SqliteInspector } from "./inspect/sqlite-inspector.js";
+import type { TraceLimits } from "./inspect/trace-limits.js";
 import { purgeStatements } from "./purge-sql.js";
-import { CATALOG_COLUMNS, changedColumns, insertedColumns, recordFromRow, STATS_COLUMNS } from "./record-columns.js";
+import { ADDED_COLUMNS, CATALOG_COLUMNS, changedColumns, insertedColumns, recordFromRow, STATS_COLUMNS } from "./record-columns.js";
 import type { ConversationCatalog, ConversationChanges, ConversationRecord, ServerStorage } from "./types.js";
 
 /** Options of `sqliteStorage`: a database file, or an open handle to share. */
@@ -14,6 +16,8 @@ export interface SqliteStorageOptions {
   path?: string;
   /** An open better-sqlite3 handle to use instead (not closed by the server). */
   database?: Database;
+  /** How much turn timing to keep (see TraceLimits). */
+  traces?: Partial<TraceLimits>;
 }
 
 // Not "glove_…": glove-sqlite refuses files with glove_ tables it did not create.
@@ -32,9 +36,12 @@ export class SqliteCatalog implements ConversationCatalog {
       running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${TABLE}_owner ON ${TABLE} (owner, updated_at DESC)`);
     const present = new Set((db.prepare(`PRAGMA table_info(${TABLE})`).all() as Array<{ name: string }>).map((c) => c.name));
-    for (const column of Object.values(STATS_COLUMNS)) {
-      if (!present.has(column)) db.exec(`ALTER TABLE ${TABLE} ADD COLUMN ${column} INTEGER NOT NULL DEFAULT 0`);
+    for (const { column, sqlite } of ADDED_COLUMNS) {
+      if (!present.has(column)) db.exec(`ALTER TABLE ${TABLE} ADD COLUMN ${column} ${sqlite}`);
     }
+    // The listing's orders (storage inspection): newest first, overall and per agent.
+    db.exec(`CREATE INDEX IF NOT EXISTS ${TABLE}_updated ON ${TABLE} (updated_at DESC, id DESC)`);
+    db.exec(`CREATE INDEX IF NOT EXISTS ${TABLE}_agent ON ${TABLE} (agent, updated_at DESC, id DESC)`);
     this.#s = prepare(db);
   }
 
@@ -93,10 +100,13 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
     db.pragma("busy_timeout = 5000");
   }
   const database = db;
+  const inspect = new SqliteInspector(database, options.traces);
   return {
     catalog: new SqliteCatalog(database),
+    inspect,
     store: (conversationId) => new SqliteStore({ database, sessionId: conversationId }),
     delete: async (conversationId) => {
+      inspect.traces.delete(conversationId);
       const exists = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_sessions'").get();
       if (!exists) return;
       new SqliteStore({ database, sessionId: conversationId }); // migrates: every purged table exists

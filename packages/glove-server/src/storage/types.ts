@@ -1,4 +1,5 @@
 import type { StoreAdapter } from "glove-core";
+import type { StorageInspector } from "./inspect/types.js";
 
 /** What a conversation's model calls added up to (the snapshot's `stats`). */
 export interface ConversationStats {
@@ -30,9 +31,14 @@ export interface ConversationRecord {
   /** The client message id of the last turn, so a retried POST does not start a second turn. */
   lastClientMessageId: string | null;
   lastTurnId: string | null;
+  /** How the last turn ended (absent or null before the first); "error" marks the conversation as failed in listings. */
+  lastTurnStatus?: LastTurnStatus | null;
   /** The totals when the last turn ended (the store keeps no token counts); absent means none yet. */
   stats?: ConversationStats;
 }
+
+/** How a turn ended, as the catalog records it: "waiting" when it left memory waiting for a person. */
+export type LastTurnStatus = "done" | "aborted" | "error" | "interrupted" | "waiting";
 
 /** The fields of a conversation record that may change after it is created. */
 export type ConversationChanges = Partial<Omit<ConversationRecord, "id" | "owner" | "agent" | "createdAt">>;
@@ -57,6 +63,11 @@ export interface ServerStorage {
   close?(): Promise<void>;
   /** Refuses appends of replaced turn workers (the scale mode uses it when present). */
   turnFence?: TurnFence;
+  /**
+   * Paged reads of the stored conversations and the turn traces the server records (Glove
+   * Studio reads through it). Every storage of this package has one; turns are traced when present.
+   */
+  inspect?: StorageInspector;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Pool } from "pg";
-import { changedColumns, insertedColumns, recordFromRow, STATS_COLUMNS } from "../record-columns.js";
+import { ADDED_COLUMNS, changedColumns, insertedColumns, recordFromRow } from "../record-columns.js";
 import type { ConversationCatalog, ConversationChanges, ConversationRecord } from "../types.js";
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -31,8 +31,13 @@ export class PostgresCatalog implements ConversationCatalog {
           created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved BIGINT NOT NULL DEFAULT 0,
           running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`);
         await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner ON ${this.#table} (owner, updated_at DESC)`);
-        const added = Object.values(STATS_COLUMNS).map((column) => `ADD COLUMN IF NOT EXISTS ${column} BIGINT NOT NULL DEFAULT 0`);
+        const added = ADDED_COLUMNS.map(({ column, postgres }) => `ADD COLUMN IF NOT EXISTS ${column} ${postgres}`);
         await client.query(`ALTER TABLE ${this.#table} ${added.join(", ")}`);
+        // The listing's orders (storage inspection), bytewise whatever the database's collation.
+        const order = `updated_at COLLATE "C" DESC, id COLLATE "C" DESC`;
+        await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_updated ON ${this.#table} (${order})`);
+        await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_agent ON ${this.#table} (agent, ${order})`);
+        await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner_order ON ${this.#table} (owner, ${order})`);
       } finally {
         await client.query("SELECT pg_advisory_unlock(hashtext('glove_server_catalog'))").catch(() => undefined);
         client.release();

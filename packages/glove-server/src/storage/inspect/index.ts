@@ -1,0 +1,18 @@
+/** Storage inspection (Glove Studio's data): paged listings, message pages and turn traces. */
+export type {
+  ConversationPage,
+  ConversationQuery,
+  ConversationStatus,
+  ConversationSummary,
+  MessagePage,
+  StorageInspector,
+  TraceSpan,
+  TurnTrace,
+  TurnTraceStatus,
+  TurnTraceStore,
+} from "./types.js";
+export { InspectError } from "./inspect-error.js";
+export type { InspectErrorCode } from "./inspect-error.js";
+export { MAX_INSPECT_PAGE } from "./conversation-query.js";
+export { DEFAULT_TRACE_LIMITS } from "./trace-limits.js";
+export type { TraceLimits } from "./trace-limits.js";

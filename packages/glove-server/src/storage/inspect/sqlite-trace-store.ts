@@ -1,0 +1,55 @@
+import type { Database } from "better-sqlite3";
+import { checkId, checkLimit } from "./conversation-query.js";
+import { sqliteBindings, sqliteParam } from "./sqlite-params.js";
+import { boundedTrace, type TraceLimits } from "./trace-limits.js";
+import { traceRow, traceStatements, traceTableSql, type TraceDialect } from "./trace-sql.js";
+import type { TurnTrace, TurnTraceStore } from "./types.js";
+
+const DIALECT: TraceDialect = { table: "gloveserver_turn_traces", param: sqliteParam, collate: "" };
+const STATEMENTS = traceStatements(DIALECT);
+
+/** Turn traces in the sqliteStorage file: the table is created by the first save (readers never write). */
+export class SqliteTraceStore implements TurnTraceStore {
+  #ready = false;
+
+  constructor(private readonly db: Database, private readonly limits: TraceLimits) {}
+
+  async save(trace: TurnTrace): Promise<void> {
+    if (!this.#ready) {
+      for (const sql of traceTableSql(DIALECT, "gloveserver_turn_traces_order")) this.db.exec(sql);
+      this.#ready = true;
+    }
+    const row = traceRow(boundedTrace(trace, this.limits));
+    this.db.transaction(() => {
+      this.db.prepare(STATEMENTS.upsert).run(sqliteBindings(row));
+      this.db.prepare(STATEMENTS.prune).run(sqliteBindings([trace.conversationId, this.limits.tracesPerConversation - 1]));
+    })();
+  }
+
+  async get(conversationId: string, turnId: string): Promise<TurnTrace | undefined> {
+    const params = [checkId(conversationId, "traces.get: conversationId"), checkId(turnId, "traces.get: turnId")];
+    if (!this.#exists()) return undefined;
+    const row = this.db.prepare(STATEMENTS.get).get(sqliteBindings(params)) as { body: string } | undefined;
+    return row && (JSON.parse(row.body) as TurnTrace);
+  }
+
+  async list(conversationId: string, page: { limit: number; before?: string }): Promise<TurnTrace[]> {
+    const id = checkId(conversationId, "traces.list: conversationId");
+    const limit = checkLimit(page?.limit, "traces.list: limit");
+    const before = page.before === undefined ? undefined : checkId(page.before, "traces.list: before");
+    if (!this.#exists()) return [];
+    const sql = before === undefined ? STATEMENTS.list : STATEMENTS.listBefore;
+    const rows = this.db.prepare(sql).all(sqliteBindings(before === undefined ? [id, limit] : [id, limit, before])) as Array<{ body: string }>;
+    return rows.map((row) => JSON.parse(row.body) as TurnTrace);
+  }
+
+  /** Deletes a conversation's traces (sqliteStorage's delete). */
+  delete(conversationId: string): void {
+    if (this.#exists()) this.db.prepare(STATEMENTS.delete).run(sqliteBindings([conversationId]));
+  }
+
+  #exists(): boolean {
+    if (!this.#ready) this.#ready = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(DIALECT.table) !== undefined;
+    return this.#ready;
+  }
+}

@@ -1,0 +1,115 @@
+import { useCallback, useEffect, useState } from "react";
+import { api, type ConversationDetail, type MessagePage } from "../api.js";
+import { ClippedText } from "../parts/clipped-text.js";
+import { duration, tokens, when } from "../parts/format.js";
+import { StatusBadge } from "../parts/status-badge.js";
+import { Questions } from "./questions.js";
+import { SidePanels } from "./side-panels.js";
+import { Timeline } from "./timeline.js";
+
+const PAGE = 200;
+const LIVE_MS = 1000;
+
+/** One conversation: its record, questions, tasks, inbox, turns and the message timeline (live while a turn runs). */
+export function ConversationView({ id, canAct }: { id: string; canAct: boolean }) {
+  const [detail, setDetail] = useState<ConversationDetail | undefined>();
+  const [page, setPage] = useState<MessagePage | undefined>();
+  const [shown, setShown] = useState(PAGE);
+  const [error, setError] = useState<string | undefined>();
+  const [fixture, setFixture] = useState<string | undefined>();
+
+  const refresh = useCallback(async () => {
+    try {
+      const [next, messages] = await Promise.all([api.conversation(id), api.messages(id, 0, shown)]);
+      setDetail(next);
+      setPage(messages);
+      setError(undefined);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [id, shown]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+  const live = detail?.conversation.status === "running";
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => void refresh(), LIVE_MS);
+    return () => clearInterval(timer);
+  }, [live, refresh]);
+
+  if (error && !detail) return <p className="error" role="alert">{error}</p>;
+  if (!detail || !page) return <p className="muted">Loading…</p>;
+  const c = detail.conversation;
+
+  const copyFixture = async () => {
+    const source = await api.fixture(id);
+    setFixture(source);
+    await navigator.clipboard?.writeText(source).catch(() => undefined);
+  };
+
+  return (
+    <section className="conversation-view">
+      <div className="conversation-head">
+        <h2 data-testid="conversation-title">{c.title ?? "(untitled)"}</h2>
+        <StatusBadge status={c.status} />
+        {live && <span className="live" data-testid="live">live</span>}
+        <span className="muted">
+          {c.agent} · {c.owner} · created {when(c.createdAt)} · {detail.messageCount} messages
+          {c.stats && ` · ${c.stats.turns} model calls · tokens in ${tokens(c.stats.tokens_in)} / out ${tokens(c.stats.tokens_out)}`}
+        </span>
+        <code className="muted">{c.id}</code>
+        <div className="actions">
+          {canAct && c.status === "running" && (
+            <button type="button" onClick={() => void api.abort(id).then(refresh)}>
+              Abort turn
+            </button>
+          )}
+          <button type="button" onClick={() => void copyFixture()}>
+            Copy as test
+          </button>
+        </div>
+      </div>
+      {error && <p className="error" role="alert">{error}</p>}
+      {fixture !== undefined && (
+        <details open className="panel">
+          <summary>ScriptedModel test (copied to the clipboard)</summary>
+          <ClippedText text={fixture} as="pre" />
+        </details>
+      )}
+      <Questions conversationId={id} questions={detail.questions} canAct={canAct} onChange={() => void refresh()} />
+      <div className="columns">
+        <div>
+          <h3>Timeline</h3>
+          <Timeline messages={page.messages} offset={0} traces={detail.traces} />
+          {page.total > page.messages.length && (
+            <button type="button" onClick={() => setShown((n) => n + PAGE)}>
+              Show {Math.min(PAGE, page.total - page.messages.length)} more of {page.total - page.messages.length}
+            </button>
+          )}
+        </div>
+        <aside>
+          <section className="panel" data-testid="turns">
+            <h3>Turns</h3>
+            {detail.traces.length === 0 && <p className="muted">No turn traces recorded.</p>}
+            <ul>
+              {detail.traces.map((t) => (
+                <li key={t.turnId}>
+                  <a href={`#/c/${encodeURIComponent(id)}/t/${encodeURIComponent(t.turnId)}`} data-testid="turn-link">
+                    {when(t.startedAt)}
+                  </a>{" "}
+                  <StatusBadge status={t.status} />{" "}
+                  <span className="muted">
+                    {t.spans.length} spans · {duration(t.endedAt ? Date.parse(t.endedAt) - Date.parse(t.startedAt) : null)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <SidePanels tasks={detail.tasks} inbox={detail.inbox} />
+        </aside>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+import type { Message, TurnTrace } from "../api.js";
+import { ClippedText, JsonBlock } from "../parts/clipped-text.js";
+import { duration } from "../parts/format.js";
+import { StatusBadge } from "../parts/status-badge.js";
+
+type Result = NonNullable<Message["tool_results"]>[number];
+
+/** How long each tool call took, by call id, from the turns' spans. */
+export function callDurations(traces: TurnTrace[]): Map<string, number | null> {
+  const durations = new Map<string, number | null>();
+  for (const trace of traces) {
+    for (const span of trace.spans) {
+      const id = span.attributes["gen_ai.tool.call.id"];
+      if (typeof id === "string") durations.set(id, span.durationMs);
+    }
+  }
+  return durations;
+}
+
+function resultsById(messages: Message[]): Map<string, Result> {
+  const byId = new Map<string, Result>();
+  for (const m of messages) for (const r of m.tool_results ?? []) if (r.call_id) byId.set(r.call_id, r);
+  return byId;
+}
+
+const SUBAGENT = /subagent/i;
+
+function ToolCallCard({ call, result, took }: { call: NonNullable<Message["tool_calls"]>[number]; result: Result | undefined; took: number | null | undefined }) {
+  const status = result?.result.status ?? "running";
+  return (
+    <div className={SUBAGENT.test(call.tool_name) ? "tool-call subagent" : "tool-call"} data-testid="tool-call">
+      <div className="tool-head">
+        <strong>{SUBAGENT.test(call.tool_name) ? `subagent run · ${call.tool_name}` : call.tool_name}</strong>
+        <StatusBadge status={status === "success" ? "ok" : status} />
+        {took !== undefined && <span className="muted">{duration(took)}</span>}
+        {call.id && <code className="muted">{call.id}</code>}
+      </div>
+      <div className="tool-io">
+        <div>
+          <h4>Input</h4>
+          <JsonBlock value={call.input_args} />
+        </div>
+        <div>
+          <h4>Result</h4>
+          {result ? (
+            <>
+              {result.result.message && <p className="error">{result.result.message}</p>}
+              <JsonBlock value={result.result.data} />
+            </>
+          ) : (
+            <p className="muted">no result yet</p>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The messages with their tool calls (input, result, status, duration) and the runtime's markers. */
+export function Timeline({ messages, offset, traces }: { messages: Message[]; offset: number; traces: TurnTrace[] }) {
+  const results = resultsById(messages);
+  const took = callDurations(traces);
+  return (
+    <ol className="timeline" data-testid="timeline" start={offset + 1}>
+      {messages.map((m, i) => {
+        if (m.tool_results?.length && !m.tool_calls?.length && !m.text) return null;
+        const kind = m.is_compaction ? "compaction" : m.is_compaction_request ? "compaction-request" : m.is_skill_injection ? "skill" : m.sender;
+        return (
+          <li key={m.id ?? offset + i} className={`message message-${kind}`} data-testid="message" data-sender={m.sender}>
+            <div className="message-head">
+              <strong>{kind === "compaction" ? "Compaction summary" : kind === "skill" ? "Skill injection" : kind === "compaction-request" ? "Compaction request" : m.sender}</strong>
+              {m.is_refusal && <StatusBadge status="refused" />}
+            </div>
+            {m.pre_modified_text !== undefined && m.pre_modified_text !== m.text && (
+              <p className="hook muted">
+                Rewritten by a hook; typed: <ClippedText text={m.pre_modified_text} />
+              </p>
+            )}
+            {m.reasoning_content && (
+              <details>
+                <summary>Reasoning</summary>
+                <ClippedText text={m.reasoning_content} />
+              </details>
+            )}
+            {m.text && <ClippedText text={m.text} />}
+            {m.tool_calls?.map((call, j) => (
+              <ToolCallCard key={call.id ?? j} call={call} result={call.id ? results.get(call.id) : undefined} took={call.id ? took.get(call.id) : undefined} />
+            ))}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

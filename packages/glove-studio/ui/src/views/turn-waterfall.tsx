@@ -1,0 +1,114 @@
+import { useEffect, useState } from "react";
+import { api, type TurnTrace } from "../api.js";
+import { duration, tokens, when } from "../parts/format.js";
+import { StatusBadge } from "../parts/status-badge.js";
+
+type Span = TurnTrace["spans"][number];
+
+/** Spans in start order with their nesting depth (a subagent's calls under its run). */
+function ordered(spans: Span[]): Array<{ span: Span; depth: number }> {
+  const children = new Map<string | null, Span[]>();
+  const ids = new Set(spans.map((s) => s.spanId));
+  for (const span of spans) {
+    const parent = span.parentSpanId !== null && ids.has(span.parentSpanId) ? span.parentSpanId : null;
+    children.set(parent, [...(children.get(parent) ?? []), span]);
+  }
+  const out: Array<{ span: Span; depth: number }> = [];
+  const walk = (parent: string | null, depth: number) => {
+    for (const span of (children.get(parent) ?? []).sort((a, b) => a.startMs - b.startMs)) {
+      out.push({ span, depth });
+      walk(span.spanId, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return out;
+}
+
+const attr = (span: Span, key: string) => span.attributes[key];
+
+/** One turn: a waterfall of its model and tool calls with start, duration, tokens, finish reason, retries and errors. */
+export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
+  const [trace, setTrace] = useState<TurnTrace | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    let stop = false;
+    const load = () =>
+      api.trace(id, turnId).then(
+        (t) => {
+          if (stop) return;
+          setTrace(t);
+          if (t.status === "running") setTimeout(load, 1000);
+        },
+        (e: Error) => setError(e.message),
+      );
+    void load();
+    return () => {
+      stop = true;
+    };
+  }, [id, turnId]);
+  if (error) return <p className="error" role="alert">{error}</p>;
+  if (!trace) return <p className="muted">Loading…</p>;
+
+  const start = Date.parse(trace.startedAt);
+  const end = Math.max(
+    trace.endedAt ? Date.parse(trace.endedAt) : Date.now(),
+    ...trace.spans.map((s) => s.startMs + (s.durationMs ?? Date.now() - s.startMs)),
+  );
+  const total = Math.max(1, end - start);
+  return (
+    <section className="waterfall-view">
+      <p>
+        <a href={`#/c/${encodeURIComponent(id)}`}>← conversation</a>
+      </p>
+      <h2>
+        Turn <code>{turnId}</code> <StatusBadge status={trace.status} />
+      </h2>
+      <p className="muted">
+        started {when(trace.startedAt)} · {duration(trace.endedAt ? total : null)} · {trace.spans.length} spans
+        {trace.truncated && ` · ${trace.dropped ?? "some"} spans dropped (bound per turn)`}
+      </p>
+      <table className="waterfall" data-testid="waterfall">
+        <thead>
+          <tr>
+            <th>Call</th>
+            <th className="bar-col">Timeline</th>
+            <th>Start</th>
+            <th>Duration</th>
+            <th>Tokens in / out</th>
+            <th>Finish</th>
+            <th>Retries</th>
+            <th>Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ordered(trace.spans).map(({ span, depth }) => {
+            const left = ((span.startMs - start) / total) * 100;
+            const width = Math.max(0.5, (((span.durationMs ?? end - span.startMs) as number) / total) * 100);
+            const inTokens = attr(span, "gen_ai.usage.input_tokens");
+            const outTokens = attr(span, "gen_ai.usage.output_tokens");
+            return (
+              <tr key={span.spanId} data-testid="span" data-kind={span.kind}>
+                <td className="span-name" style={{ paddingLeft: `${0.5 + depth * 1.25}rem` }}>
+                  {span.name}
+                </td>
+                <td className="bar-col">
+                  <div className="bar-track">
+                    <div className={`bar bar-${span.kind} bar-${span.status}`} style={{ left: `${left}%`, width: `${Math.min(width, 100 - left)}%` }} />
+                  </div>
+                </td>
+                <td>+{duration(span.startMs - start)}</td>
+                <td>{duration(span.durationMs)}</td>
+                <td>{typeof inTokens === "number" ? `${tokens(inTokens)} / ${tokens(Number(outTokens ?? 0))}` : ""}</td>
+                <td>{String(attr(span, "gen_ai.response.finish_reasons") ?? "")}</td>
+                <td>{String(attr(span, "glove.retries") ?? "")}</td>
+                <td>
+                  <StatusBadge status={span.status} /> {attr(span, "error.type") !== undefined && <span className="error">{String(attr(span, "error.type"))}</span>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * `vite build ui` → ui-dist, the static files the studio serves (standalone at "/", mounted at
+ * "<basePath>/studio/"): relative URLs, no inline script or style, so its strict CSP holds.
+ */
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  base: "./",
+  plugins: [react()],
+  resolve: { conditions: ["glove-source", "module", "browser", "development|production"] },
+  build: {
+    outDir: fileURLToPath(new URL("../ui-dist", import.meta.url)),
+    emptyOutDir: true,
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+  },
+  logLevel: "warn",
+});

@@ -19,18 +19,6 @@ export { memoryStorage, MemoryCatalog } from "./storage/memory-storage.js";
 export type { MemoryStorageOptions } from "./storage/memory-storage.js";
 export type { ConversationCatalog, ConversationChanges, ConversationRecord, ConversationStats, LastTurnStatus, ServerStorage, StoreFactory } from "./storage/types.js";
 export * from "./storage/inspect/index.js";
-export type {
-  StorageInspector,
-  TurnTrace,
-  TurnTraceStatus,
-  TurnTraceStore,
-  TraceSpan,
-  ConversationQuery,
-  ConversationStatus,
-  ConversationSummary,
-  ConversationPage,
-  MessagePage,
-} from "./storage/inspect/types.js";
 export type { WireSlot, SlotStatus } from "glove-core";
 export { createModelRelay, RELAY_DEFAULT_LIMITS } from "./relay/index.js";
 export type {

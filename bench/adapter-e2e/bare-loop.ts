@@ -22,13 +22,14 @@ const TOOLS = [
  * parser, tool-call fragments assembled by index, zod validation, one callback
  * per event. What a hand-written agent does, without Glove.
  */
-export function createBareSession(baseURL: string): E2ESession {
+export function createBareSession(baseURL: string, onEvent?: (type: string, data: unknown) => void): E2ESession {
   const url = `${baseURL}/chat/completions`;
   const headers = { "content-type": "application/json", authorization: "Bearer sk-bench" };
   const messages: ChatMessage[] = [{ role: "system", content: SYSTEM_PROMPT }];
   let events = 0;
-  const emit = async () => {
+  const emit = async (type: string, data: unknown) => {
     events++;
+    onEvent?.(type, data);
   };
 
   async function call(): Promise<ChatMessage> {
@@ -62,7 +63,7 @@ export function createBareSession(baseURL: string): E2ESession {
         if (!delta) continue;
         if (delta.content) {
           text += delta.content;
-          await emit();
+          await emit("text_delta", { text: delta.content });
         }
         for (const d of delta.tool_calls ?? []) {
           const c = (calls[d.index] ??= { id: d.id ?? "", name: "", args: "" });
@@ -72,9 +73,9 @@ export function createBareSession(baseURL: string): E2ESession {
       }
     }
     if (!done) throw new Error("stream ended early");
-    for (let i = 0; i < calls.length; i++) await emit();
-    await emit(); // model_response_complete
-    await emit(); // token_consumption
+    for (const c of calls) await emit("tool_use", { id: c.id, name: c.name, input: c.args });
+    await emit("model_response_complete", { text, tool_calls: calls.length });
+    await emit("token_consumption", { tokens_in: 0, tokens_out: 0 });
     const message: ChatMessage = { role: "assistant", content: text || null };
     if (calls.length) {
       message.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
@@ -83,8 +84,8 @@ export function createBareSession(baseURL: string): E2ESession {
   }
 
   return {
-    async request() {
-      messages.push({ role: "user", content: USER_REQUEST });
+    async request(text = USER_REQUEST) {
+      messages.push({ role: "user", content: text });
       for (;;) {
         const reply = await call();
         messages.push(reply);
@@ -92,7 +93,7 @@ export function createBareSession(baseURL: string): E2ESession {
         for (const c of reply.tool_calls) {
           const parsed = lookupSchema.safeParse(JSON.parse(c.function.arguments));
           const result = parsed.success ? runLookup(parsed.data) : { status: "error", data: null, message: parsed.error.message };
-          await emit(); // tool_use_result
+          await emit("tool_use_result", { id: c.id, result });
           messages.push({ role: "tool", tool_call_id: c.id, content: JSON.stringify(result) });
         }
       }

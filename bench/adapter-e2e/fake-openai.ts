@@ -22,20 +22,30 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
   choices: [{ index: 0, delta, finish_reason: finish }],
 });
 
+/** What the fake model plays per user request. */
+export interface AnswerPlan {
+  /** Tool turns before the text answer (default TOOL_TURNS). */
+  toolTurns?: number;
+  /** The text answer, one chunk per word (default a 15-word sentence). */
+  text?: string;
+}
+
+const DEFAULT_TEXT = "All three items are in stock and ship within two days from the main warehouse.";
+
 /**
  * The SSE body the fake model answers with. Counts the `tool` messages after the
- * last `user` message: fewer than TOOL_TURNS → another `lookup` tool call
+ * last `user` message: fewer than `toolTurns` → another `lookup` tool call
  * (arguments in two fragments), else the final text. Realistic chunking: one
  * chunk per word, a usage chunk, `[DONE]`.
  */
-export function answer(messages: ChatMessage[]): string {
+export function answer(messages: ChatMessage[], plan: AnswerPlan = {}): string {
   let lastUser = messages.length - 1;
   while (lastUser >= 0 && messages[lastUser]!.role !== "user") lastUser--;
   let toolTurns = 0;
   for (let i = lastUser + 1; i < messages.length; i++) if (messages[i]!.role === "tool") toolTurns++;
   const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
   let out = frame(chunk({ role: "assistant", content: "" }));
-  if (toolTurns < TOOL_TURNS) {
+  if (toolTurns < (plan.toolTurns ?? TOOL_TURNS)) {
     for (const w of ["Let ", "me ", "look ", "that ", "up."]) out += frame(chunk({ content: w }));
     const id = `call_${lastUser}_${toolTurns}`;
     out += frame(chunk({ tool_calls: [{ index: 0, id, type: "function", function: { name: "lookup", arguments: "" } }] }));
@@ -44,7 +54,7 @@ export function answer(messages: ChatMessage[]): string {
     out += frame(chunk({}, "tool_calls"));
     out += frame({ ...chunk({}), choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: 20, total_tokens: promptTokens + 20 } });
   } else {
-    const words = "All three items are in stock and ship within two days from the main warehouse.".split(" ");
+    const words = (plan.text ?? DEFAULT_TEXT).split(" ");
     for (const w of words) out += frame(chunk({ content: `${w} ` }));
     out += frame(chunk({}, "stop"));
     out += frame({ ...chunk({}), choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: 16, total_tokens: promptTokens + 16 } });
@@ -53,7 +63,7 @@ export function answer(messages: ChatMessage[]): string {
 }
 
 /** An OpenAI chat-completions server on 127.0.0.1 playing `answer`. */
-export async function startFakeOpenAI(port = 0): Promise<{ server: Server; url: string; requests: () => number }> {
+export async function startFakeOpenAI(port = 0, plan: AnswerPlan = {}): Promise<{ server: Server; url: string; requests: () => number }> {
   let requests = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -68,7 +78,7 @@ export async function startFakeOpenAI(port = 0): Promise<{ server: Server; url: 
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      res.end(answer(body.messages ?? []));
+      res.end(answer(body.messages ?? [], plan));
     });
   });
   server.keepAliveTimeout = 60_000;

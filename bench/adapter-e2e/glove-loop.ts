@@ -5,7 +5,7 @@ import { LOOKUP_DESCRIPTION, SYSTEM_PROMPT, USER_REQUEST, lookupSchema, runLooku
 
 export interface E2ESession {
   /** One user request: 3 tool turns and a final text turn (4 model calls). */
-  request(): Promise<void>;
+  request(text?: string): Promise<void>;
   messages(): Promise<unknown[]>;
   readonly events: number;
 }

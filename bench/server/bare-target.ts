@@ -36,19 +36,29 @@ export interface RunningBare {
   close(): Promise<void>;
 }
 
+/** Emits one event to the conversation's streams. */
+export type EmitEvent = (type: string, data: unknown) => void;
+
+/**
+ * Instead of replaying `events`: makes each conversation's turn function, which produces its own
+ * events for a message (the peers bench's bare loop calls a model).
+ */
+export type BareTurns = () => (text: string, emit: EmitEvent) => Promise<void>;
+
 interface BareConversation {
   lastId: number;
   streams: Set<ServerResponse>;
+  turn?: ((text: string, emit: EmitEvent) => Promise<void>) | undefined;
 }
 
-const SSE_HEADERS = {
+export const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-cache, no-transform",
   connection: "keep-alive",
   "x-accel-buffering": "no",
 };
 
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let body = "";
     req.setEncoding("utf8");
@@ -58,13 +68,13 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
+export function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
 
-function drained(res: ServerResponse): Promise<void> {
+export function drained(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       res.off("drain", done);
@@ -76,7 +86,7 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-export async function startBareTarget(initial: BareConfig): Promise<RunningBare> {
+export async function startBareTarget(initial: BareConfig, turns?: BareTurns): Promise<RunningBare> {
   const config: BareConfig = { ...initial };
   const conversations = new Map<string, BareConversation>();
   const sockets = new Set<Socket>();
@@ -98,6 +108,21 @@ export async function startBareTarget(initial: BareConfig): Promise<RunningBare>
     }
   }
 
+  /** A turn that makes its own events: each is one frame and one `res.write`, as it comes. */
+  async function produce(conversation: BareConversation, text: string): Promise<void> {
+    const emit: EmitEvent = (type, data) => {
+      const frame = `id: ${++conversation.lastId}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+      for (const res of conversation.streams) res.write(frame);
+    };
+    emit("turn_start", { text });
+    try {
+      await conversation.turn!(text, emit);
+      emit("turn_end", { status: "done" });
+    } catch (error) {
+      emit("turn_end", { status: "error", message: String(error) });
+    }
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!bearer(req.headers.authorization)) return json(res, 401, { error: { code: "GLOVE_UNAUTHENTICATED" } });
     const parts = (req.url ?? "/").split("?")[0]!.split("/").filter(Boolean);
@@ -105,7 +130,7 @@ export async function startBareTarget(initial: BareConfig): Promise<RunningBare>
     if (parts.length === 1 && req.method === "POST") {
       await readBody(req);
       const id = randomUUID();
-      conversations.set(id, { lastId: 0, streams: new Set() });
+      conversations.set(id, { lastId: 0, streams: new Set(), turn: turns?.() });
       return json(res, 201, { id, agent: "stream" });
     }
     const conversation = conversations.get(parts[1] ?? "");
@@ -129,7 +154,8 @@ export async function startBareTarget(initial: BareConfig): Promise<RunningBare>
       const body = JSON.parse(await readBody(req)) as { text?: unknown };
       if (typeof body.text !== "string") return json(res, 400, { error: { code: "GLOVE_BAD_REQUEST" } });
       json(res, 202, { turnId: randomUUID(), duplicate: false });
-      void stream(conversation);
+      if (conversation.turn) void produce(conversation, body.text);
+      else void stream(conversation);
       return;
     }
     return json(res, 405, { error: { code: "GLOVE_METHOD_NOT_ALLOWED" } });

@@ -194,7 +194,7 @@ export async function streamingBench(glove: Target, bare: Target, options: Strea
         }
         const sample = await streamRounds(target, n, rounds);
         if (target === glove) latest = sample;
-        samples[target.kind].push(sample);
+        samples[target === glove ? "glove" : "bare"].push(sample);
         options.log?.(
           `  N=${n} rep ${rep + 1} ${target.kind}: ${sample.events} events, ${(sample.cpuUs / sample.events).toFixed(2)} µs CPU/event, ${(sample.events / Math.max(1, sample.writes)).toFixed(1)} frames/write, ${(sample.events / Math.max(1, sample.flushes)).toFixed(1)} frames/socket write, ${sample.wallMs.toFixed(0)} ms`,
         );

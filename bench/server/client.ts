@@ -96,6 +96,9 @@ export class EventStream {
   #ended = false;
   #onSnapshot: () => void = () => undefined;
   #onTurnEnd: () => void = () => undefined;
+  /** turn_end frames seen, and who waits for a given count of them. */
+  #turnEnds = 0;
+  #turnWaiters: Array<{ count: number; resolve: () => void }> = [];
   #fail: (error: Error) => void = () => undefined;
   readonly #request: http.ClientRequest;
 
@@ -163,10 +166,20 @@ export class EventStream {
         .join("\n");
       this.events.push({ type, data: JSON.parse(data) as unknown });
     }
-    if (type === "turn_end" && !this.#ended) {
-      this.#ended = true;
-      this.#onTurnEnd();
+    if (type === "turn_end") {
+      this.#turnEnds++;
+      this.#turnWaiters = this.#turnWaiters.filter((w) => (w.count <= this.#turnEnds ? void w.resolve() : true));
+      if (!this.#ended) {
+        this.#ended = true;
+        this.#onTurnEnd();
+      }
     }
+  }
+
+  /** Resolves once `count` turn_end frames arrived (for streams that live over several turns). */
+  turnEnds(count: number): Promise<void> {
+    if (this.#turnEnds >= count) return Promise.resolve();
+    return new Promise((resolve) => this.#turnWaiters.push({ count, resolve }));
   }
 }
 

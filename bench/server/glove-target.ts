@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createGloveServer, memoryStorage, sqliteStorage, type GloveServer } from "glove-server";
+import { createGloveServer, memoryStorage, sqliteStorage, type AgentFactory, type GloveServer } from "glove-server";
 import { bearer, benchAgents, type BenchAgentOptions } from "./fixtures.js";
 
 export interface GloveTargetOptions extends BenchAgentOptions {
@@ -10,6 +10,8 @@ export interface GloveTargetOptions extends BenchAgentOptions {
   storage?: "memory" | "sqlite";
   idleTimeoutMs?: number;
   maxLiveConversations?: number;
+  /** Agents other than the bench's scripted ones. */
+  agents?: Record<string, AgentFactory>;
 }
 
 export interface RunningGlove {
@@ -28,7 +30,7 @@ export async function startGloveTarget(options: GloveTargetOptions = {}): Promis
     store = memoryStorage();
   }
   const server = createGloveServer({
-    agents: benchAgents(options),
+    agents: options.agents ?? benchAgents(options),
     authenticate: (request) => {
       const token = bearer(request.headers.get("authorization"));
       return token ? { id: token } : null;

@@ -8,9 +8,11 @@ import { Session } from "node:inspector/promises";
 import { fileURLToPath } from "node:url";
 import { startBareTarget, type BareConfig } from "./bare-target.js";
 import { startGloveTarget, type GloveTargetOptions } from "./glove-target.js";
+import { PEER_KINDS, type PeerKind, type PeerOptions } from "./peers/peer-options.js";
+import { servePeer } from "./peers/serve-peer.js";
 import { countWrites, writeCounts } from "./write-counter.js";
 
-export type TargetKind = "glove" | "bare";
+export type TargetKind = "glove" | "bare" | PeerKind;
 
 export interface ServerStats {
   /** process.cpuUsage() user + system of the server's process, µs. */
@@ -31,6 +33,7 @@ export interface ServerStats {
 export interface TargetOptions {
   glove?: GloveTargetOptions;
   bare?: BareConfig;
+  peer?: PeerOptions;
 }
 
 export interface Target {
@@ -65,6 +68,10 @@ export interface Serving {
 }
 
 export async function serve(kind: TargetKind, options: TargetOptions): Promise<Serving> {
+  if ((PEER_KINDS as readonly string[]).includes(kind)) {
+    if (!options.peer) throw new Error(`${kind} needs options.peer`);
+    return servePeer(kind as PeerKind, options.peer);
+  }
   if (kind === "glove") {
     const glove = await startGloveTarget(options.glove);
     return { url: glove.url, live: () => glove.server.liveConversations, configure: () => undefined, close: () => glove.close() };

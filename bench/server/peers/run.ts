@@ -1,0 +1,65 @@
+/**
+ * The peers bench: glove-server, the AI SDK and a bare node:http loop, each in its own process,
+ * against one fake OpenAI server (its own process too): N concurrent conversations × 2 messages,
+ * one tool call then a 20-chunk answer per message. Server CPU per streamed text event, as a ratio
+ * to the bare loop in the same repetition; then heap per live idle conversation.
+ */
+import os from "node:os";
+import { env } from "../fixtures.js";
+import { spawnTarget, type Target } from "../targets.js";
+import { spawnFakeModel } from "./fake-model.js";
+import { peerMemory } from "./peer-memory.js";
+import type { PeerKind } from "./peer-options.js";
+import { peersBench, peersTable } from "./peers-bench.js";
+
+const SIZES = (process.env.BENCH_SIZES ?? "50,200").split(",").map(Number).filter((n) => n > 0);
+const STORAGES = (process.env.BENCH_STORAGE ?? "memory,sqlite").split(",") as Array<"memory" | "sqlite">;
+const REPS = env("BENCH_REPS", 5);
+const TURNS = env("BENCH_TURNS", 2);
+const IDLE = env("BENCH_IDLE", 1000);
+const log = (line = "") => console.log(line);
+
+log(`server peers — Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+const model = await spawnFakeModel();
+const spawn = (kind: PeerKind, storage: "memory" | "sqlite" = "memory") => spawnTarget(kind, { peer: { modelURL: model.url, storage } });
+const tables: string[] = [];
+try {
+  const bare = await spawn("bare-peer");
+  const aisdk = await spawn("aisdk-peer");
+  try {
+    for (const storage of STORAGES) {
+      const glove = await spawn("glove-peer", storage);
+      try {
+        log(`\nstorage ${storage}: ${SIZES.join(", ")} conversations × ${TURNS} messages, ${REPS} reps`);
+        const cells = await peersBench([bare, aisdk, glove], { sizes: SIZES, reps: REPS, turns: TURNS, log });
+        tables.push(...peersTable(cells, storage).slice(tables.length ? 2 : 0));
+      } finally {
+        await glove.close();
+      }
+    }
+  } finally {
+    await bare.close();
+    await aisdk.close();
+  }
+  log();
+  for (const line of tables) log(line);
+  if (IDLE > 0) {
+    log(`\nHeap per live idle conversation (${IDLE} conversations, one message each, streams closed; full GC before each reading):\n`);
+    log("| peer | storage | live | heap before MiB | heap after MiB | **heap KiB/conversation** |");
+    log("|---|---|---:|---:|---:|---:|");
+    const runs: Array<[PeerKind, "memory" | "sqlite"]> = [["aisdk-peer", "memory"], ["glove-peer", "memory"], ["glove-peer", "sqlite"]];
+    for (const [kind, storage] of runs) {
+      const target: Target = await spawn(kind, storage);
+      try {
+        const m = await peerMemory(target, IDLE);
+        const mib = (b: number) => (b / 1024 / 1024).toFixed(1);
+        log(`| ${kind} | ${kind === "glove-peer" ? storage : "(in memory)"} | ${m.live} | ${mib(m.heapBefore)} | ${mib(m.heapAfter)} | **${(m.heapPerConversation / 1024).toFixed(1)}** |`);
+      } finally {
+        await target.close();
+      }
+    }
+  }
+} finally {
+  await model.close();
+}
+log(`\nload after: ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);

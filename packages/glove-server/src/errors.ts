@@ -1,4 +1,5 @@
 import { GloveError } from "glove-core";
+import type { z } from "zod";
 
 /** One problem with a request field, e.g. `{ path: "resolve.age", message: "Expected number" }`. */
 export interface RequestIssue {
@@ -58,4 +59,12 @@ export function quoted(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** Issues listed at most in one error response. */
+const MAX_ISSUES = 20;
+
+/** A zod failure's issues as an error response lists them (the first 20). */
+export function zodIssues(issues: readonly z.core.$ZodIssue[]): RequestIssue[] {
+  return issues.slice(0, MAX_ISSUES).map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
 }

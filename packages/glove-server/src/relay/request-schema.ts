@@ -8,9 +8,7 @@
 import type { Message, StructuredOutputRequest } from "glove-core";
 import type { RelayRequestBody, RelayToolSpec } from "glove-core/models/relay";
 import { z } from "zod";
-import { badRequest, tooLarge, type RequestIssue } from "../errors.js";
-
-const MAX_ISSUES = 20;
+import { badRequest, tooLarge, zodIssues } from "../errors.js";
 
 const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -110,7 +108,7 @@ export function parseRelayBody(raw: Record<string, unknown>, limits: BodyLimits)
   // The depth was checked when the body was read (readJsonObject).
   const parsed = relayBody.safeParse(raw);
   if (!parsed.success) {
-    throw badRequest("The body is not a valid model relay request; see issues.", toIssues(parsed.error.issues));
+    throw badRequest("The body is not a valid model relay request; see issues.", zodIssues(parsed.error.issues));
   }
   const body = parsed.data;
   const out: RelayRequestBody = { messages: body.messages as Message[] };
@@ -120,8 +118,4 @@ export function parseRelayBody(raw: Record<string, unknown>, limits: BodyLimits)
   if (body.maxTokens !== undefined) out.maxTokens = body.maxTokens;
   if (body.output !== undefined) out.output = body.output as StructuredOutputRequest;
   return out;
-}
-
-function toIssues(issues: readonly z.core.$ZodIssue[]): RequestIssue[] {
-  return issues.slice(0, MAX_ISSUES).map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
 }

@@ -9,20 +9,22 @@ function summary(record: ConversationRecord) {
   return { id: record.id, agent: record.agent, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt };
 }
 
-/** POST /conversations `{ agent? }` → 201 `{ id, agent }` */
-export async function createConversation(ctx: RouteContext): Promise<Response> {
-  const body = await readJsonObject(ctx.request, ctx.options.bodyBytes);
+/** The agent a new conversation runs: the one named (400 when the server has none by that name) or the first. */
+export function agentNamed(ctx: RouteContext, name: unknown, path = "agent"): string {
   const names = ctx.agents.names;
-  const agent = body.agent ?? names[0];
+  const agent = name ?? names[0];
   if (typeof agent !== "string" || !names.includes(agent)) {
-    throw badRequest(`Unknown agent ${quoted(body.agent)}. Agents on this server: ${names.join(", ")}.`, [
-      { path: "agent", message: `must be one of ${names.join(", ")}` },
-    ]);
+    throw badRequest(`Unknown agent ${quoted(name)}. Agents on this server: ${names.join(", ")}.`, [{ path, message: `must be one of ${names.join(", ")}` }]);
   }
+  return agent;
+}
+
+/** Stores a new conversation of the caller's, within their conversation quotas (429 past them). */
+export async function createRecord(ctx: RouteContext, agent: string, id: string = crypto.randomUUID()): Promise<ConversationRecord> {
   await ctx.quotas.admitConversation(ctx.principal.id, ctx.catalog);
   const now = new Date().toISOString();
   const record: ConversationRecord = {
-    id: crypto.randomUUID(),
+    id,
     owner: ctx.principal.id,
     agent,
     title: null,
@@ -34,6 +36,13 @@ export async function createConversation(ctx: RouteContext): Promise<Response> {
     lastTurnId: null,
   };
   await ctx.catalog.create(record);
+  return record;
+}
+
+/** POST /conversations `{ agent? }` → 201 `{ id, agent }` */
+export async function createConversation(ctx: RouteContext): Promise<Response> {
+  const body = await readJsonObject(ctx.request, ctx.options.bodyBytes);
+  const record = await createRecord(ctx, agentNamed(ctx, body.agent));
   return json(201, summary(record), { location: `${ctx.options.basePath}/conversations/${record.id}` });
 }
 

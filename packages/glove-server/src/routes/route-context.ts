@@ -26,12 +26,13 @@ export interface RouteContext extends ServerParts {
   params: Record<string, string>;
 }
 
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** What conversation ids look like (UUIDs); anything else names no conversation. */
+export const CONVERSATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The caller's conversation named in the path; anyone else's (or none) is a 404, so ids leak nothing. */
 export async function ownedRecord(ctx: RouteContext): Promise<ConversationRecord> {
   const id = ctx.params.id ?? "";
-  const record = ID.test(id) ? await ctx.catalog.get(id) : undefined;
+  const record = CONVERSATION_ID.test(id) ? await ctx.catalog.get(id) : undefined;
   if (!record || record.owner !== ctx.principal.id) throw notFound(`No conversation ${quoted(id)} for you. List yours with GET /conversations.`);
   return record;
 }

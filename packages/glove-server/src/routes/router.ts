@@ -1,4 +1,5 @@
 import { HttpError, notFound, quoted } from "../errors.js";
+import { runAgUi } from "../interop/ag-ui/run-route.js";
 import { createConversation, deleteConversation, getConversation, listConversations } from "./conversations.js";
 import { streamEvents } from "./events.js";
 import type { RouteContext } from "./route-context.js";
@@ -15,6 +16,8 @@ const ROUTES: Array<{ pattern: string[]; methods: Record<string, Handler> }> = [
   { pattern: ["conversations", ":id", "messages"], methods: { POST: postMessage } },
   { pattern: ["conversations", ":id", "abort"], methods: { POST: abortTurn } },
   { pattern: ["conversations", ":id", "slots", ":slotId"], methods: { POST: answerSlot } },
+  { pattern: ["ag-ui"], methods: { POST: runAgUi } },
+  { pattern: ["ag-ui", ":agent"], methods: { POST: runAgUi } },
 ];
 
 /** The handler for a path (below basePath) and method, with its params; 404/405 otherwise. */

@@ -1,6 +1,7 @@
 import { badRequest, tooLarge } from "../errors.js";
 import { readJsonObject } from "../http/read-json.js";
 import { json } from "../http/responses.js";
+import { startAdmittedTurn } from "./admit-turn.js";
 import { ownedLive, ownedRecord, type RouteContext } from "./route-context.js";
 
 /** POST /conversations/:id/messages `{ text, clientMessageId? }` → 202 `{ turnId }` */
@@ -16,19 +17,8 @@ export async function postMessage(ctx: RouteContext): Promise<Response> {
   }
   const record = await ownedRecord(ctx);
   const conversation = await ctx.host.open(record, ctx.principal);
-  // A retry of the last message answers the turn it started: no quota is spent on it, even at the cap.
-  const retry = clientMessageId !== undefined && record.lastClientMessageId === clientMessageId && record.lastTurnId !== null;
-  const release = retry ? () => undefined : ctx.quotas.admitTurn(ctx.principal.id);
-  try {
-    const { turnId, duplicate } = await conversation.startTurn(text, clientMessageId);
-    // A retried message answers the turn it started, which holds its own slot already.
-    if (duplicate || !conversation.turnSettled) release();
-    else void conversation.turnSettled(turnId).then(release, release);
-    return json(202, { turnId, duplicate });
-  } catch (error) {
-    release();
-    throw error;
-  }
+  const { turnId, duplicate } = await startAdmittedTurn(ctx, record, conversation, text, clientMessageId);
+  return json(202, { turnId, duplicate });
 }
 
 /** POST /conversations/:id/abort → stops the running turn everywhere; `{ aborted, turnId?, status? }` */

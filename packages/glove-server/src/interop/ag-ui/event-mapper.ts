@@ -1,0 +1,103 @@
+import type { ToolResultData, WireSlot } from "glove-core";
+import type { NativeEvent } from "../shared/native-events.js";
+import type { AgUiEvent } from "./events.js";
+import { toolResultContent } from "./messages.js";
+
+/** Makes the ids of messages this mapper opens (random in the server, counted in tests). */
+export type IdSource = () => string;
+
+/**
+ * Glove's events as AG-UI events, for the content of a run: streamed text as text messages (one
+ * per model response, closed before its tool calls), tool calls as start/args/end with their
+ * results, display-only slots as activity messages, tasks and inbox as state deltas. Events a
+ * subagent emitted (`agentPath`) stay inside its tool call and are not mapped. The run's own
+ * start and end (and questions, which end it) are the run stream's part.
+ */
+export class AgUiEventMapper {
+  #messageId: string | undefined;
+  #textOpen = false;
+
+  constructor(private readonly ids: IdSource) {}
+
+  map(event: NativeEvent): AgUiEvent[] {
+    const { type, data } = event;
+    if (data.agentPath !== undefined) return [];
+    switch (type) {
+      case "text_delta":
+        return this.text(typeof data.text === "string" ? data.text : "");
+      case "tool_use":
+        return this.#toolUse(String(data.id ?? ""), String(data.name ?? "tool"), data.input);
+      case "tool_use_result":
+        return this.#toolResult(data.call_id, data.result as ToolResultData | undefined);
+      case "model_response":
+      case "model_response_complete": {
+        const closed = this.close();
+        this.#messageId = undefined;
+        return closed;
+      }
+      case "slot_push":
+        return this.#displayed(data.slot as WireSlot | undefined);
+      case "tasks":
+        return [{ type: "STATE_DELTA", delta: [{ op: "add", path: "/tasks", value: Array.isArray(data.tasks) ? data.tasks : [] }] }];
+      case "inbox":
+        return [{ type: "STATE_DELTA", delta: [{ op: "add", path: "/inbox", value: Array.isArray(data.items) ? data.items : [] }] }];
+      default:
+        return [];
+    }
+  }
+
+  /** Streamed text of the current model response (also the text a snapshot says is in flight). */
+  text(delta: string): AgUiEvent[] {
+    if (delta === "") return [];
+    const out: AgUiEvent[] = [];
+    if (!this.#textOpen) {
+      this.#messageId ??= this.ids();
+      this.#textOpen = true;
+      out.push({ type: "TEXT_MESSAGE_START", messageId: this.#messageId, role: "assistant" });
+    }
+    out.push({ type: "TEXT_MESSAGE_CONTENT", messageId: this.#messageId!, delta });
+    return out;
+  }
+
+  /** Ends an open text message (at a model response's end, before a tool call, or when the run ends). */
+  close(): AgUiEvent[] {
+    if (!this.#textOpen) return [];
+    this.#textOpen = false;
+    return [{ type: "TEXT_MESSAGE_END", messageId: this.#messageId! }];
+  }
+
+  /** Ends an open text message so that text after this point is a new message, after what comes between. */
+  #breakText(): AgUiEvent[] {
+    const out = this.close();
+    if (out.length > 0) this.#messageId = undefined;
+    return out;
+  }
+
+  #toolUse(toolCallId: string, toolCallName: string, input: unknown): AgUiEvent[] {
+    if (toolCallId === "") return [];
+    const out = this.close();
+    // A text message after this call (same response) is a new one, after the call in the list.
+    const parentMessageId = this.#messageId ?? this.ids();
+    this.#messageId = undefined;
+    out.push(
+      { type: "TOOL_CALL_START", toolCallId, toolCallName, parentMessageId },
+      { type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(input ?? {}) },
+      { type: "TOOL_CALL_END", toolCallId },
+    );
+    return out;
+  }
+
+  #toolResult(callId: unknown, result: ToolResultData | undefined): AgUiEvent[] {
+    if (typeof callId !== "string" || callId === "" || !result) return [];
+    return [...this.#breakText(), { type: "TOOL_CALL_RESULT", messageId: this.ids(), toolCallId: callId, content: toolResultContent(result), role: "tool" }];
+  }
+
+  /** A slot shown without waiting (a card, a chart): an activity message the page may draw. */
+  #displayed(slot: WireSlot | undefined): AgUiEvent[] {
+    if (!slot || slot.mode !== "forget") return [];
+    const content: Record<string, unknown> = { renderer: slot.renderer, input: slot.input ?? null };
+    if (slot.toolCallId !== null) content.toolCallId = slot.toolCallId;
+    if (slot.toolName !== null) content.toolName = slot.toolName;
+    return [...this.#breakText(), { type: "ACTIVITY_SNAPSHOT", messageId: slot.id, activityType: slot.renderer, content }];
+  }
+}

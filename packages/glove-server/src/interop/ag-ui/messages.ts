@@ -1,0 +1,38 @@
+import type { Message, ToolResultData } from "glove-core";
+import type { AgUiMessage } from "./events.js";
+
+/** A tool result as AG-UI's string content: the data the model saw, or the error's message. */
+export function toolResultContent(result: ToolResultData): string {
+  if (result.status !== "success") return result.message ?? (typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null));
+  return typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null);
+}
+
+/**
+ * A Glove history as AG-UI messages (MESSAGES_SNAPSHOT): user and agent messages, and each tool
+ * result as a `tool` message after the call. Compaction bookkeeping (the summary request and the
+ * summary) is the model's view, not the conversation people had, so it is left out. Messages
+ * without an id get one from their position, stable between snapshots.
+ */
+export function toAgUiMessages(history: readonly Message[]): AgUiMessage[] {
+  const out: AgUiMessage[] = [];
+  history.forEach((message, index) => {
+    if (message.is_compaction || message.is_compaction_request) return;
+    const id = message.id ?? `glove-message-${index}`;
+    if (message.sender === "agent") {
+      const toolCalls = (message.tool_calls ?? []).map((call, n) => ({
+        id: call.id ?? `${id}-call-${n}`,
+        type: "function" as const,
+        function: { name: call.tool_name, arguments: JSON.stringify(call.input_args ?? {}) },
+      }));
+      out.push({ id, role: "assistant", ...(message.text !== "" ? { content: message.text } : {}), ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+      return;
+    }
+    (message.tool_results ?? []).forEach((result, n) => {
+      if (result.call_id === undefined) return;
+      const error = result.result.status === "success" ? {} : { error: result.result.status };
+      out.push({ id: `${id}-result-${n}`, role: "tool", toolCallId: result.call_id, content: toolResultContent(result.result), ...error });
+    });
+    if (message.text !== "") out.push({ id, role: "user", content: message.text });
+  });
+  return out;
+}

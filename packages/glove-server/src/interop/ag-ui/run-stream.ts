@@ -1,0 +1,143 @@
+import type { ConversationHandle } from "../../conversations/conversation-handle.js";
+import type { SseSource } from "../../http/sse-response.js";
+import type { NativeEvent, NativeEvents } from "../shared/native-events.js";
+import { encodeEvents, type AgUiEvent, type AgUiState } from "./events.js";
+import { AgUiEventMapper, type IdSource } from "./event-mapper.js";
+import { slotToInterrupt, waitingSlots } from "./interrupts.js";
+import { toAgUiMessages } from "./messages.js";
+import type { Message } from "glove-core";
+
+/** A conversation snapshot's data, as the run stream reads it. */
+type SnapshotData = Record<string, unknown>;
+
+export interface RunStreamOptions {
+  conversation: ConversationHandle;
+  /** The conversation's events from where the run starts. */
+  native: NativeEvents;
+  threadId: string;
+  runId: string;
+  /** The turn this run streams; undefined when the run follows whatever turn runs (a resume). */
+  turnId: string | undefined;
+  /** Whether the turn's start is behind already (a resumed turn, or one seen in the snapshot). */
+  started: boolean;
+  /** What goes out first, after RUN_STARTED. */
+  prelude: AgUiEvent[];
+  /** Ends the run at once after the prelude: nothing is left to stream. */
+  finished?: AgUiEvent[];
+  ids: IdSource;
+}
+
+/** The state a snapshot shows: tasks and inbox. */
+export function stateOf(data: SnapshotData): AgUiState {
+  return { tasks: Array.isArray(data.tasks) ? data.tasks : [], inbox: Array.isArray(data.inbox) ? data.inbox : [] };
+}
+
+/**
+ * How a run ends when nothing more will stream, read from a snapshot: the history and state
+ * (so the page matches the server), then RUN_FINISHED — an interrupt when questions wait.
+ */
+export function closingEvents(data: SnapshotData, threadId: string, runId: string): AgUiEvent[] {
+  const interrupts = waitingSlots(data.slots).map(slotToInterrupt);
+  return [
+    { type: "MESSAGES_SNAPSHOT", messages: toAgUiMessages((data.messages ?? []) as Message[]) },
+    { type: "STATE_SNAPSHOT", snapshot: stateOf(data) },
+    { type: "RUN_FINISHED", threadId, runId, outcome: interrupts.length > 0 ? { type: "interrupt", interrupts } : { type: "success" } },
+  ];
+}
+
+/**
+ * One AG-UI run over a conversation's events: the turn's content, until the turn ends or a
+ * question stops it (RUN_FINISHED with an interrupt; the turn keeps waiting on the server, and a
+ * resume run answers it). The client going away ends only the stream, never the turn.
+ */
+export function runStream(options: RunStreamOptions): SseSource {
+  const { conversation, native, threadId, runId, turnId } = options;
+  const mapper = new AgUiEventMapper(options.ids);
+  let started = options.started;
+  let pending: AgUiEvent[] | undefined = [{ type: "RUN_STARTED", threadId, runId, protocolVersion: "1.0" }, ...options.prelude, ...(options.finished ?? [])];
+  let done = options.finished !== undefined;
+
+  const finish = async (): Promise<AgUiEvent[]> => {
+    done = true;
+    const { data } = await conversation.snapshot();
+    return [...mapper.close(), ...closingEvents(data, threadId, runId)];
+  };
+
+  const turnEnd = async (data: Record<string, unknown>): Promise<AgUiEvent[]> => {
+    const status = data.status;
+    if (status === "waiting") return finish();
+    done = true;
+    const closed = mapper.close();
+    if (status === "done") return [...closed, { type: "RUN_FINISHED", threadId, runId, outcome: { type: "success" } }];
+    if (status === "aborted") return [...closed, { type: "RUN_FINISHED", threadId, runId, outcome: { type: "cancelled" } }];
+    const error = (data.error ?? {}) as { code?: unknown; message?: unknown };
+    return [
+      ...closed,
+      {
+        type: "RUN_ERROR",
+        code: typeof error.code === "string" ? error.code : "GLOVE_TURN_FAILED",
+        message: typeof error.message === "string" ? error.message : `The turn ended as ${String(status)}.`,
+      },
+    ];
+  };
+
+  /** A fresh view after the reader fell behind (or before the turn was seen to start). */
+  const fromSnapshot = async (data: SnapshotData): Promise<AgUiEvent[]> => {
+    const running = data.busy === true && (turnId === undefined || data.turnId === turnId);
+    if (!started && !running && data.busy === true) return []; // our turn still waits behind another
+    if (!running) return finish();
+    started = true;
+    const out: AgUiEvent[] = [...mapper.close(), { type: "MESSAGES_SNAPSHOT", messages: toAgUiMessages((data.messages ?? []) as Message[]) }];
+    out.push({ type: "STATE_SNAPSHOT", snapshot: stateOf(data) });
+    if (typeof data.streamingText === "string") out.push(...mapper.text(data.streamingText));
+    return out;
+  };
+
+  const translate = async (event: NativeEvent): Promise<AgUiEvent[]> => {
+    const { type, data } = event;
+    if (type === "snapshot") return fromSnapshot(data);
+    if (!started) {
+      if (type === "turn_start" && (turnId === undefined || data.turnId === turnId)) started = true;
+      // Tasks and inbox are the conversation's, whichever turn changed them.
+      return type === "tasks" || type === "inbox" ? mapper.map(event) : [];
+    }
+    if (type === "turn_end" && (turnId === undefined || data.turnId === turnId || data.status === "waiting")) return turnEnd(data);
+    const slot = data.slot as { mode?: unknown; status?: unknown } | undefined;
+    // A question: the run stops here, the turn waits on the server for the answer.
+    if (type === "slot_push" && slot?.mode === "wait" && slot.status === "pending") return finish();
+    return mapper.map(event);
+  };
+
+  return {
+    async read() {
+      for (;;) {
+        if (pending) {
+          const text = encodeEvents(pending);
+          pending = undefined;
+          return text;
+        }
+        if (done) {
+          native.close();
+          return undefined;
+        }
+        const next = await native.read();
+        if (next === undefined) {
+          done = true;
+          pending = [...mapper.close(), { type: "RUN_ERROR", code: "GLOVE_CONVERSATION_CLOSED", message: "The conversation left this server (it shut down or was deleted). Run again to continue." }];
+          continue;
+        }
+        if (next.kind === "heartbeat") return ": heartbeat\n\n";
+        const out: AgUiEvent[] = [];
+        for (const event of next.events) {
+          out.push(...(await translate(event)));
+          if (done) break;
+        }
+        if (out.length > 0) pending = out;
+      }
+    },
+    cancel() {
+      done = true;
+      native.close();
+    },
+  };
+}

@@ -8,4 +8,4 @@ import { importOptional } from "../../optional/optional-import.js";
 const [pgModule, glovePostgres] = await importOptional("glove-server/postgres (postgresStorage)", ["pg", "glove-postgres"], [() => import("pg"), () => import("glove-postgres")]);
 
 export const pg = pgModule.default;
-export const { PostgresStore } = glovePostgres;
+export const { PostgresStore, readMessagePage } = glovePostgres;

@@ -3,10 +3,13 @@ import { ConfigurationError } from "glove-core";
 import { PostgresStore, pg } from "./drivers.js";
 import type { ServerStorage } from "../types.js";
 import { purgeStatements } from "../purge-sql.js";
+import type { TraceLimits } from "../inspect/trace-limits.js";
 import { PostgresCatalog } from "./postgres-catalog.js";
+import { PostgresInspector } from "./postgres-inspector.js";
 import { PostgresTurnFence } from "./turn-fence.js";
 
 export { PostgresCatalog } from "./postgres-catalog.js";
+export { PostgresInspector } from "./postgres-inspector.js";
 export { TurnFencedError } from "../turn-fenced-error.js";
 
 /** Options of `postgresStorage`: a pool or connection string, and the schema for Glove's tables. */
@@ -17,6 +20,8 @@ export interface PostgresStorageOptions {
   connectionString?: string;
   /** The schema for Glove's tables. Default "glove". */
   schema?: string;
+  /** How much turn timing to keep (see TraceLimits). */
+  traces?: Partial<TraceLimits>;
 }
 
 /**
@@ -39,11 +44,14 @@ export function postgresStorage(options: PostgresStorageOptions): ServerStorage 
     pool.on("error", () => undefined);
   }
   const shared = pool;
+  const inspect = new PostgresInspector(shared, schema, options.traces);
   return {
     catalog: new PostgresCatalog(shared, schema),
+    inspect,
     store: (conversationId) => PostgresStore.open({ pool: shared, schema, sessionId: conversationId }),
     turnFence: new PostgresTurnFence(shared, schema),
     delete: async (conversationId) => {
+      await inspect.traces.delete(conversationId);
       const { rows } = await shared.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'glove_sessions'", [schema]);
       if (rows.length === 0) return;
       // Migrates (before holding a connection, so a one-connection pool cannot deadlock): every purged table exists.

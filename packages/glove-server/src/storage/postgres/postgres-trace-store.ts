@@ -1,0 +1,77 @@
+import type { Pool } from "pg";
+import { checkId, checkLimit } from "../inspect/conversation-query.js";
+import { boundedTrace, type TraceLimits } from "../inspect/trace-limits.js";
+import { traceRow, traceStatements, traceTableSql, type TraceDialect } from "../inspect/trace-sql.js";
+import type { TurnTrace, TurnTraceStore } from "../inspect/types.js";
+
+/** Turn traces in `<schema>.gloveserver_turn_traces`: created by the first save (readers never write). */
+export class PostgresTraceStore implements TurnTraceStore {
+  readonly #dialect: TraceDialect;
+  readonly #sql: ReturnType<typeof traceStatements>;
+  #ready: Promise<void> | undefined;
+
+  constructor(private readonly pool: Pool, private readonly schema: string, private readonly limits: TraceLimits) {
+    this.#dialect = { table: `${schema}.gloveserver_turn_traces`, param: (n) => `$${n}`, collate: ` COLLATE "C"` };
+    this.#sql = traceStatements(this.#dialect);
+  }
+
+  async save(trace: TurnTrace): Promise<void> {
+    await this.#create();
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query(this.#sql.upsert, traceRow(boundedTrace(trace, this.limits)));
+      await client.query(this.#sql.prune, [trace.conversationId, this.limits.tracesPerConversation - 1]);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async get(conversationId: string, turnId: string): Promise<TurnTrace | undefined> {
+    const params = [checkId(conversationId, "traces.get: conversationId"), checkId(turnId, "traces.get: turnId")];
+    if (!(await this.#exists())) return undefined;
+    const { rows } = await this.pool.query<{ body: string }>(this.#sql.get, params);
+    return rows[0] && (JSON.parse(rows[0].body) as TurnTrace);
+  }
+
+  async list(conversationId: string, page: { limit: number; before?: string }): Promise<TurnTrace[]> {
+    const id = checkId(conversationId, "traces.list: conversationId");
+    const limit = checkLimit(page?.limit, "traces.list: limit");
+    const before = page.before === undefined ? undefined : checkId(page.before, "traces.list: before");
+    if (!(await this.#exists())) return [];
+    const { rows } = before === undefined
+      ? await this.pool.query<{ body: string }>(this.#sql.list, [id, limit])
+      : await this.pool.query<{ body: string }>(this.#sql.listBefore, [id, limit, before]);
+    return rows.map((row) => JSON.parse(row.body) as TurnTrace);
+  }
+
+  /** Deletes a conversation's traces (postgresStorage's delete). */
+  async delete(conversationId: string): Promise<void> {
+    if (await this.#exists()) await this.pool.query(this.#sql.delete, [conversationId]);
+  }
+
+  async #exists(): Promise<boolean> {
+    const { rows } = await this.pool.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [this.#dialect.table]);
+    return rows[0]?.t != null;
+  }
+
+  #create(): Promise<void> {
+    this.#ready ??= (async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock(hashtext('glove_server_catalog'))");
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+        for (const sql of traceTableSql(this.#dialect, "gloveserver_turn_traces_order")) await client.query(sql);
+      } finally {
+        await client.query("SELECT pg_advisory_unlock(hashtext('glove_server_catalog'))").catch(() => undefined);
+        client.release();
+      }
+    })();
+    this.#ready.catch(() => (this.#ready = undefined));
+    return this.#ready;
+  }
+}

@@ -3,6 +3,8 @@ import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { replaceBinaryPayloads } from "./binary-markers.js";
 import { whileCalling } from "./call-displays.js";
+import { showToolApp } from "./apps/app-slot.js";
+import { visibleToModel } from "./apps/tool-ui.js";
 import type { McpConnection, McpTool } from "./connect.js";
 import { isAuthError, McpInsufficientScopeError, messageOf } from "./errors.js";
 
@@ -102,6 +104,8 @@ function errorResult(connection: McpConnection, tool: McpTool, error: unknown, m
  * notification restarts the entry's `timeoutMs`, up to `maxTotalTimeoutMs`. A server's elicitation
  * during the call is asked through the call's display; the call is durable (its questions stored,
  * re-sent to resume after a restart) only when annotated `readOnlyHint` or `idempotentHint` (decision 23).
+ * A tool with an MCP App (`_meta.ui.resourceUri`) also pushes an `mcp_app` slot with the app, its
+ * input and its result (decision 32).
  */
 export function bridgeMcpTool(connection: McpConnection, tool: McpTool, options?: BridgeMcpOptions): GloveFoldArgs<Record<string, unknown>>;
 /**
@@ -164,6 +168,8 @@ function bridgeOne(connection: McpConnection, tool: McpTool, { options, withoutP
         if (signal?.aborted) return { status: "aborted", data: null, message: "aborted" };
         return errorResult(connection, tool, error, mark, timeout);
       }
+      // A tool with an MCP App shows it beside its result (apps/app-slot.ts).
+      await showToolApp(display, { connection, tool, bridgedName: name, input: input ?? {}, result });
       const content = Array.isArray(result.content) ? result.content : [];
       const text = joinContentText(content);
       if (result.isError) {
@@ -192,7 +198,7 @@ function readBridgeArgs(modeOrOptions: boolean | BridgeMcpOptions | undefined, m
 }
 
 /**
- * Bridges every tool of a connection. Two MCP names that become one provider-safe name
+ * Bridges every tool of a connection the model may call (all but app-only ones). Two MCP names that become one provider-safe name
  * (`a.b` and `a_b`, or a long shared prefix cut at 64) get `_2`, `_3`… so neither is lost.
  */
 export function bridgeMcpTools(connection: McpConnection, options?: BridgeMcpOptions): Array<GloveFoldArgs<Record<string, unknown>>>;
@@ -209,7 +215,8 @@ export function bridgeMcpTools(
 ): Array<GloveFoldArgs<Record<string, unknown>>> {
   const args = readBridgeArgs(modeOrOptions, maybeOptions);
   const taken = new Set<string>();
-  return connection.tools.map((tool) => {
+  // Tools only an app may call (`_meta.ui.visibility: ["app"]`) are not the model's.
+  return connection.tools.filter(visibleToModel).map((tool) => {
     const fold = bridgeOne(connection, tool, args);
     let name = fold.name;
     for (let n = 2; taken.has(name); n++) name = `${fold.name.slice(0, 64 - `_${n}`.length)}_${n}`;

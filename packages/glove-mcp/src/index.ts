@@ -31,3 +31,4 @@ export type { AmbiguityPolicy, DiscoverySubAgentConfig, McpPickerInput } from ".
 export { mountMcp } from "./mount.js";
 export type { McpMount, MountMcpConfig, MountMcpServerOptions } from "./mount.js";
 export * from "./client-features/index.js";
+export * from "./apps/index.js";

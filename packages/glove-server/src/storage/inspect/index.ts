@@ -16,3 +16,5 @@ export type { InspectErrorCode } from "./inspect-error.js";
 export { MAX_INSPECT_PAGE } from "./conversation-query.js";
 export { DEFAULT_TRACE_LIMITS } from "./trace-limits.js";
 export type { TraceLimits } from "./trace-limits.js";
+export { openInspector } from "./open-inspector.js";
+export type { InspectorSource, OpenedInspector } from "./open-inspector.js";

@@ -1,5 +1,5 @@
 /**
- * `vite build ui` → ui-dist, the static files the studio serves (standalone at "/", mounted at
+ * `vite build ui` → dist/ui, the static files the studio serves (standalone at "/", mounted at
  * "<basePath>/studio/"): relative URLs, no inline script or style, so its strict CSP holds.
  */
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,7 @@ export default defineConfig({
   plugins: [react()],
   resolve: { conditions: ["glove-source", "module", "browser", "development|production"] },
   build: {
-    outDir: fileURLToPath(new URL("../ui-dist", import.meta.url)),
+    outDir: fileURLToPath(new URL("../dist/ui", import.meta.url)),
     emptyOutDir: true,
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,

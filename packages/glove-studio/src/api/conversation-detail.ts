@@ -47,11 +47,15 @@ export async function conversationDetail(data: StudioData, id: string): Promise<
     data.inspector.traces.list(id, { limit: TRACES_SHOWN }),
     data.inspector.messages(id, { offset: 0, limit: 1 }),
   ]);
+  const questions = waits.filter((w) => w.kind === "question").map(question);
+  // A turn held in a server's memory while it waits for an answer is "running" in the listing;
+  // for one conversation the page says what it is really doing.
+  if (conversation.status === "running" && questions.some((q) => q.status === "pending")) conversation.status = "waiting";
   return {
     conversation,
     tasks,
     inbox,
-    questions: waits.filter((w) => w.kind === "question").map(question),
+    questions,
     traces,
     messageCount: first.total,
   };

@@ -37,7 +37,7 @@ export function conversationQuery(params: URLSearchParams): ConversationQuery {
     const value = textParam(params, name);
     if (value !== undefined) query[name] = value;
   }
-  const cursor = textParam(params, "cursor", 2000);
+  const cursor = textParam(params, "cursor", 4000);
   if (cursor !== undefined) query.cursor = cursor;
   const status = textParam(params, "status");
   if (status !== undefined) {

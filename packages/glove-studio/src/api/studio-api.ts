@@ -1,5 +1,5 @@
 import type { Message } from "glove-core";
-import { HttpError, type SlotAnswer } from "glove-server";
+import { HttpError, MAX_INSPECT_PAGE, type SlotAnswer } from "glove-server";
 import { fixtureSource } from "../fixture/fixture-source.js";
 import { badQuery, json, SECURITY_HEADERS } from "../http/responses.js";
 import type { StudioActions, StudioData, StudioInfo } from "../types/studio.js";
@@ -49,7 +49,7 @@ function requireActions(context: StudioApiContext): StudioActions {
 async function allMessages(data: StudioData, id: string): Promise<Message[]> {
   const messages: Message[] = [];
   for (;;) {
-    const page = await data.inspector.messages(id, { offset: messages.length, limit: 1000 });
+    const page = await data.inspector.messages(id, { offset: messages.length, limit: MAX_INSPECT_PAGE });
     messages.push(...page.messages);
     if (page.messages.length === 0 || messages.length >= page.total) return messages;
   }
@@ -80,7 +80,7 @@ export async function studioApi(context: StudioApiContext, request: Request, seg
     if (!get) throw methodNotAllowed("GET");
     await conversationRecord(data, id);
     const offset = integerParam(url.searchParams, "offset", 0, 0, 1e9);
-    const limit = integerParam(url.searchParams, "limit", 100, 1, 500);
+    const limit = integerParam(url.searchParams, "limit", 100, 1, MAX_INSPECT_PAGE);
     return json(200, await data.inspector.messages(id, { offset, limit }));
   }
   if (part === "traces") {

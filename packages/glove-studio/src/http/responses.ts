@@ -1,4 +1,4 @@
-import { HttpError } from "glove-server";
+import { HttpError, InspectError } from "glove-server";
 
 /**
  * The studio's pages run only their own script and styles and talk only to their own origin;
@@ -38,6 +38,8 @@ export function errorJson(error: unknown, log: (message: string, error: unknown)
     if (error.issues) body.issues = error.issues;
     return json(error.status, { error: body });
   }
+  // The inspector refuses arguments it cannot read (a forged cursor): the caller's mistake.
+  if (InspectError.isInstance(error)) return json(400, { error: { code: error.code, message: error.message } });
   log("[glove-studio] unexpected error while handling a request", error);
   return json(500, { error: { code: "GLOVE_STUDIO_INTERNAL", message: "The studio failed to answer; it was logged." } });
 }

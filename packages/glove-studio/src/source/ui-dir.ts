@@ -1,4 +1,4 @@
 import { fileURLToPath } from "node:url";
 
-/** The UI built into this package (`vite build ui` writes ui-dist beside src and dist). */
-export const DEFAULT_UI_DIR = fileURLToPath(new URL("../../ui-dist", import.meta.url));
+/** The UI built into this package (`vite build ui` writes dist/ui; the same path from src/ and dist/). */
+export const DEFAULT_UI_DIR = fileURLToPath(new URL("../../dist/ui", import.meta.url));

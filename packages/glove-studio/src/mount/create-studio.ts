@@ -48,7 +48,12 @@ export function createStudio(options: CreateStudioOptions): ServerExtension {
       if (context.segments.length === 0 && !context.url.pathname.endsWith("/")) {
         return new Response(null, { status: 308, headers: { location: `${context.mountPath}/` } });
       }
-      const data: StudioData = { storage: context.storage, inspector: inspectorOf(context.storage, options.inspector) };
+      const inspector = options.inspector ?? context.storage.inspect;
+      if (!inspector) {
+        const error = new HttpError(503, "GLOVE_STUDIO_NO_INSPECTOR", "This server's storage has no inspector: pass createStudio({ inspector }).");
+        return errorJson(error, log);
+      }
+      const data: StudioData = { storage: context.storage, inspector: inspectorOf(context.storage, inspector) };
       const info = { mode: "mounted" as const, canAct: true, source: "this server's storage" };
       return handleStudio({ data, info, actions: hostedActions(context, data), uiDir, log }, context.request, context.segments, context.url);
     },

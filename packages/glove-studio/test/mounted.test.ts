@@ -3,6 +3,9 @@
  * authentication, only for the principals `allow` admits; answers and aborts go through the
  * server's hosting, so the waiting turn resumes and the running one stops.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigurationError } from "glove-core";
 import { memoryStorage, sqliteStorage } from "glove-server";
@@ -11,14 +14,20 @@ import { PROMPT_WAIT_MS } from "../../../test-support/timeouts.js";
 import { startApp, type SeededApp } from "./support/seeded-app.js";
 
 let app: SeededApp | undefined;
+let dir: string | undefined;
 afterEach(async () => {
   app?.gate.current.open();
   await app?.close();
   app = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
 });
 
 const admins = createStudio({ allow: (principal) => principal.id === "admin" });
-const start = async () => (app = await startApp(sqliteStorage({ path: ":memory:" }), { extensions: [admins] }));
+const start = async () => {
+  dir = mkdtempSync(join(tmpdir(), "glove-studio-mounted-"));
+  return (app = await startApp(sqliteStorage({ path: join(dir, "glove.db") }), { extensions: [admins] }));
+};
 
 async function studio(path: string, user: string | null, init: RequestInit = {}) {
   const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };

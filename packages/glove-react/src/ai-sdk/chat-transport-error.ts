@@ -1,0 +1,16 @@
+import { GloveError } from "glove-core";
+
+/** Why the transport could not turn useChat's request into a Glove one. */
+export type ChatTransportErrorCode = "GLOVE_CHAT_EMPTY_MESSAGE" | "GLOVE_CHAT_NOTHING_TO_SEND" | "GLOVE_CHAT_UNSUPPORTED";
+
+/** useChat asked for something this transport cannot send (an empty message, an operation the server lacks). */
+export class ChatTransportError extends GloveError {
+  constructor(code: ChatTransportErrorCode, message: string) {
+    super(message, { code });
+    this.name = "ChatTransportError";
+  }
+
+  static override isInstance(error: unknown): error is ChatTransportError {
+    return GloveError.isInstance(error) && error.name === "ChatTransportError";
+  }
+}

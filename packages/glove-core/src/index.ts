@@ -111,6 +111,9 @@ export type {
 export { extractJson } from "./structured-output/parse-answer.js";
 export { BranchError } from "./branches/branch-error.js";
 export type { BranchRefusal } from "./branches/branch-error.js";
-export { storeKeepsBranches } from "./branches/branch-operations.js";
+export { storeKeepsBranches, switchStoreBranch } from "./branches/branch-operations.js";
 export type { BranchStore } from "./branches/branch-operations.js";
-export { branchPoints, planSwitch } from "./branches/branch-tree.js";
+export { branchPoints, forkPoint, planSwitch } from "./branches/branch-tree.js";
+export type { ForkOp } from "./branches/branch-tree.js";
+export { checkBranchRewrite, decodeBranch } from "./stores/branch-records.js";
+export type { BranchRow, CheckedRewrite } from "./stores/branch-records.js";

@@ -83,6 +83,24 @@ export const MIGRATIONS: readonly SchemaMigration<(s: string) => string[]>[] = [
       `CREATE INDEX glove_waits_by_call ON ${s}.glove_waits (session_id, tool_call_id, seq)`,
     ],
   },
+  {
+    version: 3,
+    description: "branches: stretches set aside from the active branch (regenerate, edit, switch)",
+    statements: (s) => [
+      // position: the order stretches were added in, which getBranches returns.
+      `CREATE TABLE ${s}.glove_branches (
+        session_id TEXT NOT NULL,
+        branch_id TEXT NOT NULL,
+        position BIGINT GENERATED ALWAYS AS IDENTITY,
+        at INTEGER NOT NULL,
+        parent_id TEXT,
+        body TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (session_id, branch_id)
+      )`,
+      `CREATE INDEX glove_branches_by_position ON ${s}.glove_branches (session_id, position)`,
+    ],
+  },
 ];
 
 /** The schema version this release writes; a database recorded at a newer one is refused. */

@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { Pool, PoolClient } from "pg";
 import type {
+  BranchRewrite,
+  BranchRewriteOutcome,
+  StoredBranch,
   InboxItem,
   InboxItemUpdate,
   Message,
@@ -22,6 +25,7 @@ import { PostgresCounters } from "./counters.js";
 import { PostgresStoreError } from "./errors.js";
 import { PostgresInbox } from "./inbox.js";
 import { readMessagePage } from "./message-page.js";
+import { PostgresBranches } from "./branches.js";
 import { PostgresMessages } from "./messages.js";
 import { PostgresPermissions } from "./permissions.js";
 import { PostgresSession, tableNames } from "./session.js";
@@ -76,6 +80,7 @@ export class PostgresStore implements StoreAdapter {
   readonly #permissions: PostgresPermissions;
   readonly #inbox: PostgresInbox;
   readonly #waits: PostgresWaits;
+  readonly #branches: PostgresBranches;
 
   constructor(options: PostgresStoreOptions);
   /** @internal sub-store constructor */
@@ -103,6 +108,7 @@ export class PostgresStore implements StoreAdapter {
     this.#permissions = new PostgresPermissions(this.#session);
     this.#inbox = new PostgresInbox(this.#session);
     this.#waits = new PostgresWaits(this.#session);
+    this.#branches = new PostgresBranches(this.#session, options.beforeAppend);
   }
 
   /** A store whose schema is migrated and session row created: problems surface here. */
@@ -150,6 +156,21 @@ export class PostgresStore implements StoreAdapter {
   /** The last compaction summary and what follows (everything when there is none); one indexed range read. */
   async getMessagesSinceLastCompaction(): Promise<Message[]> {
     return this.#messages.sinceLastCompaction();
+  }
+
+  // Branches
+
+  /** The stretches set aside from the active branch, in the order they were added. */
+  async getBranches(): Promise<StoredBranch[]> {
+    return this.#branches.list();
+  }
+
+  /**
+   * Applies the rewrite in one transaction holding the session's row lock (after `beforeAppend`, so
+   * a fenced writer cannot rewrite either), or `won: false` when the active branch changed since it was read.
+   */
+  async rewriteBranches(change: BranchRewrite): Promise<BranchRewriteOutcome> {
+    return this.#branches.rewrite(change);
   }
 
   // Counters

@@ -120,5 +120,6 @@ export function tableNames(schema: string) {
     permissions: `${s}.glove_permissions`,
     inbox: `${s}.glove_inbox`,
     waits: `${s}.glove_waits`,
+    branches: `${s}.glove_branches`,
   };
 }

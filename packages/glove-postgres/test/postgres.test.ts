@@ -53,7 +53,7 @@ describe.runIf(enabled)("PostgresStore conformance", () => {
       await Promise.all(open.map((s) => s.close()));
       open = [];
     },
-    require: ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage"],
+    require: ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage", "branches"],
   });
   for (const c of cases) it(c.name, c.run);
 });

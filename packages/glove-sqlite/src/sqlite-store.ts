@@ -2,12 +2,15 @@ import { randomUUID } from "node:crypto";
 import BetterSqlite3 from "better-sqlite3";
 import type { Database } from "better-sqlite3";
 import type {
+  BranchRewrite,
+  BranchRewriteOutcome,
   InboxItem,
   InboxItemUpdate,
   Message,
   MessagePageResult,
   PermissionStatus,
   StoreAdapter,
+  StoredBranch,
   StoredWait,
   SubAgentStoreOptions,
   SubStoreInfo,
@@ -21,6 +24,7 @@ import { ConfigurationError, createRecordCodec, requireSessionId, subStoreSessio
 import { SqliteStoreError } from "./errors.js";
 import { SqliteInbox } from "./inbox.js";
 import { readMessagePage } from "./message-page.js";
+import { SqliteBranches } from "./branches.js";
 import { SqliteMessages } from "./messages.js";
 import { SqlitePermissions } from "./permissions.js";
 import { migrate } from "./schema.js";
@@ -66,6 +70,7 @@ export class SqliteStore implements StoreAdapter {
   readonly #permissions: SqlitePermissions;
   readonly #inbox: SqliteInbox;
   readonly #waits: SqliteWaits;
+  readonly #branches: SqliteBranches;
 
   constructor(options: SqliteStoreOptions);
   /** @internal sub-store constructor */
@@ -98,6 +103,7 @@ export class SqliteStore implements StoreAdapter {
       this.#permissions = new SqlitePermissions(session);
       this.#inbox = new SqliteInbox(session);
       this.#waits = new SqliteWaits(session);
+      this.#branches = new SqliteBranches(session, this.#row);
       this.#row.ensure(child);
     } catch (error) {
       if (this.#ownsDb) this.db.close();
@@ -132,6 +138,18 @@ export class SqliteStore implements StoreAdapter {
   /** The last compaction summary and what follows (everything when there is none); one indexed range read. */
   async getMessagesSinceLastCompaction(): Promise<Message[]> {
     return this.#messages.sinceLastCompaction();
+  }
+
+  // Branches
+
+  /** The stretches set aside from the active branch, in the order they were added. */
+  async getBranches(): Promise<StoredBranch[]> {
+    return this.#branches.list();
+  }
+
+  /** Applies the rewrite in one IMMEDIATE transaction, or `won: false` when the active branch changed since it was read. */
+  async rewriteBranches(change: BranchRewrite): Promise<BranchRewriteOutcome> {
+    return this.#branches.rewrite(change);
   }
 
   // Counters

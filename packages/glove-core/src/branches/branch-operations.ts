@@ -8,7 +8,7 @@ import type { BranchInfo, BranchRewrite, Message, StoreAdapter, StoredBranch } f
 import { ConfigurationError } from "../errors.js";
 import type { Context } from "../runtime/context.js";
 import { BranchError } from "./branch-error.js";
-import { branchPoints, forkAt, planSwitch, startsTurn } from "./branch-tree.js";
+import { branchPoints, forkAt, forkPoint, planSwitch } from "./branch-tree.js";
 
 /** A store with both branch methods. */
 export type BranchStore = StoreAdapter & Required<Pick<StoreAdapter, "getBranches" | "rewriteBranches">>;
@@ -16,7 +16,8 @@ export type BranchStore = StoreAdapter & Required<Pick<StoreAdapter, "getBranche
 /** What an operation needs from the Glove it runs in. */
 export interface BranchScope {
   store: StoreAdapter;
-  context: Context;
+  /** The Glove's cached model view, forgotten after a rewrite; none outside a Glove. */
+  context?: Context | undefined;
   /** True while a stored question waits for a person. */
   waiting(): Promise<boolean>;
 }
@@ -45,7 +46,7 @@ async function refuseWhileWaiting(scope: BranchScope, operation: string): Promis
 async function apply(scope: BranchScope, store: BranchStore, change: BranchRewrite): Promise<void> {
   const { won } = await store.rewriteBranches(change);
   // The model's cached view is of the old branch, whoever won.
-  scope.context.invalidate();
+  scope.context?.invalidate();
   if (!won) throw new BranchError("conflict", "The conversation's branches changed while this one was being made (another tab or process won); nothing was changed. Reload and try again.");
 }
 
@@ -57,31 +58,19 @@ export async function branchInfo(store: StoreAdapter): Promise<BranchInfo> {
   return { messages: active, points: branchPoints(active, stored) };
 }
 
-/**
- * Sets the last turn's answer aside: the active branch then ends with its user message, ready to
- * be answered again. Nothing is set aside when no answer was stored (the turn failed).
- */
+/** Sets the last turn's answer aside: the active branch then ends with its user message, ready to be answered again. */
 export async function forkForRegenerate(scope: BranchScope): Promise<void> {
   const store = requireBranches(scope.store, "regenerate");
   await refuseWhileWaiting(scope, "regenerate");
   const { active } = await read(store);
-  let at = active.length - 1;
-  while (at >= 0 && !startsTurn(active[at])) at--;
-  if (at < 0) throw new BranchError("invalid", "There is nothing to regenerate: the conversation has no user message yet.");
-  await apply(scope, store, forkAt(active, at + 1, [], newBranchId));
+  await apply(scope, store, forkAt(active, forkPoint(active, { kind: "regenerate" }), [], newBranchId));
 }
 
-/**
- * Sets the user message `messageId` and everything after it aside, so the edited text is appended
- * in its place. Refused with "not_found" for an id not on the active branch (another branch, another
- * conversation) and "invalid" for a message that is not the user's.
- */
+/** Sets the user message `messageId` and everything after it aside, so the edited text is appended in its place. */
 export async function forkForEdit(scope: BranchScope, messageId: string): Promise<void> {
   const store = requireBranches(scope.store, "editMessage");
   const { active } = await read(store);
-  const at = active.findIndex((message) => message.id === messageId);
-  if (at < 0) throw new BranchError("not_found", `No message "${messageId}" on this conversation's active branch.`, messageId);
-  if (!startsTurn(active[at])) throw new BranchError("invalid", `Message "${messageId}" is not a user's message; only those can be edited.`, messageId);
+  const at = forkPoint(active, { kind: "edit", messageId });
   await refuseWhileWaiting(scope, "edit a message");
   await apply(scope, store, forkAt(active, at, [], newBranchId));
 }
@@ -96,4 +85,12 @@ export async function switchTo(scope: BranchScope, messageId: string): Promise<B
   await refuseWhileWaiting(scope, "switch branches");
   await apply(scope, store, plan);
   return branchInfo(store);
+}
+
+/**
+ * Makes the branch through `messageId` active on a store, outside any Glove (a host holding the
+ * conversation checks first that no turn runs and no question waits).
+ */
+export function switchStoreBranch(store: StoreAdapter, messageId: string): Promise<BranchInfo> {
+  return switchTo({ store, waiting: async () => false }, messageId);
 }

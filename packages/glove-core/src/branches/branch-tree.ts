@@ -4,6 +4,7 @@
  * every store keeps the same two lists and every host reads them the same way.
  */
 import type { BranchPoint, BranchRewrite, BranchSibling, Message, StoredBranch } from "../types/index.js";
+import { BranchError } from "./branch-error.js";
 
 /** The id a stretch starting at `at` on the active branch would record as its parent. */
 export function parentAt(active: readonly Message[], at: number): string | null {
@@ -101,4 +102,26 @@ export function startsTurn(message: Message | undefined): boolean {
   if (!message || message.sender !== "user") return false;
   if ((message.tool_results?.length ?? 0) > 0) return false;
   return message.is_compaction !== true && message.is_compaction_request !== true && message.is_skill_injection !== true;
+}
+
+/** A regenerate (the last turn again) or an edit (a user message replaced). */
+export type ForkOp = { kind: "regenerate" } | { kind: "edit"; messageId: string };
+
+/**
+ * Where a regenerate or an edit sets the active branch aside: after the last user message that
+ * starts a turn, or at the edited message. Refused with a `BranchError`: "not_found" for an id not
+ * on the active branch (another branch, another conversation), "invalid" for a message that is
+ * not the user's, or when there is nothing to regenerate.
+ */
+export function forkPoint(active: readonly Message[], op: ForkOp): number {
+  if (op.kind === "regenerate") {
+    let at = active.length - 1;
+    while (at >= 0 && !startsTurn(active[at])) at--;
+    if (at < 0) throw new BranchError("invalid", "There is nothing to regenerate: the conversation has no user message yet.");
+    return at + 1;
+  }
+  const at = active.findIndex((message) => message.id === op.messageId);
+  if (at < 0) throw new BranchError("not_found", `No message "${op.messageId}" on this conversation's active branch.`, op.messageId);
+  if (!startsTurn(active[at])) throw new BranchError("invalid", `Message "${op.messageId}" is not a user's message; only those can be edited.`, op.messageId);
+  return at;
 }

@@ -5,7 +5,7 @@ import { storeConformanceCases, type StoreCapability } from "../../src/testing/i
 
 // MemoryStore keeps its data in the instance, so "the same session" is the same instance.
 const sessions = new Map<string, MemoryStore>();
-const ALL: StoreCapability[] = ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage"];
+const ALL: StoreCapability[] = ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage", "branches"];
 
 describe("MemoryStore conformance", () => {
   const cases = storeConformanceCases({

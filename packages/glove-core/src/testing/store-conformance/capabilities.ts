@@ -14,6 +14,7 @@ const GROUPS: Record<StoreCapability, Array<keyof StoreAdapter>> = {
   messageCount: ["messageCount"],
   messagesSinceLastCompaction: ["getMessagesSinceLastCompaction"],
   messagePage: ["getMessagePage"],
+  branches: ["getBranches", "rewriteBranches"],
 };
 
 /**

@@ -2,6 +2,7 @@ import type { StoreAdapter } from "../../types/index.js";
 import { assert, assertEqual, assertRejects } from "./assertions.js";
 import { hasCapability, type WithInbox, type WithPermissions, type WithTasks } from "./capabilities.js";
 import { conformanceMessages, inboxItem, plainMessages, task } from "./fixtures.js";
+import { branchCases } from "./branch-cases.js";
 import { idCases } from "./id-cases.js";
 import { inboxConsumeCases } from "./inbox-consume-cases.js";
 import { messagePageCases } from "./message-page-cases.js";
@@ -292,5 +293,6 @@ export function storeConformanceCases(options: StoreConformanceOptions): StoreCo
     ...waitCases({ define, open, required, options }),
     ...inboxConsumeCases({ define, open, required, options }),
     ...messagePageCases({ define, open, required, options }),
+    ...branchCases({ define, open, required, options }),
   ];
 }

@@ -11,7 +11,8 @@ export type StoreCapability =
   | "subAgentStores"
   | "messageCount"
   | "messagesSinceLastCompaction"
-  | "messagePage";
+  | "messagePage"
+  | "branches";
 
 /** How to run the store conformance suite against your store. */
 export interface StoreConformanceOptions {

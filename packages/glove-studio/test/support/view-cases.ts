@@ -1,0 +1,138 @@
+/**
+ * Chromium tests of each studio view over a glove-server app's real stored conversations: the
+ * list (filters, totals), one conversation (tool calls, questions, hostile content inert, huge
+ * payloads clipped) and one turn's waterfall. Screenshots for docs/ from the SQLite run.
+ */
+import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import type { ServerStorage } from "glove-server";
+import { startStudio, type RunningStudio } from "glove-studio";
+import { SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
+import { seed, startApp, type Seeded } from "./seeded-app.js";
+import { HOSTILE } from "./studio-agent.js";
+import { buildStudioUi, launchChromium, SCREENSHOTS_DIR, watchPage } from "./studio-browser.js";
+import type { StorageKind } from "./storages.js";
+
+export function describeStudioViews(kind: StorageKind, options: { screenshots: boolean }): void {
+  describe(`studio views on ${kind.name}`, () => {
+    let place: Awaited<ReturnType<StorageKind["create"]>>;
+    let reader: ServerStorage;
+    let studio: RunningStudio;
+    let browser: Browser;
+    let uiDir: string;
+    let ids: Seeded;
+
+    beforeAll(async () => {
+      place = await kind.create();
+      const app = await startApp(place.open());
+      ids = await seed(app);
+      await app.close();
+      uiDir = await buildStudioUi();
+      reader = place.open();
+      studio = await startStudio({ storage: reader, port: 0, source: kind.name, uiDir });
+      browser = await launchChromium();
+    }, SLOW_WORK_MS);
+    afterAll(async () => {
+      await browser?.close();
+      await studio?.close();
+      await reader?.close?.();
+      await place?.dispose();
+      if (uiDir) rmSync(uiDir, { recursive: true, force: true });
+    });
+
+    async function open(hash = ""): Promise<{ page: Page; errors: string[] }> {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const { errors } = watchPage(page);
+      await page.goto(`${studio.url}${hash}`);
+      return { page, errors };
+    }
+    const shoot = async (page: Page, name: string) => {
+      if (options.screenshots) await page.screenshot({ path: join(SCREENSHOTS_DIR, `studio-${name}.png`) });
+    };
+
+    it("lists the conversations with totals, and filters them", async () => {
+      const { page, errors } = await open();
+      await expect.poll(() => page.getByTestId("conversation-row").count()).toBe(5);
+      await expect.poll(() => page.getByTestId("totals").innerText()).toMatch(/^5 conversations · tokens in [\d,]+ · out [\d,]+$/);
+      await expect.poll(() => page.locator('[data-testid="conversation-row"] [data-status="waiting"]').count()).toBe(1);
+      await expect.poll(() => page.locator('[data-testid="conversation-row"] [data-status="error"]').count()).toBe(1);
+      await expect.poll(() => page.getByTestId("source").innerText()).toContain(kind.name);
+      await shoot(page, "list");
+
+      await page.getByLabel("Status").selectOption("waiting");
+      await page.getByRole("button", { name: "Apply" }).click();
+      await expect.poll(() => page.getByTestId("conversation-row").count()).toBe(1);
+      await expect.poll(() => page.getByTestId("totals").innerText()).toMatch(/^1 conversations/);
+
+      await page.getByLabel("Status").selectOption("");
+      await page.getByLabel("Agent").fill("researcher");
+      await page.getByRole("button", { name: "Apply" }).click();
+      await expect.poll(() => page.getByTestId("conversation-row").count()).toBe(2);
+      await page.getByLabel("Agent").fill("");
+      await page.getByLabel("Search").fill("lisbon");
+      await page.getByRole("button", { name: "Apply" }).click();
+      await expect.poll(() => page.getByTestId("conversation-row").allInnerTexts()).toEqual([expect.stringContaining("weather Lisbon")]);
+      await page.getByTestId("conversation-row").click();
+      await expect.poll(() => page.getByTestId("conversation-title").innerText()).toBe("weather Lisbon");
+      expect(errors).toEqual([]);
+    });
+
+    it("shows one conversation's tool calls with input, result and status", async () => {
+      const { page, errors } = await open(`#/c/${ids.weather}`);
+      const calls = page.getByTestId("tool-call");
+      await expect.poll(() => calls.count()).toBe(2);
+      const first = await calls.first().innerText();
+      expect(first).toContain("get_weather");
+      expect(first).toContain('"city": "Lisbon"');
+      expect(first).toContain('"sky": "sunny"');
+      expect(first).toContain("ok");
+      await expect.poll(() => page.getByTestId("timeline").innerText()).toContain("It is sunny in Oslo.");
+      await shoot(page, "conversation");
+      expect(errors).toEqual([]);
+    });
+
+    it("shows the question waiting for a person, read-only when standalone", async () => {
+      const { page } = await open(`#/c/${ids.waiting}`);
+      const question = page.getByTestId("question");
+      await expect.poll(() => question.getAttribute("data-status")).toBe("pending");
+      expect(await question.innerText()).toContain("What name goes on the booking?");
+      expect(await question.innerText()).toContain("Answer it from your app");
+      expect(await page.getByRole("button", { name: "Answer" }).count()).toBe(0);
+    });
+
+    it("renders hostile content inert and clips huge payloads", async () => {
+      const { page, errors } = await open(`#/c/${ids.hostile}`);
+      const timeline = page.getByTestId("timeline");
+      await expect.poll(() => timeline.innerText()).toContain(`Echoed: ${HOSTILE}`);
+      // Shown as characters: nothing ran, no element came from the stored text.
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await timeline.locator("script, img, b").count()).toBe(0);
+      const result = page.getByTestId("tool-call").first();
+      const before = (await result.innerText()).length;
+      expect(before).toBeLessThan(20_000);
+      expect(await result.innerText()).toMatch(/more characters/);
+      await result.getByRole("button", { name: "Show more" }).last().click();
+      await expect.poll(async () => (await result.innerText()).length).toBeGreaterThan(before + 10_000);
+      expect(errors).toEqual([]);
+    });
+
+    it("shows a turn's waterfall of model and tool calls", async () => {
+      const { page, errors } = await open(`#/c/${ids.weather}`);
+      const turns = page.getByTestId("turn-link");
+      await expect.poll(() => turns.count()).toBe(2);
+      await turns.last().click();
+      const spans = page.getByTestId("span");
+      await expect.poll(() => spans.count()).toBeGreaterThanOrEqual(3);
+      expect(await page.locator('[data-testid="span"][data-kind="model_call"]').count()).toBe(2);
+      const tool = page.locator('[data-testid="span"][data-kind="tool_call"]');
+      expect(await tool.count()).toBe(1);
+      expect(await tool.innerText()).toContain("get_weather");
+      const model = await page.locator('[data-testid="span"][data-kind="model_call"]').first().innerText();
+      expect(model).toMatch(/\d+ \/ \d+/);
+      await shoot(page, "waterfall");
+      expect(errors).toEqual([]);
+    });
+  });
+}

@@ -9,7 +9,8 @@ import { bearerFetch } from "./bearer-fetch.js";
 import type { McpClientFeatures } from "./client-features/types.js";
 import { startDeadline, type Deadline } from "./deadline.js";
 import { isAuthError, McpAuthError, McpConnectError, McpInsufficientScopeError, messageOf } from "./errors.js";
-import { ScopeChallengeLog } from "./scope-challenge.js";
+import { McpOAuthError } from "./oauth/errors.js";
+import { ScopeChallengeLog, type ScopeChallenge } from "./scope-challenge.js";
 import { withScopeStepUp } from "./step-up-provider.js";
 import { toCatalogueEntry, type McpServerInput } from "./server-spec.js";
 import { listAllTools, watchToolList } from "./tool-list.js";
@@ -143,12 +144,15 @@ export async function connectMcp(server: McpServerInput, options: ConnectMcpOpti
     },
     options.onError ?? (() => undefined),
   );
+  const mark = scopeChallenges.mark();
   try {
     await deadline.race(refreshTools());
   } catch (error) {
     stopWatching();
     await client.close().catch(() => undefined);
-    throw deadline.signal.aborted ? deadline.signal.reason : error;
+    if (deadline.signal.aborted) throw deadline.signal.reason;
+    // Servers that let `initialize` through unauthenticated refuse the tool list instead.
+    throw authFailure(entry, error, scopeChallenges.since(mark)) ?? error;
   } finally {
     deadline.dispose();
   }
@@ -175,6 +179,24 @@ export async function connectMcp(server: McpServerInput, options: ConnectMcpOpti
       await client.close();
     },
   };
+}
+
+/**
+ * The typed error for a request the server refused for authorization: a 403 `insufficient_scope`
+ * challenge met while it ran, a 401 (the SDK's UnauthorizedError once its provider sent the user
+ * to authorize), or an OAuth flow that failed on the way. Undefined for any other failure.
+ */
+function authFailure(entry: McpCatalogueEntry, error: unknown, challenge: ScopeChallenge | undefined): Error | undefined {
+  if (McpOAuthError.isInstance(error)) return error;
+  if (challenge) {
+    return new McpInsufficientScopeError(
+      `MCP server "${entry.id}" needs more scope than the token carries${challenge.scope ? ` (it asks for "${challenge.scope}")` : ""}. Authorize again with that scope.`,
+      { requiredScope: challenge.scope, resourceMetadataUrl: challenge.resourceMetadataUrl },
+      { cause: error },
+    );
+  }
+  if (isAuthError(error)) return new McpAuthError(`MCP server "${entry.id}" refused the token: ${messageOf(error)}`, { cause: error });
+  return undefined;
 }
 
 /** The server's address for messages: its URL, or the command that starts it. */
@@ -237,15 +259,8 @@ async function openHttp(entry: McpCatalogueEntry & { url: string }, options: Con
     } catch (error) {
       await candidate.close().catch(() => undefined);
       if (deadline.signal.aborted) throw deadline.signal.reason;
-      const challenge = log.since(mark);
-      if (challenge) {
-        throw new McpInsufficientScopeError(
-          `MCP server "${entry.id}" needs more scope than the token carries${challenge.scope ? ` (it asks for "${challenge.scope}")` : ""}. Authorize again with that scope.`,
-          { requiredScope: challenge.scope, resourceMetadataUrl: challenge.resourceMetadataUrl },
-          { cause: error },
-        );
-      }
-      if (isAuthError(error)) throw new McpAuthError(`MCP server "${entry.id}" refused the token: ${messageOf(error)}`, { cause: error });
+      const refused = authFailure(entry, error, log.since(mark));
+      if (refused) throw refused;
       failures.push(`${attempt}: ${messageOf(error)}`);
       if (attempt === "streamable-http" && !fallsBackToSse(error)) break;
     }

@@ -15,7 +15,7 @@ function unionScope(...scopes: Array<string | undefined>): string | undefined {
  * challenge is pending, the wrapper reports the union of the configured and challenged scopes
  * as `clientMetadata.scope` and hides the refresh token, so the SDK requests a new grant (a
  * client-credentials token for that union at once, or an authorization URL for the challenged
- * scope through `redirectToAuthorization`).
+ * scope through `redirectToAuthorization`, widened to keep the scopes the token already holds).
  * The next saved tokens end the step-up. Everything else reaches the provider untouched
  * (a Proxy keeps which optional methods exist, which the SDK checks).
  */
@@ -23,7 +23,8 @@ export function withScopeStepUp(provider: OAuthClientProvider, log: ScopeChallen
   let pending: string | undefined;
   let granted: string | undefined;
   log.onChallenge((challenge) => {
-    pending = unionScope(granted, provider.clientMetadata.scope, challenge.scope);
+    // The challenged scope leads: servers and authorization pages read the first words as the request.
+    pending = unionScope(challenge.scope, granted, provider.clientMetadata.scope);
   });
   return new Proxy(provider, {
     get(target, property, receiver) {
@@ -45,6 +46,17 @@ export function withScopeStepUp(provider: OAuthClientProvider, log: ScopeChallen
           if (pending !== undefined) granted = pending;
           pending = undefined;
           await target.saveTokens(tokens);
+        };
+      }
+      if (property === "redirectToAuthorization") {
+        // The SDK asks for the challenged scope alone; keep what the token already carries (SEP-2350).
+        return async (url: URL) => {
+          if (pending !== undefined) {
+            const held = (await target.tokens())?.scope;
+            const scope = unionScope(url.searchParams.get("scope") ?? undefined, pending, held);
+            if (scope) url.searchParams.set("scope", scope);
+          }
+          await target.redirectToAuthorization(url);
         };
       }
       const value: unknown = Reflect.get(target, property, receiver);

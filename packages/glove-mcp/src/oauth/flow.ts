@@ -1,10 +1,10 @@
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { messageOf } from "../connect.js";
 import { McpOAuthError, type McpOAuthStep } from "./errors.js";
 import { buildClientMetadata } from "./metadata.js";
+import { probeChallenge } from "./probe.js";
 import { McpOAuthProvider, type PreRegisteredClient } from "./provider.js";
 import type { OAuthStore } from "./store.js";
 
@@ -20,6 +20,8 @@ export interface McpOAuthFlowOptions {
   /** Registered client name when `clientMetadata` is not given. */
   clientName?: string;
   preRegisteredClient?: PreRegisteredClient;
+  /** The app's Client ID Metadata Document URL (see `McpOAuthProviderOptions.clientMetadataUrl`). */
+  clientMetadataUrl?: string;
   /** Requested scope; default: the server's `WWW-Authenticate` scope, then its advertised scopes. */
   scope?: string;
   fetch?: FetchLike;
@@ -44,6 +46,7 @@ function providerFor(options: McpOAuthFlowOptions, onAuthorizationUrl?: (url: UR
         ...(options.clientName ? { clientName: options.clientName } : {}),
       }),
     ...(options.preRegisteredClient ? { preRegisteredClient: options.preRegisteredClient } : {}),
+    ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
     ...(onAuthorizationUrl ? { onAuthorizationUrl } : {}),
   });
 }
@@ -51,37 +54,6 @@ function providerFor(options: McpOAuthFlowOptions, onAuthorizationUrl?: (url: UR
 function fail(step: McpOAuthStep, what: string, error: unknown): never {
   if (McpOAuthError.isInstance(error)) throw error;
   throw new McpOAuthError(step, `${what}: ${messageOf(error)}`, { cause: error });
-}
-
-/**
- * Asks the MCP server, without a token, how to authorize: a protected server answers 401 with
- * `WWW-Authenticate: Bearer resource_metadata="…", scope="…"`. Servers that leave those out get
- * the SDK's well-known fallbacks (path-aware, then root protected-resource metadata, then the
- * authorization server at the server's origin).
- */
-async function probeChallenge(
-  serverUrl: URL,
-  fetchFn: FetchLike,
-): Promise<{ status: number; resourceMetadataUrl?: URL; scope?: string }> {
-  let response: Response;
-  try {
-    response = await fetchFn(serverUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "glove-mcp-oauth", version: "0.1.0" } },
-      }),
-    });
-  } catch (error) {
-    fail("discovery", `Could not reach the MCP server at ${serverUrl.href}`, error);
-  }
-  await response.body?.cancel().catch(() => undefined);
-  if (response.status !== 401) return { status: response.status };
-  const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-  return { status: 401, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
 }
 
 /**

@@ -17,6 +17,11 @@ export {
   type StaticPrivateKeyJwtProviderOptions,
 } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 export { McpOAuthProvider, type McpOAuthProviderOptions, type PreRegisteredClient } from "./provider.js";
+export { checkClientMetadataUrl, clientMetadataDocument } from "./client-id-metadata.js";
+// JWT-bearer grants (RFC 7523): workload identity federation and enterprise cross-app access.
+export { JWT_BEARER_GRANT, type AssertionAudience, type JwtBearerClientOptions } from "./jwt-bearer-grant.js";
+export { WorkloadIdentityProvider, type WorkloadIdentityProviderOptions } from "./workload-identity.js";
+export { CrossAppAccessProvider, type CrossAppAccessProviderOptions } from "./cross-app-access.js";
 export {
   beginMcpOAuth,
   completeMcpOAuth,

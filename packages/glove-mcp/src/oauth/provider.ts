@@ -5,6 +5,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { checkClientMetadataUrl } from "./client-id-metadata.js";
 import type { McpOAuthRecord, OAuthStore } from "./store.js";
 
 /** Credentials issued out of band, for servers without Dynamic Client Registration. */
@@ -24,6 +25,14 @@ export interface McpOAuthProviderOptions {
   clientMetadata: OAuthClientMetadata;
   /** Used instead of registering; never written to the store. */
   preRegisteredClient?: PreRegisteredClient;
+  /**
+   * An https URL where the app serves its Client ID Metadata Document (see
+   * `clientMetadataDocument`). Authorization servers that advertise
+   * `client_id_metadata_document_supported` get this URL as the client id, with no registration
+   * (even when `preRegisteredClient` is set); others get the pre-registered client, else Dynamic
+   * Client Registration.
+   */
+  clientMetadataUrl?: string;
   /** Receives the authorization URL the user must open. */
   onAuthorizationUrl?: (url: URL) => void | Promise<void>;
 }
@@ -39,6 +48,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private readonly options: McpOAuthProviderOptions;
 
   constructor(options: McpOAuthProviderOptions) {
+    if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
     this.options = options;
     this.store = options.store;
     this.key = options.key;
@@ -46,6 +56,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     return this.options.redirectUrl;
+  }
+
+  /** Read by the SDK: the URL-based client id, when the authorization server accepts one. */
+  get clientMetadataUrl(): string | undefined {
+    return this.options.clientMetadataUrl;
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -66,6 +81,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    // The metadata document comes first where the authorization server takes it (read from discovery).
+    if (this.options.clientMetadataUrl && (await this.serverTakesMetadataDocuments())) return { client_id: this.options.clientMetadataUrl };
     if (this.options.preRegisteredClient) return { ...this.options.preRegisteredClient };
     const stored = (await this.store.get(this.key)).clientInformation;
     // A client registered for another callback URL (another port) cannot finish this flow:
@@ -75,9 +92,14 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return stored;
   }
 
+  private async serverTakesMetadataDocuments(): Promise<boolean> {
+    const metadata = (await this.discoveryState())?.authorizationServerMetadata as { client_id_metadata_document_supported?: unknown } | undefined;
+    return metadata?.client_id_metadata_document_supported === true;
+  }
+
   async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
-    // Pre-registered secrets come from the app's configuration; they are not copied to disk.
-    if (this.options.preRegisteredClient) return;
+    // Pre-registered secrets and the metadata URL come from the app's configuration; they are not copied to disk.
+    if (this.options.preRegisteredClient || clientInformation.client_id === this.options.clientMetadataUrl) return;
     await this.update({ clientInformation });
   }
 

@@ -27,6 +27,11 @@ export interface RunMcpOAuthOptions {
   port: number;
   /** For servers without Dynamic Client Registration. */
   preRegisteredClient?: PreRegisteredClient;
+  /**
+   * The https URL of the app's Client ID Metadata Document, used as the client id by authorization
+   * servers that support it (see `clientMetadataDocument`); a fixed `port` keeps its redirect URI valid.
+   */
+  clientMetadataUrl?: string;
   scope?: string;
   /** Default `{ type: "listTools" }`; `false` skips the verification call. */
   verify?: McpOAuthVerify | false;
@@ -126,6 +131,7 @@ export async function runMcpOAuth(options: RunMcpOAuthOptions): Promise<RunMcpOA
       redirectUrl: listener.redirectUrl,
       ...(options.clientName ? { clientName: options.clientName } : {}),
       ...(options.preRegisteredClient ? { preRegisteredClient: options.preRegisteredClient } : {}),
+      ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
       ...(options.scope ? { scope: options.scope } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     };

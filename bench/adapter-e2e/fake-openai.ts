@@ -28,6 +28,8 @@ export interface AnswerPlan {
   toolTurns?: number;
   /** The text answer, one chunk per word (default a 15-word sentence). */
   text?: string;
+  /** Whether a tool turn says "Let me look that up." before its call (default true). */
+  preamble?: boolean;
 }
 
 const DEFAULT_TEXT = "All three items are in stock and ship within two days from the main warehouse.";
@@ -46,7 +48,7 @@ export function answer(messages: ChatMessage[], plan: AnswerPlan = {}): string {
   const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
   let out = frame(chunk({ role: "assistant", content: "" }));
   if (toolTurns < (plan.toolTurns ?? TOOL_TURNS)) {
-    for (const w of ["Let ", "me ", "look ", "that ", "up."]) out += frame(chunk({ content: w }));
+    if (plan.preamble !== false) for (const w of ["Let ", "me ", "look ", "that ", "up."]) out += frame(chunk({ content: w }));
     const id = `call_${lastUser}_${toolTurns}`;
     out += frame(chunk({ tool_calls: [{ index: 0, id, type: "function", function: { name: "lookup", arguments: "" } }] }));
     out += frame(chunk({ tool_calls: [{ index: 0, function: { arguments: '{"query":"item ' } }] }));

@@ -5,8 +5,9 @@ import { fileURLToPath } from "node:url";
 import { startFakeOpenAI, type AnswerPlan } from "../../adapter-e2e/fake-openai.js";
 
 /** 20 words: streamed as 20 text chunks. */
-export const ANSWER = "Item 1 is in stock: seven units in the main warehouse, ready to ship today, with delivery in two working days.";
-export const PLAN: AnswerPlan = { toolTurns: 1, text: ANSWER };
+export const ANSWER = "Item 1 is in stock: seven units in the warehouse, ready to ship today, with delivery in two working days.";
+/** The tool call comes without text before it: every text event of a turn is the answer's. */
+export const PLAN: AnswerPlan = { toolTurns: 1, text: ANSWER, preamble: false };
 
 export interface FakeModel {
   url: string;

@@ -1,11 +1,15 @@
 /** Chromium on the studio's pages: the UI built once per test file, the browser launched like the web demo's tests. */
 import { mkdtempSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 
-export { launchChromium, SCREENSHOTS_DIR } from "../../../../examples/web-chat/test/support/browser.js";
+import { SCREENSHOTS_DIR } from "../../../../examples/web-chat/test/support/browser.js";
+import { decodePng, pixelDifference } from "../../../../examples/web-chat/test/support/png.js";
+
+export { launchChromium } from "../../../../examples/web-chat/test/support/browser.js";
 
 const CONFIG = fileURLToPath(new URL("../../ui/vite.config.ts", import.meta.url));
 
@@ -25,4 +29,17 @@ export function watchPage(page: Page): { errors: string[] } {
     if (message.type() === "error") errors.push(message.text());
   });
   return { errors };
+}
+
+/**
+ * Saves docs/screenshots/studio-<name>.png when the picture changed beyond what new ids, times
+ * and durations change (a few per cent of the pixels), so a test run leaves the docs alone.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  const png = await page.screenshot({ animations: "disabled", caret: "hide" });
+  const path = join(SCREENSHOTS_DIR, `studio-${name}.png`);
+  const existing = await readFile(path).catch(() => undefined);
+  if (existing && pixelDifference(decodePng(existing), decodePng(png)) < 0.03) return;
+  await mkdir(SCREENSHOTS_DIR, { recursive: true });
+  await writeFile(path, png);
 }

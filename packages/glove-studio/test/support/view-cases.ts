@@ -3,7 +3,6 @@
  * list (filters, totals), one conversation (tool calls, questions, hostile content inert, huge
  * payloads clipped) and one turn's waterfall. Screenshots for docs/ from the SQLite run.
  */
-import { join } from "node:path";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -12,7 +11,7 @@ import { startStudio, type RunningStudio } from "glove-studio";
 import { SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 import { seed, startApp, type Seeded } from "./seeded-app.js";
 import { HOSTILE } from "./studio-agent.js";
-import { buildStudioUi, launchChromium, SCREENSHOTS_DIR, watchPage } from "./studio-browser.js";
+import { buildStudioUi, launchChromium, saveScreenshot, watchPage } from "./studio-browser.js";
 import type { StorageKind } from "./storages.js";
 
 export function describeStudioViews(kind: StorageKind, options: { screenshots: boolean }): void {
@@ -49,7 +48,7 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
       return { page, errors };
     }
     const shoot = async (page: Page, name: string) => {
-      if (options.screenshots) await page.screenshot({ path: join(SCREENSHOTS_DIR, `studio-${name}.png`) });
+      if (options.screenshots) await saveScreenshot(page, name);
     };
 
     it("lists the conversations with totals, and filters them", async () => {

@@ -3,8 +3,8 @@ import type { ConversationSnapshot } from "../types/wire.js";
 import { ChunkMapper } from "./chunk-mapper.js";
 import { exchanges, historyEvents, replayEvents, replyInProgress } from "./history.js";
 
-/** Chunks folded into the message they build, by the AI SDK's own reader (as useChat would). */
-export async function foldChunks(chunks: readonly UIMessageChunk[]): Promise<UIMessage | undefined> {
+/** Chunks folded into the message they build (or continue), by the AI SDK's own reader, as useChat would. */
+export async function foldChunks(chunks: readonly UIMessageChunk[], message?: UIMessage): Promise<UIMessage | undefined> {
   const stream = new ReadableStream<UIMessageChunk>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);
@@ -12,7 +12,7 @@ export async function foldChunks(chunks: readonly UIMessageChunk[]): Promise<UIM
     },
   });
   let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream({ stream })) last = message;
+  for await (const folded of readUIMessageStream(message ? { message, stream } : { stream })) last = folded;
   return last;
 }
 

@@ -91,7 +91,7 @@ describe("copy as test", () => {
         const diagnostics = (file as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics;
         expect(diagnostics).toEqual([]);
         const parts = fixtureParts(messages);
-        expect(parts.requests.length + parts.turns.length + Object.values(parts.results).flat().length).toBe(
+        expect(parts.requests.length + parts.turns.length + parts.results.flatMap(([, results]) => results).length).toBe(
           messages.reduce((n, m) => n + (m.tool_results?.length ?? 1), 0),
         );
       }),

@@ -55,7 +55,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     agents,
     options: resolved,
     quotas: new PrincipalQuotas(resolved),
-    host: scaled?.host ?? new ConversationHost({ catalog: storage.catalog, agents, storeFor, options: resolved }),
+    host: scaled?.host ?? new ConversationHost({ catalog: storage.catalog, agents, storeFor, options: resolved, traces: storage.inspect?.traces }),
   };
   const listeners: Listening[] = [];
   let closing: Promise<void> | undefined;

@@ -3,6 +3,7 @@ import type { AgentSource } from "../agents/agent-source.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { Principal } from "../security/authenticate.js";
 import type { ConversationCatalog, ConversationRecord, ConversationStats } from "../storage/types.js";
+import type { TurnTraceStore } from "../storage/inspect/types.js";
 import type { AbortOutcome, ConversationHandle, SlotAnswer } from "./conversation-handle.js";
 import { EventLog } from "./event-log.js";
 import { InboxWake } from "./inbox-wake.js";
@@ -11,6 +12,8 @@ import { SideLists } from "./side-lists.js";
 import { countEvent, NO_STATS } from "./stats.js";
 import { applySlotAnswer } from "./slot-answer.js";
 import { TurnRunner } from "./turn-runner.js";
+import { endStoredTrace } from "./turn-trace-recorder.js";
+import { TurnTracing } from "./turn-tracing.js";
 import { onlyWaitsForPeople, refusalToHttp, refuseWhileWaiting, RunningCalls, storedSlots, withdrawWaiting } from "./waiting-turns.js";
 
 /** Event ids reserved in the catalog at a time (one catalog write per block). */
@@ -21,6 +24,8 @@ export interface ConversationDeps {
   agents: AgentSource;
   storeFor(conversationId: string): Promise<StoreAdapter>;
   options: ResolvedServerOptions;
+  /** Where turn traces go (storage.inspect.traces); none: turns are not traced. */
+  traces?: TurnTraceStore | undefined;
 }
 
 /**
@@ -35,6 +40,8 @@ export class LiveConversation implements ConversationHandle {
   readonly sides: SideLists;
   /** Starts the turns that deliver inbox answers, when the agent opted in (`inbox: { wake: true }`). */
   readonly inboxWake: InboxWake;
+  /** Records the running turn's timing (its TurnTrace). */
+  readonly tracing: TurnTracing;
   /** Open event streams. */
   subscribers = 0;
   lastActive = Date.now();
@@ -57,6 +64,7 @@ export class LiveConversation implements ConversationHandle {
     this.#reserved = record.eventIdsReserved + ID_BLOCK;
     this.stats = record.stats ?? NO_STATS;
     const { options } = deps;
+    this.tracing = new TurnTracing(deps.traces, record.id, () => glove.model?.name, options.log);
     this.log = new EventLog(record.eventIdsReserved, { maxEvents: options.replayEvents, maxChars: options.replayChars, maxHeldChars: options.readerLagChars }, (id) =>
       this.#onEventId(id),
     );
@@ -190,6 +198,7 @@ export class LiveConversation implements ConversationHandle {
     this.log.close();
     this.sides.stop();
     this.inboxWake.stop();
+    await this.tracing.close();
     this.#unsubscribeDisplay();
     if (this.#subscriber) this.glove.removeSubscriber(this.#subscriber);
     this.deps.agents.release(this.record.agent, this.id);
@@ -202,6 +211,7 @@ export class LiveConversation implements ConversationHandle {
       // Synchronous: the event bus then delivers streamed events without a promise each.
       record: (...event) => {
         const [type, data] = event;
+        this.tracing.observe(this.turns.running?.id, ...event);
         this.#calls.observe(...event);
         if (type === "turn_resumed" && data.agentPath === undefined) {
           // glove-core's answer resumed the turn: clients see the turn start again, then why.
@@ -240,7 +250,9 @@ export class LiveConversation implements ConversationHandle {
         : { turnId, status: "interrupted", error: { code: "GLOVE_INTERRUPTED", message: "The server stopped while this turn ran." } },
     );
     this.record.runningTurnId = null;
-    await this.deps.catalog.update(this.id, { runningTurnId: null });
+    const how = waiting ? "waiting" : "interrupted";
+    await this.deps.catalog.update(this.id, { runningTurnId: null, lastTurnStatus: how });
+    if (this.deps.traces) await endStoredTrace(this.deps.traces, this.id, turnId, how).catch((error: unknown) => this.deps.options.log("[glove-server] could not end a stored trace", error));
   }
 
   /** Slots nobody can answer any more once their turn is over. */

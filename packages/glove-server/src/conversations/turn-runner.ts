@@ -154,8 +154,9 @@ export class TurnRunner {
     turn.suspended = true;
     this.running = undefined;
     this.conversation.log.append("turn_end", { turnId: turn.id, status: "waiting" });
+    void this.conversation.tracing.end(turn.id, "waiting");
     void this.catalog
-      .update(this.conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString(), stats: this.conversation.stats })
+      .update(this.conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString(), stats: this.conversation.stats, lastTurnStatus: "waiting" })
       .catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
     turn.settle();
   }
@@ -220,8 +221,9 @@ export class TurnRunner {
     conversation.streamingText = "";
     this.afterTurn();
     await turn.inbox?.recorded;
+    await conversation.tracing.end(turn.id, status, error?.code);
     await catalog
-      .update(conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString(), stats: conversation.stats })
+      .update(conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString(), stats: conversation.stats, lastTurnStatus: status })
       .catch((failure: unknown) => this.options.log("[glove-server] catalog update failed", failure));
     // Free before turn_end goes out: a client that posts on turn_end must not get a 409.
     this.running = undefined;

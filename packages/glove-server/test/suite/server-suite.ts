@@ -3,6 +3,7 @@ import type { Message } from "glove-core";
 import type { GloveServerOptions, ServerStorage } from "glove-server";
 import { bigText, startServer, streamedText, type TestServer } from "../support/harness.js";
 import { statsCases } from "./stats-cases.js";
+import { traceCases } from "./trace-cases.js";
 import type { SseClient, SseEvent } from "../support/sse-client.js";
 import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
@@ -64,6 +65,7 @@ export function describeServerSuite(
     const start = async (kit: Parameters<typeof startServer>[0] = {}) => (t = await startServer({ store: await makeStorage(), ...extra(), ...kit }));
 
     statsCases(start);
+    traceCases(start, makeStorage);
 
     it("streams a turn with strictly increasing ids, then the snapshot holds the history", async () => {
       const s = await start({ kit: { script: [{ text: "Hello there, friend." }] } });

@@ -2,6 +2,7 @@ import type { Job } from "bullmq";
 import { DelayedError } from "./drivers.js";
 import { AbortError, GloveError, repairForInterruptedTools, SlotBoard, type IGloveRunnable, type StoreAdapter, type SubscriberAdapter } from "glove-core";
 import { ObservedStore } from "../../conversations/observed-store.js";
+import { TurnTracing } from "../../conversations/turn-tracing.js";
 import { applySlotAnswer } from "../../conversations/slot-answer.js";
 import { HttpError } from "../../errors.js";
 import { TurnFencedError } from "../../storage/turn-fenced-error.js";
@@ -143,6 +144,10 @@ export class TurnWorker {
     const [turns, tokensIn, tokensOut] = await redis.hmget(keys.state, "turns", "tokensIn", "tokensOut");
     emitter.stats = statsOf({ turns, tokensIn, tokensOut }, record.stats);
     const people = new PeopleWaits();
+    // The instance running the turn records its trace, continuing what a replaced worker saved.
+    const traces = storage.inspect?.traces;
+    const tracing = new TurnTracing(traces, record.id, () => glove?.model.name, options.log, attempt > 1 ? await traces?.get(record.id, data.turnId) : undefined);
+    await storage.catalog.update(record.id, { runningTurnId: data.turnId }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
     const renew = setInterval(() => {
       redis
         .gloveRenew(keys.run, fence, scale.turnLockMs)
@@ -159,6 +164,7 @@ export class TurnWorker {
     });
     const subscriber: SubscriberAdapter = {
       record: (...event) => {
+        tracing.observe(data.turnId, ...event);
         people.observe(...event);
         emitter.record(event[0], event[1]);
       },
@@ -206,11 +212,15 @@ export class TurnWorker {
     if (!handedOver) {
       if (status !== "done" && !waiting) await this.#answerLeftoverCalls(observed.store);
       if (!waiting) for (const slot of slots.list()) if (slot.status === "pending") glove?.displayManager.removeSlot(slot.id);
+      await tracing.end(data.turnId, status, error?.code);
+      // Before turn_end: a listing read after it shows how the turn ended.
+      await storage.catalog.update(record.id, { runningTurnId: null, lastTurnStatus: status, stats: emitter.stats }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
       await emitter.emit("turn_end", error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status }, [data.turnId]).catch(() => undefined);
       await redis.gloveDeleteIf(keys.abort, data.turnId).catch(() => undefined);
       await redis.hdel(keys.attempts, data.turnId).catch(() => undefined);
       await storage.catalog.update(record.id, { updatedAt: new Date().toISOString(), stats: emitter.stats }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
     }
+    await tracing.close();
     await emitter.flush();
     agents.release(record.agent, record.id);
     const closable = inner as { close?: () => unknown };

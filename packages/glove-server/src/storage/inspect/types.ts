@@ -19,6 +19,8 @@ export interface TurnTrace {
   /** True when spans past the per-turn bound were dropped (the counts in `dropped` say how many). */
   truncated: boolean;
   dropped?: number;
+  /** Set when the turn ended in an error: the code turn_end carried (e.g. "GLOVE_TURN_FAILED"). */
+  error?: { code: string };
 }
 
 export type TurnTraceStatus = "running" | "completed" | "aborted" | "error" | "waiting" | "interrupted";

@@ -1,0 +1,50 @@
+import type { SubscriberEventArgs } from "glove-core";
+import type { TurnTrace, TurnTraceStore } from "../storage/inspect/types.js";
+import { TurnTraceRecorder, type TracedTurnEnd } from "./turn-trace-recorder.js";
+
+/**
+ * The trace of a conversation's running turn: a recorder made on the turn's first event (a turn
+ * that never showed — an inbox delivery that claimed nothing, a refused answer — leaves none) and
+ * ended with the turn. Without a trace store (a custom store factory) it does nothing.
+ */
+export class TurnTracing {
+  #current: { turnId: string; recorder: TurnTraceRecorder } | undefined;
+
+  constructor(
+    private readonly store: TurnTraceStore | undefined,
+    private readonly conversationId: string,
+    private readonly model: () => string | undefined,
+    private readonly log: (message: string, error: unknown) => void,
+    /** A trace stored for the turn by a worker that ran it before (scale mode): continued. */
+    private readonly continues?: TurnTrace | undefined,
+  ) {}
+
+  /** An event of the Glove while `turnId` runs (undefined: no turn holds the conversation). */
+  observe(turnId: string | undefined, ...event: SubscriberEventArgs): void {
+    if (turnId !== undefined && this.store) this.#recorder(turnId).observe(...event);
+  }
+
+  /** The turn ended: its trace (made now when it had no event) is saved with how it ended. */
+  end(turnId: string, how: TracedTurnEnd, errorType?: string): Promise<void> {
+    if (!this.store) return Promise.resolve();
+    const recorder = this.#recorder(turnId);
+    this.#current = undefined;
+    return recorder.end(how, errorType);
+  }
+
+  /** Saves what changed and stops recording: the conversation leaves memory, or its turn goes on elsewhere. */
+  async close(): Promise<void> {
+    const current = this.#current;
+    this.#current = undefined;
+    await current?.recorder.stop();
+  }
+
+  #recorder(turnId: string): TurnTraceRecorder {
+    if (this.#current?.turnId === turnId) return this.#current.recorder;
+    this.#current?.recorder.discard();
+    const continues = this.continues?.turnId === turnId ? this.continues : undefined;
+    const recorder = new TurnTraceRecorder({ store: this.store!, conversationId: this.conversationId, turnId, model: this.model(), log: this.log, continues });
+    this.#current = { turnId, recorder };
+    return recorder;
+  }
+}

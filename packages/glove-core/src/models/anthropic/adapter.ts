@@ -11,6 +11,7 @@ import { HttpModelAdapter, type RequestTarget } from "../shared/http-adapter.js"
 import { toolJsonSchema } from "../shared/messages.js";
 import { outputTool } from "../shared/structured-output.js";
 import { alternatingTurns, messageTurn, type TurnBlocks } from "../shared/turns.js";
+import { ToolWireCache } from "../shared/tool-wire-cache.js";
 import { WireCache } from "../shared/wire-cache.js";
 import { anthropicBlocks } from "./content-blocks.js";
 import { readMessagesJson } from "./json-reader.js";
@@ -24,6 +25,11 @@ const ANTHROPIC_TURN_KINDS = {
   reasoning: (block: Block) => block.type === "thinking" || block.type === "redacted_thinking",
   toolResult: (block: Block) => block.type === "tool_result",
 };
+
+/** Messages-API tool definitions, shared by every adapter of the process (see ToolWireCache). */
+const TOOLS = new ToolWireCache((tool: Tool<unknown>) =>
+  JSON.stringify({ name: tool.name, description: tool.description, input_schema: toolJsonSchema(tool) }),
+);
 
 /** Talks to Anthropic's Messages API, streaming or not, with prompt caching of the system prompt. */
 export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
@@ -41,9 +47,6 @@ export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
   private readonly structuredOutput: "native" | "tool";
   private readonly blocks: TurnBlocks<Block>;
   private readonly turns = new WireCache((message: Message) => messageTurn(message, this.blocks));
-  private readonly tools = new WireCache((tool: Tool<unknown>) =>
-    JSON.stringify({ name: tool.name, description: tool.description, input_schema: toolJsonSchema(tool) }),
-  );
 
   constructor(options: AnthropicAdapterOptions) {
     if (!options.model) throw new ConfigurationError("AnthropicAdapter needs a model name (option `model`).");
@@ -92,7 +95,7 @@ export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
       body += `,"system":${JSON.stringify([block])}`;
     }
     body += `,"messages":${JSON.stringify(messages)}`;
-    const tools = (request.tools ?? []).map((t) => this.tools.get(t));
+    const tools = (request.tools ?? []).map((t) => TOOLS.get(t));
     const output = request.output;
     if (output && this.structuredOutput === "tool") {
       const tool = outputTool(output);

@@ -14,6 +14,7 @@ import { HttpModelAdapter, type RequestTarget } from "../shared/http-adapter.js"
 import { toolJsonSchema } from "../shared/messages.js";
 import { alternatingTurns, messageTurn } from "../shared/turns.js";
 import { outputTool } from "../shared/structured-output.js";
+import { ToolWireCache } from "../shared/tool-wire-cache.js";
 import { WireCache } from "../shared/wire-cache.js";
 import { CONVERSE_BLOCKS, numberDocuments } from "./content-blocks.js";
 import { bedrockAuth, resolveCredentials, type BedrockAuth } from "./credentials.js";
@@ -28,6 +29,13 @@ const CONVERSE_TURN_KINDS = {
   reasoning: (block: Block) => "reasoningContent" in block,
   toolResult: (block: Block) => "toolResult" in block,
 };
+
+/** Converse tool specs, shared by every adapter of the process (see ToolWireCache); never mutated. */
+const TOOLS = new ToolWireCache(
+  (tool: Tool<unknown>): Block => ({
+    toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: toolJsonSchema(tool) } },
+  }),
+);
 
 /** Talks to Amazon Bedrock's Converse API, signed with AWS credentials or sent with a Bedrock API key. */
 export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
@@ -44,11 +52,6 @@ export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
   private readonly base: string;
   private readonly auth: BedrockAuth;
   private readonly turns = new WireCache((message: Message) => messageTurn(message, CONVERSE_BLOCKS));
-  private readonly tools = new WireCache(
-    (tool: Tool<unknown>): Block => ({
-      toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: toolJsonSchema(tool) } },
-    }),
-  );
 
   constructor(private readonly options: BedrockAdapterOptions) {
     if (!options.model) throw new ConfigurationError("BedrockAdapter needs a model id (option `model`).");
@@ -76,7 +79,7 @@ export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
     if (system) body["system"] = [{ text: system }];
     body["inferenceConfig"] = { maxTokens: this.options.maxTokens ?? 4096 };
     if (this.additionalFields) body["additionalModelRequestFields"] = this.fieldsFor(turns);
-    const tools = (request.tools ?? []).map((t) => this.tools.get(t));
+    const tools = (request.tools ?? []).map((t) => TOOLS.get(t));
     const toolConfig: Record<string, unknown> = { tools };
     if (request.output) {
       const tool = outputTool(request.output);

@@ -9,7 +9,7 @@ import type { PromptRequest, Tool } from "../../types/index.js";
 import { trimBaseURL } from "../shared/adapter-options.js";
 import { HttpModelAdapter, type RequestTarget } from "../shared/http-adapter.js";
 import { toolJsonSchema } from "../shared/messages.js";
-import { WireCache } from "../shared/wire-cache.js";
+import { ToolWireCache } from "../shared/tool-wire-cache.js";
 import { ChatHistoryEncoder } from "./history-encoder.js";
 import { readChatJson } from "./json-reader.js";
 import type { OpenAICompatAdapterOptions } from "./options.js";
@@ -17,6 +17,14 @@ import { resolveReasoning } from "./reasoning.js";
 import { requestBodyHead, responseFormat } from "./request-body.js";
 import type { ChatReadContext } from "./response.js";
 import { readChatStream } from "./stream-reader.js";
+
+/** Chat-completions tool definitions, shared by every adapter of the process (see ToolWireCache). */
+const TOOLS = new ToolWireCache((tool: Tool<unknown>) =>
+  JSON.stringify({
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) },
+  }),
+);
 
 /** Talks to any OpenAI-compatible chat completions server: OpenAI, OpenRouter, Gemini, Ollama and others. */
 export class OpenAICompatAdapter extends HttpModelAdapter<ChatReadContext> {
@@ -29,12 +37,6 @@ export class OpenAICompatAdapter extends HttpModelAdapter<ChatReadContext> {
   /** The request body without messages and tools, as JSON text minus its closing brace. */
   private readonly bodyHead: string;
   private readonly history: ChatHistoryEncoder;
-  private readonly tools = new WireCache((tool: Tool<unknown>) =>
-    JSON.stringify({
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) },
-    }),
-  );
 
   constructor(options: OpenAICompatAdapterOptions) {
     if (!options.model) throw new ConfigurationError("OpenAICompatAdapter needs a model name (option `model`).");
@@ -63,7 +65,7 @@ export class OpenAICompatAdapter extends HttpModelAdapter<ChatReadContext> {
     const systemJson = system ? JSON.stringify({ role: "system", content: system }) : "";
     const sep = systemJson && history ? "," : "";
     let body = `${this.bodyHead},"messages":[${systemJson}${sep}${history}]`;
-    if (request.tools?.length) body += `,"tools":[${request.tools.map((t) => this.tools.get(t)).join(",")}]`;
+    if (request.tools?.length) body += `,"tools":[${request.tools.map((t) => TOOLS.get(t)).join(",")}]`;
     if (request.output && this.supportsStructuredOutput) body += `,"response_format":${responseFormat(request.output)}`;
     return body + "}";
   }

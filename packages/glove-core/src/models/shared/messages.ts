@@ -29,12 +29,22 @@ const schemaCache = new WeakMap<object, Record<string, unknown>>();
 const EMPTY_OBJECT_SCHEMA = { type: "object", properties: {} };
 
 /**
+ * What a tool's input schema is defined by: its `jsonSchema`, else its zod schema, else the tool
+ * itself. Conversations built from the same definitions share these objects, so work keyed by
+ * them is done once per process, not once per conversation.
+ */
+export function schemaSource(tool: Tool<unknown>): object {
+  return tool.jsonSchema ?? tool.input_schema ?? tool;
+}
+
+/**
  * A tool's input as JSON Schema: `jsonSchema` verbatim, else the zod schema
  * converted with `z.toJSONSchema` (input side, unrepresentable parts as `{}`),
- * without the `$schema` marker. Cached per tool object.
+ * without the `$schema` marker. Cached per schema object (see `schemaSource`).
  */
 export function toolJsonSchema(tool: Tool<unknown>): Record<string, unknown> {
-  const cached = schemaCache.get(tool);
+  const source = schemaSource(tool);
+  const cached = schemaCache.get(source);
   if (cached) return cached;
   let schema: Record<string, unknown>;
   if (tool.jsonSchema) {
@@ -47,7 +57,7 @@ export function toolJsonSchema(tool: Tool<unknown>): Record<string, unknown> {
   } else {
     schema = EMPTY_OBJECT_SCHEMA;
   }
-  schemaCache.set(tool, schema);
+  schemaCache.set(source, schema);
   return schema;
 }
 

@@ -27,6 +27,14 @@ export { defineTool } from "./tools/define-tool.js";
 export type { DefineToolConfig, RenderDataOf, ResultDataOf, ToolReturnFor } from "./tools/define-tool.js";
 export { defineToolView } from "./tools/define-tool-view.js";
 export type { DefineToolViewConfig, ToolSchemas } from "./tools/define-tool-view.js";
+export {
+  McpAppFrame,
+  McpAppView,
+  mcpAppRenderer,
+  MCP_APP_RENDERER,
+  MCP_APPS_PROTOCOL_VERSION,
+} from "./mcp-apps/index.js";
+export type { McpAppCsp, McpAppFrameProps, McpAppHostOptions, McpAppSlotProps, McpAppTheme, McpAppToolCall, McpAppToolResult } from "./mcp-apps/index.js";
 export { DisplayPropsError, ServerRequestError } from "./errors.js";
 
 // The engines behind the hook, for tests, non-React UIs and advanced setups.

@@ -1,6 +1,7 @@
 import { PERMISSION_REQUEST_RENDERER } from "glove-core";
 import type { SlotRenderer, ToolResultRenderer, ToolView } from "../types/tool.js";
 import { PermissionPrompt } from "./default-renderers.js";
+import { MCP_APP_RENDERER, McpAppView } from "../mcp-apps/mcp-app-renderer.js";
 
 export interface RendererMap {
   slots: ReadonlyMap<string, SlotRenderer>;
@@ -8,11 +9,14 @@ export interface RendererMap {
 }
 
 /**
- * Slot renderers by name: the default permission prompt, then each tool's `render` under the
+ * Slot renderers by name: the default permission prompt and MCP App view, then each tool's `render` under the
  * tool's name (the name its slots carry by default), then explicit `renderers`, later ones winning.
  */
 export function buildRendererMap(tools: readonly ToolView[], extra: Record<string, SlotRenderer> | undefined): RendererMap {
-  const slots = new Map<string, SlotRenderer>([[PERMISSION_REQUEST_RENDERER, PermissionPrompt as SlotRenderer]]);
+  const slots = new Map<string, SlotRenderer>([
+    [PERMISSION_REQUEST_RENDERER, PermissionPrompt as SlotRenderer],
+    [MCP_APP_RENDERER, McpAppView],
+  ]);
   const results = new Map<string, ToolResultRenderer>();
   for (const tool of tools) {
     if (tool.render) slots.set(tool.name, tool.render);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteStorage, type ServerStorage } from "glove-server";
 import { startStudio, STUDIO_CSP, type ConversationDetail, type RunningStudio } from "glove-studio";
 import { seed, startApp, type Seeded, type SeededApp } from "./support/seeded-app.js";
-import { HOSTILE } from "./support/studio-agent.js";
+import { Gate, HOSTILE, studioAgent } from "./support/studio-agent.js";
 
 let dir: string;
 let app: SeededApp;
@@ -103,6 +103,14 @@ describe("one conversation", () => {
     expect(texts).toContain("It is sunny in Oslo.");
     const page = await get(`api/conversations/${ids.weather}/messages?offset=6&limit=5`);
     expect((page.body.messages as unknown[]).length).toBe(2);
+  });
+
+  it("lists the branches a regenerate set aside", async () => {
+    expect(((await get(`api/conversations/${ids.bobs}`)).body as unknown as ConversationDetail).branches).toEqual([]);
+    const agent = studioAgent({ current: new Gate() })({ store: await reader.store(ids.bobs) }).build();
+    await agent.regenerate();
+    const { branches } = (await get(`api/conversations/${ids.bobs}`)).body as unknown as ConversationDetail;
+    expect(branches).toEqual([expect.objectContaining({ at: 1, messages: [expect.objectContaining({ sender: "agent", text: "You said: hello from bob" })] })]);
   });
 
   it("answers unknown ids and traces with 404, and refuses actions when standalone", async () => {

@@ -39,13 +39,14 @@ function question(wait: StoredWait): StudioQuestion {
 export async function conversationDetail(data: StudioData, id: string): Promise<ConversationDetail> {
   const record = await conversationRecord(data, id);
   const store = await data.storage.store(id);
-  const [conversation, tasks, inbox, waits, traces, first] = await Promise.all([
+  const [conversation, tasks, inbox, waits, traces, first, branches] = await Promise.all([
     summary(data, record),
     store.getTasks?.() ?? [],
     store.getInboxItems?.() ?? [],
     store.getWaits?.() ?? [],
     data.inspector.traces.list(id, { limit: TRACES_SHOWN }),
     data.inspector.messages(id, { offset: 0, limit: 1 }),
+    store.getBranches?.() ?? [],
   ]);
   const questions = waits.filter((w) => w.kind === "question").map(question);
   // A turn held in a server's memory while it waits for an answer is "running" in the listing;
@@ -58,5 +59,6 @@ export async function conversationDetail(data: StudioData, id: string): Promise<
     questions,
     traces,
     messageCount: first.total,
+    branches,
   };
 }

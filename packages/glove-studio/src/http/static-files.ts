@@ -2,15 +2,8 @@ import { readFile } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
 import { SECURITY_HEADERS } from "./responses.js";
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".json": "application/json; charset=utf-8",
-};
+/** What the studio's Vite build writes; nothing else is served. */
+const TYPES: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml" };
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Glove Studio</title>
 <p>The studio's UI is not built. In the Glove repository run <code>npm run build:ui -w glove-studio</code>; the JSON API under <code>api/</code> works meanwhile.</p>`;

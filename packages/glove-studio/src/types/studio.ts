@@ -1,4 +1,4 @@
-import type { InboxItem, Task } from "glove-core";
+import type { InboxItem, StoredBranch, Task } from "glove-core";
 import type { ConversationSummary, Principal, ServerStorage, SlotAnswer, StorageInspector, TurnTrace } from "glove-server";
 
 /** What the studio reads: the inspector (paged lists, traces) and the storage (records, per-conversation stores). */
@@ -35,6 +35,8 @@ export interface ConversationDetail {
   /** The newest turn traces (more with api/conversations/:id/traces?before=). */
   traces: TurnTrace[];
   messageCount: number;
+  /** Stretches of messages set aside by regenerating or editing (stores that keep branches). */
+  branches: StoredBranch[];
 }
 
 /** GET api/info — what the page may offer. */

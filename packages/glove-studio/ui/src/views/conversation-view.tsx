@@ -4,7 +4,7 @@ import { ClippedText } from "../parts/clipped-text.js";
 import { duration, tokens, when } from "../parts/format.js";
 import { StatusBadge } from "../parts/status-badge.js";
 import { Questions } from "./questions.js";
-import { SidePanels } from "./side-panels.js";
+import { Branches, SidePanels } from "./side-panels.js";
 import { Timeline } from "./timeline.js";
 
 const PAGE = 200;
@@ -108,6 +108,7 @@ export function ConversationView({ id, canAct }: { id: string; canAct: boolean }
             </ul>
           </section>
           <SidePanels tasks={detail.tasks} inbox={detail.inbox} />
+          <Branches branches={detail.branches} traces={detail.traces} />
         </aside>
       </div>
     </section>

@@ -1,6 +1,7 @@
 import type { ConversationDetail } from "../api.js";
 import { ClippedText } from "../parts/clipped-text.js";
 import { StatusBadge } from "../parts/status-badge.js";
+import { Timeline } from "./timeline.js";
 
 /** The conversation's task list and inbox items. */
 export function SidePanels({ tasks, inbox }: Pick<ConversationDetail, "tasks" | "inbox">) {
@@ -32,5 +33,23 @@ export function SidePanels({ tasks, inbox }: Pick<ConversationDetail, "tasks" | 
         </section>
       )}
     </>
+  );
+}
+
+/** Stretches set aside by regenerating or editing: where each left the active branch, and what it held. */
+export function Branches({ branches, traces }: Pick<ConversationDetail, "branches" | "traces">) {
+  if (branches.length === 0) return null;
+  return (
+    <section className="panel" data-testid="branches">
+      <h3>Other branches</h3>
+      {branches.map((b) => (
+        <details key={b.id} data-testid="branch">
+          <summary>
+            after message {b.at} · {b.messages.length} messages
+          </summary>
+          <Timeline messages={b.messages} offset={b.at} traces={traces} />
+        </details>
+      ))}
+    </section>
   );
 }

@@ -1,9 +1,13 @@
+import type { BranchInfo } from "glove-core";
 import type { Principal } from "../security/authenticate.js";
 import type { ConversationRecord } from "../storage/types.js";
 import type { EventLog } from "./event-log.js";
 
 /** An answer to a slot as clients send it. */
 export type SlotAnswer = { resolve: unknown } | { reject: unknown };
+
+/** What a branch turn does (decision 0025): run the last turn again, or replace a user message and continue. */
+export type BranchOp = { kind: "regenerate" } | { kind: "edit"; messageId: string; text: string };
 
 /** What `POST …/abort` answers. */
 export interface AbortOutcome {
@@ -37,6 +41,22 @@ export interface ConversationHandle {
   /** Applies an answer; throws HttpError 404/409/400 as the routes document. */
   answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }>;
   abortTurn(): Promise<AbortOutcome>;
+  /**
+   * Runs the last turn again from its user message (the old answer stays as a sibling branch);
+   * resolves once the branch is set aside and the turn started. HttpError 409 while a turn runs
+   * or a question waits, 400 when there is nothing to regenerate (decision 0025).
+   */
+  regenerate(): Promise<{ turnId: string }>;
+  /**
+   * Replaces the user message `messageId` of the active branch with `text` and runs a turn from
+   * there; what followed stays on its branch. 404 for an id not on the active branch, 409 as for
+   * `regenerate` and when another tab changed the branch first.
+   */
+  editMessage(messageId: string, text: string): Promise<{ turnId: string }>;
+  /** The active branch and the positions where it has alternatives. */
+  branches(): Promise<BranchInfo>;
+  /** Makes the branch through message `messageId` active; 404 for an unknown id, 409 while a turn runs. */
+  switchBranch(messageId: string): Promise<BranchInfo>;
 }
 
 /** The conversations a process serves (ConversationHost, or the scale mode's host). */

@@ -1,9 +1,12 @@
-import { repairForInterruptedTools, SlotBoard, type IGloveRunnable, type Message, type StoreAdapter, type SubscriberAdapter } from "glove-core";
+import { branchPoints, repairForInterruptedTools, SlotBoard, type BranchInfo, type IGloveRunnable, type Message, type StoreAdapter, type SubscriberAdapter } from "glove-core";
 import type { AgentSource } from "../agents/agent-source.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { Principal } from "../security/authenticate.js";
 import type { ConversationCatalog, ConversationRecord, ConversationStats } from "../storage/types.js";
 import type { TurnTraceStore } from "../storage/inspect/types.js";
+import { conflict } from "../errors.js";
+import { asHttp } from "./branch-refusals.js";
+import { branchesChangedEvent, branching } from "./branch-view.js";
 import type { AbortOutcome, ConversationHandle, SlotAnswer } from "./conversation-handle.js";
 import { EventLog } from "./event-log.js";
 import { InboxWake } from "./inbox-wake.js";
@@ -105,6 +108,7 @@ export class LiveConversation implements ConversationHandle {
       onMessagesAppended: (messages, startIndex) => ref.conversation?.log.append("messages_appended", { messages, startIndex }),
       onTasksChanged: () => void ref.conversation?.sides.refreshTasks(),
       onInboxChanged: () => void ref.conversation?.sides.refreshInbox(),
+      onBranchesChanged: (keep, messages) => ref.conversation?.branchesChanged(keep, messages),
     });
     const history = await inner.getMessages();
     observed.setMessageCount(history.length);
@@ -142,6 +146,44 @@ export class LiveConversation implements ConversationHandle {
     }
   }
 
+  async regenerate(): Promise<{ turnId: string }> {
+    return this.#branchTurn(() => this.turns.startBranch({ kind: "regenerate" }));
+  }
+
+  async editMessage(messageId: string, text: string): Promise<{ turnId: string }> {
+    return this.#branchTurn(() => this.turns.startBranch({ kind: "edit", messageId, text }));
+  }
+
+  async branches(): Promise<BranchInfo> {
+    return asHttp(() => branching(this.glove).branches());
+  }
+
+  async switchBranch(messageId: string): Promise<BranchInfo> {
+    const { switchBranch } = branching(this.glove);
+    if (this.busy) throw conflict("GLOVE_BUSY", "A turn is running in this conversation. Wait for turn_end, or abort it first.");
+    await refuseWhileWaiting(this.glove);
+    return asHttp(() => switchBranch(messageId));
+  }
+
+  /** The store rewrote the active branch: clients follow (`branches_changed`), then a branch turn starts. */
+  async branchesChanged(keep: number, messages: Message[]): Promise<void> {
+    this.log.append("branches_changed", await branchesChangedEvent(this.observed.inner, keep, messages));
+    this.turns.branched();
+  }
+
+  /** The branch points as they stand, as a `branches_changed` that keeps every message. */
+  async announceBranches(): Promise<void> {
+    const count = (await this.observed.inner.getMessages()).length;
+    this.log.append("branches_changed", await branchesChangedEvent(this.observed.inner, count, []));
+  }
+
+  async #branchTurn(start: () => Promise<{ turnId: string }>): Promise<{ turnId: string }> {
+    branching(this.glove);
+    // A turn left waiting for a person still holds the conversation, as for a new message.
+    if (!this.busy) await refuseWhileWaiting(this.glove);
+    return asHttp(start);
+  }
+
   /**
    * Leaves a turn that only waits for people (its questions are stored): it ends for clients as
    * "waiting" and the conversation may leave memory; an answer resumes it from the store.
@@ -172,7 +214,7 @@ export class LiveConversation implements ConversationHandle {
     for (let attempt = 0; ; attempt++) {
       while (this.observed.writing && attempt < 50) await new Promise((resolve) => setTimeout(resolve, 2));
       const version = this.observed.version;
-      const [messages, tasks, inbox] = await Promise.all([store.getMessages(), store.getTasks?.(), store.getInboxItems?.()]);
+      const [messages, tasks, inbox, stored] = await Promise.all([store.getMessages(), store.getTasks?.(), store.getInboxItems?.(), store.getBranches?.()]);
       if ((this.observed.version !== version || this.observed.writing) && attempt < 50) continue;
       const lastId = this.log.lastId;
       const data = {
@@ -180,6 +222,7 @@ export class LiveConversation implements ConversationHandle {
         agent: this.record.agent,
         title: this.record.title,
         messages,
+        branches: stored && store.rewriteBranches ? branchPoints(messages, stored) : [],
         slots: [...this.slots.list(), ...(await storedSlots(this.glove, this.slots))],
         tasks: tasks ?? [],
         inbox: inbox ?? [],

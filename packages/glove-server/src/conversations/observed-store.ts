@@ -1,10 +1,12 @@
-import type { Message, StoreAdapter } from "glove-core";
+import type { BranchRewrite, BranchRewriteOutcome, Message, StoreAdapter } from "glove-core";
 
 export interface StoreObserver {
   /** Messages were persisted, starting at history index `startIndex`. */
   onMessagesAppended(messages: Message[], startIndex: number): void;
   onTasksChanged(): void;
   onInboxChanged(): void;
+  /** The active branch was rewritten (decision 0025): the first `keep` messages stay, `appended` follow. */
+  onBranchesChanged(keep: number, appended: Message[]): void | Promise<void>;
 }
 
 const TASK_WRITES = new Set(["addTasks", "updateTask", "replaceTasks"]);
@@ -32,6 +34,7 @@ export class ObservedStore {
         if (typeof value !== "function") return value;
         const name = String(key);
         if (name === "appendMessages") return (msgs: Message[]) => this.#append(msgs);
+        if (name === "rewriteBranches") return (change: BranchRewrite) => this.#rewrite(change);
         const write = (...args: unknown[]) => Promise.resolve(value.apply(target, args) as unknown);
         if (TASK_WRITES.has(name)) return (...args: unknown[]) => this.#write(() => write(...args), () => observer.onTasksChanged());
         if (INBOX_WRITES.has(name)) return (...args: unknown[]) => this.#write(() => write(...args), () => observer.onInboxChanged());
@@ -75,12 +78,24 @@ export class ObservedStore {
     );
   }
 
-  async #write<T>(run: () => Promise<T>, after: () => void | Promise<void>): Promise<T> {
+  #rewrite(change: BranchRewrite): Promise<BranchRewriteOutcome> {
+    return this.#write(
+      () => this.inner.rewriteBranches!(change),
+      async ({ won }) => {
+        if (!won) return;
+        this.#messageCount = change.keep + change.append.length;
+        // Reported before the caller goes on, so clients see the new branch before the turn that follows.
+        await this.observer.onBranchesChanged(change.keep, change.append);
+      },
+    );
+  }
+
+  async #write<T>(run: () => Promise<T>, after: (result: T) => void | Promise<void>): Promise<T> {
     this.#writing++;
     this.#version++;
     try {
       const result = await run();
-      await after();
+      await after(result);
       return result;
     } finally {
       this.#writing--;

@@ -2,6 +2,8 @@ import { AbortError, GloveError, type StoredAnswer } from "glove-core";
 import { conflict, HttpError } from "../errors.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { ConversationCatalog } from "../storage/types.js";
+import { runBranchOp } from "./branch-view.js";
+import type { BranchOp } from "./conversation-handle.js";
 import type { LiveConversation } from "./live-conversation.js";
 
 /** How a turn ended; "waiting": it waits for a person and left memory (it resumes when answered). */
@@ -23,6 +25,8 @@ interface Turn {
   answer?: { slotId: string; value: StoredAnswer; started: Deferred };
   /** Left waiting for a person (suspended): nothing it does afterwards is reported. */
   suspended?: boolean;
+  /** A regenerate or an edit (decision 0025): announced once its branch is set aside; refused before, it leaves no trace. */
+  branch?: { op: BranchOp; started: Deferred };
   /** A turn that delivers resolved inbox answers: announced (and recorded as running) once it claimed some. */
   inbox?: { claimed: boolean; recorded?: Promise<void> };
 }
@@ -117,6 +121,28 @@ export class TurnRunner {
   }
 
   /**
+   * Starts a regenerate or an edit as a turn: resolves once its branch is set aside and the turn
+   * started (`branches_changed`, then `turn_start`), or rejects with glove-core's refusal while
+   * nothing changed. Never queued: a branch operation under a running turn is a 409.
+   */
+  async startBranch(op: BranchOp): Promise<{ turnId: string }> {
+    if (this.running) throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
+    const started = deferred();
+    const turn: Turn = { id: crypto.randomUUID(), text: op.kind === "edit" ? op.text : "", controller: new AbortController(), branch: { op, started }, ...settlement() };
+    this.#begin(turn);
+    await started.promise;
+    return { turnId: turn.id };
+  }
+
+  /** Called when the running branch turn's rewrite landed in the store: its events start now. */
+  branched(): void {
+    const turn = this.running;
+    if (!turn?.branch || turn.branch.started.settled) return;
+    this.conversation.log.append("turn_start", { turnId: turn.id, branch: turn.branch.op.kind });
+    turn.branch.started.resolve();
+  }
+
+  /**
    * Starts a turn that delivers resolved inbox answers (`glove.deliverInbox`, see inbox-wake.ts).
    * Clients see it from its claim on: when another process claimed the answers first, or a stored
    * question waits, no turn shows at all. Undefined while a turn runs; else resolves, once it
@@ -187,7 +213,7 @@ export class TurnRunner {
     conversation.lastActive = Date.now();
     if (!turn.inbox) await catalog.update(conversation.id, { runningTurnId: turn.id }).catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
     // A resumed turn announces itself once its answer is recorded (see `resumed`), an inbox delivery once it claimed answers.
-    if (!turn.answer && !turn.inbox) {
+    if (!turn.answer && !turn.inbox && !turn.branch) {
       conversation.log.append("turn_start", turn.clientMessageId !== undefined ? { turnId: turn.id, clientMessageId: turn.clientMessageId } : { turnId: turn.id });
     }
     let status: TurnStatus = "done";
@@ -196,15 +222,17 @@ export class TurnRunner {
       await this.#request(turn);
       // Answered without resuming anything (the question was live after all): still a turn that ran.
       if (turn.answer && !turn.answer.started.settled) this.resumed();
+      if (turn.branch && !turn.branch.started.settled) this.branched();
       if (turn.inbox && !turn.inbox.claimed) return this.#dropUnclaimed(turn);
     } catch (caught) {
       if (turn.inbox && !turn.inbox.claimed) {
         if (!turn.controller.signal.aborted) this.options.log(`[glove-server] inbox delivery failed in conversation ${conversation.id}`, caught);
         return this.#dropUnclaimed(turn);
       }
-      if (turn.answer && !turn.answer.started.settled) {
+      const started = turn.answer?.started ?? turn.branch?.started;
+      if (started && !started.settled) {
         // Refused before anything was recorded: no turn ran.
-        turn.answer.started.reject(caught);
+        started.reject(caught);
         this.running = undefined;
         await catalog.update(conversation.id, { runningTurnId: null }).catch(() => undefined);
         turn.settle();
@@ -242,6 +270,11 @@ export class TurnRunner {
     if (turn.inbox) {
       await glove.deliverInbox?.({ signal: turn.controller.signal, onClaimed: () => this.#announceDelivery(turn) });
       return;
+    }
+    if (turn.branch) {
+      await runBranchOp(glove, turn.branch.op, turn.controller.signal);
+      // The new answer is a sibling now: clients get the branch points with it.
+      return this.conversation.announceBranches();
     }
     if (!answer) {
       await glove.processRequest(turn.text, turn.controller.signal);

@@ -15,11 +15,24 @@ export async function startAdmittedTurn(
   clientMessageId: string | undefined,
 ): Promise<{ turnId: string; duplicate: boolean }> {
   const retry = clientMessageId !== undefined && record.lastClientMessageId === clientMessageId && record.lastTurnId !== null;
-  const release = retry ? () => undefined : ctx.quotas.admitTurn(ctx.principal.id);
+  return admitted(ctx, conversation, () => conversation.startTurn(text, clientMessageId), !retry);
+}
+
+/**
+ * Runs `start` (a turn: a message, a regenerate, an edit) within the caller's turn quotas, holding
+ * one running-turn slot until the turn settles; `spend: false` (a retry) holds none.
+ */
+export async function admitted<T extends { turnId: string; duplicate?: boolean }>(
+  ctx: RouteContext,
+  conversation: ConversationHandle,
+  start: () => Promise<T>,
+  spend = true,
+): Promise<T> {
+  const release = spend ? ctx.quotas.admitTurn(ctx.principal.id) : () => undefined;
   try {
-    const started = await conversation.startTurn(text, clientMessageId);
+    const started = await start();
     // A retried message answers the turn it started, which holds its own slot already.
-    if (started.duplicate || !conversation.turnSettled) release();
+    if (started.duplicate === true || !conversation.turnSettled) release();
     else void conversation.turnSettled(started.turnId).then(release, release);
     return started;
   } catch (error) {

@@ -3,6 +3,7 @@ import { runAgUi } from "../interop/ag-ui/run-route.js";
 import { createConversation, deleteConversation, getConversation, listConversations } from "./conversations.js";
 import { streamEvents } from "./events.js";
 import type { RouteContext } from "./route-context.js";
+import { editMessage, listBranches, regenerate, switchBranch } from "./branches.js";
 import { answerSlot } from "./slots.js";
 import { abortTurn, postMessage } from "./turns.js";
 
@@ -18,6 +19,10 @@ const ROUTES: Array<{ pattern: string[]; methods: Record<string, Handler> }> = [
   { pattern: ["conversations", ":id", "slots", ":slotId"], methods: { POST: answerSlot } },
   { pattern: ["ag-ui"], methods: { POST: runAgUi } },
   { pattern: ["ag-ui", ":agent"], methods: { POST: runAgUi } },
+  { pattern: ["conversations", ":id", "regenerate"], methods: { POST: regenerate } },
+  { pattern: ["conversations", ":id", "messages", ":messageId", "edit"], methods: { POST: editMessage } },
+  { pattern: ["conversations", ":id", "branches"], methods: { GET: listBranches } },
+  { pattern: ["conversations", ":id", "branches", ":messageId"], methods: { POST: switchBranch } },
 ];
 
 /** The handler for a path (below basePath) and method, with its params; 404/405 otherwise. */

@@ -1,17 +1,15 @@
-import { badRequest, tooLarge } from "../errors.js";
+import { badRequest } from "../errors.js";
 import { readJsonObject } from "../http/read-json.js";
 import { json } from "../http/responses.js";
+import { readMessageText } from "./message-text.js";
 import { startAdmittedTurn } from "./admit-turn.js";
 import { ownedLive, ownedRecord, type RouteContext } from "./route-context.js";
 
 /** POST /conversations/:id/messages `{ text, clientMessageId? }` → 202 `{ turnId }` */
 export async function postMessage(ctx: RouteContext): Promise<Response> {
   const body = await readJsonObject(ctx.request, ctx.options.bodyBytes);
-  const { text, clientMessageId } = body;
-  if (typeof text !== "string" || text.trim() === "") {
-    throw badRequest("Send { text: string } with the message to the agent.", [{ path: "text", message: "must be a non-empty string" }]);
-  }
-  if (text.length > ctx.options.textChars) throw tooLarge(`The message has ${text.length} characters; the limit is ${ctx.options.textChars}.`);
+  const text = readMessageText(ctx, body);
+  const { clientMessageId } = body;
   if (clientMessageId !== undefined && (typeof clientMessageId !== "string" || clientMessageId.length === 0 || clientMessageId.length > 200)) {
     throw badRequest("clientMessageId must be a string of 1 to 200 characters.", [{ path: "clientMessageId", message: "invalid" }]);
   }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
 import type { GloveServerOptions, ServerStorage } from "glove-server";
 import { bigText, startServer, streamedText, type TestServer } from "../support/harness.js";
+import { branchCases } from "./branch-cases.js";
 import { statsCases } from "./stats-cases.js";
 import { traceCases } from "./trace-cases.js";
 import type { SseClient, SseEvent } from "../support/sse-client.js";
@@ -66,6 +67,7 @@ export function describeServerSuite(
 
     statsCases(start);
     traceCases(start, makeStorage);
+    branchCases(start);
 
     it("streams a turn with strictly increasing ids, then the snapshot holds the history", async () => {
       const s = await start({ kit: { script: [{ text: "Hello there, friend." }] } });

@@ -1,5 +1,6 @@
 import type { Queue } from "bullmq";
 import type { AgentSource } from "../../agents/agent-source.js";
+import type { BranchOp } from "../../conversations/conversation-handle.js";
 import type { ResolvedServerOptions } from "../../options.js";
 import type { ServerStorage } from "../../storage/types.js";
 import type { ControlChannel } from "./control-channel.js";
@@ -34,6 +35,8 @@ export interface TurnJobData {
    * by the instance that took the answer). `text` is empty then.
    */
   answer?: AnsweredQuestion;
+  /** A regenerate or an edit (decision 0025), checked by the instance that queued it; `text` is the edit's. */
+  branch?: BranchOp;
 }
 
 /** The stored question whose recorded answer resumes a turn. */

@@ -32,7 +32,7 @@ if t == 'text_delta' then
   redis.call('APPEND', KEYS[5], ARGV[8])
 elseif t == 'model_response_complete' or t == 'model_response' or t == 'turn_resumed' then
   redis.call('DEL', KEYS[5])
-elseif t == 'messages_appended' then
+elseif t == 'messages_appended' or t == 'branches_changed' then
   redis.call('HSET', KEYS[3], 'messageCount', ARGV[8])
 elseif t == 'slot_push' then
   redis.call('HSET', KEYS[6], ARGV[8], ARGV[9])

@@ -103,7 +103,7 @@ export async function withdrawWaiting(shared: ScaleShared, record: ConversationR
 }
 
 /** Events written outside a turn (no fencing token), to the stream every instance reads. */
-async function outOfTurn(shared: ScaleShared, record: ConversationRecord): Promise<TurnEmitter> {
+export async function outOfTurn(shared: ScaleShared, record: ConversationRecord): Promise<TurnEmitter> {
   const { redis, scale, options, tail } = shared;
   // Fresh from the catalog: the id base matters only when Redis lost the counter.
   const base = (await shared.storage.catalog.get(record.id))?.eventIdsReserved ?? record.eventIdsReserved;

@@ -1,4 +1,5 @@
 import { AbortError, type IGloveRunnable, type Message, type StoreAdapter } from "glove-core";
+import { branchesChangedEvent, runBranchOp } from "../../conversations/branch-view.js";
 import { type PeopleWaits, rerunCallIds, toolsOf, waitsOnStoredQuestions } from "./people-waits.js";
 import type { ScaleShared, TurnJobData } from "./scale-shared.js";
 import type { TurnEmitter } from "./turn-emitter.js";
@@ -33,7 +34,15 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
   if ((await redis.get(keys.abort)) === data.turnId) d.abort();
   if (!started) {
     await redis.hset(keys.state, "turnBase", String(history.length), "baseTurn", data.turnId);
-    await emitter.emit("turn_start", data.clientMessageId !== undefined ? { turnId: data.turnId, clientMessageId: data.clientMessageId } : { turnId: data.turnId }, [data.turnId]);
+    const announced = data.clientMessageId !== undefined ? { turnId: data.turnId, clientMessageId: data.clientMessageId } : { turnId: data.turnId };
+    await emitter.emit("turn_start", data.branch ? { ...announced, branch: data.branch.kind } : announced, [data.turnId]);
+    if (data.branch) {
+      await runBranchOp(glove, data.branch, signal);
+      // The new answer is a sibling now: clients get the branch points with it.
+      const count = (await d.store.getMessages()).length;
+      await emitter.emit("branches_changed", await branchesChangedEvent(d.store, count, []), [String(count)]);
+      return "done";
+    }
     if (!data.answer) {
       await glove.processRequest(data.text, signal);
       return "done";

@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import { DelayedError } from "./drivers.js";
 import { AbortError, GloveError, repairForInterruptedTools, SlotBoard, type IGloveRunnable, type StoreAdapter, type SubscriberAdapter } from "glove-core";
+import { branchesChangedEvent } from "../../conversations/branch-view.js";
 import { ObservedStore } from "../../conversations/observed-store.js";
 import { TurnTracing } from "../../conversations/turn-tracing.js";
 import { applySlotAnswer } from "../../conversations/slot-answer.js";
@@ -138,6 +139,7 @@ export class TurnWorker {
       onMessagesAppended: (messages, startIndex) => void emitter.emit("messages_appended", { messages, startIndex }, [String(startIndex + messages.length)]),
       onTasksChanged: () => void inner.getTasks?.().then((tasks) => emitter.emit("tasks", { tasks })),
       onInboxChanged: () => void inner.getInboxItems?.().then((items) => emitter.emit("inbox", { items }, [inboxDigest(items)])),
+      onBranchesChanged: async (keep, messages) => void emitter.emit("branches_changed", await branchesChangedEvent(inner, keep, messages), [String(keep + messages.length)]),
     });
     observed.setMessageCount(history.length);
     // Counting goes on from what the stream's state holds (a dead worker's calls included).

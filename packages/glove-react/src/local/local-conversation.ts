@@ -4,7 +4,7 @@ import type { SlotAnswerResult } from "../types/session.js";
 import type { ToolConfig } from "../types/tool.js";
 import { foldTools } from "./fold-tools.js";
 import type { LocalSessionOptions } from "./local-options.js";
-import { observeStore, readSideLists } from "./observed-store.js";
+import { observeStore, readBranchPoints, readSideLists } from "./observed-store.js";
 import { DEFAULT_STORAGE_PREFIX, PersistedStore } from "./persisted-store.js";
 
 type Dispatch = (action: GloveAction) => void;
@@ -50,6 +50,7 @@ export class LocalConversation {
     const inner = await storeFor(options, sessionId, first);
     const history = await inner.getMessages();
     const sides = await readSideLists(inner);
+    const branches = await readBranchPoints(inner);
     const gate = { open: true };
     const emit: Dispatch = (action) => {
       if (gate.open) dispatch(action);
@@ -81,7 +82,7 @@ export class LocalConversation {
     });
     emit({
       type: "snapshot",
-      snapshot: { id: sessionId, messages: history, slots: [], tasks: sides.tasks, inbox: sides.inbox, busy: false, turnId: null, streamingText: "" },
+      snapshot: { id: sessionId, messages: history, branches, slots: [], tasks: sides.tasks, inbox: sides.inbox, busy: false, turnId: null, streamingText: "" },
     });
     const conversation = new LocalConversation(sessionId, glove, store, display, tracker, subscriber, emit, gate);
     conversation.#unsubscribeDisplay = display.subscribe((stack) => tracker.sync(stack, (id) => display.resolverStore.has(id)));
@@ -95,6 +96,12 @@ export class LocalConversation {
   /** Runs one request; rejects with glove-core's errors (AbortError on abort). */
   async run(request: string | ContentPart[], signal: AbortSignal): Promise<void> {
     await this.glove.processRequest(request, signal);
+  }
+
+  /** The branch points as they stand (a regenerated answer is a sibling once it is stored). */
+  async refreshBranches(): Promise<void> {
+    const messages = await this.store.getMessages();
+    this.dispatch({ type: "branches_changed", keep: messages.length, messages: [], points: await readBranchPoints(this.store) });
   }
 
   /** Re-reads tasks and inbox (an inbox item may have been resolved by another process). */

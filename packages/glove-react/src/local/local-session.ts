@@ -1,10 +1,11 @@
-import { AbortError, type ContentPart, type ModelAdapter } from "glove-core";
+import { AbortError, BranchError, type ContentPart, type ModelAdapter } from "glove-core";
 import { GloveStore } from "../state/glove-store.js";
 import type { GloveAction } from "../types/actions.js";
-import type { GloveSession, ImageInput, SlotAnswerResult } from "../types/session.js";
+import type { BranchActionResult, GloveSession, ImageInput, SlotAnswerResult } from "../types/session.js";
 import type { ToolView } from "../types/tool.js";
 import { runnableTools } from "../tools/define-tool-view.js";
 import type { ErrorInfo, TurnStatus } from "../types/wire.js";
+import { branchRefusal } from "../util/branch-result.js";
 import { toErrorInfo } from "../util/error-info.js";
 import { newId } from "../util/ids.js";
 import { LocalConversation, persistStorage } from "./local-conversation.js";
@@ -18,6 +19,12 @@ interface QueuedSend {
 }
 
 const CANCELLED: ErrorInfo = { code: "GLOVE_ABORTED", message: "Not sent: the conversation was stopped before its turn." };
+const BUSY: BranchActionResult = { ok: false, reason: "busy", message: "A turn is running or messages wait to be sent; wait for them or stop them first." };
+const NO_CONVERSATION: BranchActionResult = { ok: false, reason: "refused", message: "No conversation is open." };
+
+/** What one turn of the tab's Glove does. */
+type TurnWork = (conversation: LocalConversation, signal: AbortSignal) => Promise<unknown>;
+
 const NO_SESSION: ErrorInfo = { code: "GLOVE_NO_SESSION", message: "The session could not be opened, so the message was not sent." };
 
 function toRequest(text: string, images: ImageInput[] | undefined): string | ContentPart[] {
@@ -112,6 +119,42 @@ export class LocalSession implements GloveSession {
     return this.#current?.reject(slotId, reason) ?? { ok: false, reason: "unknown_slot", message: "No conversation is open." };
   }
 
+  regenerate(): Promise<BranchActionResult> {
+    return this.#branchTurn((conversation, signal) => conversation.glove.regenerate(signal));
+  }
+
+  editMessage(messageId: string, text: string): Promise<BranchActionResult> {
+    return this.#branchTurn((conversation, signal) => conversation.glove.editMessage(messageId, text, signal));
+  }
+
+  async switchBranch(messageId: string): Promise<BranchActionResult> {
+    const conversation = this.#current;
+    if (!conversation) return NO_CONVERSATION;
+    if (this.#running || this.#queue.length > 0) return BUSY;
+    try {
+      await conversation.glove.switchBranch(messageId);
+      return { ok: true };
+    } catch (error) {
+      return branchRefusal(error);
+    }
+  }
+
+  /** A regenerate or an edit: a turn like a message's (stoppable with `abort`), refused while another runs or waits. */
+  async #branchTurn(work: TurnWork): Promise<BranchActionResult> {
+    const conversation = this.#current;
+    if (!conversation) return NO_CONVERSATION;
+    if (this.#running || this.#queue.length > 0) return BUSY;
+    const item: QueuedSend = { clientMessageId: "", text: "", images: undefined, controller: new AbortController() };
+    const done = this.#turn(conversation, item.controller.signal, async (c, signal) => {
+      await work(c, signal);
+      await c.refreshBranches();
+    });
+    this.#running = { item, done: done.then(() => undefined) };
+    const { caught } = await done;
+    this.#running = undefined;
+    return BranchError.isInstance(caught) ? branchRefusal(caught) : { ok: true };
+  }
+
   newConversation(): void {
     this.switchConversation(newId("session-"));
   }
@@ -172,6 +215,8 @@ export class LocalSession implements GloveSession {
     try {
       while (this.#queue.length > 0 && !this.#disposed) {
         const conversation = await this.#conversation;
+        // A regenerate or an edit runs first: this message follows it.
+        if (this.#running) await this.#running.done;
         const item = this.#queue.shift();
         if (!item) break;
         if (!conversation) {
@@ -188,26 +233,38 @@ export class LocalSession implements GloveSession {
     }
   }
 
-  async #runTurn(conversation: LocalConversation, item: QueuedSend): Promise<void> {
-    const { clientMessageId, controller } = item;
+  /**
+   * One turn bracketed by `turn_start` / `turn_end`, as on a server. A branch refusal changed
+   * nothing: the turn ends "done" without an error and the caller reports it.
+   */
+  async #turn(conversation: LocalConversation, signal: AbortSignal, work: TurnWork): Promise<{ status: TurnStatus; error?: ErrorInfo; caught?: unknown; closed: boolean }> {
     const turnId = `turn-${++this.#turns}`;
-    const live = () => !conversation.closed;
-    this.#dispatch({ type: "user_message_status", clientMessageId, status: "sending" });
     this.#dispatch({ type: "turn_start", turnId });
     let status: TurnStatus = "done";
     let error: ErrorInfo | undefined;
+    let caught: unknown;
     try {
-      await conversation.run(toRequest(item.text, item.images), controller.signal);
-    } catch (caught) {
-      if (controller.signal.aborted || AbortError.isInstance(caught)) status = "aborted";
+      await work(conversation, signal);
+    } catch (failure) {
+      caught = failure;
+      if (BranchError.isInstance(failure)) status = "done";
+      else if (signal.aborted || AbortError.isInstance(failure)) status = "aborted";
       else {
         status = "error";
-        error = toErrorInfo(caught);
+        error = toErrorInfo(failure);
       }
     }
-    if (!live()) return;
+    if (conversation.closed) return { status, caught, closed: true };
     await conversation.refreshSideLists().catch(() => undefined);
     this.#dispatch(error ? { type: "turn_end", turnId, status, error } : { type: "turn_end", turnId, status });
+    return { status, caught, closed: false, ...(error ? { error } : {}) };
+  }
+
+  async #runTurn(conversation: LocalConversation, item: QueuedSend): Promise<void> {
+    const { clientMessageId, controller } = item;
+    this.#dispatch({ type: "user_message_status", clientMessageId, status: "sending" });
+    const { status, error, closed } = await this.#turn(conversation, controller.signal, (c, signal) => c.run(toRequest(item.text, item.images), signal));
+    if (closed) return;
     // The message never reached the history (aborted or failed before it was stored): say so, keep it for retry.
     const unsent = this.store.current.pending.some((p) => p.clientMessageId === clientMessageId);
     if (unsent && status !== "done") {

@@ -1,4 +1,4 @@
-import type { InboxItem, Message, StoreAdapter, Task } from "glove-core";
+import { branchPoints, storeKeepsBranches, type BranchRewrite, type InboxItem, type Message, type StoreAdapter, type Task } from "glove-core";
 import type { SessionEvent } from "../types/wire.js";
 
 const TASK_WRITES = new Set(["addTasks", "updateTask", "replaceTasks"]);
@@ -24,6 +24,14 @@ export function observeStore(inner: StoreAdapter, emit: (event: SessionEvent) =>
     }
     count = total;
   };
+  const rewrite = async (change: BranchRewrite) => {
+    const outcome = await inner.rewriteBranches!(change);
+    if (outcome.won) {
+      count = change.keep + change.append.length;
+      emit({ type: "branches_changed", keep: change.keep, messages: structuredClone(change.append), points: await readBranchPoints(inner) });
+    }
+    return outcome;
+  };
   const refreshTasks = async () => {
     if (inner.getTasks) emit({ type: "tasks", tasks: await inner.getTasks() });
   };
@@ -36,6 +44,7 @@ export function observeStore(inner: StoreAdapter, emit: (event: SessionEvent) =>
       if (typeof value !== "function") return value;
       const name = String(key);
       if (name === "appendMessages") return append;
+      if (name === "rewriteBranches") return rewrite;
       const method = value as (...args: unknown[]) => unknown;
       if (TASK_WRITES.has(name)) return async (...args: unknown[]) => (await method.apply(target, args), await refreshTasks());
       if (INBOX_WRITES.has(name)) {
@@ -48,6 +57,11 @@ export function observeStore(inner: StoreAdapter, emit: (event: SessionEvent) =>
       return method.bind(target);
     },
   });
+}
+
+/** The branch points of the active branch as the store holds it (none without branches). */
+export async function readBranchPoints(store: StoreAdapter) {
+  return storeKeepsBranches(store) ? branchPoints(await store.getMessages(), await store.getBranches()) : [];
 }
 
 /** Reads the side lists again (another process may have resolved an inbox item). */

@@ -1,4 +1,15 @@
-import { MemoryStore, type InboxItem, type InboxItemUpdate, type Message, type PermissionStatus, type Task, type TokenConsumptionCounter } from "glove-core";
+import {
+  MemoryStore,
+  type BranchRewrite,
+  type BranchRewriteOutcome,
+  type InboxItem,
+  type InboxItemUpdate,
+  type Message,
+  type PermissionStatus,
+  type StoredBranch,
+  type Task,
+  type TokenConsumptionCounter,
+} from "glove-core";
 
 /** The part of the Web Storage API the persisted store uses (localStorage, sessionStorage, a fake). */
 export interface KeyValueStorage {
@@ -10,6 +21,8 @@ export interface KeyValueStorage {
 interface SavedSession {
   version: 1;
   messages: Message[];
+  /** The stretches set aside by regenerate, edit and switch (absent in sessions saved before them). */
+  branches?: StoredBranch[];
   tasks: Task[];
   inbox: InboxItem[];
   permissions: Record<string, PermissionStatus>;
@@ -53,6 +66,11 @@ export class PersistedStore extends MemoryStore {
   override async appendMessages(msgs: Message[]): Promise<void> {
     await super.appendMessages(msgs);
     await this.#save();
+  }
+  override async rewriteBranches(change: BranchRewrite): Promise<BranchRewriteOutcome> {
+    const outcome = await super.rewriteBranches(change);
+    if (outcome.won) await this.#save();
+    return outcome;
   }
   override async addTokens(args: TokenConsumptionCounter): Promise<void> {
     await super.addTokens(args);
@@ -117,6 +135,11 @@ export class PersistedStore extends MemoryStore {
     this.#seeding = true;
     try {
       await super.appendMessages(saved.messages);
+      if (saved.branches?.length) {
+        // The saved stretches come back as they were: a rewrite that keeps every message and only adds them.
+        const count = saved.messages.length;
+        await super.rewriteBranches({ expected: { count, lastId: saved.messages.at(-1)?.id ?? null }, keep: count, remove: [], add: saved.branches, append: [] });
+      }
       if (saved.tasks?.length) await super.addTasks(saved.tasks);
       for (const item of saved.inbox ?? []) await super.addInboxItem(item);
       for (const [name, status] of Object.entries(saved.permissions ?? {})) await this.setPermission(name, status);
@@ -132,6 +155,7 @@ export class PersistedStore extends MemoryStore {
     const saved: SavedSession = {
       version: 1,
       messages: await this.getMessages(),
+      branches: await this.getBranches(),
       tasks: await this.getTasks(),
       inbox: await this.getInboxItems(),
       permissions: this.#permissions,

@@ -4,7 +4,7 @@ import type { PersistSessionOptions } from "../local/local-options.js";
 import type { BackoffOptions } from "../server/backoff.js";
 import type { HeadersOption } from "../server/server-api.js";
 import type { FrameScheduler } from "../state/frame-batcher.js";
-import type { ImageInput, SlotAnswerResult } from "../types/session.js";
+import type { BranchActionResult, ImageInput, SlotAnswerResult } from "../types/session.js";
 import type { ClientSlot, ConnectionState, GloveStats } from "../types/state.js";
 import type { TimelineEntry, ToolEntry } from "../types/timeline.js";
 import type { SlotRenderer, ToolView } from "../types/tool.js";
@@ -89,6 +89,12 @@ export interface UseGloveReturn {
   rejectSlot(slotId: string, reason?: string): Promise<SlotAnswerResult>;
   /** Sends a failed message again. */
   retry(clientMessageId: string): void;
+  /** Runs the last turn again; the old answer stays as a sibling branch (see `EntryBranch` on timeline entries). */
+  regenerate(): Promise<BranchActionResult>;
+  /** Replaces a user message (its entry's `messageId`) and continues from it; what followed stays on its branch. */
+  editMessage(messageId: string, text: string): Promise<BranchActionResult>;
+  /** Shows another alternative: pass one of an entry's `branch.siblings`. */
+  switchBranch(messageId: string): Promise<BranchActionResult>;
   /** The slot drawn by its tool's render (or the named renderer, or a visible fallback). */
   renderSlot(slot: ClientSlot): ReactNode;
   /** A finished call drawn by its tool's `renderResult` from `renderData`; null without one. */

@@ -2,7 +2,7 @@ import { createElement, useCallback, useEffect, useMemo, useRef, useState, useSy
 import type { LocalSession } from "../local/local-session.js";
 import { GloveStore } from "../state/glove-store.js";
 import { initialState } from "../state/initial-state.js";
-import type { GloveSession, ImageInput, SlotAnswerResult } from "../types/session.js";
+import type { BranchActionResult, GloveSession, ImageInput, SlotAnswerResult } from "../types/session.js";
 import type { ClientSlot } from "../types/state.js";
 import type { TimelineEntry, ToolEntry } from "../types/timeline.js";
 import type { ToolView } from "../types/tool.js";
@@ -142,6 +142,10 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
   const unopened = (): Promise<SlotAnswerResult> => Promise.resolve({ ok: false, reason: "unknown_slot", message: "The session is not open yet." });
   const resolveSlot = useCallback((slotId: string, value?: unknown) => sessionRef.current?.resolveSlot(slotId, value) ?? unopened(), []);
   const rejectSlot = useCallback((slotId: string, reason?: string) => sessionRef.current?.rejectSlot(slotId, reason) ?? unopened(), []);
+  const notOpen = (): Promise<BranchActionResult> => Promise.resolve({ ok: false, reason: "refused", message: "The session is not open yet." });
+  const regenerate = useCallback(() => sessionRef.current?.regenerate() ?? notOpen(), []);
+  const editMessage = useCallback((messageId: string, text: string) => sessionRef.current?.editMessage(messageId, text) ?? notOpen(), []);
+  const switchBranch = useCallback((messageId: string) => sessionRef.current?.switchBranch(messageId) ?? notOpen(), []);
   const retry = useCallback((clientMessageId: string) => withSession((s) => s.retry(clientMessageId), () => undefined), [withSession]);
   const newConversation = useCallback(() => withSession((s) => s.newConversation(), () => undefined), [withSession]);
   const switchConversation = useCallback((id: string) => withSession((s) => s.switchConversation(id), () => undefined), [withSession]);
@@ -187,11 +191,14 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
       resolveSlot,
       rejectSlot,
       retry,
+      regenerate,
+      editMessage,
+      switchBranch,
       renderSlot,
       renderToolResult,
       newConversation,
       switchConversation,
     }),
-    [mode, state, timeline, sendMessage, abort, resolveSlot, rejectSlot, retry, renderSlot, renderToolResult, newConversation, switchConversation],
+    [mode, state, timeline, sendMessage, abort, resolveSlot, rejectSlot, retry, regenerate, editMessage, switchBranch, renderSlot, renderToolResult, newConversation, switchConversation],
   );
 }

@@ -101,6 +101,18 @@ export class ServerApi {
     return this.#json("POST", `/conversations/${encodeURIComponent(conversationId)}/abort`, {});
   }
 
+  regenerate(conversationId: string): Promise<{ turnId: string }> {
+    return this.#json("POST", `/conversations/${encodeURIComponent(conversationId)}/regenerate`, {});
+  }
+
+  editMessage(conversationId: string, messageId: string, text: string): Promise<{ turnId: string }> {
+    return this.#json("POST", `/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/edit`, { text });
+  }
+
+  switchBranch(conversationId: string, messageId: string): Promise<unknown> {
+    return this.#json("POST", `/conversations/${encodeURIComponent(conversationId)}/branches/${encodeURIComponent(messageId)}`, {});
+  }
+
   /** Opens the event stream, resuming after `lastEventId` when given. */
   openEvents(conversationId: string, lastEventId: number | undefined, signal: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = { accept: "text/event-stream" };

@@ -1,8 +1,9 @@
 import { ServerRequestError } from "../errors.js";
 import { GloveStore } from "../state/glove-store.js";
 import type { GloveAction } from "../types/actions.js";
-import type { GloveSession, ImageInput, SlotAnswerResult } from "../types/session.js";
+import type { BranchActionResult, GloveSession, ImageInput, SlotAnswerResult } from "../types/session.js";
 import type { ConversationSnapshot } from "../types/wire.js";
+import { branchRefusal } from "../util/branch-result.js";
 import { toErrorInfo } from "../util/error-info.js";
 import { newId } from "../util/ids.js";
 import { EventStream, type StreamTuning } from "./event-stream.js";
@@ -112,6 +113,30 @@ export class ServerSession implements GloveSession {
 
   rejectSlot(slotId: string, reason?: string): Promise<SlotAnswerResult> {
     return this.#answer(slotId, { reject: reason ?? "rejected by the user" }, "rejected");
+  }
+
+  regenerate(): Promise<BranchActionResult> {
+    return this.#branch((id) => this.api.regenerate(id));
+  }
+
+  editMessage(messageId: string, text: string): Promise<BranchActionResult> {
+    return this.#branch((id) => this.api.editMessage(id, messageId, text));
+  }
+
+  switchBranch(messageId: string): Promise<BranchActionResult> {
+    return this.#branch((id) => this.api.switchBranch(id, messageId));
+  }
+
+  /** The server changes the branch; every tab (this one too) follows its branches_changed event. */
+  async #branch(request: (conversationId: string) => Promise<unknown>): Promise<BranchActionResult> {
+    const id = this.#conversationId;
+    if (!id) return { ok: false, reason: "refused", message: "No conversation is open." };
+    try {
+      await request(id);
+      return { ok: true };
+    } catch (error) {
+      return branchRefusal(error);
+    }
   }
 
   newConversation(): void {

@@ -30,6 +30,7 @@ const CHECKS: Record<string, (v: Json) => boolean> = {
   slot_push: (v) => isRecord(v.slot) && isString(v.slot.id) && isString(v.slot.renderer) && isString(v.slot.status),
   slot_settled: (v) => isString(v.slotId) && isString(v.status),
   messages_appended: (v) => Array.isArray(v.messages) && typeof v.startIndex === "number",
+  branches_changed: (v) => Array.isArray(v.messages) && typeof v.keep === "number" && Array.isArray(v.points),
   tasks: (v) => Array.isArray(v.tasks),
   inbox: (v) => Array.isArray(v.items),
 };

@@ -1,4 +1,4 @@
-import type { Message } from "glove-core";
+import type { BranchPoint, Message } from "glove-core";
 import type { GloveState, LiveTool, PendingMessage } from "../types/state.js";
 import type { ConversationSnapshot } from "../types/wire.js";
 import { numberSlots } from "./initial-state.js";
@@ -82,6 +82,24 @@ export function appendMessages(state: GloveState, added: readonly Message[], sta
   };
 }
 
+/**
+ * `branches_changed`: the active branch was rewritten (regenerate, edit, switch). The history keeps
+ * its first `keep` messages and continues with `messages`; what no longer stands on the branch
+ * (interrupted text past it) goes, and the branch points are the server's.
+ */
+export function changeBranch(state: GloveState, keep: number, messages: readonly Message[], points: BranchPoint[]): GloveState {
+  const start = Math.max(0, Math.min(keep, state.messages.length));
+  const next = messages.length === 0 && start === state.messages.length ? state.messages : state.messages.slice(0, start).concat(messages);
+  return {
+    ...state,
+    messages: next,
+    branches: points,
+    clientKeys: keysBelow(state.clientKeys, start),
+    interrupted: state.interrupted.filter((note) => note.at <= start),
+    liveTools: dropAnswered(state.liveTools, messages),
+  };
+}
+
 function keysBelow(keys: Record<number, string>, limit: number): Record<number, string> {
   const out: Record<number, string> = {};
   for (const [index, key] of Object.entries(keys)) if (Number(index) < limit) out[Number(index)] = key;
@@ -107,6 +125,7 @@ export function applySnapshot(state: GloveState, snapshot: ConversationSnapshot)
     ...base,
     conversationId: snapshot.id,
     messages,
+    branches: snapshot.branches ?? [],
     clientKeys: settled.clientKeys,
     pending: settled.pending,
     interrupted: base.interrupted.filter((note) => note.at <= messages.length),

@@ -7,6 +7,7 @@ export function initialState(snapshot?: ConversationSnapshot | null, conversatio
   return {
     conversationId: snapshot?.id ?? conversationId,
     messages: snapshot?.messages ?? [],
+    branches: snapshot?.branches ?? [],
     clientKeys: {},
     streamingText: snapshot?.streamingText ?? "",
     liveTools: [],

@@ -1,7 +1,7 @@
 import type { GloveAction } from "../types/actions.js";
 import type { GloveState, LiveTool, PendingMessage } from "../types/state.js";
 import type { ErrorInfo, TurnStatus } from "../types/wire.js";
-import { appendMessages, applySnapshot } from "./history.js";
+import { appendMessages, applySnapshot, changeBranch } from "./history.js";
 import { initialState } from "./initial-state.js";
 import { pushSlot, setSlotIssues, settleSlot } from "./slots.js";
 
@@ -52,6 +52,8 @@ export function reduce(state: GloveState, action: GloveAction): GloveState {
       return setSlotIssues(state, action.slotId, action.issues);
     case "messages_appended":
       return appendMessages(state, action.messages, action.startIndex);
+    case "branches_changed":
+      return changeBranch(state, action.keep, action.messages, action.points);
     case "tasks":
       return { ...state, tasks: action.tasks };
     case "inbox":

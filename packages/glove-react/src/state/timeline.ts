@@ -1,6 +1,6 @@
-import type { ContentPart, Message, ToolResultData } from "glove-core";
+import type { BranchPoint, ContentPart, Message, ToolResultData } from "glove-core";
 import type { GloveState, LiveTool } from "../types/state.js";
-import type { TimelineEntry, ToolEntry, ToolStatus, UserEntry } from "../types/timeline.js";
+import type { AgentTextEntry, TimelineEntry, ToolEntry, ToolStatus, UserEntry } from "../types/timeline.js";
 import { typedText } from "./history.js";
 
 /** The result's data as text, for UIs that show a line per call. */
@@ -55,7 +55,7 @@ function keyMaker(): (key: string) => string {
  * call ids and client message ids, never from randomness, so server and client renders agree.
  */
 export function buildTimeline(
-  state: Pick<GloveState, "messages" | "clientKeys" | "liveTools" | "pending" | "interrupted" | "busy"> & Partial<Pick<GloveState, "slots">>,
+  state: Pick<GloveState, "messages" | "clientKeys" | "liveTools" | "pending" | "interrupted" | "busy"> & Partial<Pick<GloveState, "slots" | "branches">>,
 ): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   const key = keyMaker();
@@ -100,6 +100,7 @@ export function buildTimeline(
       if (typed === "" && !images) return;
       const clientId = state.clientKeys[i];
       const entry: UserEntry = { kind: "user", key: key(clientId !== undefined ? `user:${clientId}` : `msg:${i}`), text: typed, messageIndex: i };
+      if (message.id !== undefined) entry.messageId = message.id;
       if (typed !== message.text) entry.storedText = message.text;
       if (images) entry.images = images;
       if (clientId !== undefined) entry.clientMessageId = clientId;
@@ -112,6 +113,7 @@ export function buildTimeline(
         key: key(`msg:${i}`),
         text: message.text,
         messageIndex: i,
+        ...(message.id !== undefined ? { messageId: message.id } : {}),
         ...(message.reasoning_content ? { reasoning: message.reasoning_content } : {}),
       });
     }
@@ -136,6 +138,7 @@ export function buildTimeline(
     const entry: ToolEntry = { kind: "tool", key: key(`tool:${tool.id}`), id: tool.id, name: tool.name, input: tool.input, status: tool.status === "running" ? unfinished(tool.id) : tool.status };
     entries.push(tool.status === "running" ? entry : withResult(entry, { ...tool, status: tool.status }));
   }
+  markBranches(entries, state.branches ?? []);
   for (const pending of state.pending) {
     const entry: UserEntry = { kind: "user", key: key(`user:${pending.clientMessageId}`), text: pending.text, status: pending.status, clientMessageId: pending.clientMessageId };
     if (pending.images) entry.images = pending.images;
@@ -143,6 +146,17 @@ export function buildTimeline(
     entries.push(entry);
   }
   return entries;
+}
+
+/** The first entry of each branch point's message shows its alternatives. */
+function markBranches(entries: TimelineEntry[], points: readonly BranchPoint[]): void {
+  for (const point of points) {
+    if (point.active < 0) continue;
+    const at = entries.findIndex((entry) => entry.messageIndex === point.index && (entry.kind === "user" || entry.kind === "agent_text" || entry.kind === "tool"));
+    if (at < 0) continue;
+    const branch = { index: point.active, count: point.siblings.length, siblings: point.siblings.map((sibling) => sibling.id) };
+    entries[at] = { ...(entries[at] as UserEntry | AgentTextEntry | ToolEntry), branch };
+  }
 }
 
 /** `buildTimeline`, recomputed only when its inputs change (text deltas do not touch them). */
@@ -158,6 +172,7 @@ export function timelineSelector(): (state: GloveState) => TimelineEntry[] {
       last.pending === state.pending &&
       last.interrupted === state.interrupted &&
       last.busy === state.busy &&
+      last.branches === state.branches &&
       last.slots === state.slots
     ) {
       last = state;

@@ -15,6 +15,16 @@ export type SlotAnswerResult =
   | { ok: false; reason: "unknown_slot" | "settled" | "unreachable" | "refused"; message: string };
 
 /**
+ * How a regenerate, edit or switch went. Refusals never throw: `busy` (a turn runs), `waiting` (a
+ * question waits for an answer), `not_found` (no such message on the active branch, or in the
+ * conversation), `invalid` (not a user message; nothing to regenerate), `conflict` (another tab
+ * changed the branch first), `unreachable`, or `refused` (anything else, e.g. no conversation yet).
+ */
+export type BranchActionResult =
+  | { ok: true }
+  | { ok: false; reason: "busy" | "waiting" | "not_found" | "invalid" | "conflict" | "unreachable" | "refused"; message: string };
+
+/**
  * One mode's engine behind `useGlove`: it owns the connection (or the tab's Glove) and feeds the
  * store. Both modes implement it, so the hook and the tests drive them the same way.
  */
@@ -35,6 +45,12 @@ export interface GloveSession {
   abort(): Promise<void>;
   resolveSlot(slotId: string, value: unknown): Promise<SlotAnswerResult>;
   rejectSlot(slotId: string, reason?: string): Promise<SlotAnswerResult>;
+  /** Runs the last turn again from its user message; the old answer stays as a sibling branch. */
+  regenerate(): Promise<BranchActionResult>;
+  /** Replaces the user message `messageId` with `text` and continues from it; what followed stays on its branch. */
+  editMessage(messageId: string, text: string): Promise<BranchActionResult>;
+  /** Shows the branch through message `messageId` (e.g. an `EntryBranch` sibling id). */
+  switchBranch(messageId: string): Promise<BranchActionResult>;
   newConversation(): void;
   switchConversation(id: string): void;
   /** The tools changed (local mode refolds them; server mode only renders with them). */

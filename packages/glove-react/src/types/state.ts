@@ -1,4 +1,4 @@
-import type { InboxItem, Message, Task } from "glove-core";
+import type { BranchPoint, InboxItem, Message, Task } from "glove-core";
 import type { ErrorInfo, WireSlot } from "./wire.js";
 
 /**
@@ -70,6 +70,8 @@ export interface GloveState {
   conversationId: string | null;
   /** The persisted history, exactly as the store holds it. */
   messages: Message[];
+  /** Positions of the history with alternatives (regenerate, edit), with every alternative. */
+  branches: BranchPoint[];
   /** History index → the client message id that produced it, so its key survives reconciliation. */
   clientKeys: Record<number, string>;
   /** Text of the running model call not yet persisted. */

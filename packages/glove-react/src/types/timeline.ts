@@ -1,6 +1,18 @@
 import type { ErrorInfo } from "./wire.js";
 import type { SendStatus } from "./state.js";
 
+/**
+ * An entry whose message has alternatives (after a regenerate or an edit): which one is shown and
+ * the ids to pass to `switchBranch` for each, oldest first.
+ */
+export interface EntryBranch {
+  /** Position of the shown alternative in `siblings`. */
+  index: number;
+  count: number;
+  /** The first message id of every alternative. */
+  siblings: string[];
+}
+
 /** A message the user typed: from history, or optimistic until the history holds it. */
 export interface UserEntry {
   kind: "user";
@@ -17,6 +29,10 @@ export interface UserEntry {
   clientMessageId?: string;
   /** Index in the history, when the message is persisted. */
   messageIndex?: number;
+  /** The stored message's id (pass it to `editMessage`). */
+  messageId?: string;
+  /** Its alternatives, when it has some (an edited message). */
+  branch?: EntryBranch;
   /** Sends a failed message again (set by `useGlove` on failed entries). */
   retry?: () => void;
 }
@@ -30,6 +46,9 @@ export interface AgentTextEntry {
   messageIndex?: number;
   /** Streamed text of a model call that was aborted or failed before it was stored. */
   interrupted?: boolean;
+  messageId?: string;
+  /** Its alternatives, when it has some (a regenerated answer). */
+  branch?: EntryBranch;
 }
 
 /** Where a tool call stands in the timeline: still running, or how it ended. */
@@ -51,6 +70,8 @@ export interface ToolEntry {
   /** Client-only payload for `renderResult` (never sent to a model). */
   renderData?: unknown;
   messageIndex?: number;
+  /** Its alternatives, when the answer it starts has some (a regenerated answer that began with this call). */
+  branch?: EntryBranch;
 }
 
 /** Where the history was summarised (`is_compaction`): the model sees only what follows. */

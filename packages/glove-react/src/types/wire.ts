@@ -1,4 +1,4 @@
-import type { InboxItem, Message, SubscriberEvent, Task, WireSlot } from "glove-core";
+import type { BranchPoint, InboxItem, Message, SubscriberEvent, Task, WireSlot } from "glove-core";
 import type { GloveStats } from "./state.js";
 
 export type { SlotStatus, WireSlot } from "glove-core";
@@ -40,6 +40,8 @@ export interface ConversationSnapshot {
   streamingText: string;
   /** The conversation's totals as of `lastEventId` (glove-server; absent from older servers). */
   stats?: GloveStats;
+  /** Positions of the history with alternatives (regenerate, edit); absent from older servers. */
+  branches?: BranchPoint[];
   /** The event id this snapshot stands for (server mode). */
   lastEventId?: number | null;
 }
@@ -53,6 +55,8 @@ export type SessionEvent =
   | { type: "slot_push"; slot: WireSlot }
   | { type: "slot_settled"; slotId: string; status: "resolved" | "rejected" | "closed" }
   | { type: "messages_appended"; messages: Message[]; startIndex: number }
+  /** The active branch changed (regenerate, edit, switch): keep the first `keep` messages, then `messages`; the branch points now. */
+  | { type: "branches_changed"; keep: number; messages: Message[]; points: BranchPoint[] }
   | { type: "tasks"; tasks: Task[] }
   | { type: "inbox"; items: InboxItem[] }
   | { type: "snapshot"; snapshot: ConversationSnapshot };

@@ -6,8 +6,10 @@ import {
   beginMcpOAuth,
   buildClientMetadata,
   completeMcpOAuth,
+  McpOAuthError,
   McpOAuthProvider,
   MemoryOAuthStore,
+  runMcpOAuth,
   type McpOAuthFlowOptions,
 } from "glove-mcp/oauth";
 import { startScopedMcp } from "./support/machine-auth-server.js";
@@ -72,8 +74,45 @@ describe("scope step-up with an authorization-code provider", () => {
       // The user is sent to authorize the challenged scope; the narrow token was not refreshed
       // into another narrow one.
       expect(opened).toHaveLength(1);
-      expect(opened[0]!.searchParams.get("scope")).toBe("mcp mcp:admin");
+      // The challenged scope first, then the one the token holds (a re-authorization must not drop it).
+      expect(opened[0]!.searchParams.get("scope")).toBe("mcp mcp:admin mcp:tools");
       expect((await store.get("deployer")).tokens!.access_token).toBe(narrow.access_token);
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe("runMcpOAuth's verification call", () => {
+  it("keeps the tokens it got when the server refuses the verification call, and says so", async () => {
+    const store = new MemoryOAuthStore();
+    // The user approves in the "browser": the authorization page redirects to runMcpOAuth's listener.
+    const openBrowser = async (url: URL) => {
+      const page = await fetch(url, { redirect: "manual" });
+      await fetch(page.headers.get("location")!);
+    };
+    const error = await runMcpOAuth({
+      serverUrl: scoped.url,
+      store,
+      key: "deployer",
+      port: 0,
+      scope: "mcp:tools",
+      openBrowser,
+      log: () => undefined,
+      verify: { type: "callTool", name: "deploy" }, // needs mcp:admin: the server answers 403
+    }).catch((e: unknown) => e);
+    expect(McpOAuthError.isInstance(error) && error.step).toBe("verification");
+    expect((error as Error).message).toContain('new tokens are kept in the store under "deployer"');
+    const kept = (await store.get("deployer")).tokens;
+    expect(front.provider.tokens.get(kept!.access_token)!.scopes).toEqual(["mcp:tools"]);
+
+    // The kept token works for what it was granted: an app can connect with it at once.
+    const connection = await connectMcp(
+      { id: "deployer", name: "Deployer", description: "d", url: scoped.url },
+      { getAccessToken: async () => (await store.get("deployer")).tokens?.access_token },
+    );
+    try {
+      expect(connection.tools.map((t) => t.name)).toContain("deploy");
     } finally {
       await connection.close();
     }

@@ -22,6 +22,11 @@ export interface JwtBearerClientOptions {
   /** Requested scope; default: the server's challenge, then its advertised scopes. */
   scope?: string;
   clientName?: string;
+  /**
+   * The authorization server these credentials belong to (its URL as the MCP server names it).
+   * Set it: the SDK then refuses to send them to any other, whatever an MCP server advertises.
+   */
+  expectedIssuer?: string;
 }
 
 /**
@@ -56,7 +61,11 @@ export abstract class JwtBearerGrantProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed {
-    return { client_id: this.client.clientId, ...(this.client.clientSecret ? { client_secret: this.client.clientSecret } : {}) };
+    return {
+      client_id: this.client.clientId,
+      ...(this.client.clientSecret ? { client_secret: this.client.clientSecret } : {}),
+      ...(this.client.expectedIssuer ? { issuer: this.client.expectedIssuer } : {}),
+    };
   }
 
   tokens(): OAuthTokens | undefined {

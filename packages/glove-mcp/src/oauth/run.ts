@@ -63,8 +63,25 @@ export interface RunMcpOAuthResult {
   verified?: { tools: number; result?: string };
 }
 
-/** Connects with the token and runs the verification call; throws McpOAuthError("verification"). */
-async function verifyToken(options: RunMcpOAuthOptions, accessToken: string): Promise<RunMcpOAuthResult["verified"]> {
+/**
+ * Connects with the token and runs the verification call; throws McpOAuthError("verification").
+ * `kept`: the tokens were just obtained and stay stored (the message says so), as opposed to a
+ * stored token being re-checked.
+ */
+async function verifyToken(options: RunMcpOAuthOptions, accessToken: string, kept = false): Promise<RunMcpOAuthResult["verified"]> {
+  try {
+    return await runVerification(options, accessToken);
+  } catch (error) {
+    if (!kept || !McpOAuthError.isInstance(error)) throw error;
+    throw new McpOAuthError(
+      "verification",
+      `${error.message} The new tokens are kept in the store under "${options.key}": the authorization itself succeeded.`,
+      { cause: error.cause ?? error },
+    );
+  }
+}
+
+async function runVerification(options: RunMcpOAuthOptions, accessToken: string): Promise<RunMcpOAuthResult["verified"]> {
   const verify = options.verify ?? { type: "listTools" };
   if (verify === false) return undefined;
   const entry = { id: options.key, name: options.key, description: "", url: options.serverUrl };
@@ -108,7 +125,8 @@ async function present(options: RunMcpOAuthOptions, url: URL, log: (line: string
  * The whole MCP authorization dance from a terminal: listen on 127.0.0.1, discover, register
  * (or use the pre-registered client), PKCE + state, send the user to the authorization page,
  * check the callback, exchange and persist the tokens, then verify them with one MCP call.
- * A stored token that still verifies is reused unless `force` is set.
+ * A stored token that still verifies is reused unless `force` is set. When the server refuses
+ * the verification call, the new tokens stay stored and the McpOAuthError("verification") says so.
  */
 export async function runMcpOAuth(options: RunMcpOAuthOptions): Promise<RunMcpOAuthResult> {
   const log = options.log ?? ((line: string) => console.log(line));
@@ -154,7 +172,7 @@ export async function runMcpOAuth(options: RunMcpOAuthOptions): Promise<RunMcpOA
       }
       tokens = await completeMcpOAuth(flow, await callback);
     }
-    const verified = await verifyToken(options, tokens.access_token);
+    const verified = await verifyToken(options, tokens.access_token, true);
     return { key: options.key, tokens, reused: false, ...(verified ? { verified } : {}) };
   } finally {
     await listener.close();

@@ -1,20 +1,16 @@
 // glove-mcp as the client under test of the MCP conformance suite: the suite runs
 // `node glove-client.mjs <server-url>` with MCP_CONFORMANCE_SCENARIO set. Everything goes through
 // glove-mcp's public API (bundled from source by the test): connectMcp with client features, bridged tools called by a
-// Glove whose scripted model calls every tool the server lists, and glove-mcp/oauth for auth.
+// Glove whose scripted model calls every tool the server lists, and glove-mcp/oauth for auth (glove-auth.mjs).
 import process from "node:process";
-import { URL } from "node:url";
-/* global fetch */
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { Displaymanager, Glove, MemoryStore, PERMISSION_REQUEST_RENDERER } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { bridgeMcpTools, connectMcp, gloveClientFeatures, MCP_ELICITATION_RENDERER } from "glove-mcp";
-import { buildClientMetadata, McpOAuthProvider, MemoryOAuthStore, runMcpOAuth } from "glove-mcp/oauth";
-import { argumentsFor, headlessAuthorize, scenarioContext } from "./scenario-support.mjs";
+import { bridgeMcpTools, connectMcp, gloveClientFeatures, McpAuthError, McpInsufficientScopeError, MCP_ELICITATION_RENDERER } from "glove-mcp";
+import { signIn } from "./glove-auth.mjs";
+import { argumentsFor, scenarioContext } from "./scenario-support.mjs";
 
 const serverUrl = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
-const context = scenarioContext();
 const entry = { id: "conf", name: "Conformance", description: "conformance scenario server", url: serverUrl };
 
 // A UI Glove whose "user" is a display-stack listener: it allows every tool call and accepts every
@@ -35,46 +31,43 @@ const glove = new Glove({
   compaction_config: { compaction_instructions: "Summarise." },
 }).build();
 const features = gloveClientFeatures(glove, { elicitation: true });
+const auth = await signIn(scenario, scenarioContext(), serverUrl, entry.id);
+const options = { features, ...(auth.authProvider ? { authProvider: auth.authProvider } : {}) };
 
-async function authOptions() {
-  if (scenario === "auth/client-credentials-basic") {
-    return { authProvider: new ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret }) };
+/** Connects; a refusal that began a login (401, or a 403 step-up) is finished and tried once more (a scope that is never granted must not loop). */
+async function connect() {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await connectMcp(entry, options);
+    } catch (error) {
+      const refused = McpAuthError.isInstance(error) || McpInsufficientScopeError.isInstance(error);
+      if (!refused || attempt === 1 || !(await auth.finishLogin())) throw error;
+    }
   }
-  if (scenario === "auth/client-credentials-jwt") {
-    return { authProvider: new PrivateKeyJwtProvider({ clientId: context.client_id, privateKey: context.private_key_pem, algorithm: context.signing_algorithm ?? "ES256" }) };
-  }
-  if (!scenario.startsWith("auth/")) return {};
-  // The terminal flow of glove-mcp/oauth, with the browser played by fetch.
-  const store = new MemoryOAuthStore();
-  const preRegisteredClient = context.client_id ? { client_id: context.client_id, client_secret: context.client_secret } : undefined;
-  let redirectUrl;
-  const openBrowser = async (url) => {
-    redirectUrl ??= new URL(url).searchParams.get("redirect_uri");
-    const callback = await headlessAuthorize(url, redirectUrl);
-    await fetch(callback);
-  };
-  await runMcpOAuth({ serverUrl, store, key: entry.id, port: 0, verify: false, openBrowser, log: () => undefined, timeoutMs: 10_000, ...(preRegisteredClient ? { preRegisteredClient } : {}) });
-  // Later 401s / 403 step-ups go through the same store.
-  const authProvider = new McpOAuthProvider({
-    store,
-    key: entry.id,
-    redirectUrl: redirectUrl ?? "http://127.0.0.1/callback",
-    clientMetadata: buildClientMetadata({ redirectUrl: redirectUrl ?? "http://127.0.0.1/callback" }),
-    ...(preRegisteredClient ? { preRegisteredClient } : {}),
-    onAuthorizationUrl: openBrowser,
-  });
-  return { authProvider };
 }
 
-const connection = await connectMcp(entry, { features, ...(await authOptions()) });
+let round = 0;
+
+/** One model turn that calls every tool the server lists. */
+async function callEveryTool(connection, folds) {
+  round++;
+  model.push(
+    { toolCalls: connection.tools.map((tool, i) => ({ name: folds[i].name, input: argumentsFor(tool), id: `c${round}-${i}` })) },
+    { text: "done" },
+  );
+  await glove.processRequest("Run the scenario.");
+}
+
+const connection = await connect();
 try {
   const folds = bridgeMcpTools(connection, false);
   for (const fold of folds) glove.fold(fold);
-  model.push(
-    { toolCalls: connection.tools.map((tool, i) => ({ name: folds[i].name, input: argumentsFor(tool), id: `c${i}` })) },
-    { text: "done" },
-  );
-  if (connection.tools.length > 0) await glove.processRequest("Run the scenario.");
+  if (connection.tools.length > 0) {
+    await callEveryTool(connection, folds);
+    // A call refused for scope began a login: once the user finished it, the tools run again.
+    if (await auth.finishLogin()) await callEveryTool(connection, folds);
+  }
 } finally {
   await connection.close();
+  await auth.close();
 }

@@ -1,4 +1,5 @@
-// Module hooks for node20-fs-shim.mjs: only the conformance package's own "fs" import is redirected.
+// Module hooks for node20-fs-shim.mjs: only the conformance packages' own "fs" import is redirected
+// (the release and the pre-release installed as mcp-conformance-next).
 const SHIM = "glove-conformance:fs";
 const SOURCE = `export * from "node:fs";
 export function globSync() {
@@ -6,7 +7,7 @@ export function globSync() {
 }`;
 
 export async function resolve(specifier, context, next) {
-  if ((specifier === "fs" || specifier === "node:fs") && context.parentURL?.includes("/@modelcontextprotocol/conformance/dist/")) {
+  if ((specifier === "fs" || specifier === "node:fs") && /\/(@modelcontextprotocol\/conformance|mcp-conformance-next)\/dist\//.test(context.parentURL ?? "")) {
     return { url: SHIM, shortCircuit: true };
   }
   return next(specifier, context);

@@ -14,26 +14,51 @@ export interface ScenarioOutcome {
   status: "pass" | "fail" | "hang";
   passed: number;
   failed: number;
+  /** The ids of checks the suite marked WARNING (a SHOULD the client missed); a pass may have some. */
+  warnings: string[];
   ms: number;
   /** The first failed check or the client's last stderr line. */
   detail?: string;
 }
 
+/**
+ * The installed conformance suites, by package name: the release the targets are pinned to, and
+ * the newest pre-release (installed under an alias beside it).
+ */
+export const CONFORMANCE_SUITES = {
+  release: "@modelcontextprotocol/conformance",
+  preRelease: "mcp-conformance-next",
+} as const;
+
+/** One of the installed suites' package names. */
+export type ConformanceSuite = (typeof CONFORMANCE_SUITES)[keyof typeof CONFORMANCE_SUITES];
+
 const here = fileURLToPath(new URL(".", import.meta.url));
 const loopbackPreload = join(here, "loopback-sync-preload.mjs");
-const cli = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json")), "dist", "index.js");
+const require = createRequire(import.meta.url);
+
+function cliOf(suite: ConformanceSuite): string {
+  return join(dirname(require.resolve(`${suite}/package.json`)), "dist", "index.js");
+}
+
+/** The suite's version, from its package.json. */
+export function suiteVersion(suite: ConformanceSuite): string {
+  return (require(`${suite}/package.json`) as { version: string }).version;
+}
 
 function dirname(path: string): string {
   return path.slice(0, path.lastIndexOf("/"));
 }
 
 /** The client scenarios the installed suite knows, read from its `list` command. */
-export async function listClientScenarios(): Promise<string[]> {
-  const { stdout } = await runCli(["list"], PROMPT_WAIT_MS);
+export async function listClientScenarios(suite: ConformanceSuite): Promise<string[]> {
+  const { stdout } = await runCli(suite, ["list"], PROMPT_WAIT_MS);
   const lines = stdout.split("\n");
   const start = lines.findIndex((l) => l.startsWith("Client scenarios"));
+  // The section ends at the first blank line (later suites list server scenarios after it).
+  const end = lines.findIndex((l, i) => i > start && l.trim() === "");
   return lines
-    .slice(start + 1)
+    .slice(start + 1, end === -1 ? undefined : end)
     .map((l) => /^\s+- (\S+)/.exec(l)?.[1])
     .filter((s): s is string => s !== undefined);
 }
@@ -75,12 +100,12 @@ export async function bundleGloveClient(): Promise<string> {
  * Runs one scenario with `node <client>` as the client under test (`client`: an absolute path, or
  * a file in this folder). The suite's own client timeout is `timeoutMs`; the CLI gets 10 s more.
  */
-export async function runScenario(client: string, scenario: string, timeoutMs = 15_000): Promise<ScenarioOutcome> {
+export async function runScenario(suite: ConformanceSuite, client: string, scenario: string, timeoutMs = 15_000): Promise<ScenarioOutcome> {
   const out = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
   const started = performance.now();
   try {
     const command = `"${conformanceNode}" "${client.startsWith("/") ? client : join(here, client)}"`;
-    const run = await runCli(["client", "--command", command, "--scenario", scenario, "--timeout", String(timeoutMs), "-o", out], timeoutMs + 10_000);
+    const run = await runCli(suite, ["client", "--command", command, "--scenario", scenario, "--timeout", String(timeoutMs), "-o", out], timeoutMs + 10_000);
     const ms = Math.round(performance.now() - started);
     const checks = await readChecks(out);
     const failures = checks.filter((c) => c.status === "FAILURE");
@@ -93,13 +118,15 @@ export async function runScenario(client: string, scenario: string, timeoutMs = 
       : clientFailed || hung
         ? lastErrorLine(run.stdout + run.stderr)
         : undefined;
-    return { scenario, status, passed, failed: failures.length, ms, ...(detail ? { detail } : {}) };
+    const warnings = checks.filter((c) => c.status === "WARNING").map((c) => c.id);
+    return { scenario, status, passed, failed: failures.length, warnings, ms, ...(detail ? { detail } : {}) };
   } finally {
     await rm(out, { recursive: true, force: true });
   }
 }
 
 interface Check {
+  id: string;
   name: string;
   status: string;
   errorMessage?: string;
@@ -118,11 +145,11 @@ function lastErrorLine(output: string): string {
   return (lines.at(-1) ?? "").trim().slice(0, 200);
 }
 
-function runCli(args: string[], killAfterMs: number): Promise<{ stdout: string; stderr: string; killed: boolean }> {
+function runCli(suite: ConformanceSuite, args: string[], killAfterMs: number): Promise<{ stdout: string; stderr: string; killed: boolean }> {
   return new Promise((resolve, reject) => {
     // The CLI needs fs.globSync (Node 22) only for tier-check; the shim makes it load on Node 20.
     // Its scenario servers listen without a host; the preload binds them to 127.0.0.1 only.
-    const child = spawn(conformanceNode, ["--import", join(here, "node20-fs-shim.mjs"), "--import", loopbackPreload, cli, ...args], {
+    const child = spawn(conformanceNode, ["--import", join(here, "node20-fs-shim.mjs"), "--import", loopbackPreload, cliOf(suite), ...args], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NO_COLOR: "1" },
     });

@@ -138,6 +138,11 @@ export async function startScopedMcp(
   auth: MachineAuth | TokenAuthority,
   build: () => McpServer,
   toolScopes: Record<string, string>,
+  /**
+   * `openHandshake`: `initialize`, notifications and the session's GET stream / DELETE pass without
+   * a token (the first refusal comes at the tool list); `listScope`: the scope `tools/list` needs, also named in the 401 challenge.
+   */
+  guarding: { openHandshake?: boolean; listScope?: string } = {},
 ): Promise<SdkHttpServer & { metadataUrl: string }> {
   let origin = "";
   const metadataPath = "/.well-known/oauth-protected-resource/mcp";
@@ -149,17 +154,20 @@ export async function startScopedMcp(
           body: JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [auth.issuer], scopes_supported: ["mcp", "admin"] }),
         };
       }
+      const call = body as { method?: string; params?: { name?: string } } | undefined;
+      const handshake = req.method === "GET" || req.method === "DELETE" || call?.method === "initialize" || call?.method?.startsWith("notifications/");
+      if (guarding.openHandshake && handshake) return undefined;
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       const scopes = !token ? undefined : "scopesOf" in auth ? auth.scopesOf(token) : auth.tokens.get(token)?.scopes;
       if (!scopes) {
+        const scope = guarding.listScope ? `, scope="${guarding.listScope}"` : "";
         return {
           status: 401,
-          headers: { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${origin}${metadataPath}"` },
+          headers: { "www-authenticate": `Bearer error="invalid_token"${scope}, resource_metadata="${origin}${metadataPath}"` },
           body: JSON.stringify({ error: "invalid_token" }),
         };
       }
-      const call = body as { method?: string; params?: { name?: string } } | undefined;
-      const needed = call?.method === "tools/call" ? toolScopes[call.params?.name ?? ""] : undefined;
+      const needed = call?.method === "tools/call" ? toolScopes[call.params?.name ?? ""] : call?.method === "tools/list" ? guarding.listScope : undefined;
       if (needed && !scopes.includes(needed)) {
         return {
           status: 403,

@@ -159,3 +159,43 @@ describe("web-chat: questions survive a server restart", () => {
     await page.close();
   }, SLOW_WORK_MS);
 });
+
+describe("web-chat: regenerate, edit and switch", () => {
+  const bubble = (page: Page, role: "user" | "agent", text: string) => page.locator(`[data-glove-role="${role}"]:not([data-glove-streaming])`, { hasText: text });
+  const position = (page: Page, role: "user" | "agent", text: string) => bubble(page, role, text).getByTestId("branch-position");
+
+  it("regenerates, switches back, edits an earlier message; every branch survives a reload and a server restart", async () => {
+    const page = await openChat();
+    await send(page, "run versions");
+    const first = (await agentSaid(page, "Answer version").first().innerText()).match(/Answer version \d+\./)![0];
+    await page.getByRole("button", { name: "Regenerate" }).click();
+    const second = bubble(page, "agent", "Answer version").filter({ hasNotText: first });
+    await second.waitFor();
+    expect(await position(page, "agent", "Answer version").innerText()).toBe("2/2");
+    expect(await occurrences(transcript(page), first)).toBe(0);
+
+    // Back to the first answer, then edit the question: the edited one runs its own scene.
+    await bubble(page, "agent", "Answer version").getByRole("button", { name: "Previous version" }).click();
+    await bubble(page, "agent", first).waitFor();
+    expect(await position(page, "agent", first).innerText()).toBe("1/2");
+    await bubble(page, "user", "run versions").getByRole("button", { name: "Edit" }).click();
+    await page.getByLabel("Edit message").fill("run hello");
+    await page.getByRole("button", { name: "Save" }).click();
+    await agentSaid(page, "Hello again.").waitFor();
+    expect(await position(page, "user", "run hello").innerText()).toBe("2/2");
+    expect(await occurrences(transcript(page), "Answer version")).toBe(0);
+
+    await page.reload();
+    await agentSaid(page, "Hello again.").waitFor();
+    expect(await position(page, "user", "run hello").innerText()).toBe("2/2");
+    await restart(page);
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+    // The older question comes back with the answer that was shown on its branch.
+    await bubble(page, "user", "run hello").getByRole("button", { name: "Previous version" }).click();
+    await bubble(page, "agent", first).waitFor();
+    expect(await position(page, "user", "run versions").innerText()).toBe("1/2");
+    expect(await position(page, "agent", first).innerText()).toBe("1/2");
+    expect(await occurrences(transcript(page), "Hello again.")).toBe(0);
+    await page.close();
+  }, SLOW_WORK_MS);
+});

@@ -95,10 +95,14 @@ export const LARGE_WORD = (n: number) => `[chunk ${n}:${"abcdefghij".repeat(10_0
 /** Characters the large scene's document tool returns (a long file read or a fetched page). */
 export const DOCUMENT_CHARS = 300_000;
 
+/** How many times the versions scene answered: each answer (a regenerate too) is a new version. */
+let versions = 0;
+
 /** The scenes, by the word after "run ". */
 export const SCENES: Record<string, Step[]> = {
   stream: [() => ({ text: STREAM_TEXT, gate: { after: "Streaming works:", name: "stream" } })],
   hello: [() => ({ text: "Hello again." })],
+  versions: [() => ({ text: `Answer version ${++versions}.` })],
   large: [
     (ctx) => ({ text: "Reading the document.", toolCalls: [ctx.call("read_document", { chars: DOCUMENT_CHARS })] }),
     (ctx) => ({ text: `Read ${String(ctx.results[0]?.result.data ?? "").length} characters. ${[1, 2, 3, 4, 5].map(LARGE_WORD).join("")}Done reading.` }),

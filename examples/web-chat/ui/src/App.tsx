@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNod
 import { Render, useGlove, type ConnectionState, type MessageRenderProps, type StreamingRenderProps, type ToolStatusRenderProps } from "glove-react";
 import type { InboxItem, Task } from "glove-core";
 import { SUGGESTIONS } from "../../src/shared.js";
+import { BranchActions, BranchPicker, EditableText, RegenerateButton } from "./branching.js";
 import { QUIET_TOOLS, renderers, tools } from "./renderers.js";
 
 const API = "/api";
@@ -60,11 +61,12 @@ const CONNECTION_LABEL: Record<ConnectionState, string> = {
   offline: "Offline, retrying…",
 };
 
-function Message({ entry }: MessageRenderProps): ReactNode {
+function Message({ entry, isLast }: MessageRenderProps): ReactNode {
   if (entry.kind === "user") {
     return (
       <div className="bubble user" data-glove-role="user" data-glove-status={entry.status}>
-        {entry.text}
+        {entry.messageId !== undefined ? <EditableText messageId={entry.messageId} text={entry.text} /> : entry.text}
+        <BranchPicker branch={entry.branch} />
         {entry.status === "queued" || entry.status === "sending" ? <span className="meta"> · {entry.status === "queued" ? "waiting" : "sending"}</span> : null}
         {entry.status === "failed" ? (
           <span role="alert" className="meta">
@@ -84,6 +86,8 @@ function Message({ entry }: MessageRenderProps): ReactNode {
     <div className="bubble agent" data-glove-role="agent" data-glove-interrupted={entry.interrupted ? "true" : undefined}>
       {entry.text}
       {entry.interrupted ? <span className="meta"> · stopped</span> : null}
+      <BranchPicker branch={entry.branch} />
+      {isLast && !entry.interrupted ? <RegenerateButton /> : null}
     </div>
   );
 }
@@ -239,7 +243,9 @@ export function App(): ReactNode {
               </div>
             </div>
           ) : null}
-          <Render glove={glove} renderMessage={Message} renderStreaming={Streaming} renderToolStatus={ToolLine} renderInput={null} className="timeline" />
+          <BranchActions.Provider value={glove}>
+            <Render glove={glove} renderMessage={Message} renderStreaming={Streaming} renderToolStatus={ToolLine} renderInput={null} className="timeline" />
+          </BranchActions.Provider>
           {error ? (
             <p role="alert" className="banner" data-testid="error">
               {error.message}

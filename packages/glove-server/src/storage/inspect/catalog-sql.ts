@@ -23,15 +23,15 @@ export interface Statement {
 
 /**
  * True when a stored question waits in the conversation's store or a durable subagent store below
- * it (session ids `<id>::<namespace>…`; an ephemeral one, with `~`, ended with its process).
+ * it (session ids `<id>::<namespace>…`; an ephemeral one has `~` and ended with its process).
+ * Uncorrelated, so the database reads the few pending questions once, not once per conversation;
+ * it relies on conversation ids holding neither "::" nor "~" (the server's are UUIDs).
  */
 function waitingSql(d: CatalogDialect): string {
   if (!d.waits) return "(1 = 0)";
-  const id = `c.id${d.collate}`;
-  const session = `w.session_id${d.collate}`;
-  return `EXISTS (SELECT 1 FROM ${d.waits} w WHERE w.kind = 'question' AND w.status = 'pending' AND (w.session_id = c.id OR (
-    ${session} >= (c.id || '::')${d.collate} AND ${session} < (c.id || ':;')${d.collate}
-    AND ${d.find}(substr(w.session_id, length(${id}) + 3), '~') = 0)))`;
+  const cut = `${d.find}(w.session_id, '::')`;
+  const root = `CASE WHEN ${cut} > 0 THEN substr(w.session_id, 1, ${cut} - 1) ELSE w.session_id END`;
+  return `c.id IN (SELECT ${root} FROM ${d.waits} w WHERE w.kind = 'question' AND w.status = 'pending' AND ${d.find}(w.session_id, '~') = 0)`;
 }
 
 /** The status column of a listing row (see conversationStatus for the rule). */

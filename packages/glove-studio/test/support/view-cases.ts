@@ -106,7 +106,7 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
       const timeline = page.getByTestId("timeline");
       await expect.poll(() => timeline.innerText()).toContain(`Echoed: ${HOSTILE}`);
       // Shown as characters: nothing ran, no element came from the stored text.
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await timeline.locator("script, img, b").count()).toBe(0);
       const result = page.getByTestId("tool-call").first();
       const before = (await result.innerText()).length;

@@ -50,7 +50,7 @@ function describeCli(kind: StorageKind): void {
     it("serves the stored conversations on 127.0.0.1 and stops on SIGINT", async () => {
       const { child, url, output } = await startCli(place.cliArgs);
       expect(output()).toContain("Glove Studio: open http://127.0.0.1:");
-      expect(output()).not.toContain("postgres@"); // a URL is shown without credentials beyond the user
+      expect(output()).not.toContain("s3cret-pw");
       const list = (await (await fetch(`${url}api/conversations`)).json()) as { total: number; items: Array<{ id: string; title: string }> };
       expect(list.total).toBe(1);
       expect(list.items[0]).toMatchObject({ id: conversation, title: "weather Paris" });

@@ -30,7 +30,8 @@ export const postgresKind: StorageKind = {
     const schema = `glove_studio_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
     return {
       open: () => postgresStorage({ pool, schema }),
-      cliArgs: ["--postgres", PG_URL, "--schema", schema],
+      // Trust authentication ignores the password: it is there to check the CLI never prints it.
+      cliArgs: ["--postgres", withPassword(PG_URL, "s3cret-pw"), "--schema", schema],
       dispose: async () => {
         await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
         await pool.end();
@@ -38,3 +39,9 @@ export const postgresKind: StorageKind = {
     };
   },
 };
+
+function withPassword(url: string, password: string): string {
+  const parsed = new URL(url);
+  parsed.password = password;
+  return parsed.toString();
+}

@@ -1,3 +1,12 @@
+/**
+ * An SSE frame as one flat string. A template literal builds a tree of pieces (a "cons string",
+ * several per frame) that V8 flattens only when the text is written; kept for replay, every
+ * conversation would hold those trees. `join` writes the characters into one string at once.
+ */
+function frameText(id: number, type: string, json: string): string {
+  return ["id: ", id, "\nevent: ", type, "\ndata: ", json, "\n\n"].join("");
+}
+
 /** One event as it goes over the wire, encoded once for every reader. */
 interface Frame {
   id: number;
@@ -75,7 +84,7 @@ export class EventLog {
   append(type: string, data: unknown): number {
     if (this.#closed) return this.#lastId;
     const id = ++this.#lastId;
-    const text = `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data ?? null)}\n\n`;
+    const text = frameText(id, type, JSON.stringify(data ?? null));
     this.#frames.push({ id, text });
     this.#chars += text.length;
     this.#trim();
@@ -98,7 +107,7 @@ export class EventLog {
       this.#baseId = id - 1;
     }
     this.#lastId = id;
-    const text = `id: ${id}\nevent: ${type}\ndata: ${json}\n\n`;
+    const text = frameText(id, type, json);
     this.#frames.push({ id, text });
     this.#chars += text.length;
     this.#trim();

@@ -90,7 +90,7 @@ describe("malformed tool calls from a custom adapter", () => {
     for (const calls of [[], null]) {
       const { glove, store } = gloveOn(adapter(() => calls));
       await glove.processRequest("go");
-      expect((await store.getMessages())[1]).toEqual({ sender: "agent", text: "" });
+      expect((await store.getMessages())[1]).toEqual({ sender: "agent", id: expect.any(String), text: "" });
     }
     const { glove, store } = gloveOn(adapter(() => [{ tool_name: "echo", input_args: { text: "a" }, id: 3 }]));
     await glove.processRequest("go");

@@ -23,13 +23,31 @@ export async function toRequest(req: IncomingMessage, signal: AbortSignal): Prom
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const hasBody = method !== "GET" && method !== "HEAD";
-  if (!hasBody) return new Request(url, { method, headers, signal });
+  if (!hasBody) return new NodeRequest(url, { method, headers }, signal);
   const length = Number(req.headers["content-length"]);
   if (Number.isInteger(length) && length >= 0 && length <= SMALL_BODY) {
-    return new Request(url, { method, headers, signal, body: await readSmallBody(req, length) });
+    return new NodeRequest(url, { method, headers, body: await readSmallBody(req, length) }, signal);
   }
   // Large or chunked bodies stream, so the handler's size limit cuts them off early.
-  return new Request(url, { method, headers, signal, body: bodyStream(req), duplex: "half" } as RequestInit);
+  return new NodeRequest(url, { method, headers, body: bodyStream(req), duplex: "half" } as RequestInit, signal);
+}
+
+/**
+ * A Request whose `signal` is the connection's own. Given as `init.signal`, undici would make
+ * the Request a second signal following it (a listener, a WeakRef and a finalizer registration
+ * per request); handlers read `request.signal` and see the same thing either way.
+ */
+class NodeRequest extends Request {
+  readonly #signal: AbortSignal;
+
+  constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+
+  override get signal(): AbortSignal {
+    return this.#signal;
+  }
 }
 
 /**

@@ -7,6 +7,11 @@ import type { McpAppHostOptions, McpAppSlotProps } from "./types.js";
 /** Props of `McpAppFrame`: the slot's app and what the page lets it do. */
 export interface McpAppFrameProps extends McpAppHostOptions {
   app: McpAppSlotProps;
+  /**
+   * What keeps the app loaded (the slot id): a new `app` object with the same key (a state
+   * update, a snapshot after reconnecting) does not reload it. Default: the `app` object itself.
+   */
+  appKey?: string;
 }
 
 /** Before the app reports its size. */
@@ -17,28 +22,31 @@ const INITIAL_HEIGHT = 160;
  * page, its cookies or storage, no top navigation, no popups), a CSP built from the resource's
  * metadata as the document's first element, and the host bridge on the frame's messages.
  */
-export function McpAppFrame({ app, ...options }: McpAppFrameProps): ReactNode {
+export function McpAppFrame({ app, appKey, ...options }: McpAppFrameProps): ReactNode {
   const frame = useRef<HTMLIFrameElement>(null);
   const bridge = useRef<McpAppHostBridge | undefined>(undefined);
   const [height, setHeight] = useState(INITIAL_HEIGHT);
   const optionsRef = useRef(options);
   optionsRef.current = options;
+  const appRef = useRef(app);
+  appRef.current = app;
 
   // Layout effect: the bridge listens before the document is set, so the app's first message is heard.
   useLayoutEffect(() => {
     const element = frame.current;
     if (!element) return;
-    const host = new McpAppHostBridge(element, app, optionsRef.current, ({ height: next }) => {
+    const current = appRef.current;
+    const host = new McpAppHostBridge(element, current, optionsRef.current, ({ height: next }) => {
       if (next !== undefined) setHeight(next);
     });
     bridge.current = host;
     host.start();
-    element.srcdoc = appDocument(app.resource.html, appCsp(app.resource.csp));
+    element.srcdoc = appDocument(current.resource.html, appCsp(current.resource.csp));
     return () => {
       host.stop();
       bridge.current = undefined;
     };
-  }, [app]);
+  }, [appKey ?? app]);
 
   useLayoutEffect(() => {
     bridge.current?.update(options);

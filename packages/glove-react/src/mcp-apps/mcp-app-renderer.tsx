@@ -12,9 +12,9 @@ export const MCP_APP_RENDERER = "mcp_app";
  * (module scope or `useMemo`): a new renderer each render remounts the app.
  */
 export function mcpAppRenderer(options: McpAppHostOptions = {}): SlotRenderer {
-  return function McpAppSlot({ props }: SlotRenderProps): ReactNode {
+  return function McpAppSlot({ props, slot }: SlotRenderProps): ReactNode {
     // Slots named "mcp_app" carry glove-mcp's McpAppSlotInput.
-    return <McpAppFrame app={props as McpAppSlotProps} {...options} />;
+    return <McpAppFrame app={props as McpAppSlotProps} appKey={slot.id} {...options} />;
   };
 }
 

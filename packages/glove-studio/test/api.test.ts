@@ -51,7 +51,7 @@ describe("conversation list", () => {
   it("lists every owner's conversations with totals, newest first", async () => {
     const { status, body } = await get("api/conversations");
     expect(status).toBe(200);
-    expect(body.total).toBe(5);
+    expect(body.total).toBe(6);
     const items = body.items as Array<{ id: string; owner: string; status: string }>;
     expect(items.map((c) => c.id).sort()).toEqual(Object.values(ids).sort());
     const updated = items.map((c) => (c as unknown as { updatedAt: string }).updatedAt);
@@ -64,14 +64,14 @@ describe("conversation list", () => {
   it("filters by agent, owner, status, text and date, and pages with the cursor", async () => {
     const ids_ = async (query: string) => ((await get(`api/conversations?${query}`)).body.items as Array<{ id: string }>).map((c) => c.id).sort();
     expect(await ids_("agent=researcher")).toEqual([ids.bobs, ids.waiting].sort());
-    expect(await ids_("owner=bob")).toEqual([ids.bobs]);
+    expect(await ids_("owner=bob")).toEqual([ids.bobs, ids.delegated].sort());
     expect(await ids_("status=waiting")).toEqual([ids.waiting]);
     expect(await ids_("status=error")).toEqual([ids.failed]);
     expect(await ids_("text=LISBON")).toEqual([ids.weather]);
     expect(await ids_("updatedTo=2000-01-01")).toEqual([]);
     const first = await get("api/conversations?limit=2");
     expect((first.body.items as unknown[]).length).toBe(2);
-    expect(first.body.total).toBe(5);
+    expect(first.body.total).toBe(6);
     const seen = (first.body.items as Array<{ id: string }>).map((c) => c.id);
     let cursor = first.body.nextCursor as string | null;
     while (cursor) {

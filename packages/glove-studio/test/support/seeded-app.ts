@@ -75,6 +75,7 @@ export interface Seeded {
   waiting: string;
   failed: string;
   bobs: string;
+  delegated: string;
 }
 
 export async function seed(app: SeededApp): Promise<Seeded> {
@@ -83,5 +84,6 @@ export async function seed(app: SeededApp): Promise<Seeded> {
   const waiting = await app.converse("alice", "researcher", ["ask What name goes on the booking?"]);
   const failed = await app.converse("alice", "assistant", ["fail now"]);
   const bobs = await app.converse("bob", "researcher", ["hello from bob"]);
-  return { weather, hostile, waiting, failed, bobs };
+  const delegated = await app.converse("bob", "assistant", ["delegate Nairobi"]);
+  return { weather, hostile, waiting, failed, bobs, delegated };
 }

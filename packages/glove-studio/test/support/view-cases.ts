@@ -53,8 +53,8 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
 
     it("lists the conversations with totals, and filters them", async () => {
       const { page, errors } = await open();
-      await expect.poll(() => page.getByTestId("conversation-row").count()).toBe(5);
-      await expect.poll(() => page.getByTestId("totals").innerText()).toMatch(/^5 conversations · tokens in [\d,]+ · out [\d,]+$/);
+      await expect.poll(() => page.getByTestId("conversation-row").count()).toBe(6);
+      await expect.poll(() => page.getByTestId("totals").innerText()).toMatch(/^6 conversations · tokens in [\d,]+ · out [\d,]+$/);
       await expect.poll(() => page.locator('[data-testid="conversation-row"] [data-status="waiting"]').count()).toBe(1);
       await expect.poll(() => page.locator('[data-testid="conversation-row"] [data-status="error"]').count()).toBe(1);
       await expect.poll(() => page.getByTestId("source").innerText()).toContain(kind.name);
@@ -89,6 +89,21 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
       expect(first).toContain("ok");
       await expect.poll(() => page.getByTestId("timeline").innerText()).toContain("It is sunny in Oslo.");
       await shoot(page, "conversation");
+      expect(errors).toEqual([]);
+    });
+
+    it("nests a subagent's run under the call that started it, in the timeline and the waterfall", async () => {
+      const { page, errors } = await open(`#/c/${ids.delegated}`);
+      const nested = page.getByTestId("nested-runs").first();
+      await expect.poll(() => nested.innerText()).toContain("invoke_agent forecaster");
+      expect(await nested.innerText()).toContain("execute_tool get_weather");
+      await expect.poll(() => page.getByTestId("timeline").innerText()).toContain("The forecaster says: Forecast: sunny");
+      await page.getByTestId("turn-link").first().click();
+      const subagent = page.locator('[data-testid="span"][data-kind="subagent"]');
+      await expect.poll(() => subagent.count()).toBe(1);
+      // Indented under the dispatch call: deeper than the turn's own calls.
+      const indent = async (locator: ReturnType<Page["locator"]>) => parseFloat(await locator.locator(".span-name").evaluate((el) => getComputedStyle(el).paddingLeft));
+      expect(await indent(subagent)).toBeGreaterThan(await indent(page.locator('[data-testid="span"][data-kind="model_call"]').first()));
       expect(errors).toEqual([]);
     });
 

@@ -4,17 +4,41 @@ import { duration } from "../parts/format.js";
 import { StatusBadge } from "../parts/status-badge.js";
 
 type Result = NonNullable<Message["tool_results"]>[number];
+type Span = TurnTrace["spans"][number];
 
-/** How long each tool call took, by call id, from the turns' spans. */
-export function callDurations(traces: TurnTrace[]): Map<string, number | null> {
-  const durations = new Map<string, number | null>();
+/** The turns' spans by tool call id, and each span's children (a subagent run under its call). */
+interface SpanIndex {
+  byCall: Map<string, Span>;
+  children: Map<string, Span[]>;
+}
+
+export function spanIndex(traces: TurnTrace[]): SpanIndex {
+  const index: SpanIndex = { byCall: new Map(), children: new Map() };
   for (const trace of traces) {
     for (const span of trace.spans) {
       const id = span.attributes["gen_ai.tool.call.id"];
-      if (typeof id === "string") durations.set(id, span.durationMs);
+      // The timeline shows the top agent's calls; a subagent's call ids may repeat them.
+      if (typeof id === "string" && span.attributes["glove.agent_path"] === undefined) index.byCall.set(id, span);
+      if (span.parentSpanId) index.children.set(span.parentSpanId, [...(index.children.get(span.parentSpanId) ?? []), span]);
     }
   }
-  return durations;
+  return index;
+}
+
+/** What ran below a call (a subagent's model and tool calls), nested as it ran. */
+function NestedRuns({ span, index }: { span: Span; index: SpanIndex }) {
+  const below = index.children.get(span.spanId) ?? [];
+  if (below.length === 0) return null;
+  return (
+    <ul className="nested-runs" data-testid="nested-runs">
+      {below.map((child) => (
+        <li key={child.spanId} data-kind={child.kind}>
+          {child.name} <StatusBadge status={child.status} /> <span className="muted">{duration(child.durationMs)}</span>
+          <NestedRuns span={child} index={index} />
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function resultsById(messages: Message[]): Map<string, Result> {
@@ -25,14 +49,16 @@ function resultsById(messages: Message[]): Map<string, Result> {
 
 const SUBAGENT = /subagent/i;
 
-function ToolCallCard({ call, result, took }: { call: NonNullable<Message["tool_calls"]>[number]; result: Result | undefined; took: number | null | undefined }) {
+function ToolCallCard({ call, result, index }: { call: NonNullable<Message["tool_calls"]>[number]; result: Result | undefined; index: SpanIndex }) {
   const status = result?.result.status ?? "running";
+  const span = call.id ? index.byCall.get(call.id) : undefined;
+  const took = span?.durationMs;
   return (
     <div className={SUBAGENT.test(call.tool_name) ? "tool-call subagent" : "tool-call"} data-testid="tool-call">
       <div className="tool-head">
         <strong>{SUBAGENT.test(call.tool_name) ? `subagent run · ${call.tool_name}` : call.tool_name}</strong>
         <StatusBadge status={status === "success" ? "ok" : status} />
-        {took !== undefined && <span className="muted">{duration(took)}</span>}
+        {span && <span className="muted">{duration(took)}</span>}
         {call.id && <code className="muted">{call.id}</code>}
       </div>
       <div className="tool-io">
@@ -52,6 +78,7 @@ function ToolCallCard({ call, result, took }: { call: NonNullable<Message["tool_
           )}
         </div>
       </div>
+      {span && <NestedRuns span={span} index={index} />}
     </div>
   );
 }
@@ -59,7 +86,7 @@ function ToolCallCard({ call, result, took }: { call: NonNullable<Message["tool_
 /** The messages with their tool calls (input, result, status, duration) and the runtime's markers. */
 export function Timeline({ messages, offset, traces }: { messages: Message[]; offset: number; traces: TurnTrace[] }) {
   const results = resultsById(messages);
-  const took = callDurations(traces);
+  const index = spanIndex(traces);
   return (
     <ol className="timeline" data-testid="timeline" start={offset + 1}>
       {messages.map((m, i) => {
@@ -84,7 +111,7 @@ export function Timeline({ messages, offset, traces }: { messages: Message[]; of
             )}
             {m.text && <ClippedText text={m.text} />}
             {m.tool_calls?.map((call, j) => (
-              <ToolCallCard key={call.id ?? j} call={call} result={call.id ? results.get(call.id) : undefined} took={call.id ? took.get(call.id) : undefined} />
+              <ToolCallCard key={call.id ?? j} call={call} result={call.id ? results.get(call.id) : undefined} index={index} />
             ))}
           </li>
         );

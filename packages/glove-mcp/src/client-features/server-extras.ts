@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { PromptListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ToolRegistryPlugin, toolFromFoldArgs, type IGloveRunnable } from "glove-core";
 import { promptSkill, promptSkillName } from "./prompt-skills.js";
 import { allPages, resourceTools } from "./resource-tools.js";
@@ -30,17 +31,25 @@ export class ServerExtras {
       this.tools.set(id, folds.map((f) => f.name));
     }
     if (this.options.prompts && capabilities.prompts) {
-      // A prompt list the server fails to give leaves the tools usable; the skills just stay absent.
-      const prompts = await allPages(async (cursor) => {
-        const page = await client.listPrompts(cursor ? { cursor } : {});
-        return { items: page.prompts, nextCursor: page.nextCursor };
-      }).catch(() => []);
-      for (const prompt of prompts) {
-        const name = promptSkillName(id, prompt.name);
-        if (this.skills.has(name)) continue; // skills cannot be redefined; the handler reads the live client
-        this.glove.defineSkill(promptSkill(id, prompt, () => this.clients.get(id)));
-        this.skills.add(name);
-      }
+      // Prompts the server adds later become skills too; removed ones fail with McpPromptError when used.
+      client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.addPrompts(id, client));
+      await this.addPrompts(id, client);
+    }
+  }
+
+  /** Defines a skill for every prompt of the server not yet known. */
+  private async addPrompts(id: string, client: Client): Promise<void> {
+    // A prompt list the server fails to give leaves the tools usable; the skills just stay absent.
+    const prompts = await allPages(async (cursor) => {
+      const page = await client.listPrompts(cursor ? { cursor } : {});
+      return { items: page.prompts, nextCursor: page.nextCursor };
+    }).catch(() => []);
+    if (this.clients.get(id) !== client) return; // closed or replaced meanwhile
+    for (const prompt of prompts) {
+      const name = promptSkillName(id, prompt.name);
+      if (this.skills.has(name)) continue; // skills cannot be redefined; the handler reads the live client
+      this.glove.defineSkill(promptSkill(id, prompt, () => this.clients.get(id)));
+      this.skills.add(name);
     }
   }
 

@@ -64,7 +64,7 @@ describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")("the packed package
     // machine); nothing below opens a SQLite database, so the JavaScript is all that is needed.
     await sh(
       "npm",
-      ["install", ...packed.map((p) => join(dir, p.filename)), "zod@^4", "react@^19", "react-dom@^19", "@types/react@^19", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"],
+      ["install", ...packed.map((p) => join(dir, p.filename)), "zod@^4", "react@^19", "react-dom@^19", "@types/react@^19", "ai@^6", "@ai-sdk/react@^3", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"],
       app,
     );
   }, TIMEOUT);
@@ -166,23 +166,23 @@ export type Checked = [typeof glove, typeof server, typeof bridgeMcpTool, typeof
   }, TIMEOUT);
 
   /**
-   * Code a newcomer writes, from the docs: every file in test-install/newcomer/ compiles together
-   * under strict + nodenext + exactOptionalPropertyTypes against the tarballs, and each
-   * `*.run.ts` then runs with plain node (transpiled, as a bundler-free app would ship it).
+   * Every file in test-install/<folder>/ compiles together under strict + nodenext +
+   * exactOptionalPropertyTypes against the tarballs, and each `*.run.ts` then runs with plain node
+   * (transpiled, as a bundler-free app would ship it).
    */
-  it("compiles and runs the newcomer's code under strict + nodenext + exactOptionalPropertyTypes", async () => {
-    const source = join(ROOT, "test-install", "newcomer");
+  async function compileAndRun(folder: string, skipLibCheck: boolean): Promise<void> {
+    const source = join(ROOT, "test-install", folder);
     const files = readdirSync(source).filter((f) => f.endsWith(".ts")).sort();
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) writeFileSync(join(app, file), readFileSync(join(source, file), "utf8"));
     writeFileSync(
-      join(app, "tsconfig.newcomer.json"),
+      join(app, `tsconfig.${folder}.json`),
       JSON.stringify({
-        compilerOptions: { module: "NodeNext", moduleResolution: "nodenext", target: "ES2022", strict: true, exactOptionalPropertyTypes: true, skipLibCheck: false, noEmit: true, types: [] },
+        compilerOptions: { module: "NodeNext", moduleResolution: "nodenext", target: "ES2022", strict: true, exactOptionalPropertyTypes: true, skipLibCheck, noEmit: true, types: [] },
         files,
       }),
     );
-    await sh(process.execPath, [TSC, "-p", "tsconfig.newcomer.json"], app);
+    await sh(process.execPath, [TSC, "-p", `tsconfig.${folder}.json`], app);
     for (const file of files.filter((f) => f.endsWith(".run.ts"))) {
       const js = ts.transpileModule(readFileSync(join(source, file), "utf8"), {
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
@@ -191,5 +191,15 @@ export type Checked = [typeof glove, typeof server, typeof bridgeMcpTool, typeof
       writeFileSync(join(app, out), js);
       await sh(process.execPath, [out], app);
     }
-  }, TIMEOUT);
+  }
+
+  /** Code a newcomer writes, from the docs (test-install/newcomer/), our declaration files checked too. */
+  it("compiles and runs the newcomer's code under strict + nodenext + exactOptionalPropertyTypes", () => compileAndRun("newcomer", false), TIMEOUT);
+
+  /**
+   * An AI SDK page moved onto glove-server (test-install/newcomer-ai-sdk/): useChat with
+   * glove-react/ai-sdk's transport, and the transport run with node. skipLibCheck as in the AI SDK's
+   * own templates: its declaration files do not compile under exactOptionalPropertyTypes.
+   */
+  it("compiles an AI SDK useChat page on glove-react/ai-sdk and runs its transport", () => compileAndRun("newcomer-ai-sdk", true), TIMEOUT);
 });

@@ -152,4 +152,20 @@ describe("an unmodified useChat page on glove-server", () => {
     expect(await assistantSaid(page, WAITING_TEXT).count()).toBe(1);
     await page.close();
   }, SLOW_WORK_MS);
+
+  it("regenerate() answers again on the server; the reloaded page shows the new answer only", async () => {
+    const page = await newChat();
+    await send(page, "count please");
+    await assistantSaid(page, "Answer 1.").waitFor();
+    await page.getByRole("button", { name: "Regenerate" }).click();
+    await assistantSaid(page, "Answer 2.").waitFor();
+    await statusIs(page, "ready");
+    expect(await assistantSaid(page, "Answer 1.").count()).toBe(0);
+    await page.reload();
+    await assistantSaid(page, "Answer 2.").waitFor();
+    expect(await page.locator('li[data-role="assistant"]').count()).toBe(1);
+    const stored = (await serverSnapshot(page)).messages.filter((m) => m.sender === "agent").map((m) => m.text);
+    expect(stored).toEqual(["Answer 2."]);
+    await page.close();
+  }, SLOW_WORK_MS);
 });

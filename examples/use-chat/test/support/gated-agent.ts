@@ -57,19 +57,24 @@ function waitTool(gates: Gates): GloveFoldArgs<{ gate: string }> {
   };
 }
 
-function gatedTurn(request: PromptRequest): ScriptedTurn {
-  const last = request.messages.at(-1);
-  if (last?.tool_results?.[0]?.tool_name === "wait_for_gate") return { text: OPENED_TEXT };
-  const gate = last?.sender === "user" ? /wait for (\S+)/.exec(last.text) : null;
-  if (gate) return { text: WAITING_TEXT, toolCalls: [{ name: "wait_for_gate", input: { gate: gate[1] } }] };
-  return offlineTurn(request);
+/** "count" answers "Answer <n>", n counting this conversation's answers (a regenerated one differs). */
+function gatedTurns(): (request: PromptRequest) => ScriptedTurn {
+  let answers = 0;
+  return (request) => {
+    const last = request.messages.at(-1);
+    if (last?.tool_results?.[0]?.tool_name === "wait_for_gate") return { text: OPENED_TEXT };
+    const gate = last?.sender === "user" ? /wait for (\S+)/.exec(last.text) : null;
+    if (gate) return { text: WAITING_TEXT, toolCalls: [{ name: "wait_for_gate", input: { gate: gate[1] } }] };
+    if (last?.sender === "user" && last.text.includes("count")) return { text: `Answer ${++answers}.` };
+    return offlineTurn(request);
+  };
 }
 
 export function gatedAgent(gates: Gates): (outbox: SentEmail[]) => AgentFactory {
   return (outbox) =>
     assistantAgent({
       outbox,
-      model: () => new ScriptedModel([], { name: "gated", delayMs: 5, record: false, fallback: gatedTurn }),
+      model: () => new ScriptedModel([], { name: "gated", delayMs: 5, record: false, fallback: gatedTurns() }),
       extraTools: [waitTool(gates) as GloveFoldArgs<never>],
     });
 }

@@ -11,7 +11,7 @@ export interface ChatProps {
 }
 
 export function Chat({ id, initialMessages, transport }: ChatProps) {
-  const { messages, sendMessage, status, stop, error, addToolApprovalResponse } = useChat({
+  const { messages, sendMessage, regenerate, status, stop, error, addToolApprovalResponse } = useChat({
     id,
     messages: initialMessages,
     resume: true,
@@ -50,6 +50,11 @@ export function Chat({ id, initialMessages, transport }: ChatProps) {
         {busy && (
           <button type="button" onClick={() => void stop()}>
             Stop
+          </button>
+        )}
+        {status === "ready" && messages.at(-1)?.role === "assistant" && (
+          <button type="button" onClick={() => void regenerate()}>
+            Regenerate
           </button>
         )}
       </form>

@@ -6,7 +6,7 @@ import { ChatTransportError } from "./chat-transport-error.js";
 import { ChunkMapper } from "./chunk-mapper.js";
 import { EventFeed } from "./event-feed.js";
 import { finishedStream, followTurn, type TurnTarget } from "./follow-turn.js";
-import { exchanges, replayEvents, replyInProgress } from "./history.js";
+import { exchanges, replayEvents, replyInProgress, storedUserId } from "./history.js";
 import { toUIMessages } from "./ui-messages.js";
 
 /** How to reach the glove-server, and which agent new conversations get. */
@@ -58,12 +58,13 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
     const { trigger, chatId, messages, abortSignal } = options;
     const last = messages.at(-1);
     if (!last) throw new ChatTransportError("GLOVE_CHAT_NOTHING_TO_SEND", "useChat sent no messages; there is nothing to answer.");
-    if (trigger === "regenerate-message") {
-      throw new ChatTransportError("GLOVE_CHAT_UNSUPPORTED", "This glove-server cannot regenerate an answer yet.");
-    }
     const conversationId = this.#conversationOf(chatId) ?? (await this.#createFor(chatId));
     const feed = await EventFeed.open(this.#api, conversationId, abortSignal);
     try {
+      // regenerate(): useChat dropped the answer; sendMessage({ text, messageId }): it replaced a user message.
+      if (trigger === "regenerate-message" || (last.role === "user" && options.messageId === last.id)) {
+        return await this.#branch(feed, conversationId, messages, trigger === "regenerate-message", abortSignal);
+      }
       if (last.role === "user") return await this.#submit(feed, conversationId, last, abortSignal);
       return await this.#continue(feed, conversationId, last, abortSignal);
     } catch (error) {
@@ -98,10 +99,32 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
   }
 
   async #submit(feed: EventFeed, conversationId: string, message: UIMessage, signal: AbortSignal | undefined): Promise<ReadableStream<UIMessageChunk>> {
-    const text = message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-    if (text.trim() === "") throw new ChatTransportError("GLOVE_CHAT_EMPTY_MESSAGE", "The message has no text; a Glove agent is sent text (files are not supported by this transport).");
+    const text = textOf(message);
     signal?.throwIfAborted();
     const { turnId } = await this.#api.postMessage(conversationId, text, message.id);
+    return this.#followNew(feed, conversationId, turnId, signal);
+  }
+
+  /**
+   * A new answer from an earlier point: `regenerate()` of the last answer is the server's
+   * regenerate; of an earlier one, and an edited message, an edit of the user message it answers
+   * (the same text for a regenerate). What followed stays on its branch on the server.
+   */
+  async #branch(feed: EventFeed, conversationId: string, messages: UIMessage[], regenerate: boolean, signal: AbortSignal | undefined): Promise<ReadableStream<UIMessageChunk>> {
+    const users = messages.filter((message) => message.role === "user");
+    const target = users.at(-1);
+    if (!target) throw new ChatTransportError("GLOVE_CHAT_NOTHING_TO_SEND", "There is no user message to answer again.");
+    const text = textOf(target);
+    const stored = storedUserId(feed.snapshot, target.id, users.length - 1);
+    if (stored === undefined) throw new ChatTransportError("GLOVE_CHAT_UNKNOWN_MESSAGE", `Message "${target.id}" is not in the conversation's active branch; load the chat's messages again.`);
+    signal?.throwIfAborted();
+    const last = stored === storedUserId(feed.snapshot, undefined, -1);
+    const { turnId } = regenerate && last ? await this.#api.regenerate(conversationId) : await this.#api.editMessage(conversationId, stored, text);
+    return this.#followNew(feed, conversationId, turnId, signal);
+  }
+
+  /** The reply of a turn just started, as a new assistant message. */
+  #followNew(feed: EventFeed, conversationId: string, turnId: string, signal: AbortSignal | undefined): ReadableStream<UIMessageChunk> {
     this.#abortOnStop(conversationId, signal);
     const mapper = new ChunkMapper(turnId);
     return followTurn(feed, mapper, { turnId, running: false }, mapper.start());
@@ -151,4 +174,11 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
     this.#conversations.set(chatId, id);
     return id;
   }
+}
+
+/** What a user message says to the agent: its text parts (files are not sent). */
+function textOf(message: UIMessage): string {
+  const text = message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+  if (text.trim() === "") throw new ChatTransportError("GLOVE_CHAT_EMPTY_MESSAGE", "The message has no text; a Glove agent is sent text (files are not supported by this transport).");
+  return text;
 }

@@ -75,3 +75,14 @@ export function replayEvents(snapshot: ConversationSnapshot, agent: readonly Mes
   for (const slot of snapshot.slots) if (slot.mode === "wait" && slot.status === "pending") events.push({ type: "slot_push", slot });
   return events;
 }
+
+/**
+ * The stored id of the page's user message `id` — the same id when the page loaded it, else the
+ * stored user message at the same position (`index` among user messages; -1: the last), since the
+ * page's own ids for messages it sent are not the store's.
+ */
+export function storedUserId(snapshot: ConversationSnapshot, id: string | undefined, index: number): string | undefined {
+  const users = exchanges(snapshot.messages).flatMap((exchange) => (exchange.user ? [exchange.user.id] : []));
+  if (id !== undefined && users.includes(id)) return id;
+  return users.at(index);
+}

@@ -175,6 +175,39 @@ describe("GloveChatTransport", () => {
     expect(chunks.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta).join("")).toBe(text);
   });
 
+  it("regenerate() and an edited message run on the server's branches: the old answer is set aside", async () => {
+    const { url } = await server([{ text: "First." }, { text: "Second." }, { text: "After the edit." }, { text: "Again, earlier." }, { text: "Later." }]);
+    const transport = transportFor(url);
+    const id = await transport.createChat();
+    const said = (chunks: UIMessageChunk[]) => chunks.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta).join("");
+    const reply = (await foldChunks(await submit(transport, id, [user("u1", "Hi")])))!;
+    expect(reply.parts.some((p) => p.type === "text" && p.text === "First.")).toBe(true);
+
+    // useChat's regenerate(): the answer dropped, the user message sent again.
+    const regenerated = await readAll(await transport.sendMessages({ trigger: "regenerate-message", chatId: id, messageId: reply.id, messages: [user("u1", "Hi")], abortSignal: undefined }));
+    expect(said(regenerated)).toBe("Second.");
+    const loaded = await transport.loadMessages(id);
+    expect(loaded.map((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join(""))).toEqual(["Hi", "Second."]);
+
+    // sendMessage({ text, messageId }): the user message replaced, answered again.
+    const edited = await readAll(await transport.sendMessages({ trigger: "submit-message", chatId: id, messageId: loaded[0]!.id, messages: [user(loaded[0]!.id, "Hello instead")], abortSignal: undefined }));
+    expect(said(edited)).toBe("After the edit.");
+    const afterEdit = await transport.loadMessages(id);
+    expect(afterEdit[0]!.parts).toEqual([{ type: "text", text: "Hello instead" }]);
+
+    // regenerate() of an earlier answer: its user message is edited with the same text.
+    const later = await submit(transport, id, [...afterEdit, user("u2", "And now?")]);
+    expect(said(later)).toBe("Again, earlier.");
+    const twoTurns = await transport.loadMessages(id);
+    const again = await readAll(await transport.sendMessages({ trigger: "regenerate-message", chatId: id, messageId: twoTurns[1]!.id, messages: [twoTurns[0]!], abortSignal: undefined }));
+    expect(said(again)).toBe("Later.");
+    expect((await transport.loadMessages(id)).map((m) => m.role)).toEqual(["user", "assistant"]);
+
+    // A user message the conversation does not have (the page's history is not the server's): refused, nothing runs.
+    const unknown = await transport.sendMessages({ trigger: "regenerate-message", chatId: id, messageId: undefined, messages: [twoTurns[0]!, user("x", "never sent")], abortSignal: undefined }).catch((e: unknown) => e);
+    expect(ChatTransportError.isInstance(unknown) && unknown.code).toBe("GLOVE_CHAT_UNKNOWN_MESSAGE");
+  });
+
   it("bad requests fail with typed errors and leave the conversation usable", async () => {
     const { url } = await server([{ toolCalls: [{ name: "delete_file", input: { path: "/tmp/c" } }] }, { text: "Done." }]);
     const transport = transportFor(url);

@@ -102,7 +102,7 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
       const subagent = page.locator('[data-testid="span"][data-kind="subagent"]');
       await expect.poll(() => subagent.count()).toBe(1);
       // Indented under the dispatch call: deeper than the turn's own calls.
-      const indent = async (locator: ReturnType<Page["locator"]>) => parseFloat(await locator.locator(".span-name").evaluate((el) => getComputedStyle(el).paddingLeft));
+      const indent = async (locator: ReturnType<Page["locator"]>) => Number(/padding-left:\s*([\d.]+)rem/.exec((await locator.locator(".span-name").getAttribute("style")) ?? "")?.[1]);
       expect(await indent(subagent)).toBeGreaterThan(await indent(page.locator('[data-testid="span"][data-kind="model_call"]').first()));
       expect(errors).toEqual([]);
     });

@@ -16,6 +16,12 @@ export type IdSource = () => string;
 export class AgUiEventMapper {
   #messageId: string | undefined;
   #textOpen = false;
+  /** The message the current model response's tool calls hang on. */
+  #parentId: string | undefined;
+  /** The first message id the current model response streamed under (its text, or its calls' parent). */
+  #responseId: string | undefined;
+  /** Ids of finished model responses, in order, until `takeResponseId` claims them. */
+  readonly #responseIds: Array<string | undefined> = [];
 
   constructor(private readonly ids: IdSource) {}
 
@@ -32,6 +38,9 @@ export class AgUiEventMapper {
       case "model_response":
       case "model_response_complete": {
         const closed = this.close();
+        this.#responseIds.push(this.#responseId);
+        this.#responseId = undefined;
+        this.#parentId = undefined;
         this.#messageId = undefined;
         return closed;
       }
@@ -52,11 +61,21 @@ export class AgUiEventMapper {
     const out: AgUiEvent[] = [];
     if (!this.#textOpen) {
       this.#messageId ??= this.ids();
+      this.#responseId ??= this.#messageId;
       this.#textOpen = true;
       out.push({ type: "TEXT_MESSAGE_START", messageId: this.#messageId, role: "assistant" });
     }
     out.push({ type: "TEXT_MESSAGE_CONTENT", messageId: this.#messageId!, delta });
     return out;
+  }
+
+  /**
+   * The id the next finished model response streamed under, once: the stored agent message of that
+   * response (`messages_appended` follows the response) takes it in snapshots, so a client that
+   * keeps what it streamed sees one message, not two.
+   */
+  takeResponseId(): string | undefined {
+    return this.#responseIds.shift();
   }
 
   /** Ends an open text message (at a model response's end, before a tool call, or when the run ends). */
@@ -76,8 +95,19 @@ export class AgUiEventMapper {
   #toolUse(toolCallId: string, toolCallName: string, input: unknown): AgUiEvent[] {
     if (toolCallId === "") return [];
     const out = this.close();
+    if (this.#parentId === undefined) {
+      // The response's calls hang on its message: its text, or an empty message opened for them,
+      // so that clients building one message per TEXT_MESSAGE_START (assistant-ui) see the same
+      // messages as the snapshot does.
+      this.#parentId = this.#messageId;
+      if (this.#parentId === undefined) {
+        this.#parentId = this.ids();
+        out.push({ type: "TEXT_MESSAGE_START", messageId: this.#parentId, role: "assistant" }, { type: "TEXT_MESSAGE_END", messageId: this.#parentId });
+      }
+    }
+    const parentMessageId = this.#parentId;
+    this.#responseId ??= parentMessageId;
     // A text message after this call (same response) is a new one, after the call in the list.
-    const parentMessageId = this.#messageId ?? this.ids();
     this.#messageId = undefined;
     out.push(
       { type: "TOOL_CALL_START", toolCallId, toolCallName, parentMessageId },

@@ -11,13 +11,16 @@ export function toolResultContent(result: ToolResultData): string {
  * A Glove history as AG-UI messages (MESSAGES_SNAPSHOT): user and agent messages, and each tool
  * result as a `tool` message after the call. Compaction bookkeeping (the summary request and the
  * summary) is the model's view, not the conversation people had, so it is left out. Messages
- * without an id get one from their position, stable between snapshots.
+ * without an id get one from their position, stable between snapshots; `renamed` maps stored ids
+ * to the ids a client already knows them by.
  */
-export function toAgUiMessages(history: readonly Message[]): AgUiMessage[] {
+export function toAgUiMessages(history: readonly Message[], renamed: ReadonlyMap<string, string> = new Map()): AgUiMessage[] {
   const out: AgUiMessage[] = [];
   history.forEach((message, index) => {
     if (message.is_compaction || message.is_compaction_request) return;
-    const id = message.id ?? `glove-message-${index}`;
+    const stored = message.id ?? `glove-message-${index}`;
+    // Messages this run streamed keep the ids the client saw (see run-stream.ts).
+    const id = renamed.get(stored) ?? stored;
     if (message.sender === "agent") {
       const toolCalls = (message.tool_calls ?? []).map((call, n) => ({
         id: call.id ?? `${id}-call-${n}`,

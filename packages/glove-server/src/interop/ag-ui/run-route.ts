@@ -7,6 +7,7 @@ import type { RouteContext } from "../../routes/route-context.js";
 import { NativeEvents } from "../shared/native-events.js";
 import { AgUiEventMapper } from "./event-mapper.js";
 import type { AgUiEvent } from "./events.js";
+import { resumePosition } from "./interrupt-positions.js";
 import { resumeToAnswer, waitingSlots, type ResumeEntry } from "./interrupts.js";
 import { toAgUiMessages } from "./messages.js";
 import { parseRunInput } from "./run-input.js";
@@ -15,7 +16,10 @@ import { threadRecord } from "./thread.js";
 import type { Message } from "glove-core";
 
 type Snapshot = Awaited<ReturnType<ConversationHandle["snapshot"]>>;
-type StreamPlan = Omit<RunStreamOptions, "conversation" | "native" | "threadId" | "runId" | "ids">;
+type StreamPlan = Omit<RunStreamOptions, "conversation" | "native" | "threadId" | "runId" | "ids"> & {
+  /** Where the run's events start, when not where the conversation stood at the request. */
+  after?: number;
+};
 
 const ids = () => crypto.randomUUID();
 
@@ -35,20 +39,24 @@ export async function runAgUi(ctx: RouteContext): Promise<Response> {
   if (run.resume) plan = await resumeRun(conversation, before, run.resume, run.threadId, run.runId);
   else if (run.userMessage) {
     const { turnId, duplicate } = await startAdmittedTurn(ctx, record, conversation, run.userMessage.text, run.userMessage.id);
-    plan = duplicate ? followRun(before, turnId, run.threadId, run.runId) : { turnId, started: false, prelude: [{ type: "STATE_SNAPSHOT", snapshot: stateOf(before.data) }] };
+    plan = duplicate
+      ? followRun(before, turnId, run.threadId, run.runId)
+      : { turnId, started: false, userMessageId: run.userMessage.id, prelude: [{ type: "STATE_SNAPSHOT", snapshot: stateOf(before.data) }] };
   } else plan = followRun(before, undefined, run.threadId, run.runId);
-  const native = new NativeEvents(conversation, { after: before.lastId, heartbeatMs: ctx.options.heartbeatMs });
+  const native = new NativeEvents(conversation, { after: plan.after ?? before.lastId, heartbeatMs: ctx.options.heartbeatMs });
   return sseResponse(runStream({ ...plan, conversation, native, threadId: run.threadId, runId: run.runId, ids }));
 }
 
 /**
  * A run that joins the conversation as it is (a retried message, or no new message): the history
  * and state, the text streaming now, then the running turn to its end; with no turn running
- * (or not the one named), it ends at once — as an interrupt when questions wait.
+ * (or not the one named), or one waiting for an answer, it ends at once — as an interrupt when
+ * questions wait.
  */
 function followRun({ data }: Snapshot, turnId: string | undefined, threadId: string, runId: string): StreamPlan {
   const running = data.busy === true && (turnId === undefined || data.turnId === turnId);
-  if (!running) return { turnId, started: true, prelude: [], finished: closingEvents(data, threadId, runId) };
+  // A turn that waits for a person streams nothing until answered: the run ends as that interrupt.
+  if (!running || waitingSlots(data.slots).length > 0) return { turnId, started: true, prelude: [], finished: closingEvents(data, threadId, runId) };
   const mapper = new AgUiEventMapper(ids);
   const streaming = typeof data.streamingText === "string" ? data.streamingText : "";
   const prelude: AgUiEvent[] = [
@@ -82,5 +90,7 @@ async function resumeRun(conversation: ConversationHandle, before: Snapshot, res
   if (stillWaiting) return { turnId: undefined, started: true, prelude: [], finished: closingEvents((await conversation.snapshot()).data, threadId, runId) };
   // A replayed resume: the run follows the turn the first one resumed, or reports where it stands.
   if (answers.every((answer) => answer === undefined)) return followRun(await conversation.snapshot(), undefined, threadId, runId);
-  return { turnId: undefined, started: true, prelude: [] };
+  // From where the interrupted run stopped: what happened since (a parallel call's result) follows too.
+  const after = resumePosition(conversation.log, [...answered], before.lastId);
+  return { turnId: undefined, started: true, prelude: [], after };
 }

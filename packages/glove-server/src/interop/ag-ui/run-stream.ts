@@ -3,6 +3,7 @@ import type { SseSource } from "../../http/sse-response.js";
 import type { NativeEvent, NativeEvents } from "../shared/native-events.js";
 import { encodeEvents, type AgUiEvent, type AgUiState } from "./events.js";
 import { AgUiEventMapper, type IdSource } from "./event-mapper.js";
+import { rememberInterrupts } from "./interrupt-positions.js";
 import { slotToInterrupt, waitingSlots } from "./interrupts.js";
 import { toAgUiMessages } from "./messages.js";
 import type { Message } from "glove-core";
@@ -24,6 +25,8 @@ export interface RunStreamOptions {
   prelude: AgUiEvent[];
   /** Ends the run at once after the prelude: nothing is left to stream. */
   finished?: AgUiEvent[];
+  /** The client's id of the user message that starts the turn (snapshots use it for the stored one). */
+  userMessageId?: string;
   ids: IdSource;
 }
 
@@ -36,10 +39,10 @@ export function stateOf(data: SnapshotData): AgUiState {
  * How a run ends when nothing more will stream, read from a snapshot: the history and state
  * (so the page matches the server), then RUN_FINISHED — an interrupt when questions wait.
  */
-export function closingEvents(data: SnapshotData, threadId: string, runId: string): AgUiEvent[] {
+export function closingEvents(data: SnapshotData, threadId: string, runId: string, renamed?: ReadonlyMap<string, string>): AgUiEvent[] {
   const interrupts = waitingSlots(data.slots).map(slotToInterrupt);
   return [
-    { type: "MESSAGES_SNAPSHOT", messages: toAgUiMessages((data.messages ?? []) as Message[]) },
+    { type: "MESSAGES_SNAPSHOT", messages: toAgUiMessages((data.messages ?? []) as Message[], renamed) },
     { type: "STATE_SNAPSHOT", snapshot: stateOf(data) },
     { type: "RUN_FINISHED", threadId, runId, outcome: interrupts.length > 0 ? { type: "interrupt", interrupts } : { type: "success" } },
   ];
@@ -56,11 +59,18 @@ export function runStream(options: RunStreamOptions): SseSource {
   let started = options.started;
   let pending: AgUiEvent[] | undefined = [{ type: "RUN_STARTED", threadId, runId, protocolVersion: "1.0" }, ...options.prelude, ...(options.finished ?? [])];
   let done = options.finished !== undefined;
+  /** Stored message id → the id this run streamed it under, for the snapshots this run sends. */
+  const renamed = new Map<string, string>();
+  let userMessageId = options.userMessageId;
+
+  /** The id of the last native event translated: where a run that ends on questions stopped. */
+  let position = 0;
 
   const finish = async (): Promise<AgUiEvent[]> => {
     done = true;
     const { data } = await conversation.snapshot();
-    return [...mapper.close(), ...closingEvents(data, threadId, runId)];
+    rememberInterrupts(conversation.log, waitingSlots(data.slots).map((slot) => slot.id), position);
+    return [...mapper.close(), ...closingEvents(data, threadId, runId, renamed)];
   };
 
   const turnEnd = async (data: Record<string, unknown>): Promise<AgUiEvent[]> => {
@@ -81,13 +91,29 @@ export function runStream(options: RunStreamOptions): SseSource {
     ];
   };
 
+  /** Notes the stored ids of the messages this run streamed: the user's message and each model response. */
+  const remember = (data: Record<string, unknown>) => {
+    const messages = Array.isArray(data.messages) ? (data.messages as Message[]) : [];
+    const start = typeof data.startIndex === "number" ? data.startIndex : 0;
+    messages.forEach((message, i) => {
+      const stored = message.id ?? `glove-message-${start + i}`;
+      if (message.sender === "agent") {
+        const streamed = mapper.takeResponseId();
+        if (streamed !== undefined) renamed.set(stored, streamed);
+      } else if (userMessageId !== undefined && !message.tool_results?.length) {
+        renamed.set(stored, userMessageId);
+        userMessageId = undefined;
+      }
+    });
+  };
+
   /** A fresh view after the reader fell behind (or before the turn was seen to start). */
   const fromSnapshot = async (data: SnapshotData): Promise<AgUiEvent[]> => {
     const running = data.busy === true && (turnId === undefined || data.turnId === turnId);
     if (!started && !running && data.busy === true) return []; // our turn still waits behind another
-    if (!running) return finish();
+    if (!running || waitingSlots(data.slots).length > 0) return finish();
     started = true;
-    const out: AgUiEvent[] = [...mapper.close(), { type: "MESSAGES_SNAPSHOT", messages: toAgUiMessages((data.messages ?? []) as Message[]) }];
+    const out: AgUiEvent[] = [...mapper.close(), { type: "MESSAGES_SNAPSHOT", messages: toAgUiMessages((data.messages ?? []) as Message[], renamed) }];
     out.push({ type: "STATE_SNAPSHOT", snapshot: stateOf(data) });
     if (typeof data.streamingText === "string") out.push(...mapper.text(data.streamingText));
     return out;
@@ -95,6 +121,7 @@ export function runStream(options: RunStreamOptions): SseSource {
 
   const translate = async (event: NativeEvent): Promise<AgUiEvent[]> => {
     const { type, data } = event;
+    position = event.id;
     if (type === "snapshot") return fromSnapshot(data);
     if (!started) {
       if (type === "turn_start" && (turnId === undefined || data.turnId === turnId)) started = true;
@@ -102,6 +129,10 @@ export function runStream(options: RunStreamOptions): SseSource {
       return type === "tasks" || type === "inbox" ? mapper.map(event) : [];
     }
     if (type === "turn_end" && (turnId === undefined || data.turnId === turnId || data.status === "waiting")) return turnEnd(data);
+    if (type === "messages_appended") {
+      remember(data);
+      return [];
+    }
     const slot = data.slot as { mode?: unknown; status?: unknown } | undefined;
     // A question: the run stops here, the turn waits on the server for the answer.
     if (type === "slot_push" && slot?.mode === "wait" && slot.status === "pending") return finish();

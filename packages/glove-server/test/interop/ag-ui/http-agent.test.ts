@@ -131,6 +131,27 @@ describe("AG-UI over HttpAgent", () => {
     expect(messages.flatMap((m) => m.tool_results ?? [])).toEqual([expect.objectContaining({ call_id: "age-1", result: expect.objectContaining({ data: { age: 41 } }) })]);
   });
 
+  it("a snapshot at an interrupt names what this run streamed by the ids the client saw (no message twice)", async () => {
+    const s = await start({ script: [{ text: "Let me ask.", toolCalls: [{ name: "ask_age", input: { question: "Age?" }, id: "age-2" }] }] });
+    const agent = agUiAgent(s);
+    const asked = await say(agent, "Register me");
+    expect(asked.outcome).toBe("interrupt");
+    const streamedId = (asked.events.find((e) => e.type === "TEXT_MESSAGE_START") as unknown as { messageId: string }).messageId;
+    const snapshot = asked.events.find((e) => e.type === "MESSAGES_SNAPSHOT") as unknown as { messages: Array<{ id: string; role: string; content?: string }> };
+    const userId = agent.messages[0]!.id;
+    expect(snapshot.messages.map((m) => [m.id, m.role, m.content])).toEqual([
+      [userId, "user", "Register me"],
+      [streamedId, "assistant", "Let me ask."],
+    ]);
+    // The client's list after the snapshot: each message once.
+    expect(agent.messages.map((m) => m.id)).toEqual([userId, streamedId]);
+    // The stored ids are the conversation's own: a later snapshot (no run streamed them) uses those.
+    const later = await runOnce(agUiAgent(s, { threadId: agent.threadId }), {});
+    const stored = (later.events.find((e) => e.type === "MESSAGES_SNAPSHOT") as unknown as { messages: Array<{ id: string }> }).messages.map((m) => m.id);
+    expect(stored).toHaveLength(2);
+    expect(stored).not.toContain(streamedId);
+  });
+
   it("asks Glove's permission prompt as an AG-UI tool approval: approved runs the tool, denied refuses it", async () => {
     const s = await start({
       script: [
@@ -188,6 +209,23 @@ describe("AG-UI over HttpAgent", () => {
     const messages = (await s.api(`/conversations/${agent.threadId}`)).body.messages as Message[];
     expectValidHistory(messages);
     expect(messages.at(-1)?.text).toBe("Thanks, 30 noted.");
+  });
+
+  it("what the turn did after the run stopped on a question (a parallel call's result) reaches the page in the answering run", async () => {
+    const s = await start({
+      script: [
+        { toolCalls: [{ name: "delete_file", input: { path: "/tmp/c" }, id: "del-3" }, { name: "show_card", input: { title: "Receipt" }, id: "card-3" }] },
+        { text: "All done." },
+      ],
+    });
+    const agent = agUiAgent(s);
+    const asked = await say(agent, "Delete /tmp/c and show a receipt");
+    expect(asked.outcome).toBe("interrupt");
+    const resumed = await runOnce(agent, { resume: [{ interruptId: asked.interrupts[0]!.id, status: "resolved", payload: { approved: true } }] });
+    expect(resumed.outcome).toBe("success");
+    const results = [...asked.events, ...resumed.events].filter((e) => e.type === "TOOL_CALL_RESULT").map((e) => (e as unknown as { toolCallId: string }).toolCallId);
+    expect(results.sort()).toEqual(["card-3", "del-3"]);
+    expect(agent.messages.filter((m) => m.role === "tool").map((m) => (m as { toolCallId: string }).toolCallId).sort()).toEqual(["card-3", "del-3"]);
   });
 
   it("a cancelled interrupt rejects the question; the turn goes on with the refusal", async () => {

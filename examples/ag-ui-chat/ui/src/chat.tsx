@@ -1,0 +1,44 @@
+import { ComposerPrimitive, MessagePrimitive, ThreadPrimitive, type ToolCallMessagePartProps } from "@assistant-ui/react";
+import { Interrupts } from "./interrupts.js";
+
+function UserMessage() {
+  return (
+    <MessagePrimitive.Root className="message user" data-role="user">
+      <MessagePrimitive.Parts />
+    </MessagePrimitive.Root>
+  );
+}
+
+/** A tool call the agent made, as one line (the agent's tools run on the server). */
+function ToolLine({ toolName, result }: ToolCallMessagePartProps) {
+  return (
+    <span className="tool" data-tool={toolName}>
+      {toolName} {result === undefined ? "…" : "✓"}
+    </span>
+  );
+}
+
+function AssistantMessage() {
+  return (
+    <MessagePrimitive.Root className="message assistant" data-role="assistant">
+      <MessagePrimitive.Parts components={{ tools: { Fallback: ToolLine } }} />
+    </MessagePrimitive.Root>
+  );
+}
+
+/** The thread, the questions the agent waits on (AG-UI interrupts), and the composer. */
+export function Chat() {
+  return (
+    <ThreadPrimitive.Root className="thread">
+      <h1>Glove Bistro · assistant-ui over AG-UI</h1>
+      <ThreadPrimitive.Viewport className="viewport">
+        <ThreadPrimitive.Messages components={{ UserMessage, AssistantMessage }} />
+      </ThreadPrimitive.Viewport>
+      <Interrupts />
+      <ComposerPrimitive.Root className="composer">
+        <ComposerPrimitive.Input placeholder="Ask the bistro…" aria-label="Message" />
+        <ComposerPrimitive.Send>Send</ComposerPrimitive.Send>
+      </ComposerPrimitive.Root>
+    </ThreadPrimitive.Root>
+  );
+}

@@ -19,7 +19,7 @@ export const MESSAGE_PAGE = 100;
 export function operations(messages: number): Operation[] {
   const at = (fraction: number) => Math.min(messages - MESSAGE_PAGE, Math.floor(messages * fraction));
   return [
-    { name: "list: first page (50, with total and tokens)", run: (inspect) => inspect.listConversations({ limit: LIST_PAGE }) },
+    { name: "list: first page (50, counted: total and tokens)", run: (inspect) => inspect.listConversations({ limit: LIST_PAGE }) },
     deepPage(),
     { name: "list: filtered (agent + text)", run: (inspect) => inspect.listConversations({ limit: LIST_PAGE, agent: AGENTS[1], text: "refunds" }) },
     { name: "list: status waiting", run: (inspect) => inspect.listConversations({ limit: LIST_PAGE, status: "waiting" }) },
@@ -36,7 +36,7 @@ export function operations(messages: number): Operation[] {
 function deepPage(): Operation {
   let cursor: string | undefined;
   return {
-    name: "list: 10th page (cursor)",
+    name: "list: 10th page (cursor; the walk's totals)",
     run: async (inspect) => {
       if (cursor === undefined) {
         let page = await inspect.listConversations({ limit: LIST_PAGE });

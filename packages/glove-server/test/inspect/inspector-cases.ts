@@ -81,6 +81,11 @@ export function inspectorCases(make: MakeStorage): void {
       expect(pages.map((p) => p.length)).toEqual([10, 10, 5]);
       const expected = [...records].sort((a, b) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1)).map((r) => r.id);
       expect(pages.flat().map((r) => r.id)).toEqual(expected);
+      // A walk's later pages carry the totals its first page counted; a new first page counts afresh.
+      await storage.catalog.create(record(30));
+      const second = await inspect.listConversations({ limit: 10, cursor: first.nextCursor! });
+      expect([second.total, second.items[0]!.id]).toEqual([25, pages[1]![0]!.id]);
+      expect((await inspect.listConversations({ limit: 10 })).total).toBe(26);
     });
   });
 

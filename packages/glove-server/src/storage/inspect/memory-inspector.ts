@@ -3,6 +3,7 @@ import type { ConversationRecord } from "../types.js";
 import { checkId, checkLimit, checkOffset, checkQuery, encodeCursor, type CheckedQuery } from "./conversation-query.js";
 import { conversationStatus, foldCase } from "./conversation-status.js";
 import { MemoryTraceStore } from "./memory-trace-store.js";
+import { TotalsCache } from "./totals-cache.js";
 import { traceLimits, type TraceLimits } from "./trace-limits.js";
 import type { ConversationPage, ConversationQuery, ConversationSummary, MessagePage, StorageInspector } from "./types.js";
 
@@ -16,6 +17,7 @@ export interface MemorySource {
 /** Storage inspection of memoryStorage: the same answers as the SQL inspectors, computed by scanning. */
 export class MemoryInspector implements StorageInspector {
   readonly traces: MemoryTraceStore;
+  readonly #totals = new TotalsCache();
 
   constructor(private readonly source: MemorySource, limits: Partial<TraceLimits> = {}) {
     this.traces = new MemoryTraceStore(traceLimits(limits));
@@ -33,13 +35,18 @@ export class MemoryInspector implements StorageInspector {
     const after = q.after;
     const from = after ? matching.filter((c) => c.updatedAt < after.updatedAt || (c.updatedAt === after.updatedAt && c.id < after.id)) : matching;
     const items = from.slice(0, q.limit);
-    const tokens = { in: 0, out: 0 };
-    for (const c of matching) {
-      tokens.in += c.stats?.tokens_in ?? 0;
-      tokens.out += c.stats?.tokens_out ?? 0;
-    }
+    const totals = await this.#totals.totals(q, async () => ({
+      n: matching.length,
+      tokens_in: matching.reduce((sum, c) => sum + (c.stats?.tokens_in ?? 0), 0),
+      tokens_out: matching.reduce((sum, c) => sum + (c.stats?.tokens_out ?? 0), 0),
+    }));
     const last = items.at(-1);
-    return { items, nextCursor: from.length > q.limit && last ? encodeCursor(last) : null, total: matching.length, tokens };
+    return {
+      items,
+      nextCursor: from.length > q.limit && last ? encodeCursor(last) : null,
+      total: Number(totals?.n),
+      tokens: { in: Number(totals?.tokens_in), out: Number(totals?.tokens_out) },
+    };
   }
 
   async messages(conversationId: string, page: { offset: number; limit: number }): Promise<MessagePage> {

@@ -6,6 +6,7 @@ import { pageFromRows } from "./listing-page.js";
 import { sqliteBindings, sqliteParam } from "./sqlite-params.js";
 import { traceLimits, type TraceLimits } from "./trace-limits.js";
 import { SqliteTraceStore } from "./sqlite-trace-store.js";
+import { TotalsCache } from "./totals-cache.js";
 import type { ConversationPage, ConversationQuery, MessagePage, StorageInspector } from "./types.js";
 
 /** The catalog table of sqliteStorage (not "glove_…": glove-sqlite owns those names). */
@@ -18,6 +19,7 @@ export const SQLITE_CATALOG_TABLE = "gloveserver_conversations";
  */
 export class SqliteInspector implements StorageInspector {
   readonly traces: SqliteTraceStore;
+  readonly #totals = new TotalsCache();
 
   constructor(private readonly db: Database, limits: Partial<TraceLimits> = {}) {
     this.traces = new SqliteTraceStore(db, traceLimits(limits));
@@ -34,7 +36,7 @@ export class SqliteInspector implements StorageInspector {
       collate: "",
     };
     const rows = this.#all(pageStatement(dialect, checked));
-    const [totals] = this.#all(totalsStatement(dialect, checked));
+    const totals = await this.#totals.totals(checked, async () => this.#all(totalsStatement(dialect, checked))[0]);
     return pageFromRows(rows, checked.limit, totals);
   }
 

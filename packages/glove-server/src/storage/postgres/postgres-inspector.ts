@@ -3,6 +3,7 @@ import { readMessagePage } from "./drivers.js";
 import { pageStatement, totalsStatement, type CatalogDialect, type Statement } from "../inspect/catalog-sql.js";
 import { checkId, checkLimit, checkOffset, checkQuery } from "../inspect/conversation-query.js";
 import { pageFromRows } from "../inspect/listing-page.js";
+import { TotalsCache } from "../inspect/totals-cache.js";
 import { traceLimits, type TraceLimits } from "../inspect/trace-limits.js";
 import type { ConversationPage, ConversationQuery, MessagePage, StorageInspector } from "../inspect/types.js";
 import { PostgresTraceStore } from "./postgres-trace-store.js";
@@ -17,6 +18,7 @@ export const postgresParam = (n: number): string => `$${n}`;
  */
 export class PostgresInspector implements StorageInspector {
   readonly traces: PostgresTraceStore;
+  readonly #totals = new TotalsCache();
 
   constructor(private readonly pool: Pool, private readonly schema: string, limits: Partial<TraceLimits> = {}) {
     this.traces = new PostgresTraceStore(pool, schema, traceLimits(limits));
@@ -36,8 +38,11 @@ export class PostgresInspector implements StorageInspector {
       find: "strpos",
       collate: ` COLLATE "C"`,
     };
-    const [page, totals] = await Promise.all([this.#all(pageStatement(dialect, checked)), this.#all(totalsStatement(dialect, checked))]);
-    return pageFromRows(page, checked.limit, totals[0]);
+    const [page, totals] = await Promise.all([
+      this.#all(pageStatement(dialect, checked)),
+      this.#totals.totals(checked, async () => (await this.#all(totalsStatement(dialect, checked)))[0]),
+    ]);
+    return pageFromRows(page, checked.limit, totals);
   }
 
   async messages(conversationId: string, page: { offset: number; limit: number }): Promise<MessagePage> {

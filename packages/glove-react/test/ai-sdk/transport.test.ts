@@ -6,18 +6,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { UIMessage, UIMessageChunk } from "ai";
 import { ChatTransportError, GloveChatTransport, ServerRequestError, type GloveChatTransportOptions } from "glove-react/ai-sdk";
 import { foldChunks } from "../../src/ai-sdk/ui-messages.js";
-import { startServer, wire } from "../support/server.js";
+import { serversClosedBy, startServer, wire } from "../support/server.js";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function server(...args: Parameters<typeof startServer>) {
-  const started = await startServer(...args);
-  cleanups.push(started.close);
-  return started;
-}
+const server = serversClosedBy(cleanups);
 
 const transportFor = (url: string, options: Partial<GloveChatTransportOptions> = {}) =>
   new GloveChatTransport({ server: url, headers: { authorization: "Bearer alice" }, ...options });

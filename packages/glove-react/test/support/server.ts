@@ -40,6 +40,15 @@ export async function startServer(script: ScriptedTurn[], options: { delayMs?: n
   return { server, url: listening.url, close: () => server.close() };
 }
 
+/** startServer for tests that close what they started: each server's close goes on `cleanups` (run in afterEach). */
+export function serversClosedBy(cleanups: Array<() => unknown>) {
+  return async (...args: Parameters<typeof startServer>) => {
+    const started = await startServer(...args);
+    cleanups.push(started.close);
+    return started;
+  };
+}
+
 /**
  * fetch with a hand on the wire: the test can cut every open event stream (a dropped connection),
  * refuse new connections (offline), and see each request and every event type that arrived.

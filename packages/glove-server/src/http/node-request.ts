@@ -45,8 +45,14 @@ class NodeRequest extends Request {
     this.#signal = signal;
   }
 
-  override get signal(): AbortSignal {
-    return this.#signal;
+  static {
+    // An accessor on the prototype: TypeScript types Request's `signal` as a property, which a class cannot override with a getter.
+    Object.defineProperty(NodeRequest.prototype, "signal", {
+      get(this: NodeRequest) {
+        return this.#signal;
+      },
+      configurable: true,
+    });
   }
 }
 

@@ -20,7 +20,8 @@ export const DEFAULT_UI_DIR = join(PACKAGE_DIR, "ui", "dist");
 
 /** The installed entry script of a published app server. */
 export function appServerScript(pkg: "server-basic-react" | "server-budget-allocator"): string {
-  return createRequire(import.meta.url).resolve(`@modelcontextprotocol/${pkg}/dist/index.js`);
+  // The package exports only its server module (dist/server.js); the bin beside it starts it.
+  return join(dirname(createRequire(import.meta.url).resolve(`@modelcontextprotocol/${pkg}`)), "index.js");
 }
 
 /** Both example servers over stdio, as `npm start` runs them (offline, no setup). */

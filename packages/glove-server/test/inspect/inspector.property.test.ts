@@ -1,20 +1,14 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, it } from "vitest";
-import pg from "pg";
+import { describe, it } from "vitest";
 import { memoryStorage, sqliteStorage } from "glove-server";
 import { postgresStorage } from "glove-server/postgres";
 import { checkListingProperty } from "./inspector-property.js";
+import { postgresSchemas } from "./pg-schemas.js";
 import { SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 
-const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const pool = new pg.Pool({ connectionString: PG_URL, max: 4 });
-const schemas: string[] = [];
-afterAll(async () => {
-  for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await pool.end();
-});
+const { pool, schema } = postgresSchemas("glove_inspect_prop");
 
 describe("the conversation listing matches a plain in-memory filter, page after page", () => {
   it("in memory", () => checkListingProperty(async () => memoryStorage(), 60), SLOW_WORK_MS);
@@ -22,11 +16,7 @@ describe("the conversation listing matches a plain in-memory filter, page after 
   it(
     "on PostgreSQL",
     () =>
-      checkListingProperty(async () => {
-        const schema = `glove_inspect_prop_${process.pid}_${schemas.length}`;
-        schemas.push(schema);
-        return postgresStorage({ pool, schema });
-      }, 20),
+      checkListingProperty(async () => postgresStorage({ pool, schema: schema() }), 20),
     SLOW_WORK_MS,
   );
 });

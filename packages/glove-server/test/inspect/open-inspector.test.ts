@@ -1,21 +1,16 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import pg from "pg";
+import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "glove-core";
 import { openInspector, sqliteStorage, type ServerStorage } from "glove-server";
 import { postgresStorage } from "glove-server/postgres";
 import { record, seedCatalog } from "./seed.js";
 import { trace } from "./inspector-cases.js";
+import { PG_URL, postgresSchemas } from "./pg-schemas.js";
 
-const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const pool = new pg.Pool({ connectionString: PG_URL, max: 4 });
-const schema = `glove_open_inspect_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
-afterAll(async () => {
-  await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await pool.end();
-});
+const { pool, schema: newSchema } = postgresSchemas("glove_open_inspect");
+const schema = newSchema();
 
 /** What a glove-server app wrote: two conversations, one with messages and a trace. */
 async function writeAppData(storage: ServerStorage): Promise<void> {

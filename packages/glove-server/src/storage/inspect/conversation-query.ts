@@ -13,17 +13,8 @@ export interface ListPosition {
   id: string;
 }
 
-/** A ConversationQuery checked and normalised: bounds as canonical ISO strings, empty filters dropped. */
-export interface CheckedQuery {
-  text?: string;
-  agent?: string;
-  owner?: string;
-  status?: ConversationStatus;
-  updatedFrom?: string;
-  updatedTo?: string;
-  limit: number;
-  after?: ListPosition;
-}
+/** A ConversationQuery checked and normalised: bounds as canonical ISO strings, empty filters dropped, the cursor decoded. */
+export type CheckedQuery = Omit<ConversationQuery, "cursor"> & { after?: ListPosition };
 
 /** Checks a query from any caller (JSON from a browser included); an InspectError says what is wrong. */
 export function checkQuery(query: ConversationQuery): CheckedQuery {

@@ -4,6 +4,7 @@ import { PostgresStore, pg } from "./drivers.js";
 import type { ServerStorage } from "../types.js";
 import { purgeStatements } from "../purge-sql.js";
 import type { TraceLimits } from "../inspect/trace-limits.js";
+import { inTransaction } from "./pool-helpers.js";
 import { PostgresCatalog } from "./postgres-catalog.js";
 import { PostgresInspector } from "./postgres-inspector.js";
 import { PostgresTurnFence } from "./turn-fence.js";
@@ -56,17 +57,9 @@ export function postgresStorage(options: PostgresStorageOptions): ServerStorage 
       if (rows.length === 0) return;
       // Migrates (before holding a connection, so a one-connection pool cannot deadlock): every purged table exists.
       await PostgresStore.open({ pool: shared, schema, sessionId: conversationId });
-      const client = await shared.connect();
-      try {
-        await client.query("BEGIN");
+      await inTransaction(shared, async (client) => {
         for (const sql of purgeStatements(`${schema}.`, "$1::text")) await client.query(sql, [conversationId]);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
     close: async () => {
       if (owned) await shared.end();

@@ -3,6 +3,7 @@ import { checkId, checkLimit } from "../inspect/conversation-query.js";
 import { boundedTrace, type TraceLimits } from "../inspect/trace-limits.js";
 import { traceRow, traceStatements, traceTableSql, type TraceDialect } from "../inspect/trace-sql.js";
 import type { TurnTrace, TurnTraceStore } from "../inspect/types.js";
+import { createUnderLock, inTransaction } from "./pool-helpers.js";
 
 /** Turn traces in `<schema>.gloveserver_turn_traces`: created by the first save (readers never write). */
 export class PostgresTraceStore implements TurnTraceStore {
@@ -17,18 +18,10 @@ export class PostgresTraceStore implements TurnTraceStore {
 
   async save(trace: TurnTrace): Promise<void> {
     await this.#create();
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
+    await inTransaction(this.pool, async (client) => {
       await client.query(this.#sql.upsert, traceRow(boundedTrace(trace, this.limits)));
       await client.query(this.#sql.prune, [trace.conversationId, this.limits.tracesPerConversation - 1]);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async get(conversationId: string, turnId: string): Promise<TurnTrace | undefined> {
@@ -60,17 +53,7 @@ export class PostgresTraceStore implements TurnTraceStore {
   }
 
   #create(): Promise<void> {
-    this.#ready ??= (async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query("SELECT pg_advisory_lock(hashtext('glove_server_catalog'))");
-        await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-        for (const sql of traceTableSql(this.#dialect, "gloveserver_turn_traces_order")) await client.query(sql);
-      } finally {
-        await client.query("SELECT pg_advisory_unlock(hashtext('glove_server_catalog'))").catch(() => undefined);
-        client.release();
-      }
-    })();
+    this.#ready ??= createUnderLock(this.pool, this.schema, traceTableSql(this.#dialect, "gloveserver_turn_traces_order"));
     this.#ready.catch(() => (this.#ready = undefined));
     return this.#ready;
   }

@@ -1,6 +1,7 @@
 import type { Pool } from "pg";
 import type { StoreAdapter } from "glove-core";
 import { PostgresStore } from "./drivers.js";
+import { createUnderLock } from "./pool-helpers.js";
 import { TurnFencedError } from "../turn-fenced-error.js";
 import type { TurnFence } from "../types.js";
 
@@ -43,17 +44,7 @@ export class PostgresTurnFence implements TurnFence {
   }
 
   #init(): Promise<void> {
-    this.#ready ??= (async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query("SELECT pg_advisory_lock(hashtext('glove_server_catalog'))");
-        await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-        await client.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (conversation_id TEXT PRIMARY KEY, writer BIGINT NOT NULL)`);
-      } finally {
-        await client.query("SELECT pg_advisory_unlock(hashtext('glove_server_catalog'))").catch(() => undefined);
-        client.release();
-      }
-    })();
+    this.#ready ??= createUnderLock(this.pool, this.schema, [`CREATE TABLE IF NOT EXISTS ${this.#table} (conversation_id TEXT PRIMARY KEY, writer BIGINT NOT NULL)`]);
     this.#ready.catch(() => (this.#ready = undefined));
     return this.#ready;
   }

@@ -43,6 +43,8 @@ export interface RunRequest {
   runId: string;
   /** The user's new message: the last of `messages`, when it is a user message. */
   userMessage?: { id: string; text: string };
+  /** The text of each earlier user message of `messages`, in order (undefined for non-text ones). */
+  earlierUserTexts: Array<string | undefined>;
   /** Answers to the questions that ended the previous run. */
   resume?: ResumeEntry[];
 }
@@ -81,7 +83,7 @@ export function parseRunInput(raw: Record<string, unknown>, limits: { textChars:
   const parsed = runAgentInput.safeParse(raw);
   if (!parsed.success) throw badRequest("The body is not a valid AG-UI RunAgentInput; see issues.", zodIssues(parsed.error.issues));
   const { threadId, runId, messages, resume } = parsed.data;
-  const request: RunRequest = { threadId, runId };
+  const request: RunRequest = { threadId, runId, earlierUserTexts: [] };
   if (resume !== undefined && resume.length > 0) {
     request.resume = resume.map(({ interruptId, status, payload }) => ({ interruptId, status, ...(payload !== undefined ? { payload } : {}) }));
   }
@@ -92,5 +94,13 @@ export function parseRunInput(raw: Record<string, unknown>, limits: { textChars:
   if (text.trim() === "") throw badRequest(`messages[${index}] is an empty user message; send some text.`, [{ path: `messages.${index}.content`, message: "must not be empty" }]);
   if (text.length > limits.textChars) throw tooLarge(`The message has ${text.length} characters; the limit is ${limits.textChars}.`);
   request.userMessage = { id: last.id, text };
+  request.earlierUserTexts = messages.slice(0, -1).flatMap((message, i) => {
+    if (message.role !== "user") return [];
+    try {
+      return [userText(message.content, i)];
+    } catch {
+      return [undefined];
+    }
+  });
   return request;
 }

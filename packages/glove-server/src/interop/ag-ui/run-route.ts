@@ -2,7 +2,8 @@ import { conflict, notFound, quoted } from "../../errors.js";
 import { readJsonObject } from "../../http/read-json.js";
 import { sseResponse } from "../../http/sse-response.js";
 import type { ConversationHandle } from "../../conversations/conversation-handle.js";
-import { startAdmittedTurn } from "../../routes/admit-turn.js";
+import { admitted, startAdmittedTurn } from "../../routes/admit-turn.js";
+import type { ConversationRecord } from "../../storage/types.js";
 import type { RouteContext } from "../../routes/route-context.js";
 import { NativeEvents } from "../shared/native-events.js";
 import { AgUiEventMapper } from "./event-mapper.js";
@@ -10,7 +11,8 @@ import type { AgUiEvent } from "./events.js";
 import { resumePosition } from "./interrupt-positions.js";
 import { resumeToAnswer, waitingSlots, type ResumeEntry } from "./interrupts.js";
 import { toAgUiMessages } from "./messages.js";
-import { parseRunInput } from "./run-input.js";
+import { userIntent } from "./branch-intent.js";
+import { parseRunInput, type RunRequest } from "./run-input.js";
 import { closingEvents, runStream, stateOf, type RunStreamOptions } from "./run-stream.js";
 import { threadRecord } from "./thread.js";
 import type { Message } from "glove-core";
@@ -38,13 +40,33 @@ export async function runAgUi(ctx: RouteContext): Promise<Response> {
   let plan: StreamPlan;
   if (run.resume) plan = await resumeRun(conversation, before, run.resume, run.threadId, run.runId);
   else if (run.userMessage) {
-    const { turnId, duplicate } = await startAdmittedTurn(ctx, record, conversation, run.userMessage.text, run.userMessage.id);
+    const { turnId, duplicate } = await startUserTurn(ctx, record, conversation, before, run);
     plan = duplicate
       ? followRun(before, turnId, run.threadId, run.runId)
       : { turnId, started: false, userMessageId: run.userMessage.id, prelude: [{ type: "STATE_SNAPSHOT", snapshot: stateOf(before.data) }] };
   } else plan = followRun(before, undefined, run.threadId, run.runId);
   const native = new NativeEvents(conversation, { after: plan.after ?? before.lastId, heartbeatMs: ctx.options.heartbeatMs });
   return sseResponse(runStream({ ...plan, conversation, native, threadId: run.threadId, runId: run.runId, ids }));
+}
+
+/**
+ * The turn a new user message starts: a message, or — when the client sent the conversation up
+ * to an earlier point (assistant-ui's reload and edit) — a regenerate or an edit, within the same
+ * turn quotas. A retry of the message whose turn still runs follows that turn.
+ */
+async function startUserTurn(
+  ctx: RouteContext,
+  record: ConversationRecord,
+  conversation: ConversationHandle,
+  before: Snapshot,
+  run: RunRequest,
+): Promise<{ turnId: string; duplicate?: boolean }> {
+  const message = run.userMessage!;
+  const retry = record.lastClientMessageId === message.id && before.data.busy === true;
+  const intent = retry ? { kind: "message" as const } : userIntent((before.data.messages ?? []) as Message[], message.text, run.earlierUserTexts);
+  if (intent.kind === "regenerate") return admitted(ctx, conversation, () => conversation.regenerate());
+  if (intent.kind === "edit") return admitted(ctx, conversation, () => conversation.editMessage(intent.messageId, message.text));
+  return startAdmittedTurn(ctx, record, conversation, message.text, message.id);
 }
 
 /**

@@ -54,7 +54,7 @@ describe("branch operations and the rest of the conversation", () => {
     expect(branch.filter((text) => text.includes("The summary."))).toEqual([]);
     // Back on the old branch, the model's view starts from its summary again.
     await glove.switchBranch(stored.find((m) => m.is_compaction)!.id!);
-    expect((await store.getMessagesSinceLastCompaction())[0]!.text).toContain("The summary.");
+    expect((await store.getMessagesSinceLastCompaction!())[0]!.text).toContain("The summary.");
   });
 
   it("tasks belong to the conversation: an edit leaves them as they are", async () => {

@@ -9,7 +9,7 @@ const packageDir = path.resolve(here, "../..");
 const repoRoot = path.resolve(packageDir, "../..");
 
 /** The entry script of an installed server package (hoisted or nested). */
-export function serverScript(pkg: "server-everything" | "server-memory"): string {
+export function serverScript(pkg: "server-everything" | "server-memory" | "server-basic-react" | "server-budget-allocator"): string {
   for (const base of [packageDir, repoRoot]) {
     const candidate = path.join(base, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js");
     if (existsSync(candidate)) return candidate;
@@ -30,10 +30,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts server-everything in an HTTP mode on a free loopback port. */
-export async function startEverything(mode: "streamableHttp" | "sse"): Promise<RunningServer> {
+/**
+ * Starts a Node server script whose HTTP server listens on PORT (0: a free one), bound to
+ * 127.0.0.1 by the loopback preload, which reports the port; `route` is the MCP endpoint's path.
+ */
+export async function startLoopbackServer(script: string, args: string[], route: string, label: string): Promise<RunningServer> {
   const preload = pathToFileURL(path.join(here, "loopback-preload.mjs")).href;
-  const child = spawn(process.execPath, ["--import", preload, serverScript("server-everything"), mode], {
+  const child = spawn(process.execPath, ["--import", preload, script, ...args], {
     env: minimalEnv({ PORT: "0" }),
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -41,7 +44,7 @@ export async function startEverything(mode: "streamableHttp" | "sse"): Promise<R
   try {
     const { host, port } = await new Promise<{ host: string; port: number }>((resolve, reject) => {
       let buffer = "";
-      const timer = setTimeout(() => reject(new Error(`server-everything ${mode} did not start: ${buffer}`)), PROMPT_WAIT_MS);
+      const timer = setTimeout(() => reject(new Error(`${label} did not start: ${buffer}`)), PROMPT_WAIT_MS);
       child.stderr!.setEncoding("utf8");
       child.stderr!.on("data", (chunk: string) => {
         buffer += chunk;
@@ -53,16 +56,20 @@ export async function startEverything(mode: "streamableHttp" | "sse"): Promise<R
       });
       child.once("exit", (code) => {
         clearTimeout(timer);
-        reject(new Error(`server-everything ${mode} exited (${code}): ${buffer}`));
+        reject(new Error(`${label} exited (${code}): ${buffer}`));
       });
     });
     child.stderr!.resume();
-    const route = mode === "sse" ? "sse" : "mcp";
     return { url: `http://127.0.0.1:${port}/${route}`, host, port, child, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** Starts server-everything in an HTTP mode on a free loopback port. */
+export function startEverything(mode: "streamableHttp" | "sse"): Promise<RunningServer> {
+  return startLoopbackServer(serverScript("server-everything"), [mode], mode === "sse" ? "sse" : "mcp", `server-everything ${mode}`);
 }
 
 export async function stopChild(child: ChildProcess): Promise<void> {

@@ -168,4 +168,18 @@ describe("an unmodified useChat page on glove-server", () => {
     expect(stored).toEqual(["Answer 2."]);
     await page.close();
   }, SLOW_WORK_MS);
+
+  it("an approval answered in the page after the server restarted runs the tool once (a stored question)", async () => {
+    const page = await newChat();
+    await send(page, "Please email eve");
+    const asking = toolPart(page, "send_email", "approval-requested");
+    await asking.waitFor();
+    await app.close();
+    app = await startUseChat({ port: app.port, dataDir: join(dir, "data"), uiDir: join(dir, "ui"), agent: gatedAgent(gates) });
+    await asking.getByRole("button", { name: "Approve" }).click();
+    await toolPart(page, "send_email", "output-available").waitFor();
+    await assistantSaid(page, "Done: the email to eve is sent.").waitFor();
+    expect(app.outbox.filter((e) => e.to === "eve")).toHaveLength(1);
+    await page.close();
+  }, SLOW_WORK_MS);
 });

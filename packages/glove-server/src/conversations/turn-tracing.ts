@@ -9,6 +9,8 @@ import { TurnTraceRecorder, type TracedTurnEnd } from "./turn-trace-recorder.js"
  */
 export class TurnTracing {
   #current: { turnId: string; recorder: TurnTraceRecorder } | undefined;
+  /** The last ended turn's save, so closing waits for it (a turn suspended just before). */
+  #ending: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: TurnTraceStore | undefined,
@@ -29,7 +31,8 @@ export class TurnTracing {
     if (!this.store) return Promise.resolve();
     const recorder = this.#recorder(turnId);
     this.#current = undefined;
-    return recorder.end(how, errorType);
+    this.#ending = recorder.end(how, errorType);
+    return this.#ending;
   }
 
   /** Saves what changed and stops recording: the conversation leaves memory, or its turn goes on elsewhere. */
@@ -37,6 +40,7 @@ export class TurnTracing {
     const current = this.#current;
     this.#current = undefined;
     await current?.recorder.stop();
+    await this.#ending;
   }
 
   #recorder(turnId: string): TurnTraceRecorder {

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { Glove, SUBAGENT_DISPATCH_TOOL_NAME, type StoreAdapter } from "glove-core";
-import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
+import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
 import type { ServerStorage, TraceSpan, TurnTrace } from "glove-server";
 import type { startServer, TestServer } from "../support/harness.js";
 import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
@@ -30,8 +30,8 @@ async function turn(s: TestServer, id: string, text: string): Promise<string> {
 }
 
 /** An agent whose model hands work to a `helper` subagent (scripts shared across rebuilds, as in scale mode). */
-function delegatingAgent(main: ScriptedStep[], helper: ScriptedStep[]) {
-  const next = (steps: ScriptedStep[]) => () => steps.shift() ?? { text: "(no more script)" };
+function delegatingAgent(main: ScriptedTurn[], helper: ScriptedTurn[]) {
+  const next = (steps: ScriptedTurn[]) => (): ScriptedTurn => steps.shift() ?? { text: "(no more script)" };
   return ({ store }: { store: StoreAdapter }) =>
     new Glove({ store, model: new ScriptedModel([], { fallback: next(main) }), systemPrompt: "main" }).defineSubAgent({
       name: "helper",
@@ -78,7 +78,7 @@ export function traceCases(start: Start, makeStorage: () => ServerStorage | Prom
 
   it("traces a subagent run nested under its call, and a failed turn as error (the conversation's status too)", async () => {
     const storage = await makeStorage();
-    const main: ScriptedStep[] = [
+    const main: ScriptedTurn[] = [
       { toolCalls: [{ name: SUBAGENT_DISPATCH_TOOL_NAME, input: { name: "helper", prompt: "Find it." }, id: "call-helper" }] },
       { text: "The helper found it." },
       { error: new Error("the model is down") },

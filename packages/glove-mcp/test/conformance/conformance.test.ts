@@ -22,6 +22,9 @@ import { SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 // A well-behaved client ends each scenario in a second or two; the bound only catches hangs, at any load.
 const SCENARIO_TIMEOUT_MS = 120_000;
 const CONCURRENCY = 3;
+// Each suite is 26 or 48 scenarios run twice (about 12 minutes for both on a loaded 2-core machine):
+// twice the slow-work bound per suite, so load makes the run slow, never failed.
+const SUITE_TIMEOUT_MS = 2 * SLOW_WORK_MS;
 
 let gloveClient: Promise<string> | undefined;
 
@@ -62,7 +65,7 @@ describe(`MCP conformance suite ${suiteVersion(CONFORMANCE_SUITES.release)} (rel
   let run: SuiteRun;
   beforeAll(async () => {
     run = await runSuite(CONFORMANCE_SUITES.release);
-  }, SLOW_WORK_MS);
+  }, SUITE_TIMEOUT_MS);
 
   it("knows the suite's 26 client scenarios", () => {
     expect(run.scenarios).toContain("initialize");
@@ -87,7 +90,7 @@ describe(`MCP conformance suite ${suiteVersion(CONFORMANCE_SUITES.preRelease)} (
   let run: SuiteRun;
   beforeAll(async () => {
     run = await runSuite(CONFORMANCE_SUITES.preRelease);
-  }, SLOW_WORK_MS);
+  }, SUITE_TIMEOUT_MS);
 
   it("knows the suite's client scenarios, and only those", () => {
     expect(run.scenarios).toContain("auth/wif-jwt-bearer");

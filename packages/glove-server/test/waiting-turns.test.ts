@@ -129,6 +129,35 @@ describe("turns that wait for a person", () => {
     expect((await s.api(`/conversations/${id}/messages`, { body: { text: "next" } })).status).toBe(202);
   });
 
+  it("regenerate, edit and switch while the question waits are 409s naming it, and change nothing (decision 0025)", async () => {
+    const storage = memoryStorage();
+    const s = await start(storage, [{ text: "Hello." }, { text: "Hello again." }, askAge], { idleTimeoutMs: 50 });
+    const id = await s.conversation();
+    const tab = s.events(id);
+    await tab.waitForEvent("snapshot");
+    const hello = await s.api(`/conversations/${id}/messages`, { body: { text: "hi" } });
+    await tab.waitForEvent("turn_end", (data) => data.turnId === hello.body.turnId);
+    const regenerated = await s.api(`/conversations/${id}/regenerate`, { body: {} });
+    await tab.waitForEvent("turn_end", (data) => data.turnId === regenerated.body.turnId);
+    await tab.close();
+    const slotId = await askAndWait(s, id);
+    await until(() => s.server.liveConversations === 0);
+    const before = (await s.api(`/conversations/${id}/branches`)).body;
+    const first = (before.messages as Message[])[0]!;
+    for (const [path, body] of [
+      [`/conversations/${id}/regenerate`, {}],
+      [`/conversations/${id}/messages/${first.id}/edit`, { text: "hi again" }],
+      [`/conversations/${id}/branches/${before.points[0].siblings[0].id}`, {}],
+    ] as const) {
+      const refused = await s.api(path, { body });
+      expect(refused.status, path).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: "GLOVE_WAITING_FOR_ANSWER" });
+      expect(refused.body.error.message).toContain(slotId);
+    }
+    expect((await s.api(`/conversations/${id}/branches`)).body).toEqual(before);
+    expect((await s.api(`/conversations/${id}`)).body.slots).toEqual([expect.objectContaining({ id: slotId, status: "pending" })]);
+  });
+
   it("an answer for a question of another conversation is a 404, and the question keeps waiting", async () => {
     const storage = memoryStorage();
     const s = await start(storage, [askAge], { idleTimeoutMs: 50 });

@@ -152,8 +152,22 @@ export class ChunkMapper {
     else out.push({ type: "tool-output-error", toolCallId, errorText: result.message ?? errorText(result.data, result.status) });
   }
 
+  /** Several waiting questions at once (pushed while nobody read the stream), then the pause. */
+  questions(slots: readonly WireSlot[]): UIMessageChunk[] {
+    const out: UIMessageChunk[] = [];
+    for (const slot of slots) if (slot.mode === "wait" && slot.status === "pending") this.#ask(out, slot);
+    out.push(...this.end("paused"));
+    return out;
+  }
+
   #slot(out: UIMessageChunk[], slot: WireSlot): MappedEvent {
     if (slot.mode !== "wait" || slot.status !== "pending") return { chunks: out, paused: false };
+    this.#ask(out, slot);
+    out.push(...this.end("paused"));
+    return { chunks: out, paused: true };
+  }
+
+  #ask(out: UIMessageChunk[], slot: WireSlot): void {
     const prompt = slot.renderer === PERMISSION_REQUEST_RENDERER ? (slot.input as { tool_name?: unknown; input?: unknown } | null) : null;
     if (prompt && slot.toolCallId) {
       this.#toolInput(out, slot.toolCallId, slot.toolName ?? String(prompt.tool_name), prompt.input);
@@ -161,8 +175,6 @@ export class ChunkMapper {
     } else {
       out.push({ type: SLOT_DATA_PART, id: slot.id, data: slot });
     }
-    out.push(...this.end("paused"));
-    return { chunks: out, paused: true };
   }
 }
 

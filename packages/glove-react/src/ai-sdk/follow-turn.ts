@@ -11,11 +11,22 @@ export interface TurnTarget {
 }
 
 /**
+ * Questions the page has not seen yet that wait in the same turn (two gated calls run at once):
+ * shown, and the response paused, once the calls just answered have their results.
+ */
+export interface HeldQuestions {
+  /** Tool calls answered by this request, still running. */
+  calls: Set<string>;
+  /** The chunks that show the waiting questions (and end the response), built when released. */
+  release(): UIMessageChunk[];
+}
+
+/**
  * The response useChat reads: `prelude` (chunks already known, e.g. a replay), then the followed
  * turn's events as chunks until it ends or pauses for a person. The feed closes with the stream,
  * also when the reader cancels it; a closed feed (the page stopped) ends the stream quietly.
  */
-export function followTurn(feed: EventFeed, mapper: ChunkMapper, target: TurnTarget, prelude: readonly UIMessageChunk[] = []): ReadableStream<UIMessageChunk> {
+export function followTurn(feed: EventFeed, mapper: ChunkMapper, target: TurnTarget, prelude: readonly UIMessageChunk[] = [], held?: HeldQuestions): ReadableStream<UIMessageChunk> {
   let turnId = target.turnId;
   let started = target.running;
   let cancelled = false;
@@ -23,6 +34,12 @@ export function followTurn(feed: EventFeed, mapper: ChunkMapper, target: TurnTar
     start(controller) {
       const pump = async () => {
         for (const chunk of prelude) controller.enqueue(chunk);
+        const released = () => {
+          if (!held || held.calls.size > 0) return false;
+          for (const chunk of held.release()) controller.enqueue(chunk);
+          return true;
+        };
+        if (released()) return;
         for (;;) {
           const event = await feed.next();
           if (!event) return;
@@ -43,6 +60,8 @@ export function followTurn(feed: EventFeed, mapper: ChunkMapper, target: TurnTar
           const { chunks, paused } = mapper.event(event);
           for (const chunk of chunks) controller.enqueue(chunk);
           if (paused || event.type === "turn_end") return;
+          if (event.type === "tool_use_result" && event.call_id !== undefined) held?.calls.delete(event.call_id);
+          if (released()) return;
         }
       };
       pump().then(

@@ -5,7 +5,7 @@ import { newId } from "../util/ids.js";
 import { ChatTransportError } from "./chat-transport-error.js";
 import { ChunkMapper } from "./chunk-mapper.js";
 import { EventFeed } from "./event-feed.js";
-import { finishedStream, followTurn, type TurnTarget } from "./follow-turn.js";
+import { finishedStream, followTurn, type HeldQuestions, type TurnTarget } from "./follow-turn.js";
 import { exchanges, replayEvents, replyInProgress, storedUserId } from "./history.js";
 import { toUIMessages } from "./ui-messages.js";
 
@@ -139,26 +139,35 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
     const tools = message.parts.filter(isToolUIPart);
     const mapper = new ChunkMapper(`${message.id}:${newId()}`, tools.map((part) => part.toolCallId));
     let answered = false;
+    const answeredNow = new Set<string>();
+    const running = new Set<string>();
     for (const part of tools) {
       if (part.state !== "approval-responded") continue;
       if (!part.approval.approved) mapper.declined(part.toolCallId);
+      answeredNow.add(part.approval.id);
       try {
         await this.#api.answerSlot(conversationId, part.approval.id, { resolve: part.approval.approved });
         answered = true;
+        running.add(part.toolCallId);
       } catch (error) {
         // Answered already (another tab, or a retry): the first answer stands and the turn goes on.
         if (!(ServerRequestError.isInstance(error) && error.status === 409)) throw error;
       }
     }
     const { snapshot } = feed;
+    const waiting = snapshot.slots.filter((slot) => slot.mode === "wait" && slot.status === "pending" && !answeredNow.has(slot.id));
+    // Other questions of the turn, pushed while the page was not reading: shown once the answered calls ran
+    // (at once when the turn is not in memory: a stored turn resumes only when its last question is answered).
+    const held: HeldQuestions | undefined =
+      waiting.length === 0 ? undefined : { calls: snapshot.busy ? running : new Set(), release: () => mapper.questions(waiting) };
     // A turn still in memory goes on; one that left it waiting starts again once answered.
-    const target: TurnTarget | undefined = snapshot.busy ? { turnId: snapshot.turnId ?? undefined, running: true } : answered ? { turnId: undefined, running: false } : undefined;
+    const target: TurnTarget | undefined = snapshot.busy ? { turnId: snapshot.turnId ?? undefined, running: true } : answered || held ? { turnId: undefined, running: false } : undefined;
     if (!target) {
       feed.close();
       return finishedStream([...mapper.start(), ...mapper.end("done")]);
     }
     this.#abortOnStop(conversationId, signal);
-    return followTurn(feed, mapper, target, mapper.start());
+    return followTurn(feed, mapper, target, mapper.start(), held);
   }
 
   #abortOnStop(conversationId: string, signal: AbortSignal | undefined): void {

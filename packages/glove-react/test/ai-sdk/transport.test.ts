@@ -88,6 +88,25 @@ describe("GloveChatTransport", () => {
     expect(stored).toMatchObject(approved ? { state: "output-available" } : { state: "output-error" });
   });
 
+  it("two prompts at once (gated calls run in parallel): the second is shown once the first answered call ran", async () => {
+    const { url } = await server([{ toolCalls: [{ name: "delete_file", input: { path: "/tmp/1" } }, { name: "delete_file", input: { path: "/tmp/2" } }] }, { text: "Both gone." }]);
+    const transport = transportFor(url);
+    const id = await transport.createChat();
+    const question = user("u1", "Delete both");
+    const first = (await foldChunks(await submit(transport, id, [question])))!;
+    const states = (message: UIMessage) => message.parts.filter((p) => p.type === "tool-delete_file").map((p) => (p as { state: string }).state);
+    expect(states(first)).toEqual(["approval-requested", "input-available"]);
+
+    const secondChunks = await submit(transport, id, [question, answered(first, true)]);
+    expect(secondChunks.at(-1)).toEqual({ type: "finish", finishReason: "tool-calls" });
+    const second = (await foldChunks(secondChunks, answered(first, true)))!;
+    expect(states(second)).toEqual(["output-available", "approval-requested"]);
+
+    const last = (await foldChunks(await submit(transport, id, [question, answered(second, true)]), answered(second, true)))!;
+    expect(states(last)).toEqual(["output-available", "output-available"]);
+    expect(last.parts.some((p) => p.type === "text" && p.text === "Both gone.")).toBe(true);
+  });
+
   it("an approval answered after the server restarted runs the tool (the stored question's answer route)", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "glove-ai-sdk-"));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));

@@ -1,8 +1,6 @@
-import { forkPoint, storeKeepsBranches, switchStoreBranch, type BranchInfo, type StoreAdapter, type WireSlot } from "glove-core";
-import { asHttp } from "../../conversations/branch-refusals.js";
-import { branchesChangedEvent, branchPointsOf } from "../../conversations/branch-view.js";
-import type { AbortOutcome, BranchOp, ConversationHandle, SlotAnswer } from "../../conversations/conversation-handle.js";
-import { ObservedStore } from "../../conversations/observed-store.js";
+import type { BranchInfo, StoreAdapter, WireSlot } from "glove-core";
+import { branchPointsOf } from "../../conversations/branch-view.js";
+import type { AbortOutcome, ConversationHandle, SlotAnswer } from "../../conversations/conversation-handle.js";
 import { EventLog } from "../../conversations/event-log.js";
 import { conflict, HttpError, notFound, quoted } from "../../errors.js";
 import type { ConversationRecord } from "../../storage/types.js";
@@ -11,7 +9,8 @@ import type { ConversationKeys } from "./keys.js";
 import { statsOf, turnIdOf } from "./keys.js";
 import { jobOptions, type ScaleShared, type TurnJobData } from "./scale-shared.js";
 import { waitingConflict } from "../../conversations/waiting-turns.js";
-import { answerStoredQuestion, outOfTurn, storedSlots, waitingQuestions, withdrawWaiting } from "./stored-answers.js";
+import { readBranches, startBranchTurn, switchBranchHere, type BranchContext } from "./scaled-branches.js";
+import { answerStoredQuestion, storedSlots, waitingQuestions, withdrawWaiting } from "./stored-answers.js";
 
 /** How long the remembered client message ids answer retries. */
 const CLIENT_ID_TTL_S = 24 * 3600;
@@ -185,69 +184,23 @@ export class ScaledConversation implements ConversationHandle {
   }
 
   regenerate(): Promise<{ turnId: string }> {
-    return this.#startBranch({ kind: "regenerate" });
+    return startBranchTurn(this.#branchContext(), { kind: "regenerate" });
   }
 
   editMessage(messageId: string, text: string): Promise<{ turnId: string }> {
-    return this.#startBranch({ kind: "edit", messageId, text });
+    return startBranchTurn(this.#branchContext(), { kind: "edit", messageId, text });
   }
 
-  branches(): Promise<BranchInfo> {
-    const store = this.#branchStore();
-    return asHttp(async () => {
-      const messages = await store.getMessages();
-      return { messages, points: await branchPointsOf(store, messages) };
-    });
+  async branches(): Promise<BranchInfo> {
+    return readBranches(this.store);
   }
 
-  /** Claims the conversation as a turn would (409 while one runs), so the switch never races a worker. */
-  async switchBranch(messageId: string): Promise<BranchInfo> {
-    const store = this.#branchStore();
-    const release = await this.#claimForAnswer(crypto.randomUUID());
-    if (!release) throw conflict("GLOVE_BUSY", "A turn is running in this conversation. Wait for turn_end, or abort it first.");
-    try {
-      const waiting = await waitingQuestions(store);
-      if (waiting.length > 0) throw waitingConflict(waiting);
-      const events = await outOfTurn(this.shared, this.record);
-      const observed = new ObservedStore(store, {
-        onMessagesAppended: () => undefined,
-        onTasksChanged: () => undefined,
-        onInboxChanged: () => undefined,
-        onBranchesChanged: async (keep, messages) => void (await events.emit("branches_changed", await branchesChangedEvent(store, keep, messages), [String(keep + messages.length)])),
-      });
-      return await asHttp(() => switchStoreBranch(observed.store, messageId));
-    } finally {
-      await release();
-    }
+  switchBranch(messageId: string): Promise<BranchInfo> {
+    return switchBranchHere(this.#branchContext(), messageId);
   }
 
-  /**
-   * A regenerate or an edit, checked here (404/400/409 before anything is queued) while this
-   * instance holds the conversation's claim, then queued as a turn: its worker sets the old branch
-   * aside and runs it.
-   */
-  async #startBranch(op: BranchOp): Promise<{ turnId: string }> {
-    const store = this.#branchStore();
-    const turnId = crypto.randomUUID();
-    const [outcome, holder] = await this.#claim(turnId, undefined);
-    if (outcome !== "ok") throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
-    try {
-      const waiting = await waitingQuestions(store);
-      if (waiting.length > 0) throw waitingConflict(waiting);
-      const active = await store.getMessages();
-      await asHttp(async () => forkPoint(active, op));
-    } catch (error) {
-      await this.#unclaim(holder, turnId, undefined);
-      throw error;
-    }
-    const text = op.kind === "edit" ? op.text : "";
-    await this.shared.queue.add("turn", { ...this.#job(turnId, text, undefined), branch: op }, jobOptions(turnId));
-    return { turnId };
-  }
-
-  #branchStore(): StoreAdapter {
-    if (storeKeepsBranches(this.store)) return this.store;
-    throw new HttpError(501, "GLOVE_NOT_SUPPORTED", "This conversation's store keeps no branches (it has no getBranches/rewriteBranches), so it cannot regenerate, edit or switch.");
+  #branchContext(): BranchContext {
+    return { shared: this.shared, record: this.record, store: this.store, claim: (turnId) => this.#claimForAnswer(turnId), job: (turnId, text) => this.#job(turnId, text, undefined) };
   }
 
   /** Aborts a turn that waits in the store for people: its questions are withdrawn, its calls end as aborted. */

@@ -3,6 +3,7 @@ import type { BranchRewrite, BranchRewriteOutcome, MessageRecord, StoredBranch }
 import { checkBranchRewrite, decodeBranch, type BranchRow, type CheckedRewrite } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import type { SqliteSession, SqliteSessionRow } from "./session.js";
+import { statementsFor } from "./statement-cache.js";
 
 /**
  * The session's branch structure (decision 0025 of glove-core): stretches set aside from the
@@ -18,7 +19,7 @@ export class SqliteBranches {
   constructor(session: SqliteSession, row: SqliteSessionRow) {
     this.#session = session;
     this.#row = row;
-    this.#s = prepare(session.db);
+    this.#s = statementsFor(session.db, prepare);
     this.#rewrite = session.db.transaction((change: CheckedRewrite, compactions: boolean[]) => this.#rewriteInTransaction(change, compactions)).immediate;
   }
 

@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { InboxItem, InboxItemUpdate, InboxRecord } from "glove-core";
 import type { SqliteSession } from "./session.js";
+import { statementsFor } from "./statement-cache.js";
 
 const COLUMNS = "item_id, tag, request, response, status, blocking, created_at, resolved_at";
 
@@ -11,7 +12,7 @@ export class SqliteInbox {
 
   constructor(session: SqliteSession) {
     this.#session = session;
-    this.#s = prepare(session.db);
+    this.#s = statementsFor(session.db, prepare);
   }
 
   list(): InboxItem[] {

@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import type { Message, MessageRecord } from "glove-core";
 import { planAppendSync } from "glove-core";
 import type { SqliteSession, SqliteSessionRow } from "./session.js";
+import { statementsFor } from "./statement-cache.js";
 
 /** The session's messages: one row each in glove_messages, numbered from 0 by `seq`. */
 export class SqliteMessages {
@@ -15,7 +16,7 @@ export class SqliteMessages {
     this.#session = session;
     this.#row = row;
     this.#repair = repairInterruptedToolCalls;
-    this.#s = prepare(session.db);
+    this.#s = statementsFor(session.db, prepare);
     this.#appendBatch = session.db.transaction((msgs: Message[], bodies: string[]) => this.#appendInTransaction(msgs, bodies)).immediate;
   }
 

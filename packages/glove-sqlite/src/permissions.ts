@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { PermissionStatus } from "glove-core";
 import type { SqliteSession } from "./session.js";
+import { statementsFor } from "./statement-cache.js";
 
 /** The session's tool permissions, one row per tool; no row means "unset". */
 export class SqlitePermissions {
@@ -9,7 +10,7 @@ export class SqlitePermissions {
 
   constructor(session: SqliteSession) {
     this.#session = session;
-    this.#s = prepare(session.db);
+    this.#s = statementsFor(session.db, prepare);
   }
 
   get(toolName: string): PermissionStatus {

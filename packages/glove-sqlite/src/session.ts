@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import type { RecordCodec, SessionRecord, SubStoreInfo, TokenConsumptionCounter } from "glove-core";
 import { emptySessionRecord } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
+import { statementsFor } from "./statement-cache.js";
 
 /** What every part of a SqliteStore works on: one session in one open database. */
 export interface SqliteSession {
@@ -22,7 +23,7 @@ export class SqliteSessionRow {
 
   constructor(session: SqliteSession) {
     this.#session = session;
-    this.#s = prepare(session.db);
+    this.#s = statementsFor(session.db, prepare);
     this.#addTokens = session.db.transaction((tokensIn: number, tokensOut: number) => this.#addTokensChecked(tokensIn, tokensOut)).immediate;
   }
 

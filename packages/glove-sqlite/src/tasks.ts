@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { Task, TaskRecord } from "glove-core";
 import type { SqliteSession } from "./session.js";
+import { statementsFor } from "./statement-cache.js";
 
 /** The session's task list, in insertion order (`position`). */
 export class SqliteTasks {
@@ -9,7 +10,7 @@ export class SqliteTasks {
 
   constructor(session: SqliteSession) {
     this.#session = session;
-    this.#s = prepare(session.db);
+    this.#s = statementsFor(session.db, prepare);
   }
 
   list(): Task[] {

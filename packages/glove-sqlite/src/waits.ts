@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import type { StoredWait, WaitFilter, WaitOutcome, WaitOutcomeRow, WaitRecord, WaitSettlement } from "glove-core";
 import { WAIT_COLUMNS } from "glove-core";
 import type { SqliteSession } from "./session.js";
+import { statementsFor } from "./statement-cache.js";
 
 const COLUMNS = WAIT_COLUMNS.join(", ");
 
@@ -17,7 +18,7 @@ export class SqliteWaits {
 
   constructor(session: SqliteSession) {
     this.#session = session;
-    this.#s = prepare(session.db);
+    this.#s = statementsFor(session.db, prepare);
     this.#settle = session.db.transaction((id: string, outcome: WaitOutcomeRow): WaitSettlement => {
       const key = { session_id: session.sessionId, id };
       const won = this.#s.settle.get({ ...key, ...outcome }) as WaitRecord | undefined;

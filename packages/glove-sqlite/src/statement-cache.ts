@@ -1,0 +1,21 @@
+import type { Database } from "better-sqlite3";
+
+const byDatabase = new WeakMap<Database, Map<(db: Database) => unknown, unknown>>();
+
+/**
+ * The statements `prepare` makes, made once per connection and shared by every store on it. A
+ * server opens one store per conversation on one shared database: preparing every statement
+ * again for each (about sixty) cost CPU at every open and heap for as long as it stayed open.
+ * Sharing is safe because better-sqlite3 runs a statement to completion synchronously and the
+ * stores never switch a statement's mode (pluck, raw) or leave an iterator open.
+ */
+export function statementsFor<T>(db: Database, prepare: (db: Database) => T): T {
+  let statements = byDatabase.get(db);
+  if (!statements) byDatabase.set(db, (statements = new Map()));
+  let prepared = statements.get(prepare) as T | undefined;
+  if (prepared === undefined) {
+    prepared = prepare(db);
+    statements.set(prepare, prepared);
+  }
+  return prepared;
+}

@@ -1,0 +1,64 @@
+import Database from "better-sqlite3";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { SqliteStore } from "../src/index.js";
+import { statementsFor } from "../src/statement-cache.js";
+
+// A server opens one SqliteStore per conversation on one shared database: the stores share their
+// prepared statements (made once per connection) and still keep every session's data apart.
+describe("stores on one connection share prepared statements", () => {
+  const databases: Database.Database[] = [];
+  afterEach(() => {
+    for (const db of databases.splice(0)) db.close();
+  });
+  const open = () => {
+    const db = new Database(":memory:");
+    databases.push(db);
+    return db;
+  };
+
+  it("prepares once per connection and preparer", () => {
+    const [a, b] = [open(), open()];
+    let made = 0;
+    const prepare = (db: Database.Database) => ({ made: ++made, one: db.prepare("SELECT 1 AS one") });
+    const first = statementsFor(a, prepare);
+    expect(statementsFor(a, prepare)).toBe(first);
+    expect(statementsFor(b, prepare)).not.toBe(first);
+    expect(made).toBe(2);
+    expect(first.one.get()).toEqual({ one: 1 });
+  });
+
+  it("opening another store on the same database prepares nothing new", () => {
+    const db = new Database(":memory:");
+    databases.push(db);
+    new SqliteStore({ database: db, sessionId: "first" });
+    let prepared = 0;
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => {
+      prepared++;
+      return prepare(sql);
+    }) as typeof db.prepare;
+    new SqliteStore({ database: db, sessionId: "second" });
+    // Only the schema check at open prepares (a handful), not the stores' ~60 statements.
+    expect(prepared).toBeLessThan(10);
+  });
+
+  it("interleaved writes through many stores on one database land in their own sessions (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.nat({ max: 4 }), fc.string({ maxLength: 12 })), { maxLength: 40 }), async (writes) => {
+        const db = open();
+        const stores = Array.from({ length: 5 }, (_, i) => new SqliteStore({ database: db, sessionId: `s${i}` }));
+        const expected: string[][] = stores.map(() => []);
+        for (const [i, text] of writes) {
+          await stores[i]!.appendMessages([{ sender: "user", text }]);
+          expected[i]!.push(text);
+        }
+        for (const [i, store] of stores.entries()) {
+          expect((await store.getMessages()).map((m) => m.text)).toEqual(expected[i]);
+          expect(await store.messageCount()).toBe(expected[i]!.length);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

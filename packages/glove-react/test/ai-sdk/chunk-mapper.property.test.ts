@@ -10,7 +10,7 @@ import { safeValidateUIMessages, uiMessageChunkSchema, type UIMessageChunk } fro
 import type { Message, ToolResultData } from "glove-core";
 import { ChunkMapper } from "glove-react/ai-sdk";
 import { historyEvents } from "../../src/ai-sdk/history.js";
-import { foldChunks } from "../../src/ai-sdk/ui-messages.js";
+import { foldChunks, toUIMessages } from "../../src/ai-sdk/ui-messages.js";
 import type { WireEvent } from "../../src/types/wire.js";
 
 interface GeneratedCall {
@@ -107,6 +107,30 @@ describe("the chunk mapping (property)", () => {
         expect(replayed).toEqual(watched);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it("a whole history loads as alternating user and assistant messages, each exchange's text in order", async () => {
+    const exchange = fc.record({ said: fc.string({ minLength: 1, maxLength: 20 }), turn });
+    await fc.assert(
+      fc.asyncProperty(fc.array(exchange, { minLength: 1, maxLength: 4 }), async (history) => {
+        let n = 0;
+        const messages: Message[] = history.flatMap(({ said, turn: generated }) => {
+          const steps = withIds(generated).map((s) => ({ ...s, calls: s.calls.map((c) => ({ ...c, id: `${c.id}-${n}` })) }));
+          n++;
+          return [{ sender: "user" as const, text: said, id: `user-${n}` }, ...stored(steps)];
+        });
+        const loaded = await toUIMessages({ id: "c", messages, slots: [], tasks: [], inbox: [], busy: false, turnId: null, streamingText: "" });
+        expect((await safeValidateUIMessages({ messages: loaded })).success).toBe(true);
+        const users = loaded.filter((m) => m.role === "user");
+        expect(users.map((m) => m.parts)).toEqual(history.map(({ said }) => [{ type: "text", text: said }]));
+        loaded.forEach((message, i) => {
+          if (message.role === "assistant") expect(loaded[i - 1]).toMatchObject({ role: "user" });
+        });
+        const texts = loaded.filter((m) => m.role === "assistant").flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
+        expect(texts).toEqual(history.flatMap(({ turn: generated }) => generated.map((s) => s.text).filter((t) => t !== "")));
+      }),
+      { numRuns: 80 },
     );
   });
 });

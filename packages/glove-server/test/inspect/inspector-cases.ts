@@ -98,6 +98,8 @@ export function inspectorCases(make: MakeStorage): void {
       expect(await ids({ text: "order 42%_" })).toEqual(["conv-00007"]);
       expect(await ids({ text: "CONV-0001" })).toEqual(["conv-00010", "conv-00011", "conv-00012", "conv-00013", "conv-00014", "conv-00015", "conv-00016", "conv-00017", "conv-00018", "conv-00019"]);
       expect(await ids({ text: "%" })).toEqual(["conv-00007"]);
+      expect(await ids({ id: "conv-00012" })).toEqual(["conv-00012"]);
+      expect(await ids({ id: "conv-0001" })).toEqual([]);
       expect(await ids({ agent: "researcher" })).toEqual(records.filter((r) => r.agent === "researcher").map((r) => r.id));
       expect(await ids({ owner: "bob", agent: "researcher" })).toEqual(records.filter((r) => r.owner === "bob" && r.agent === "researcher").map((r) => r.id));
       const window = { updatedFrom: records[10]!.updatedAt, updatedTo: records[14]!.updatedAt };

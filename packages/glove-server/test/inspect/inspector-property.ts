@@ -27,6 +27,7 @@ const row = fc.record({
 const query = fc.record(
   {
     text: fc.array(letters, { maxLength: 2 }).map((parts) => parts.join("")),
+    id: fc.integer({ min: 0, max: 30 }).map((n) => `conv-${String(n).padStart(5, "0")}`),
     agent: fc.constantFrom("assistant", "researcher"),
     owner: fc.constantFrom("alice", "bob"),
     status: fc.constantFrom<ConversationStatus>("running", "waiting", "error", "idle"),
@@ -51,6 +52,7 @@ function naive(rows: Row[], q: Omit<ConversationQuery, "limit" | "cursor">): Row
   const fold = (s: string) => s.toLowerCase();
   return rows
     .filter(({ record: r }) => !q.text || fold(r.title ?? "").includes(fold(q.text)) || fold(r.id).includes(fold(q.text)))
+    .filter(({ record: r }) => q.id === undefined || r.id === q.id)
     .filter(({ record: r }) => (q.agent === undefined || r.agent === q.agent) && (q.owner === undefined || r.owner === q.owner))
     .filter(({ record: r }) => (q.updatedFrom === undefined || r.updatedAt >= q.updatedFrom) && (q.updatedTo === undefined || r.updatedAt <= q.updatedTo))
     .filter((r) => q.status === undefined || statusOf(r) === q.status)

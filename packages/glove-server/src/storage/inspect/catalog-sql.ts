@@ -62,6 +62,7 @@ function filters(d: CatalogDialect, q: CheckedQuery, params: unknown[]): string[
     const needle = p(q.text);
     where.push(`(${d.find}(lower(coalesce(c.title, '')), lower(${needle})) > 0 OR ${d.find}(lower(c.id), lower(${needle})) > 0)`);
   }
+  if (q.id !== undefined) where.push(`c.id = ${p(q.id)}`);
   if (q.agent !== undefined) where.push(`c.agent = ${p(q.agent)}`);
   if (q.owner !== undefined) where.push(`c.owner = ${p(q.owner)}`);
   if (q.updatedFrom !== undefined) where.push(`c.updated_at${d.collate} >= ${p(q.updatedFrom)}`);

@@ -23,6 +23,8 @@ export function checkQuery(query: ConversationQuery): CheckedQuery {
   const text = optionalString(query.text, "text");
   if (text !== undefined && text.length > MAX_TEXT) throw new InspectError(`listConversations: text is longer than ${MAX_TEXT} characters.`);
   if (text) checked.text = text;
+  const id = optionalString(query.id, "id");
+  if (id) checked.id = id;
   const agent = optionalString(query.agent, "agent");
   if (agent) checked.agent = agent;
   const owner = optionalString(query.owner, "owner");

@@ -75,6 +75,7 @@ function matchesFilters(record: ConversationRecord, q: CheckedQuery): boolean {
     const needle = foldCase(q.text);
     if (!foldCase(record.title ?? "").includes(needle) && !foldCase(record.id).includes(needle)) return false;
   }
+  if (q.id !== undefined && record.id !== q.id) return false;
   if (q.agent !== undefined && record.agent !== q.agent) return false;
   if (q.owner !== undefined && record.owner !== q.owner) return false;
   if (q.updatedFrom !== undefined && record.updatedAt < q.updatedFrom) return false;

@@ -57,6 +57,8 @@ export interface TurnTraceStore {
 export interface ConversationQuery {
   /** Matched case-insensitively against the title and the id. */
   text?: string;
+  /** Exactly this conversation (an indexed lookup: its summary and status without a scan). */
+  id?: string;
   agent?: string;
   owner?: string;
   status?: ConversationStatus;

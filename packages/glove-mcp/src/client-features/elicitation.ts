@@ -1,7 +1,9 @@
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { GloveError, type DisplayManagerAdapter, type Slot, type UnsubscribeFn } from "glove-core";
+import { GloveError, type DisplayManagerAdapter } from "glove-core";
 import { describeIssues, elicitationAnswerSchema } from "./elicitation-schema.js";
-import type { McpElicitationAnswer, McpElicitationInput, McpElicitationOptions, McpFeatureHost } from "./types.js";
+import { askOnce } from "./ask-slot.js";
+import { answerUrlElicitation } from "./url-elicitation.js";
+import type { McpElicitationInput, McpElicitationOptions, McpFeatureHost } from "./types.js";
 
 /** Display-stack renderer key of the slot an MCP server's elicitation request becomes. */
 export const MCP_ELICITATION_RENDERER = "mcp_elicitation";
@@ -27,7 +29,11 @@ export async function answerElicitation(
   signal: AbortSignal,
   callDisplay?: DisplayManagerAdapter,
 ): Promise<ElicitResult> {
-  if (params.mode === "url" || !("requestedSchema" in params)) return DECLINE; // only form mode is declared
+  if (params.mode === "url") {
+    // Declared only with `url: true`; a server asking anyway is declined.
+    return options.url ? answerUrlElicitation(host, serverId, params, signal, callDisplay) : DECLINE;
+  }
+  if (!("requestedSchema" in params)) return DECLINE;
   const input: McpElicitationInput = { serverId, message: params.message, requestedSchema: params.requestedSchema };
   const schema = elicitationAnswerSchema(params.requestedSchema);
   const dm = callDisplay ?? (host.displayManager as DisplayManagerAdapter | undefined);
@@ -43,7 +49,7 @@ export async function answerElicitation(
   for (let attempt = 0; attempt < attempts; attempt++) {
     try {
       // Checked again: a stored answer (given through resolveSlot, or recorded before a replay) never met the slot's schema.
-      const answer = schema.safeParse(await askOnce(dm, issues ? { ...input, issues } : input, schema, signal));
+      const answer = schema.safeParse(await askOnce(dm, MCP_ELICITATION_RENDERER, issues ? { ...input, issues } : input, schema, signal));
       if (answer.success) return answer.data as ElicitResult;
       issues = describeIssues(answer.error);
     } catch (error) {
@@ -63,47 +69,4 @@ export async function answerElicitation(
 
 function isZodError(value: unknown): value is Parameters<typeof describeIssues>[0] {
   return typeof value === "object" && value !== null && Array.isArray((value as { issues?: unknown }).issues);
-}
-
-/** One slot; removed (and the wait ends) when the server cancels the request or the connection drops. */
-async function askOnce(
-  dm: DisplayManagerAdapter,
-  input: McpElicitationInput,
-  schema: ReturnType<typeof elicitationAnswerSchema>,
-  signal: AbortSignal,
-): Promise<McpElicitationAnswer> {
-  const before = new Set(dm.stack.map((s) => s.id));
-  const wait = dm.pushAndWait<McpElicitationInput, McpElicitationAnswer>({
-    renderer: MCP_ELICITATION_RENDERER,
-    input,
-    resolveSchema: schema,
-    displayStrategy: "hide-on-complete",
-  });
-  // Displaymanager adds a plain slot synchronously; a stored question (a durable call's) comes
-  // once the store has it, so on abort it is looked for by its request, now and when it shows.
-  const pushed = dm.stack.find((s) => !before.has(s.id) && s.renderer === MCP_ELICITATION_RENDERER)?.id;
-  const ours = (slot: Slot<unknown>) =>
-    pushed !== undefined ? slot.id === pushed : !before.has(slot.id) && slot.renderer === MCP_ELICITATION_RENDERER && sameRequest(slot.input, input);
-  const takeDown = () => {
-    for (const slot of dm.stack.filter(ours)) dm.removeSlot(slot.id);
-  };
-  let watching: UnsubscribeFn | undefined;
-  const onAbort = () => {
-    takeDown();
-    watching ??= dm.subscribe(takeDown);
-  };
-  if (signal.aborted) onAbort();
-  signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    return await wait;
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-    watching?.();
-  }
-}
-
-function sameRequest(shown: unknown, input: McpElicitationInput): boolean {
-  if (shown === input) return true;
-  const other = shown as Partial<McpElicitationInput> | null;
-  return typeof shown === "object" && other !== null && other.serverId === input.serverId && other.message === input.message;
 }

@@ -45,7 +45,7 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
     attach(client, entry) {
       const capabilities: ClientCapabilities = {};
       const offersRoots = defaults !== undefined || entry.roots !== undefined || overrides.has(entry.id);
-      if (options.elicitation) capabilities.elicitation = { form: {} };
+      if (options.elicitation) capabilities.elicitation = { form: {}, ...(options.elicitation !== true && options.elicitation.url ? { url: {} } : {}) };
       if (options.sampling) capabilities.sampling = {};
       if (offersRoots) capabilities.roots = { listChanged: true };
       client.registerCapabilities(capabilities);

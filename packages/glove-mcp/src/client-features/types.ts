@@ -24,6 +24,24 @@ export interface McpElicitationInput {
   issues?: Array<{ path: string; message: string }>;
 }
 
+/**
+ * What an `mcp_url_elicitation` slot receives: the server asks to send the user to a page of its
+ * own (to sign in to a third party, to pay) outside the conversation. Answer `accept` once the
+ * user chose to open `url` (the UI opens it, in a new tab without an opener), `decline` or `cancel`.
+ */
+export interface McpUrlElicitationInput {
+  serverId: string;
+  /** Why the server wants the user there, to show with the link. */
+  message: string;
+  /** An http(s) URL (other schemes are declined without asking). */
+  url: string;
+  /** The server's id for this interaction; its completion notification names it. */
+  elicitationId: string;
+}
+
+/** How a URL elicitation is answered: no content, only whether the user goes. */
+export type McpUrlElicitationAnswer = { action: "accept" | "decline" | "cancel" };
+
 /** How an elicitation is answered: accept with content, or decline / cancel without. */
 export type McpElicitationAnswer =
   | { action: "accept"; content: Record<string, string | number | boolean | string[]> }
@@ -39,6 +57,12 @@ export interface McpElicitationOptions {
   policy?: (request: McpElicitationInput) => McpElicitationAnswer | Promise<McpElicitationAnswer>;
   /** Invalid answers resolved on the slot before the request is declined. Default 3. */
   maxInvalidAnswers?: number;
+  /**
+   * Declares URL-mode elicitation too: a server may ask to send the user to a URL, shown as an
+   * `mcp_url_elicitation` slot (`McpUrlElicitationInput`). Only with a UI that renders that slot;
+   * in serverMode (or without a display manager) such a request is declined. Default false.
+   */
+  url?: boolean;
 }
 
 /** What a sampling permission callback sees. */

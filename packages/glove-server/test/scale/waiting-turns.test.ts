@@ -162,6 +162,26 @@ describe("glove-server scale mode: a turn that waits for a person", () => {
     await server.close();
   });
 
+  it("refuses regenerate and edit while it waits (409 naming the question), before anything is queued or changed (decision 0025)", async () => {
+    const { server, url, id, tab } = await waitingTurn([bookRoom, { text: "Released." }]);
+    const slotId = ((await tab.waitForEvent("slot_push")).data as { slot: { id: string } }).slot.id;
+    const before = await historyOf(url, id);
+    const post = (path: string, body: unknown) => fetch(`${url}/conversations/${id}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    for (const refused of [await post("/regenerate", {}), await post(`/messages/${before[0]!.id}/edit`, { text: "Book room 8" })]) {
+      expect(refused.status).toBe(409);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe("GLOVE_WAITING_FOR_ANSWER");
+      expect(error.message).toContain(slotId);
+    }
+    expect(await historyOf(url, id)).toEqual(before);
+    // The claim was given back: the question can still be answered and resumes the turn here.
+    expect((await answer(url, id, slotId, { resolve: { confirm: false } })).status).toBe(200);
+    await tab.waitForEvent("turn_end", (data) => data.status === "done", PROMPT_WAIT_MS);
+    expect((await historyOf(url, id)).at(-1)?.text).toBe("Released.");
+    await tab.close();
+    await server.close();
+  });
+
   it("holds the conversation while it waits: a new message is a 409; an abort withdraws the question and the call ends aborted", async () => {
     const { server, url, id, tab } = await waitingTurn([bookRoom, { text: "Hello again." }]);
     const slotId = ((await tab.waitForEvent("slot_push")).data as { slot: { id: string } }).slot.id;

@@ -5,7 +5,7 @@
 import process from "node:process";
 import { Displaymanager, Glove, MemoryStore, PERMISSION_REQUEST_RENDERER } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { bridgeMcpTools, connectMcp, gloveClientFeatures, McpAuthError, McpInsufficientScopeError, MCP_ELICITATION_RENDERER } from "glove-mcp";
+import { bridgeMcpTools, connectMcp, gloveClientFeatures, McpAuthError, McpInsufficientScopeError, MCP_ELICITATION_RENDERER, MCP_URL_ELICITATION_RENDERER } from "glove-mcp";
 import { signIn } from "./glove-auth.mjs";
 import { argumentsFor, scenarioContext } from "./scenario-support.mjs";
 
@@ -13,14 +13,16 @@ const serverUrl = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const entry = { id: "conf", name: "Conformance", description: "conformance scenario server", url: serverUrl };
 
-// A UI Glove whose "user" is a display-stack listener: it allows every tool call and accepts every
-// form with no fields, so the schema's defaults apply (what the elicitation scenario checks).
+// A UI Glove whose "user" is a display-stack listener: it allows every tool call, accepts every
+// form with no fields, so the schema's defaults apply (what the elicitation scenario checks), and
+// declines to open the pages URL-mode elicitations point to.
 const model = new ScriptedModel([]);
 const displayManager = new Displaymanager();
 displayManager.subscribe((stack) => {
   for (const slot of stack) {
     if (slot.renderer === PERMISSION_REQUEST_RENDERER) displayManager.resolve(slot.id, true);
     if (slot.renderer === MCP_ELICITATION_RENDERER) displayManager.resolve(slot.id, { action: "accept", content: {} });
+    if (slot.renderer === MCP_URL_ELICITATION_RENDERER) displayManager.resolve(slot.id, { action: "decline" });
   }
 });
 const glove = new Glove({
@@ -30,7 +32,7 @@ const glove = new Glove({
   systemPrompt: "Call every tool once.",
   compaction_config: { compaction_instructions: "Summarise." },
 }).build();
-const features = gloveClientFeatures(glove, { elicitation: true });
+const features = gloveClientFeatures(glove, { elicitation: { url: true } });
 const auth = await signIn(scenario, scenarioContext(), serverUrl, entry.id);
 const options = { features, ...(auth.authProvider ? { authProvider: auth.authProvider } : {}) };
 

@@ -48,6 +48,7 @@ const action: fc.Arbitrary<GloveAction> = fc.oneof(
   { weight: 2, arbitrary: callId.map((id): GloveAction => ({ type: "tool_use", id, name: "tool", input: {} })) },
   { weight: 2, arbitrary: fc.record({ id: callId, status }).map(({ id, status: s }): GloveAction => ({ type: "tool_use_result", tool_name: "tool", call_id: id, result: { status: s, data: 1 } })) },
   { weight: 3, arbitrary: fc.record({ messages: fc.array(message, { minLength: 1, maxLength: 3 }), startIndex: fc.nat(8) }).map((a): GloveAction => ({ type: "messages_appended", ...a })) },
+  { weight: 1, arbitrary: fc.record({ messages: fc.array(message, { maxLength: 3 }), keep: fc.nat(8) }).map((a): GloveAction => ({ type: "branches_changed", ...a, points: [] })) },
   { weight: 1, arbitrary: fc.constant<GloveAction>({ type: "turn_start", turnId: "t" }) },
   { weight: 1, arbitrary: fc.constantFrom("done" as const, "aborted" as const, "error" as const, "waiting" as const).map((s): GloveAction => ({ type: "turn_end", turnId: "t", status: s })) },
   { weight: 2, arbitrary: wireSlot.map((slot): GloveAction => ({ type: "slot_push", slot })) },
@@ -133,6 +134,39 @@ describe("reducer properties (random event sequences)", () => {
         // The same snapshot twice changes nothing.
         const twice = reduce(reduce(direct, { type: "snapshot", snapshot: { ...snap, messages: history } }), { type: "snapshot", snapshot: { ...snap, messages: history } });
         expect(buildTimeline(twice)).toEqual(buildTimeline(direct));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a tab that follows appends and branch changes (regenerate, edit, switch) holds the server's active branch, also after a snapshot and overlapping replays", () => {
+    type Change = { keep: number | undefined; messages: Message[] };
+    const change: fc.Arbitrary<Change> = fc.record({ keep: fc.option(fc.nat(10), { nil: undefined }), messages: fc.array(message, { maxLength: 3 }) });
+    fc.assert(
+      fc.property(fc.array(change, { minLength: 1, maxLength: 12 }), fc.nat(), fc.nat(), (changes, cutAt, overlap) => {
+        // The server's active branch after each change, and the events it sent.
+        let branch: Message[] = [];
+        const events: GloveAction[] = [];
+        const states: Message[][] = [];
+        for (const { keep, messages } of changes) {
+          if (keep === undefined) {
+            if (messages.length === 0) continue;
+            events.push({ type: "messages_appended", messages, startIndex: branch.length });
+            branch = [...branch, ...messages];
+          } else {
+            const kept = Math.min(keep, branch.length);
+            events.push({ type: "branches_changed", keep: kept, messages, points: [] });
+            branch = [...branch.slice(0, kept), ...messages];
+          }
+          states.push(branch);
+        }
+        expect(events.reduce(reduce, initialState()).messages).toEqual(branch);
+        // A reconnect: the snapshot at some event, then a replay that starts a little earlier.
+        const cut = cutAt % (events.length + 1);
+        const snap: ConversationSnapshot = { id: "conv", messages: cut === 0 ? [] : states[cut - 1]!, slots: [], tasks: [], inbox: [], busy: false, turnId: null, streamingText: "" };
+        const from = Math.max(0, cut - (overlap % 3));
+        const resumed = [{ type: "snapshot", snapshot: snap } as GloveAction, ...events.slice(from)].reduce(reduce, initialState());
+        expect(resumed.messages).toEqual(branch);
       }),
       { numRuns: 300 },
     );

@@ -1,4 +1,4 @@
-import { eventStream } from "../conversations/sse-stream.js";
+import { conversationStream } from "../conversations/conversation-stream.js";
 import { badRequest, quoted } from "../errors.js";
 import { sseResponse } from "../http/sse-response.js";
 import { ownedLive, type RouteContext } from "./route-context.js";
@@ -17,20 +17,5 @@ export async function streamEvents(ctx: RouteContext): Promise<Response> {
   const after = resumePosition(ctx);
   const conversation = await ownedLive(ctx);
   if (after !== undefined) await conversation.catchUp?.(after);
-  conversation.subscribers++;
-  const source = eventStream({
-    log: conversation.log,
-    after,
-    heartbeatMs: ctx.options.heartbeatMs,
-    retryMs: ctx.options.retryMs,
-    snapshot: async () => {
-      const { data, lastId } = await conversation.snapshot();
-      return { frame: `id: ${lastId}\nevent: snapshot\ndata: ${JSON.stringify(data)}\n\n`, lastId };
-    },
-    onClose: () => {
-      conversation.subscribers--;
-      conversation.lastActive = Date.now();
-    },
-  });
-  return sseResponse(source);
+  return sseResponse(conversationStream(conversation, { after, heartbeatMs: ctx.options.heartbeatMs, retryMs: ctx.options.retryMs }));
 }

@@ -1,9 +1,9 @@
 /** Waiting without timed assertions: poll generously, so a slow machine only makes a test slower. */
 
-/** Waits until `predicate` holds, polling every 20 ms for up to `timeoutMs`; returns whether it did. */
-export async function eventually(predicate: () => boolean, timeoutMs = 20_000): Promise<boolean> {
+/** Waits until `predicate` holds (it may be async), polling every 20 ms for up to `timeoutMs`; returns whether it did. */
+export async function eventually(predicate: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

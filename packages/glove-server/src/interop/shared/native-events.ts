@@ -1,5 +1,6 @@
 import type { ConversationHandle } from "../../conversations/conversation-handle.js";
-import { eventStream } from "../../conversations/sse-stream.js";
+import { conversationStream } from "../../conversations/conversation-stream.js";
+import type { SseSource } from "../../http/sse-response.js";
 
 /** One event of a conversation as glove-server's native stream carries it. */
 export interface NativeEvent {
@@ -26,28 +27,11 @@ export interface NativeEventsOptions {
  * replay window gets a `snapshot` event (the conversation's snapshot) and continues after it.
  */
 export class NativeEvents {
-  readonly #source: ReturnType<typeof eventStream>;
+  readonly #source: SseSource;
   #closed = false;
 
-  constructor(
-    private readonly conversation: ConversationHandle,
-    options: NativeEventsOptions,
-  ) {
-    conversation.subscribers++;
-    this.#source = eventStream({
-      log: conversation.log,
-      after: options.after,
-      heartbeatMs: options.heartbeatMs,
-      retryMs: 1000,
-      snapshot: async () => {
-        const { data, lastId } = await conversation.snapshot();
-        return { frame: `id: ${lastId}\nevent: snapshot\ndata: ${JSON.stringify(data)}\n\n`, lastId };
-      },
-      onClose: () => {
-        conversation.subscribers--;
-        conversation.lastActive = Date.now();
-      },
-    });
+  constructor(conversation: ConversationHandle, options: NativeEventsOptions) {
+    this.#source = conversationStream(conversation, { after: options.after, heartbeatMs: options.heartbeatMs, retryMs: 1000 });
   }
 
   /** The next events; undefined once the conversation's log closed (it left memory) or after close(). */

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
 import { memoryStorage } from "glove-server";
 import type { TestServer } from "../../support/harness.js";
+import { eventually } from "../../support/polling.js";
 import { expectValidHistory } from "../../suite/server-suite.js";
 import { PROMPT_WAIT_MS } from "../../../../../test-support/timeouts.js";
 import { agUiAgent, received, runOnce, say, streamedText, typesOf } from "./support/ag-ui-client.js";
@@ -25,10 +26,7 @@ async function start(...args: Parameters<typeof startAgUiServer>): Promise<TestS
 }
 
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + PROMPT_WAIT_MS; !(await check()); ) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  if (!(await eventually(check, PROMPT_WAIT_MS))) throw new Error("timed out");
 }
 
 const askAge = { toolCalls: [{ name: "ask_age", input: { question: "How old are you?" }, id: "age-1" }] };

@@ -45,7 +45,10 @@ export async function runAgUi(ctx: RouteContext): Promise<Response> {
       ? followRun(before, turnId, run.threadId, run.runId)
       : { turnId, started: false, userMessageId: run.userMessage.id, prelude: [{ type: "STATE_SNAPSHOT", snapshot: stateOf(before.data) }] };
   } else plan = followRun(before, undefined, run.threadId, run.runId);
-  const native = new NativeEvents(conversation, { after: plan.after ?? before.lastId, heartbeatMs: ctx.options.heartbeatMs });
+  const after = plan.after ?? before.lastId;
+  // Scale mode: the events up to there reach this instance's log first (as on the native stream).
+  await conversation.catchUp?.(after);
+  const native = new NativeEvents(conversation, { after, heartbeatMs: ctx.options.heartbeatMs });
   return sseResponse(runStream({ ...plan, conversation, native, threadId: run.threadId, runId: run.runId, ids }));
 }
 

@@ -26,10 +26,22 @@ export interface MachineAuth {
   issuer: string;
   clients: Map<string, MachineClient>;
   tokens: Map<string, Issued>;
+  /** JWT-bearer grant (RFC 7523): the assertions accepted, each with the subject it names. */
+  assertions: Map<string, string>;
+  /**
+   * A stand-in enterprise identity provider at `${issuer}/idp/token` (RFC 8693 token exchange):
+   * the ID tokens it knows, with their subject. An exchange addressed to this server (audience,
+   * resource given) returns a fresh ID-JAG, added to `assertions`.
+   */
+  idTokens: Map<string, string>;
+  /** Each token exchange the identity provider answered: its form. */
+  exchanges: Array<Record<string, string>>;
   /** Each token request: client, auth method and scope asked for. */
   tokenRequests: Array<{ clientId: string; method: string; scope: string | undefined }>;
   stop(): Promise<void>;
 }
+
+const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 function b64urlJson(part: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as Record<string, unknown>;
@@ -62,6 +74,9 @@ export async function startMachineAuth(): Promise<MachineAuth> {
   const clients = new Map<string, MachineClient>();
   const tokens = new Map<string, Issued>();
   const tokenRequests: MachineAuth["tokenRequests"] = [];
+  const assertions = new Map<string, string>();
+  const idTokens = new Map<string, string>();
+  const exchanges: Array<Record<string, string>> = [];
   let issuer = "";
   const json = (res: http.ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
@@ -75,14 +90,23 @@ export async function startMachineAuth(): Promise<MachineAuth> {
           issuer,
           authorization_endpoint: `${issuer}/authorize`,
           token_endpoint: `${issuer}/token`,
-          grant_types_supported: ["client_credentials"],
+          grant_types_supported: ["client_credentials", JWT_BEARER],
           token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
           token_endpoint_auth_signing_alg_values_supported: ["ES256", "RS256"],
           response_types_supported: ["code"],
         });
       }
-      if (req.method !== "POST" || url.pathname !== "/token") return json(res, 404, { error: "not_found" });
       const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+      if (req.method === "POST" && url.pathname === "/idp/token") {
+        exchanges.push(Object.fromEntries(form));
+        const subject = idTokens.get(form.get("subject_token") ?? "");
+        if (!subject) return json(res, 400, { error: "invalid_grant", error_description: "unknown ID token" });
+        if (form.get("audience") !== issuer || !form.get("resource")) return json(res, 400, { error: "invalid_target" });
+        const idJag = `id-jag-${randomUUID()}`;
+        assertions.set(idJag, subject);
+        return json(res, 200, { access_token: idJag, issued_token_type: "urn:ietf:params:oauth:token-type:id-jag", token_type: "N_A" });
+      }
+      if (req.method !== "POST" || url.pathname !== "/token") return json(res, 404, { error: "not_found" });
       let clientId: string | undefined;
       let method = "none";
       const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? "");
@@ -97,6 +121,15 @@ export async function startMachineAuth(): Promise<MachineAuth> {
         if (clients.get(id)?.secret === form.get("client_secret")) [clientId, method] = [id, "client_secret_post"];
       }
       const scope = form.get("scope") ?? undefined;
+      if (form.get("grant_type") === JWT_BEARER) {
+        // The assertion identifies the caller; a registered client may authenticate too.
+        tokenRequests.push({ clientId: clientId ?? form.get("client_id") ?? "?", method, scope });
+        const subject = assertions.get(form.get("assertion") ?? "");
+        if (!subject) return json(res, 400, { error: "invalid_grant", error_description: "assertion not accepted" });
+        const access = randomUUID();
+        tokens.set(access, { clientId: subject, scopes: scope ? scope.split(" ") : [] });
+        return json(res, 200, { access_token: access, token_type: "Bearer", expires_in: 3600, ...(scope ? { scope } : {}) });
+      }
       tokenRequests.push({ clientId: clientId ?? "?", method, scope });
       if (!clientId) return json(res, 401, { error: "invalid_client" });
       if (form.get("grant_type") !== "client_credentials") return json(res, 400, { error: "unsupported_grant_type" });
@@ -115,6 +148,9 @@ export async function startMachineAuth(): Promise<MachineAuth> {
     clients,
     tokens,
     tokenRequests,
+    assertions,
+    idTokens,
+    exchanges,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -15,6 +15,10 @@ const waiting = new Map();
 addEventListener("message", (event) => {
   const m = event.data;
   if (m && m.id !== undefined && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
+  // The host's new theme, reported back.
+  if (m && m.method === "ui/notifications/host-context-changed" && m.params && m.params.theme) {
+    request("ui/message", { role: "user", content: [{ type: "text", text: "THEME " + m.params.theme }] });
+  }
   // The test's nudge: the app's own, genuine call of a gated tool.
   if (m && m.hostileNudge === true) request("tools/call", { name: "steal", arguments: { from: "the-app" } });
 });

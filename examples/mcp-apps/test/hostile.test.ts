@@ -76,6 +76,13 @@ describe("a hostile MCP App", () => {
     expect(calls).not.toContain("secret");
   });
 
+  it("gets the host's new theme as host-context-changed, without reloading", async () => {
+    await tab.getByRole("button", { name: "Dark apps" }).click();
+    await expect.poll(() => tab.locator('[data-glove-role="user"]', { hasText: /^THEME dark$/ }).count(), { timeout: PROMPT_WAIT_MS }).toBe(1);
+    // Still the same document: it did not run (and report) again.
+    expect(await tab.locator('[data-glove-role="user"]', { hasText: /^HOSTILE / }).count()).toBe(1);
+  });
+
   it("ignores tool calls posted by another frame or by a page script", async () => {
     await tab.evaluate(() => {
       const forged = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "steal", arguments: { from: "forger" } } };

@@ -29,6 +29,8 @@ export { defineToolView } from "./tools/define-tool-view.js";
 export type { DefineToolViewConfig, ToolSchemas } from "./tools/define-tool-view.js";
 export {
   McpAppFrame,
+  McpAppHost,
+  useMcpAppHost,
   McpAppView,
   mcpAppRenderer,
   MCP_APP_RENDERER,

@@ -1,11 +1,11 @@
 /**
  * The MCP Apps demo page: glove-react in server mode on the demo's glove-server (/api). Apps
- * render through `mcpAppRenderer`: their tool calls go to the demo's route (the conversation's
- * permission prompt decides), their messages become the user's messages. The conversation id
+ * render through the default `mcp_app` renderer under `McpAppHost`: their tool calls go to the
+ * demo's route (the conversation's permission prompt decides), their messages become the user's. The conversation id
  * lives in the URL (?c=…), so a reload shows the same apps again.
  */
-import { useCallback, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { MCP_APP_RENDERER, mcpAppRenderer, Render, useGlove, type McpAppToolCall, type McpAppToolResult } from "glove-react";
+import { useCallback, useState, type FormEvent, type ReactNode } from "react";
+import { McpAppHost, Render, useGlove, type McpAppTheme, type McpAppToolCall, type McpAppToolResult } from "glove-react";
 
 const API = "/api";
 const TOOLS_CALL = "/api/mcp-apps/tools-call";
@@ -36,20 +36,8 @@ export function App(): ReactNode {
     else url.searchParams.delete("c");
     window.history.replaceState(null, "", url);
   }, []);
-  // The renderer is made once: handlers read the live session through refs.
-  const session = useRef<{ id: string | null; send: (text: string) => void }>({ id: null, send: () => undefined });
-  const renderers = useMemo(
-    () => ({
-      [MCP_APP_RENDERER]: mcpAppRenderer({
-        callTool: (call) => callTool(session.current.id, call),
-        sendMessage: (text) => session.current.send(text),
-        theme: "light",
-      }),
-    }),
-    [],
-  );
-  const glove = useGlove({ server: API, agent: "apps", conversationId, onConversationChange, renderers, credentials: "same-origin" });
-  session.current = { id: glove.sessionId ?? null, send: glove.sendMessage };
+  const [theme, setTheme] = useState<McpAppTheme>("light");
+  const glove = useGlove({ server: API, agent: "apps", conversationId, onConversationChange, credentials: "same-origin" });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -63,7 +51,13 @@ export function App(): ReactNode {
     <main style={{ maxWidth: 760, margin: "0 auto", fontFamily: "system-ui, sans-serif" }}>
       <h1>MCP Apps in Glove</h1>
       <p>Ask for &ldquo;the time&rdquo; or &ldquo;the budget&rdquo;: the server&rsquo;s app renders below, sandboxed.</p>
-      <Render glove={glove} renderInput={null} className="timeline" />
+      <button type="button" onClick={() => setTheme(theme === "light" ? "dark" : "light")}>
+        {theme === "light" ? "Dark apps" : "Light apps"}
+      </button>
+      {/* The default mcp_app renderer reads these; a new theme reaches running apps without reloading them. */}
+      <McpAppHost theme={theme} callTool={(call) => callTool(glove.sessionId, call)} sendMessage={(text) => void glove.sendMessage(text)}>
+        <Render glove={glove} renderInput={null} className="timeline" />
+      </McpAppHost>
       <form onSubmit={onSubmit}>
         <input name="message" aria-label="Message" placeholder="Show me the time" autoComplete="off" style={{ width: "70%" }} />
         <button type="submit" disabled={glove.busy}>

@@ -25,7 +25,8 @@ describe("AG-UI in the scale mode", () => {
       testGlove(store, new ScriptedModel([], { delayMs: 2, fallback: () => script.shift() ?? { text: "(no more script)" } })).fold(deleteFile);
     const [a, b] = [scaledServer(env, agent()), scaledServer(env, agent())];
     servers.push(a, b);
-    const [urlA, urlB] = await Promise.all([a, b].map(async (server) => (await server.listen()).url));
+    const urlA = (await a.listen()).url;
+    const urlB = (await b.listen()).url;
 
     const onA = new HttpAgent({ url: `${urlA}/ag-ui` });
     const asked = await say(onA, "Delete /tmp/s");

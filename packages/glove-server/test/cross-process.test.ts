@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
-import { sqliteStorage } from "glove-server";
+import { openInspector, sqliteStorage } from "glove-server";
 import { buildForChildProcesses, expectNodeOutput } from "../../../test-support/child-processes.js";
 import { startServer } from "./support/harness.js";
 import { api, killServerProcesses, serverProcess } from "./support/server-process.js";
@@ -27,7 +27,7 @@ describe("glove-server across processes", () => {
     const id = (await api(first.url, "/conversations", {})).body.id as string;
     const watcher = new SseClient(`${first.url}/conversations/${id}/events`, { authorization: "Bearer alice" });
     await watcher.waitForEvent("snapshot");
-    await api(first.url, `/conversations/${id}/messages`, { text: "start something long" });
+    const { turnId } = (await api(first.url, `/conversations/${id}/messages`, { text: "start something long" })).body as { turnId: string };
     await first.toolRunning;
     await watcher.waitForEvent("tool_use");
     const lastSeen = watcher.lastId!;
@@ -43,6 +43,12 @@ describe("glove-server across processes", () => {
     expect(state.busy).toBe(false);
     expectValidHistory(state.messages);
     expect(state.messages.at(-1)?.tool_results?.[0]?.result.status).toBe("aborted");
+    // The dead turn's trace (saved as it started) is ended as interrupted, nothing left running.
+    const inspector = await openInspector({ sqlite: dbPath });
+    const trace = await inspector.traces.get(id, turnId);
+    await inspector.close();
+    expect(trace).toMatchObject({ status: "interrupted", endedAt: expect.any(String) });
+    expect(trace?.spans.filter((span) => span.status === "running")).toEqual([]);
 
     expect((await api(second.url, `/conversations/${id}/messages`, { text: "are you back?" })).status).toBe(202);
     const end = await resumed.waitForEvent("turn_end");

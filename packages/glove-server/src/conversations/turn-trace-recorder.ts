@@ -69,6 +69,9 @@ export class TurnTraceRecorder {
     this.#frames.set("", { parentSpanId: null, path: "", nextChatStart: Date.now(), tools: [] });
     this.#timer = setInterval(() => this.#saveIfChanged(), options.saveEveryMs ?? TRACE_SAVE_EVERY_MS);
     this.#timer.unref?.();
+    // Saved once as it starts (the write itself runs after the current event): a turn whose
+    // process dies early still leaves a trace, marked interrupted when the conversation reopens.
+    this.#save();
   }
 
   /** One subscriber event of the turn's Glove. */

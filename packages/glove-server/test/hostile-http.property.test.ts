@@ -31,7 +31,7 @@ const method = fc.oneof(
 const target = fc.oneof(
   fc.constantFrom("*", "/", "/conversations", "//conversations", "/conversations/%", "/%00", "/..%2f..", "host:443", "conversations"),
   fc.constantFrom("http://evil.example/conversations", "http://127.0.0.1/conversations", "https://[::1]/conversations", "ftp://x/", "http://a b/", "http:///x"),
-  fc.constantFrom("", "/messages", "/abort", "/slots/x", "/x").map((tail) => `/conversations/ID${tail}`),
+  fc.constantFrom("", "/messages", "/abort", "/slots/x", "/x", "/regenerate", "/branches", "/branches/x", "/messages/x/edit").map((tail) => `/conversations/ID${tail}`),
   printable(60).map((text) => `/${text}`),
   fc.constant(`/${"a".repeat(6000)}`),
 );

@@ -5,6 +5,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { MCP_APPS_EXTENSION } from "./apps/tool-ui.js";
 import { bearerFetch } from "./bearer-fetch.js";
 import type { McpClientFeatures } from "./client-features/types.js";
 import { startDeadline, type Deadline } from "./deadline.js";
@@ -85,7 +86,7 @@ function fallsBackToSse(error: unknown): boolean {
 }
 
 function newClient(options: ConnectMcpOptions, entry: McpCatalogueEntry): Client {
-  const client = new Client(options.clientInfo ?? { name: "glove-mcp", version: "0.1.0" }, { capabilities: {} });
+  const client = new Client(options.clientInfo ?? { name: "glove-mcp", version: "0.1.0" }, { capabilities: { extensions: { ...MCP_APPS_EXTENSION } } });
   options.features?.attach(client, entry);
   return client;
 }

@@ -6,6 +6,12 @@ export type McpAppVisibility = "model" | "app";
 /** The MIME type of an MCP App's HTML resource. */
 export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
 
+/**
+ * The client capability glove-mcp announces (`capabilities.extensions`): servers that check it
+ * attach their apps only for hosts that show them, and glove-mcp bridges every app as a slot.
+ */
+export const MCP_APPS_EXTENSION = { "io.modelcontextprotocol/ui": { mimeTypes: [MCP_APP_MIME_TYPE] } } as const;
+
 function uiMeta(tool: McpTool): Record<string, unknown> | undefined {
   const ui = tool._meta?.ui;
   return ui !== null && typeof ui === "object" && !Array.isArray(ui) ? (ui as Record<string, unknown>) : undefined;

@@ -30,9 +30,17 @@ function refusal(error: unknown): string | undefined {
   return McpAppError.isInstance(error) ? error.reason : undefined;
 }
 
+describe("capability negotiation", () => {
+  it("announces the MCP Apps extension with the mcp-app HTML type", async () => {
+    const result = await connection.client.callTool({ name: "host_support", arguments: {} });
+    const text = (result.content as Array<{ text: string }>)[0]!.text;
+    expect(JSON.parse(text)).toEqual({ "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } });
+  });
+});
+
 describe("tool visibility", () => {
   it("offers the model every tool but the app-only ones", () => {
-    expect(bridgeMcpTools(connection).map((fold) => fold.name).sort()).toEqual(["fixture__broken", "fixture__secret", "fixture__show_board"]);
+    expect(bridgeMcpTools(connection).map((fold) => fold.name).sort()).toEqual(["fixture__broken", "fixture__host_support", "fixture__secret", "fixture__show_board"]);
   });
 
   it("lets the app call app-visible tools only, on its own server", async () => {

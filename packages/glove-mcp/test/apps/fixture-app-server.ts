@@ -49,6 +49,10 @@ export function buildFixtureAppServer(seen: FixtureCalls, html: string = BOARD_H
     record("broken", {});
     return { content: [{ type: "text", text: "broken ran" }] };
   });
+  // What the client announced about MCP Apps (servers may attach apps only for hosts that show them).
+  server.registerTool("host_support", { description: "Echoes the client's MCP Apps capability", annotations: { readOnlyHint: true } }, async () => ({
+    content: [{ type: "text", text: JSON.stringify(server.server.getClientCapabilities()?.extensions ?? null) }],
+  }));
   server.registerResource("board", BOARD_URI, { mimeType: "text/html;profile=mcp-app" }, async () => ({
     contents: [
       {

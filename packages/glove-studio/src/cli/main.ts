@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /** `npx glove-studio`: the studio over a glove-server app's storage, on 127.0.0.1. */
 import { startStudio } from "../standalone/start-studio.js";
 import { openStorage } from "./open-storage.js";

@@ -4,7 +4,8 @@ import { DEFAULT_PORT } from "../standalone/start-studio.js";
 
 /** Where the CLI reads from, and where it listens. */
 export interface CliOptions {
-  source: { kind: "sqlite"; path: string } | { kind: "postgres"; url: string; schema: string };
+  /** A SQLite path of undefined: none given (the CLI looks for the default). */
+  source: { kind: "sqlite"; path: string | undefined } | { kind: "postgres"; url: string; schema: string };
   port: number;
   help: boolean;
 }
@@ -23,7 +24,8 @@ export class UsageError extends GloveError {
 export const USAGE = `Usage: glove-studio [--sqlite <file> | --postgres <url> [--schema <name>]] [--port <n>]
 
 Opens Glove Studio on http://127.0.0.1:<port>/ over a glove-server app's conversations.
-  --sqlite <file>    the app's SQLite file (default ./.glove/glove.db, glove-server's default)
+  --sqlite <file>    the app's SQLite file (default ./.glove/glove.db, glove-server's default,
+                     or the only .glove/glove.db one or two folders down)
   --postgres <url>   a PostgreSQL URL, e.g. postgres://user@127.0.0.1:5432/app
   --schema <name>    the PostgreSQL schema of Glove's tables (default glove)
   --port <n>         default ${DEFAULT_PORT}; 0 picks a free port`;
@@ -57,5 +59,5 @@ export function parseCli(argv: string[]): CliOptions {
     if (!/^postgres(ql)?:\/\//.test(values.postgres)) throw new UsageError("--postgres needs a URL starting with postgres://.");
     return { source: { kind: "postgres", url: values.postgres, schema: values.schema ?? "glove" }, port, help: values.help ?? false };
   }
-  return { source: { kind: "sqlite", path: values.sqlite ?? ".glove/glove.db" }, port, help: values.help ?? false };
+  return { source: { kind: "sqlite", path: values.sqlite }, port, help: values.help ?? false };
 }

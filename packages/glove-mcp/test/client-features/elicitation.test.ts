@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MCP_ELICITATION_RENDERER, type McpElicitationAnswer, type McpElicitationInput } from "glove-mcp";
+import { MCP_APPS_EXTENSION, MCP_ELICITATION_RENDERER, type McpElicitationAnswer, type McpElicitationInput } from "glove-mcp";
 import { featureServerFixture, type Mounted } from "./harness.js";
 
 const server = featureServerFixture();
@@ -116,7 +116,7 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
 });
 
 describe("declared client capabilities", () => {
-  it("declares nothing without client features, and exactly what is configured with them", async () => {
+  it("declares nothing without client features but the MCP Apps extension, and exactly what is configured with them", async () => {
     const before = server.log.capabilities.length;
     let mounted = await server.mount({ serverMode: true });
     await mounted.mount.unmount();
@@ -124,8 +124,9 @@ describe("declared client capabilities", () => {
     await mounted.mount.unmount();
     mounted = await server.mount({ serverMode: true, clientFeatures: { sampling: true, roots: [] } });
     const [none, elicitation, samplingAndRoots] = server.log.capabilities.slice(before);
-    expect(none).toEqual({});
-    expect(elicitation).toEqual({ elicitation: { form: {} } });
-    expect(samplingAndRoots).toEqual({ sampling: {}, roots: { listChanged: true } });
+    const apps = { extensions: MCP_APPS_EXTENSION };
+    expect(none).toEqual(apps);
+    expect(elicitation).toEqual({ ...apps, elicitation: { form: {} } });
+    expect(samplingAndRoots).toEqual({ ...apps, sampling: {}, roots: { listChanged: true } });
   });
 });

@@ -16,8 +16,9 @@ export function splitAtLastCompaction(messages: Message[]): Message[] {
  * reloads or rescans the whole history on each model call.
  *
  * The cached view is trusted only while the store's `messageCount()` matches
- * what this Context has seen; stores without it are re-read on every call,
- * which is always correct (another process may have appended).
+ * what this Context has seen (and, for a store with branches, its last message is
+ * the same one); stores without it are re-read on every call, which is always
+ * correct (another process may have appended or switched branches).
  */
 export class Context implements ContextControls {
   private view: Message[] | undefined;
@@ -32,15 +33,27 @@ export class Context implements ContextControls {
 
   /** Internal, non-copying access to the model view for the agent loop. Do not mutate. */
   async modelView(): Promise<readonly Message[]> {
-    if (this.view && this.store.messageCount) {
-      if ((await this.store.messageCount()) === this.seenCount) return this.view;
-    }
+    if (this.view && this.store.messageCount && (await this.unchanged(this.view))) return this.view;
     const loaded = this.store.getMessagesSinceLastCompaction
       ? await this.store.getMessagesSinceLastCompaction()
       : splitAtLastCompaction(await this.store.getMessages());
     this.view = loaded;
     this.seenCount = this.store.messageCount ? await this.store.messageCount() : -1;
     return this.view;
+  }
+
+  /**
+   * Whether the store still holds the history this view was read from. With branches, another
+   * writer may have switched to a branch of the same length: the last message's id tells, since a
+   * message's place in the tree never changes (decision 0025). One read either way.
+   */
+  private async unchanged(view: readonly Message[]): Promise<boolean> {
+    const { store } = this;
+    if (store.getBranches && store.getMessagePage && this.seenCount > 0) {
+      const page = await store.getMessagePage(this.seenCount - 1, 1);
+      return page.total === this.seenCount && page.messages[0]?.id === view.at(-1)?.id;
+    }
+    return (await store.messageCount!()) === this.seenCount;
   }
 
   async appendMessages(msgs: Message[]): Promise<void> {

@@ -49,6 +49,17 @@ describe("Glove regenerate, edit and switch (decision 0025)", () => {
     await expect(glove.switchBranch("msg_nope")).rejects.toSatisfy((e) => BranchError.isInstance(e) && e.reason === "not_found");
   });
 
+  it("a Glove whose view is cached sees another Glove's switch to a branch of the same length", async () => {
+    const store = new MemoryStore("shared");
+    const one = makeGlove([{ text: "a1" }, { text: "after" }], { store });
+    await one.glove.processRequest("q");
+    const two = makeGlove([{ text: "a2" }], { store });
+    await two.glove.regenerate();
+    // Same length as before (question, answer): only the last message differs.
+    await one.glove.processRequest("next");
+    expect(one.model.requests.at(-1)!.messages.map((m) => m.text)).toEqual(["q", "a2", "next"]);
+  });
+
   it("of two Gloves editing one store at once, exactly one wins", async () => {
     const store = new MemoryStore("race");
     const one = makeGlove([{ text: "a1" }, { text: "from one" }], { store });

@@ -62,19 +62,24 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByRole("button", { name: "Send" }).click();
 }
 
-const lastAnswer = (page: Page) => page.locator('[data-role="assistant"]').last();
+/** Polls until the assertion holds, for as long as a loaded machine may need (never a tight timeout). */
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: PROMPT_WAIT_MS, interval: 20 });
+
+const lastAssistant = (page: Page) => page.locator('[data-role="assistant"]').last();
+/** The last answer's text and tool lines, without its buttons. */
+const lastAnswer = (page: Page) => lastAssistant(page).locator(".content");
 
 describe("assistant-ui on glove-server's AG-UI route", () => {
   it("streams the agent's answer into the thread", async () => {
     const page = await openPage();
     await send(page, "Hello");
-    await expect.poll(() => page.locator('[data-role="user"]').innerText()).toBe("Hello");
+    await poll(() => page.locator('[data-role="user"]').innerText()).toBe("Hello");
     // Seen while it grows: the text arrives in pieces, not at once.
     const lengths = new Set<number>();
     await expect
       .poll(
         async () => {
-          const text = (await lastAnswer(page).count()) > 0 ? await lastAnswer(page).innerText() : "";
+          const text = (await lastAssistant(page).count()) > 0 ? await lastAnswer(page).innerText() : "";
           lengths.add(text.length);
           return text;
         },
@@ -83,6 +88,24 @@ describe("assistant-ui on glove-server's AG-UI route", () => {
       .toMatch(/for the inbox\.$/);
     expect([...lengths].filter((n) => n > 0).length).toBeGreaterThan(2);
     expect(await lastAnswer(page).innerText()).toMatch(/^Hello! I'm the Glove Bistro assistant/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("assistant-ui's Regenerate is a regenerate on the server: the old answer stays as a branch there and in the page's picker", async () => {
+    const page = await openPage();
+    let threadId = "";
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/ag-ui") threadId = (request.postDataJSON() as { threadId: string }).threadId;
+    });
+    await send(page, "Hi there");
+    await poll(() => lastAnswer(page).innerText()).toMatch(/for the inbox\.$/);
+    await lastAssistant(page).getByRole("button", { name: "Regenerate" }).click();
+    await poll(() => lastAssistant(page).getByLabel("Branches").innerText()).toMatch(/2\s*\/\s*2/);
+    await poll(() => lastAnswer(page).innerText()).toMatch(/for the inbox\.$/);
+    // The page's own session (its cookie) reads the thread's branches from the native route.
+    const branches = (await (await page.request.get(`${chat.url}/api/conversations/${threadId}/branches`)).json()) as { messages: Array<{ text: string }>; points: unknown[] };
+    expect(branches.points).toHaveLength(1);
+    expect(branches.messages.map((m) => m.text.slice(0, 6))).toEqual(["Hi the", "Hello!"]);
     expect(pageErrors).toEqual([]);
   });
 
@@ -95,16 +118,16 @@ describe("assistant-ui on glove-server's AG-UI route", () => {
     await form.getByRole("button", { name: "Reserve" }).click();
 
     const prompt = page.getByRole("dialog", { name: "Permission" });
-    await expect.poll(() => prompt.innerText()).toContain("Allow book_table to run?");
+    await poll(() => prompt.innerText()).toContain("Allow book_table to run?");
     expect(await prompt.innerText()).toContain('"name": "Ada"');
     expect(chat.bookings.size).toBe(0);
     await prompt.getByRole("button", { name: "Allow" }).click();
 
-    await expect.poll(() => page.locator('[data-role="assistant"]').allInnerTexts(), { timeout: PROMPT_WAIT_MS }).toContainEqual(expect.stringContaining("See you soon!"));
+    await poll(() => page.locator('[data-role="assistant"]').allInnerTexts()).toContainEqual(expect.stringContaining("See you soon!"));
     expect([...chat.bookings.values()]).toEqual([expect.objectContaining({ name: "Ada", guests: 2, time: "20:00" })]);
-    await expect.poll(() => prompt.count()).toBe(0);
+    await poll(() => prompt.count()).toBe(0);
     // The whole booking, each message once and every call with its result, as the server has it.
-    await expect.poll(() => lastAnswer(page).innerText()).toBe("All three tasks are done.");
+    await poll(() => lastAnswer(page).innerText()).toBe("All three tasks are done.");
     const answers = await page.locator('[data-role="assistant"]').allInnerTexts();
     expect(answers.filter((text) => text.includes("Booking it now")).length).toBe(1);
     const calls = await page.locator(".tool").allInnerTexts();

@@ -1,4 +1,11 @@
-import { ComposerPrimitive, MessagePrimitive, ThreadPrimitive, type ToolCallMessagePartProps } from "@assistant-ui/react";
+import {
+  ActionBarPrimitive,
+  BranchPickerPrimitive,
+  ComposerPrimitive,
+  MessagePrimitive,
+  ThreadPrimitive,
+  type ToolCallMessagePartProps,
+} from "@assistant-ui/react";
 import { Interrupts } from "./interrupts.js";
 
 function UserMessage() {
@@ -21,7 +28,20 @@ function ToolLine({ toolName, result }: ToolCallMessagePartProps) {
 function AssistantMessage() {
   return (
     <MessagePrimitive.Root className="message assistant" data-role="assistant">
-      <MessagePrimitive.Parts components={{ tools: { Fallback: ToolLine } }} />
+      <div className="content">
+        <MessagePrimitive.Parts components={{ tools: { Fallback: ToolLine } }} />
+      </div>
+      <div className="actions">
+        {/* assistant-ui's answers kept side by side; the server keeps the same branches (a regenerate there). */}
+        <BranchPickerPrimitive.Root hideWhenSingleBranch className="branches" aria-label="Branches">
+          <BranchPickerPrimitive.Previous>‹</BranchPickerPrimitive.Previous>
+          <BranchPickerPrimitive.Number />/<BranchPickerPrimitive.Count />
+          <BranchPickerPrimitive.Next>›</BranchPickerPrimitive.Next>
+        </BranchPickerPrimitive.Root>
+        <ActionBarPrimitive.Root hideWhenRunning autohide="not-last">
+          <ActionBarPrimitive.Reload>Regenerate</ActionBarPrimitive.Reload>
+        </ActionBarPrimitive.Root>
+      </div>
     </MessagePrimitive.Root>
   );
 }

@@ -22,7 +22,8 @@ const calls: string[] = [];
 
 function hostileModel(request: PromptRequest): ScriptedTurn {
   const last = request.messages.at(-1);
-  if (last?.tool_results?.length || last?.text.startsWith("HOSTILE")) return { text: "ok" };
+  // Only the user's request shows the app; the app's own messages (its report, the theme) get words.
+  if (last?.tool_results?.length || last?.text !== "show the hostile app") return { text: "ok" };
   return { toolCalls: [{ name: "hostile__show", input: {}, id: `show_${request.messages.length}` }] };
 }
 

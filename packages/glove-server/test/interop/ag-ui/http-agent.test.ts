@@ -254,6 +254,27 @@ describe("AG-UI over HttpAgent", () => {
     expect(typesOf(follower).slice(0, 3)).toEqual(["RUN_STARTED", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT"]);
   });
 
+  it("heartbeats keep a quiet run open; the client reads past them", async () => {
+    const s = await start({ events: { heartbeatMs: 20 }, script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "slow-h" }] }, { text: "Stopped." }] });
+    const agent = agUiAgent(s);
+    const running = say(agent, "Go slow");
+    await until(() => s.kit.toolSignals.length === 1);
+    // Several heartbeat intervals pass while the tool runs and nothing else is sent.
+    const raw = await fetch(`${s.url}/ag-ui`, {
+      method: "POST",
+      headers: { authorization: "Bearer alice", "content-type": "application/json" },
+      body: JSON.stringify({ threadId: agent.threadId, runId: "watch", messages: [] }),
+    });
+    const reader = raw.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let seen = "";
+    while (!seen.includes(": heartbeat")) seen += (await reader.read()).value ?? "";
+    await reader.cancel();
+    expect((await s.api(`/conversations/${agent.threadId}/abort`, { method: "POST" })).status).toBe(200);
+    const run = await running;
+    expect(run.error).toBeUndefined();
+    expect(run.outcome).toBe("cancelled");
+  });
+
   it("keeps the native rules: authentication, ownership, agent names and per-principal quotas", async () => {
     const s = await start({ script: [{ text: "one" }, { text: "two" }], limits: { turnsPerMinute: 1 } });
     const agent = agUiAgent(s);

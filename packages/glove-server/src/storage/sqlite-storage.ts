@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
 import { ConfigurationError } from "glove-core";
 import { SqliteStore } from "glove-sqlite";
 import { SqliteInspector } from "./inspect/sqlite-inspector.js";
@@ -27,6 +27,8 @@ const TABLE = "gloveserver_conversations";
 export class SqliteCatalog implements ConversationCatalog {
   readonly #db: Database;
   readonly #s: ReturnType<typeof prepare>;
+  /** UPDATE statements by their SQL: a turn's start and end each update the same columns again. */
+  readonly #updates = new Map<string, Statement>();
 
   constructor(db: Database) {
     this.#db = db;
@@ -58,9 +60,10 @@ export class SqliteCatalog implements ConversationCatalog {
   async update(id: string, changes: ConversationChanges): Promise<void> {
     const pairs = changedColumns(changes);
     if (!pairs.length) return;
-    this.#db
-      .prepare(`UPDATE ${TABLE} SET ${pairs.map(([column]) => `${column} = ?`).join(", ")} WHERE id = ?`)
-      .run(...pairs.map(([, value]) => value), id);
+    const sql = `UPDATE ${TABLE} SET ${pairs.map(([column]) => `${column} = ?`).join(", ")} WHERE id = ?`;
+    let statement = this.#updates.get(sql);
+    if (!statement) this.#updates.set(sql, (statement = this.#db.prepare(sql)));
+    statement.run(...pairs.map(([, value]) => value), id);
   }
   async delete(id: string): Promise<void> {
     this.#s.delete.run(id);

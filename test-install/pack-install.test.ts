@@ -20,7 +20,7 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 /** Every publishable package; glove-react brings react 19 (its peer) and its types along below. */
-const PACKAGES = ["glove-core", "glove-sqlite", "glove-postgres", "glove-mcp", "glove-server", "glove-react"];
+const PACKAGES = ["glove-core", "glove-sqlite", "glove-postgres", "glove-mcp", "glove-server", "glove-react", "glove-studio"];
 /** Every step packs, installs, compiles or spawns node: its pace is the machine's load, so no step has a tight limit. */
 const TIMEOUT = SLOW_WORK_MS;
 
@@ -111,6 +111,13 @@ describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")("the packed package
   it("runs glove-server's first README example (glove-core peer, memory storage) with plain node", async () => {
     writeFileSync(join(app, "server-example.mjs"), readmeExample("glove-server", 1));
     await sh(process.execPath, ["server-example.mjs"], app);
+  }, TIMEOUT);
+
+  it("runs glove-studio from its tarball: the command, its built page, and a README example", async () => {
+    expect(await sh("npx", ["glove-studio", "--help"], app)).toContain("Usage: glove-studio");
+    expect(existsSync(join(app, "node_modules", "glove-studio", "dist", "ui", "index.html"))).toBe(true);
+    writeFileSync(join(app, "studio-example.mjs"), readmeExample("glove-studio", 2));
+    await sh(process.execPath, ["studio-example.mjs"], app);
   }, TIMEOUT);
 
   it("imports glove-mcp and glove-mcp/oauth, and folds a bridged tool into our Glove", async () => {

@@ -4,6 +4,9 @@
  * rules (authentication, ownership, quotas, one turn at a time). Every event is checked against
  * `@ag-ui/core`'s schemas as it arrives.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
 import { memoryStorage } from "glove-server";
@@ -224,6 +227,35 @@ describe("AG-UI over HttpAgent", () => {
     const results = [...asked.events, ...resumed.events].filter((e) => e.type === "TOOL_CALL_RESULT").map((e) => (e as unknown as { toolCallId: string }).toolCallId);
     expect(results.sort()).toEqual(["card-3", "del-3"]);
     expect(agent.messages.filter((m) => m.role === "tool").map((m) => (m as { toolCallId: string }).toolCallId).sort()).toEqual(["card-3", "del-3"]);
+  });
+
+  it("a question outlives a server restart (SQLite): the page's resume to the new server resumes the stored turn", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "glove-ag-ui-restart-"));
+    try {
+      const first = await start({ dataDir, script: [askAge] });
+      const agent = agUiAgent(first);
+      const asked = await say(agent, "Register me");
+      expect(asked.outcome).toBe("interrupt");
+      await first.close();
+
+      const second = await start({ dataDir, script: [{ text: "Thanks, 52 noted." }] });
+      const reloaded = agUiAgent(second, { threadId: agent.threadId });
+      // The reloaded page learns the open question from a run with no new message…
+      const state = await runOnce(reloaded, {});
+      expect(state.outcome).toBe("interrupt");
+      expect(state.interrupts.map((i) => i.id)).toEqual([asked.interrupts[0]!.id]);
+      // …and its answer resumes the stored turn on the new server.
+      const resumed = await runOnce(reloaded, { resume: [{ interruptId: asked.interrupts[0]!.id, status: "resolved", payload: { age: 52 } }] });
+      expect(resumed.outcome).toBe("success");
+      expect(resumed.events.find((e) => e.type === "TOOL_CALL_RESULT")).toMatchObject({ toolCallId: "age-1", content: JSON.stringify({ age: 52 }) });
+      expect(streamedText(resumed)).toBe("Thanks, 52 noted.");
+      const messages = (await second.api(`/conversations/${agent.threadId}`)).body.messages as Message[];
+      expectValidHistory(messages);
+      expect(messages.flatMap((m) => m.tool_results ?? [])).toHaveLength(1);
+    } finally {
+      await Promise.all(servers.splice(0).map((server) => server.close()));
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("a cancelled interrupt rejects the question; the turn goes on with the refusal", async () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, type ConversationDetail, type MessagePage } from "../api.js";
+import { api, type ConversationDetail, type Message } from "../api.js";
 import { ClippedText } from "../parts/clipped-text.js";
 import { duration, tokens, when } from "../parts/format.js";
 import { StatusBadge } from "../parts/status-badge.js";
@@ -13,25 +13,33 @@ const LIVE_MS = 1000;
 /** One conversation: its record, questions, tasks, inbox, turns and the message timeline (live while a turn runs). */
 export function ConversationView({ id, canAct }: { id: string; canAct: boolean }) {
   const [detail, setDetail] = useState<ConversationDetail | undefined>();
-  const [page, setPage] = useState<MessagePage | undefined>();
-  const [shown, setShown] = useState(PAGE);
+  // Loaded in pages of PAGE from the start; "Show more" appends the next one.
+  const [messages, setMessages] = useState<{ list: Message[]; total: number } | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [fixture, setFixture] = useState<string | undefined>();
 
-  const refresh = useCallback(async () => {
-    try {
-      const [next, messages] = await Promise.all([api.conversation(id), api.messages(id, 0, shown)]);
-      setDetail(next);
-      setPage(messages);
-      setError(undefined);
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  }, [id, shown]);
+  /** Reloads the record and the messages from `offset` (a page boundary) on, keeping those before. */
+  const load = useCallback(
+    async (offset: number) => {
+      try {
+        const [next, page] = await Promise.all([api.conversation(id), api.messages(id, offset, PAGE)]);
+        setDetail(next);
+        setMessages((old) => ({ list: (old?.list ?? []).slice(0, offset).concat(page.messages), total: page.total }));
+        setError(undefined);
+      } catch (e) {
+        setError((e as Error).message);
+      }
+    },
+    [id],
+  );
+  const loaded = messages?.list.length ?? 0;
+  // While live, the last loaded page again (new messages land at the end).
+  const refresh = useCallback(() => load(Math.floor(Math.max(0, loaded - 1) / PAGE) * PAGE), [load, loaded]);
 
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    setMessages(undefined);
+    void load(0);
+  }, [load]);
   const live = detail?.conversation.status === "running";
   useEffect(() => {
     if (!live) return;
@@ -40,7 +48,7 @@ export function ConversationView({ id, canAct }: { id: string; canAct: boolean }
   }, [live, refresh]);
 
   if (error && !detail) return <p className="error" role="alert">{error}</p>;
-  if (!detail || !page) return <p className="muted">Loading…</p>;
+  if (!detail || !messages) return <p className="muted">Loading…</p>;
   const c = detail.conversation;
 
   const copyFixture = async () => {
@@ -82,10 +90,10 @@ export function ConversationView({ id, canAct }: { id: string; canAct: boolean }
       <div className="columns">
         <div>
           <h3>Timeline</h3>
-          <Timeline messages={page.messages} offset={0} traces={detail.traces} />
-          {page.total > page.messages.length && (
-            <button type="button" onClick={() => setShown((n) => n + PAGE)}>
-              Show {Math.min(PAGE, page.total - page.messages.length)} more of {page.total - page.messages.length}
+          <Timeline messages={messages.list} offset={0} traces={detail.traces} />
+          {messages.total > loaded && (
+            <button type="button" onClick={() => void load(loaded)}>
+              Show {Math.min(PAGE, messages.total - loaded)} more of {messages.total - loaded}
             </button>
           )}
         </div>

@@ -105,6 +105,17 @@ describe("mounted studio", () => {
     expect(messages.at(-1)?.text).toBe("You said: hello again");
   });
 
+  it("lives below the server's basePath", async () => {
+    dir = mkdtempSync(join(tmpdir(), "glove-studio-mounted-"));
+    app = await startApp(sqliteStorage({ path: join(dir, "glove.db") }), { basePath: "/api/glove", extensions: [admins] });
+    const headers = { authorization: "Bearer admin" };
+    const bare = await fetch(`${app.url}/api/glove/studio`, { headers, redirect: "manual" });
+    expect(bare.headers.get("location")).toBe("/api/glove/studio/");
+    const info = await fetch(`${app.url}/api/glove/studio/api/info`, { headers });
+    expect(((await info.json()) as { mode: string }).mode).toBe("mounted");
+    expect((await fetch(`${app.url}/studio/api/info`, { headers })).status).toBe(404);
+  });
+
   it("needs allow, and a storage with an inspector", async () => {
     expect(() => createStudio(undefined as never)).toThrow(ConfigurationError);
     expect(() => createStudio({} as never)).toThrow(/allow/);

@@ -6,9 +6,9 @@
  * store, no replay log).
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
+import { listenBench } from "./bench-listen.js";
 import { bearer } from "./fixtures.js";
 
 /** One event as a client receives it (type and parsed data). */
@@ -89,7 +89,6 @@ export function drained(res: ServerResponse): Promise<void> {
 export async function startBareTarget(initial: BareConfig, turns?: BareTurns): Promise<RunningBare> {
   const config: BareConfig = { ...initial };
   const conversations = new Map<string, BareConversation>();
-  const sockets = new Set<Socket>();
 
   async function stream(conversation: BareConversation): Promise<void> {
     const { events, batch } = config;
@@ -161,30 +160,15 @@ export async function startBareTarget(initial: BareConfig, turns?: BareTurns): P
     return json(res, 405, { error: { code: "GLOVE_METHOD_NOT_ALLOWED" } });
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenBench(handle);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     configure(changes) {
       Object.assign(config, changes);
     },
     get liveConversations() {
       return conversations.size;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
+    close: () => listening.close(),
   };
 }

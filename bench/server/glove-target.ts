@@ -43,7 +43,8 @@ export async function startGloveTarget(options: GloveTargetOptions = {}): Promis
     // The bench's one user drives every conversation: no per-principal quotas.
     limits: { conversationsPerPrincipal: Infinity, conversationsPerMinute: Infinity, concurrentTurnsPerPrincipal: Infinity, turnsPerMinute: Infinity },
   });
-  const listening = await server.listen({ port: 0 });
+  // Generous request timeouts: under valgrind (peers/run-callgrind.ts) a request arrives 50× slower.
+  const listening = await server.listen({ port: 0, headersTimeoutMs: 600_000, requestTimeoutMs: 600_000 });
   return {
     url: listening.url,
     server,

@@ -39,6 +39,8 @@ export interface TargetOptions {
 export interface Target {
   kind: TargetKind;
   url: string;
+  /** The server's process id, when it runs in a process of its own. */
+  pid?: number | undefined;
   /** The server process's counters now. */
   stats(): Promise<ServerStats>;
   /** Full GC (twice, when --expose-gc), then the counters. */
@@ -164,13 +166,18 @@ export async function inProcessTarget(kind: TargetKind, options: TargetOptions =
 export interface SpawnOptions {
   /** Extra node flags for the child, e.g. ["--cpu-prof", "--cpu-prof-dir=prof"]. */
   execArgv?: string[];
+  /** A program (and its arguments) the server's node runs under, e.g. valgrind: `wrapper node … child.js`. */
+  wrapper?: string[];
 }
 
 /** The server in a child process running `child.js` (compiled bench only). */
 export async function spawnTarget(kind: TargetKind, options: TargetOptions = {}, spawnOptions: SpawnOptions = {}): Promise<Target> {
   const file = fileURLToPath(new URL("./child.js", import.meta.url));
+  const nodeArgs = ["--expose-gc", ...(spawnOptions.execArgv ?? [])];
+  const [wrapper, ...wrapperArgs] = spawnOptions.wrapper ?? [];
   const child: ChildProcess = fork(file, [kind], {
-    execArgv: ["--expose-gc", ...(spawnOptions.execArgv ?? [])],
+    ...(wrapper ? { execPath: wrapper } : {}),
+    execArgv: wrapper ? [...wrapperArgs, process.execPath, ...nodeArgs] : nodeArgs,
     env: { ...process.env, BENCH_TARGET: JSON.stringify(options) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -204,6 +211,7 @@ export async function spawnTarget(kind: TargetKind, options: TargetOptions = {},
   return {
     kind,
     url,
+    pid: child.pid,
     stats: async () => (await call({ op: "stats" })) as ServerStats,
     collect: async () => (await call({ op: "collect" })) as ServerStats,
     configure: async (config) => void (await call({ op: "configure", config })),

@@ -5,13 +5,13 @@
  * `POST /conversations/:id/chat` (SSE, one `data:` frame per chunk).
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { stepCountIs, streamText, tool, type ModelMessage } from "ai";
 import { MODEL } from "../../adapter-e2e/fake-openai.js";
 import { LOOKUP_DESCRIPTION, SYSTEM_PROMPT, lookupSchema, runLookup } from "../../adapter-e2e/fixtures.js";
 import { json, readBody } from "../bare-target.js";
+import { listenBench } from "../bench-listen.js";
 import { bearer } from "../fixtures.js";
 import type { PeerOptions } from "./peer-options.js";
 
@@ -29,7 +29,6 @@ export async function startAiSdkPeer(options: PeerOptions): Promise<RunningAiSdk
   const provider = createOpenAICompatible({ name: "bench", baseURL: options.modelURL, apiKey: "sk-bench", includeUsage: true });
   const model = provider.chatModel(MODEL);
   const conversations = new Map<string, ModelMessage[]>();
-  const sockets = new Set<Socket>();
 
   async function chat(history: ModelMessage[], text: string, res: ServerResponse): Promise<void> {
     history.push({ role: "user", content: text });
@@ -70,27 +69,12 @@ export async function startAiSdkPeer(options: PeerOptions): Promise<RunningAiSdk
     return json(res, 405, { error: "method not allowed" });
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenBench(handle);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     get liveConversations() {
       return conversations.size;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
+    close: () => listening.close(),
   };
 }

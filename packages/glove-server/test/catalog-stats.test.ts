@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
-import { SqliteCatalog, type ConversationCatalog, type ConversationRecord } from "glove-server";
+import { SqliteCatalog, type ConversationCatalog } from "glove-server";
 import { PostgresCatalog } from "glove-server/postgres";
 import { PG_URL, uniqueName } from "./scale/support/scale-env.js";
+import { catalogRecord } from "./support/catalog-record.js";
 
 // Catalog tables created before conversations had stats gain the columns when a server opens them.
 const OLD_TABLE = `(id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NULL, title TEXT,
@@ -11,18 +12,7 @@ const OLD_TABLE = `(id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NUL
   running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`;
 const OLD_ROW = "('old', 'ada', 'assistant', 'Before stats', '2024-01-01', '2024-01-01', 0, NULL, NULL, NULL)";
 
-const record: ConversationRecord = {
-  id: "new",
-  owner: "ada",
-  agent: "assistant",
-  title: null,
-  createdAt: "2024-02-01",
-  updatedAt: "2024-02-01",
-  eventIdsReserved: 0,
-  runningTurnId: null,
-  lastClientMessageId: null,
-  lastTurnId: null,
-};
+const record = catalogRecord("new");
 
 async function expectStatsKept(catalog: ConversationCatalog): Promise<void> {
   expect((await catalog.get("old"))?.stats).toEqual({ turns: 0, tokens_in: 0, tokens_out: 0 });

@@ -2,19 +2,9 @@ import BetterSqlite3 from "better-sqlite3";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SqliteCatalog, type ConversationChanges, type ConversationRecord } from "glove-server";
+import { catalogRecord } from "./support/catalog-record.js";
 
-const record = (id: string): ConversationRecord => ({
-  id,
-  owner: "ada",
-  agent: "assistant",
-  title: null,
-  createdAt: "2024-02-01",
-  updatedAt: "2024-02-01",
-  eventIdsReserved: 0,
-  runningTurnId: null,
-  lastClientMessageId: null,
-  lastTurnId: null,
-});
+const record = (id: string) => catalogRecord(id);
 
 // Every turn updates the catalog at its start and its end with the same columns: the SQLite
 // catalog prepares each UPDATE once and reuses it, and what it writes is what was asked.
@@ -22,7 +12,7 @@ describe("SqliteCatalog updates", () => {
   it("prepares one UPDATE per set of columns, however many turns run", async () => {
     const db = new BetterSqlite3(":memory:");
     const catalog = new SqliteCatalog(db);
-    await catalog.create(record("c"));
+    await catalog.create(catalogRecord("c"));
     const prepare = db.prepare.bind(db);
     const sql: string[] = [];
     db.prepare = ((text: string) => {
@@ -47,7 +37,7 @@ describe("SqliteCatalog updates", () => {
       fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom("a", "b"), change), { maxLength: 30 }), async (updates) => {
         const db = new BetterSqlite3(":memory:");
         const catalog = new SqliteCatalog(db);
-        const expected: Record<string, ConversationRecord> = { a: record("a"), b: record("b") };
+        const expected: Record<string, ConversationRecord> = { a: catalogRecord("a"), b: catalogRecord("b") };
         await catalog.create(expected.a!);
         await catalog.create(expected.b!);
         for (const [id, changes] of updates) {

@@ -4,6 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ConfigurationError } from "glove-core";
 import { connectMcp } from "glove-mcp";
 import {
+  beginMcpOAuth,
   buildClientMetadata,
   clientMetadataDocument,
   CrossAppAccessProvider,
@@ -142,6 +143,27 @@ describe("client ID metadata documents", () => {
     );
     for (const bad of ["http://app.example/client.json", "https://app.example/", "https://app.example/c.json#x", "not a url"]) {
       expect(() => provider(bad)).toThrow(/clientMetadataUrl must be an https URL/);
+    }
+  });
+});
+
+describe("authorization server metadata naming another issuer", () => {
+  it("is not used: discovery stops with McpOAuthError before any registration or token request", async () => {
+    const poisoned = await startMachineAuth({ advertisedIssuer: "https://attacker.example" });
+    poisoned.assertions.set("k8s-sa-token", "agent");
+    const guarded = await startScopedMcp(poisoned, () => new McpServer({ name: "x", version: "1.0.0" }), {});
+    try {
+      const workload = new WorkloadIdentityProvider({ clientId: "agent", assertion: "k8s-sa-token" });
+      const error = await connectMcp({ id: "x", name: "X", description: "d", url: guarded.url }, { authProvider: workload }).catch((e: unknown) => e);
+      expect(McpOAuthError.isInstance(error) && error.step).toBe("discovery");
+      expect((error as Error).message).toContain("names another issuer (https://attacker.example)");
+
+      const browserFlow = await beginMcpOAuth({ serverUrl: guarded.url, store: new MemoryOAuthStore(), key: "x", redirectUrl: "http://127.0.0.1:9/cb" }).catch((e: unknown) => e);
+      expect(McpOAuthError.isInstance(browserFlow) && browserFlow.step).toBe("discovery");
+      expect(poisoned.tokenRequests).toEqual([]);
+    } finally {
+      await guarded.stop();
+      await poisoned.stop();
     }
   });
 });

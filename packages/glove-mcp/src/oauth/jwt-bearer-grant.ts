@@ -1,6 +1,7 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { McpOAuthError } from "./errors.js";
+import { checkMetadataIssuer } from "./metadata-issuer.js";
 
 /** RFC 7523's grant type: a signed JWT (the assertion) is traded for an access token. */
 export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -78,6 +79,7 @@ export abstract class JwtBearerGrantProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    checkMetadataIssuer(state);
     this.discovery = state;
   }
 

@@ -6,6 +6,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { checkClientMetadataUrl } from "./client-id-metadata.js";
+import { checkMetadataIssuer } from "./metadata-issuer.js";
 import type { McpOAuthRecord, OAuthStore } from "./store.js";
 
 /** Credentials issued out of band, for servers without Dynamic Client Registration. */
@@ -127,6 +128,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {
+    checkMetadataIssuer(discovery);
     await this.update({ discovery });
   }
 

@@ -70,7 +70,8 @@ function verifyAssertion(assertion: string, clients: Map<string, MachineClient>,
   return ok ? (claims.sub as string) : undefined;
 }
 
-export async function startMachineAuth(): Promise<MachineAuth> {
+/** `advertisedIssuer`: the `issuer` its metadata names, when a test needs it to lie. */
+export async function startMachineAuth(options: { advertisedIssuer?: string } = {}): Promise<MachineAuth> {
   const clients = new Map<string, MachineClient>();
   const tokens = new Map<string, Issued>();
   const tokenRequests: MachineAuth["tokenRequests"] = [];
@@ -87,7 +88,7 @@ export async function startMachineAuth(): Promise<MachineAuth> {
       const url = new URL(req.url ?? "/", issuer);
       if (req.method === "GET" && url.pathname === "/.well-known/oauth-authorization-server") {
         return json(res, 200, {
-          issuer,
+          issuer: options.advertisedIssuer ?? issuer,
           authorization_endpoint: `${issuer}/authorize`,
           token_endpoint: `${issuer}/token`,
           grant_types_supported: ["client_credentials", JWT_BEARER],

@@ -5,6 +5,7 @@ import type { ServerStorage } from "glove-server";
 import { postgresData } from "./catalog-postgres.js";
 import { sqliteData } from "./catalog-sqlite.js";
 import { medianMs, operations } from "./measure.js";
+import { traceOverhead } from "./trace-overhead.js";
 
 /**
  * Glove Studio's reads on large data against a baseline measured in the same run: BENCH_CONVERSATIONS
@@ -46,4 +47,11 @@ console.log(`\nMedian of ${runs} calls; baseline ${baseline.conversations} conve
 console.log("| backend | read | baseline (ms) | large (ms) | ratio |");
 console.log("|---|---|---:|---:|---:|");
 for (const r of results) console.log(`| ${r.backend} | ${r.operation} | ${r.baselineMs.toFixed(2)} | ${r.largeMs.toFixed(2)} | ${r.ratio.toFixed(1)} |`);
-console.log(`RESULTS ${JSON.stringify(results)}`);
+
+// Recording traces must not slow turns: the same turns on a server that records them and one that does not.
+const overhead = await traceOverhead(5, Number(process.env.BENCH_ROUNDS ?? 60));
+console.log(
+  `\nTurn traces on the streaming path (SQLite, ${overhead.turns} turns each: a tool call, then 250 text deltas): ` +
+    `${overhead.tracedMs.toFixed(2)} ms per turn traced, ${overhead.untracedMs.toFixed(2)} ms untraced, ratio ${overhead.ratio.toFixed(2)} (${overhead.tracesStored} traces stored)`,
+);
+console.log(`RESULTS ${JSON.stringify({ reads: results, overhead })}`);

@@ -7,6 +7,7 @@ import { postgresData } from "../catalog-postgres.js";
 import { sqliteData } from "../catalog-sqlite.js";
 import { LIST_PAGE, MESSAGE_PAGE, operations } from "../measure.js";
 import { AGENTS, bigMessage, expectedFiltered, isRunning } from "../seed.js";
+import { traceOverhead } from "../trace-overhead.js";
 import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 const CONVERSATIONS = 1_200;
@@ -58,5 +59,16 @@ describe("studio-data bench: its reads answer correctly (small sizes, not timing
     } finally {
       await data.close();
     }
+  }, SLOW_WORK_MS);
+});
+
+describe("studio-data bench: trace overhead runs the same turns with and without recording", () => {
+  it("both servers finish every turn; only the traced one stores traces", async () => {
+    const result = await traceOverhead(3, 2);
+    expect(result.turns).toBe(11);
+    expect(result.tracesStored).toBe(11);
+    expect(result.untracedStored).toBe(0);
+    expect(result.tracedMs).toBeGreaterThan(0);
+    expect(result.untracedMs).toBeGreaterThan(0);
   }, SLOW_WORK_MS);
 });

@@ -10,7 +10,7 @@ import { startServer } from "./support/harness.js";
 import { api, killServerProcesses, serverProcess } from "./support/server-process.js";
 import { SseClient } from "./support/sse-client.js";
 import { expectValidHistory } from "./suite/server-suite.js";
-import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 const sqliteFixtures = fileURLToPath(new URL("../../glove-sqlite/test/fixtures/", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "glove-server-xproc-"));
@@ -30,6 +30,10 @@ describe("glove-server across processes", () => {
     const { turnId } = (await api(first.url, `/conversations/${id}/messages`, { text: "start something long" })).body as { turnId: string };
     await first.toolRunning;
     await watcher.waitForEvent("tool_use");
+    // A running turn's trace is saved within a few seconds (a live view sees it): wait for that.
+    const live = await openInspector({ sqlite: dbPath });
+    for (const deadline = Date.now() + PROMPT_WAIT_MS; !(await live.traces.get(id, turnId)) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    await live.close();
     const lastSeen = watcher.lastId!;
     expect(await first.kill()).toBe("SIGKILL");
     await watcher.close();
@@ -43,7 +47,7 @@ describe("glove-server across processes", () => {
     expect(state.busy).toBe(false);
     expectValidHistory(state.messages);
     expect(state.messages.at(-1)?.tool_results?.[0]?.result.status).toBe("aborted");
-    // The dead turn's trace (saved as it started) is ended as interrupted, nothing left running.
+    // The dead turn's trace is ended as interrupted, nothing left running.
     const inspector = await openInspector({ sqlite: dbPath });
     const trace = await inspector.traces.get(id, turnId);
     await inspector.close();

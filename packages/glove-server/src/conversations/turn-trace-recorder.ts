@@ -69,9 +69,8 @@ export class TurnTraceRecorder {
     this.#frames.set("", { parentSpanId: null, path: "", nextChatStart: Date.now(), tools: [] });
     this.#timer = setInterval(() => this.#saveIfChanged(), options.saveEveryMs ?? TRACE_SAVE_EVERY_MS);
     this.#timer.unref?.();
-    // Saved once as it starts (the write itself runs after the current event): a turn whose
-    // process dies early still leaves a trace, marked interrupted when the conversation reopens.
-    this.#save();
+    // Saved at the first tick even without events since: a live view sees every running turn.
+    this.#dirty = true;
   }
 
   /** One subscriber event of the turn's Glove. */

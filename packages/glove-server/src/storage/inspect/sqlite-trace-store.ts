@@ -8,9 +8,13 @@ import type { TurnTrace, TurnTraceStore } from "./types.js";
 const DIALECT: TraceDialect = { table: "gloveserver_turn_traces", param: sqliteParam, collate: "" };
 const STATEMENTS = traceStatements(DIALECT);
 
+type WriteTrace = (row: ReturnType<typeof traceRow>, conversationId: string) => void;
+
 /** Turn traces in the sqliteStorage file: the table is created by the first save (readers never write). */
 export class SqliteTraceStore implements TurnTraceStore {
   #ready = false;
+  /** The upsert and the prune in one transaction, prepared once (the server saves every turn). */
+  #write: WriteTrace | undefined;
 
   constructor(private readonly db: Database, private readonly limits: TraceLimits) {}
 
@@ -20,10 +24,8 @@ export class SqliteTraceStore implements TurnTraceStore {
       this.#ready = true;
     }
     const row = traceRow(boundedTrace(trace, this.limits));
-    this.db.transaction(() => {
-      this.db.prepare(STATEMENTS.upsert).run(sqliteBindings(row));
-      this.db.prepare(STATEMENTS.prune).run(sqliteBindings([trace.conversationId, this.limits.tracesPerConversation - 1]));
-    })();
+    const write = (this.#write ??= this.#prepareWrite());
+    write(row, trace.conversationId);
   }
 
   async get(conversationId: string, turnId: string): Promise<TurnTrace | undefined> {
@@ -46,6 +48,15 @@ export class SqliteTraceStore implements TurnTraceStore {
   /** Deletes a conversation's traces (sqliteStorage's delete). */
   delete(conversationId: string): void {
     if (this.#exists()) this.db.prepare(STATEMENTS.delete).run(sqliteBindings([conversationId]));
+  }
+
+  #prepareWrite(): WriteTrace {
+    const upsert = this.db.prepare(STATEMENTS.upsert);
+    const prune = this.db.prepare(STATEMENTS.prune);
+    return this.db.transaction((row: ReturnType<typeof traceRow>, conversationId: string) => {
+      upsert.run(sqliteBindings(row));
+      prune.run(sqliteBindings([conversationId, this.limits.tracesPerConversation - 1]));
+    });
   }
 
   #exists(): boolean {

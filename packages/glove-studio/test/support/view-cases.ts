@@ -63,7 +63,7 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
       await page.getByLabel("Status").selectOption("waiting");
       await page.getByRole("button", { name: "Apply" }).click();
       await expect.poll(() => page.getByTestId("conversation-row").count()).toBe(1);
-      await expect.poll(() => page.getByTestId("totals").innerText()).toMatch(/^1 conversations/);
+      await expect.poll(() => page.getByTestId("totals").innerText()).toMatch(/^1 conversation · /);
 
       await page.getByLabel("Status").selectOption("");
       await page.getByLabel("Agent").fill("researcher");

@@ -85,7 +85,7 @@ export function ConversationList() {
       </form>
       {page && (
         <p className="totals" data-testid="totals">
-          <strong>{page.total.toLocaleString("en-US")}</strong> conversations · tokens in {tokens(page.tokens.in)} · out {tokens(page.tokens.out)}
+          <strong>{page.total.toLocaleString("en-US")}</strong> {page.total === 1 ? "conversation" : "conversations"} · tokens in {tokens(page.tokens.in)} · out {tokens(page.tokens.out)}
         </p>
       )}
       {error && <p className="error" role="alert">{error}</p>}

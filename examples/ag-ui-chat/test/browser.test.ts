@@ -62,6 +62,11 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByRole("button", { name: "Send" }).click();
 }
 
+/** The thread's active branch and branch points, read with the page's own session (its cookie). */
+async function branchesOf(page: Page, threadId: string): Promise<{ messages: Array<{ text: string }>; points: unknown[] }> {
+  return (await (await page.request.get(`${chat.url}/api/conversations/${threadId}/branches`)).json()) as { messages: Array<{ text: string }>; points: unknown[] };
+}
+
 /** Polls until the assertion holds, for as long as a loaded machine may need (never a tight timeout). */
 const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: PROMPT_WAIT_MS, interval: 20 });
 
@@ -73,7 +78,7 @@ describe("assistant-ui on glove-server's AG-UI route", () => {
   it("streams the agent's answer into the thread", async () => {
     const page = await openPage();
     await send(page, "Hello");
-    await poll(() => page.locator('[data-role="user"]').innerText()).toBe("Hello");
+    await poll(() => page.locator('[data-role="user"] .content').innerText()).toBe("Hello");
     // Seen while it grows: the text arrives in pieces, not at once.
     const lengths = new Set<number>();
     await expect
@@ -91,7 +96,7 @@ describe("assistant-ui on glove-server's AG-UI route", () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it("assistant-ui's Regenerate is a regenerate on the server: the old answer stays as a branch there and in the page's picker", async () => {
+  it("assistant-ui's Regenerate and Edit are a regenerate and an edit on the server: the old answers stay as branches", async () => {
     const page = await openPage();
     let threadId = "";
     page.on("request", (request) => {
@@ -102,10 +107,21 @@ describe("assistant-ui on glove-server's AG-UI route", () => {
     await lastAssistant(page).getByRole("button", { name: "Regenerate" }).click();
     await poll(() => lastAssistant(page).getByLabel("Branches").innerText()).toMatch(/2\s*\/\s*2/);
     await poll(() => lastAnswer(page).innerText()).toMatch(/for the inbox\.$/);
-    // The page's own session (its cookie) reads the thread's branches from the native route.
-    const branches = (await (await page.request.get(`${chat.url}/api/conversations/${threadId}/branches`)).json()) as { messages: Array<{ text: string }>; points: unknown[] };
-    expect(branches.points).toHaveLength(1);
+    // The thread's branches, from the native route: the first answer set aside, the new one active.
+    await poll(async () => (await branchesOf(page, threadId)).points.length).toBe(1);
+    const branches = await branchesOf(page, threadId);
     expect(branches.messages.map((m) => m.text.slice(0, 6))).toEqual(["Hi the", "Hello!"]);
+
+    // Edit is an edit on the server: the thread goes on from the new text, the old exchange on its branch.
+    await page.locator('[data-role="user"]').getByRole("button", { name: "Edit" }).click();
+    await page.getByLabel("Edit message").fill("What's on the menu?");
+    await page.getByRole("button", { name: "Save" }).click();
+    await poll(() => lastAnswer(page).innerText()).toContain("Anything catch your eye?");
+    // The page shows the words as they stream; the server stores the answer when its turn ends.
+    await poll(async () => (await branchesOf(page, threadId)).messages.at(-1)?.text).toContain("Anything catch your eye?");
+    const edited = await branchesOf(page, threadId);
+    expect(edited.messages[0]?.text).toBe("What's on the menu?");
+    expect(edited.points.length).toBeGreaterThanOrEqual(1);
     expect(pageErrors).toEqual([]);
   });
 

@@ -11,8 +11,24 @@ import { Interrupts } from "./interrupts.js";
 function UserMessage() {
   return (
     <MessagePrimitive.Root className="message user" data-role="user">
-      <MessagePrimitive.Parts />
+      <div className="content">
+        <MessagePrimitive.Parts />
+      </div>
+      <ActionBarPrimitive.Root className="actions" hideWhenRunning>
+        <ActionBarPrimitive.Edit>Edit</ActionBarPrimitive.Edit>
+      </ActionBarPrimitive.Root>
     </MessagePrimitive.Root>
+  );
+}
+
+/** Editing a message: sent, the thread continues from the new text (an edit on the server). */
+function UserEditComposer() {
+  return (
+    <ComposerPrimitive.Root className="message user edit">
+      <ComposerPrimitive.Input aria-label="Edit message" />
+      <ComposerPrimitive.Cancel>Cancel</ComposerPrimitive.Cancel>
+      <ComposerPrimitive.Send>Save</ComposerPrimitive.Send>
+    </ComposerPrimitive.Root>
   );
 }
 
@@ -52,7 +68,7 @@ export function Chat() {
     <ThreadPrimitive.Root className="thread">
       <h1>Glove Bistro · assistant-ui over AG-UI</h1>
       <ThreadPrimitive.Viewport className="viewport">
-        <ThreadPrimitive.Messages components={{ UserMessage, AssistantMessage }} />
+        <ThreadPrimitive.Messages components={{ UserMessage, AssistantMessage, UserEditComposer }} />
       </ThreadPrimitive.Viewport>
       <Interrupts />
       <ComposerPrimitive.Root className="composer">

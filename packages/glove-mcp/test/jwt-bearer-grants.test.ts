@@ -79,16 +79,20 @@ describe("WorkloadIdentityProvider", () => {
 });
 
 describe("CrossAppAccessProvider", () => {
-  it("exchanges the user's ID token at the identity provider for an ID-JAG, then presents it with the client's secret", async () => {
-    auth.idTokens.set("alice-id-token", "alice@corp.example");
-    const provider = new CrossAppAccessProvider({
+  /** The company portal: registered at the MCP server's authorization server, signed in at the IdP. */
+  const portal = (idToken: string | (() => Promise<string>)) =>
+    new CrossAppAccessProvider({
       clientId: "portal",
       clientSecret: "portal-secret",
       expectedIssuer: auth.issuer,
       idpTokenEndpoint: `${auth.issuer}/idp/token`,
       idpClientId: "portal-at-idp",
-      idToken: async () => "alice-id-token",
+      idToken,
     });
+
+  it("exchanges the user's ID token at the identity provider for an ID-JAG, then presents it with the client's secret", async () => {
+    auth.idTokens.set("alice-id-token", "alice@corp.example");
+    const provider = portal(async () => "alice-id-token");
     const connection = await connectMcp(entry(), { authProvider: provider });
     await connection.close();
     expect(auth.exchanges.at(-1)).toMatchObject({
@@ -105,14 +109,7 @@ describe("CrossAppAccessProvider", () => {
   });
 
   it("an identity provider that refuses the exchange is an McpOAuthError carrying its error", async () => {
-    const provider = new CrossAppAccessProvider({
-      clientId: "portal",
-      clientSecret: "portal-secret",
-      expectedIssuer: auth.issuer,
-      idpTokenEndpoint: `${auth.issuer}/idp/token`,
-      idpClientId: "portal-at-idp",
-      idToken: "forged-id-token",
-    });
+    const provider = portal("forged-id-token");
     const error = await connectMcp(entry(), { authProvider: provider }).catch((e: unknown) => e);
     expect(McpOAuthError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ step: "token", message: expect.stringContaining("invalid_grant (unknown ID token)") });

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigurationError } from "glove-core";
 import { memoryStorage, sqliteStorage } from "glove-server";
@@ -103,6 +104,23 @@ describe("mounted studio", () => {
     await app!.waitIdle(id, "alice");
     const messages = (await app!.api(`/conversations/${id}`)).body.messages as Array<{ text: string }>;
     expect(messages.at(-1)?.text).toBe("You said: hello again");
+  });
+
+  it("never answers a hostile request below it with a 5xx, signed in or not", async () => {
+    await start();
+    const id = await app!.converse("alice", "assistant", ["ask Your name?"]);
+    const segment = fc.oneof(fc.constantFrom("api", "conversations", id, "questions", "abort", "messages", "traces", "fixture", "info", "%ff", ".."), fc.string({ maxLength: 10 }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { maxLength: 5 }), fc.constantFrom("GET", "POST", "DELETE"), fc.constantFrom(null, "alice", "admin"), fc.string({ maxLength: 60 }), async (segments, method, user, body) => {
+        const path = segments.map((s) => (/^%|^\.\.$/.test(s) ? s : encodeURIComponent(s))).join("/");
+        const headers: Record<string, string> = user ? { authorization: `Bearer ${user}` } : {};
+        const response = await fetch(`${app!.url}/studio/${path}`, { method, headers, body: method === "GET" ? undefined : body, redirect: "manual" });
+        await response.arrayBuffer();
+        expect(response.status, `${method} ${path} as ${user}`).toBeLessThan(500);
+        if (user !== "admin") expect([401, 403, 404]).toContain(response.status);
+      }),
+      { numRuns: 120 },
+    );
   });
 
   it("lives below the server's basePath", async () => {

@@ -29,7 +29,7 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
   const { data, history, emitter, signal } = d;
   const { redis } = shared;
   const keys = shared.keys(data.conversationId);
-  const state = await redis.hmget(keys.state, "turnBase", "baseTurn", "messageCount");
+  const state = await redis.hmget(keys.state, "turnBase", "baseTurn", "messageCount", "branched");
   const started = state[1] === data.turnId;
   if ((await redis.get(keys.abort)) === data.turnId) d.abort();
   if (!started) {
@@ -38,9 +38,7 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
     await emitter.emit("turn_start", data.branch ? { ...announced, branch: data.branch.kind } : announced, [data.turnId]);
     if (data.branch) {
       await runBranchOp(glove, data.branch, signal);
-      // The new answer is a sibling now: clients get the branch points with it.
-      const count = (await d.store.getMessages()).length;
-      await emitter.emit("branches_changed", await branchesChangedEvent(d.store, count, []), [String(count)]);
+      await announceBranches(d);
       return "done";
     }
     if (!data.answer) {
@@ -50,9 +48,10 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
     await emitter.emit("turn_resumed", { turnId: data.turnId, attempt: d.attempt, slotId: data.answer.slotId, toolCallId: data.answer.toolCallId }, [data.turnId]);
   } else {
     await emitter.emit("turn_resumed", { turnId: data.turnId, attempt: d.attempt }, [data.turnId]);
-    await announceUnseen(emitter, history, Number(state[2] ?? history.length));
     const base = Number(state[0] ?? history.length);
-    const userStored = data.answer !== undefined || history.slice(base).some((m) => m.sender === "user" && !m.tool_results?.length);
+    if (data.branch && (await resumeBranch(glove, d, state[3] === data.turnId)) === "done") return "done";
+    if (!data.branch) await announceUnseen(emitter, history, Number(state[2] ?? history.length));
+    const userStored = data.answer !== undefined || data.branch?.kind === "regenerate" || history.slice(base).some((m) => m.sender === "user" && !m.tool_results?.length);
     if (signal.aborted) throw new AbortError("A client aborted the turn.");
     if (!userStored) {
       await glove.processRequest(data.text, signal);
@@ -66,6 +65,29 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
   d.people.resumed(await rerunCallIds(d.store, history, toolsOf(glove)));
   await glove.continueTurn(signal);
   return "done";
+}
+
+/** The branch points as they stand, once a regenerated or edited turn stored its answer. */
+async function announceBranches(d: Drive): Promise<void> {
+  const count = (await d.store.getMessages()).length;
+  await d.emitter.emit("branches_changed", await branchesChangedEvent(d.store, count, []), [String(count)]);
+}
+
+/**
+ * A regenerate or an edit taken over from a dead worker. Its branches_changed may be lost with
+ * it, so clients get the whole active branch first. When its rewrite never landed (the worker
+ * records the fork in the stream's state), the operation runs from the start; otherwise "continue":
+ * the turn goes on from the stored branch as any taken-over turn (the edited message is sent
+ * again only when it was not stored).
+ */
+async function resumeBranch(glove: IGloveRunnable, d: Drive, forked: boolean): Promise<"done" | "continue"> {
+  await d.emitter.emit("branches_changed", await branchesChangedEvent(d.store, 0, d.history), [String(d.history.length)]);
+  if (!forked) {
+    await runBranchOp(glove, d.data.branch!, d.signal);
+    await announceBranches(d);
+    return "done";
+  }
+  return "continue";
 }
 
 /** Messages a dead worker stored but could not announce (its events were lost with it). */

@@ -139,7 +139,11 @@ export class TurnWorker {
       onMessagesAppended: (messages, startIndex) => void emitter.emit("messages_appended", { messages, startIndex }, [String(startIndex + messages.length)]),
       onTasksChanged: () => void inner.getTasks?.().then((tasks) => emitter.emit("tasks", { tasks })),
       onInboxChanged: () => void inner.getInboxItems?.().then((items) => emitter.emit("inbox", { items }, [inboxDigest(items)])),
-      onBranchesChanged: async (keep, messages) => void emitter.emit("branches_changed", await branchesChangedEvent(inner, keep, messages), [String(keep + messages.length)]),
+      onBranchesChanged: async (keep, messages) => {
+        // The fork landed: a worker taking the turn over continues it instead of forking again.
+        await redis.hset(keys.state, "turnBase", String(keep + messages.length), "branched", data.turnId);
+        void emitter.emit("branches_changed", await branchesChangedEvent(inner, keep, messages), [String(keep + messages.length)]);
+      },
     });
     observed.setMessageCount(history.length);
     // Counting goes on from what the stream's state holds (a dead worker's calls included).

@@ -4,8 +4,7 @@ import { McpAppFrame } from "./mcp-app-frame.js";
 import { useMcpAppHost } from "./mcp-app-host.js";
 import type { McpAppHostOptions, McpAppSlotProps } from "./types.js";
 
-/** The renderer name glove-mcp gives an MCP App's slot. */
-export const MCP_APP_RENDERER = "mcp_app";
+export { MCP_APP_RENDERER } from "./renderer-name.js";
 
 /**
  * A slot renderer for MCP Apps: the nearest `McpAppHost`'s options, overridden by `options`.

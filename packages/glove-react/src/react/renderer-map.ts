@@ -1,7 +1,8 @@
 import { PERMISSION_REQUEST_RENDERER } from "glove-core";
 import type { SlotRenderer, ToolResultRenderer, ToolView } from "../types/tool.js";
 import { PermissionPrompt } from "./default-renderers.js";
-import { MCP_APP_RENDERER, McpAppView } from "../mcp-apps/mcp-app-renderer.js";
+import { LazyMcpAppView } from "../mcp-apps/lazy-mcp-app-view.js";
+import { MCP_APP_RENDERER } from "../mcp-apps/renderer-name.js";
 
 export interface RendererMap {
   slots: ReadonlyMap<string, SlotRenderer>;
@@ -15,7 +16,7 @@ export interface RendererMap {
 export function buildRendererMap(tools: readonly ToolView[], extra: Record<string, SlotRenderer> | undefined): RendererMap {
   const slots = new Map<string, SlotRenderer>([
     [PERMISSION_REQUEST_RENDERER, PermissionPrompt as SlotRenderer],
-    [MCP_APP_RENDERER, McpAppView],
+    [MCP_APP_RENDERER, LazyMcpAppView],
   ]);
   const results = new Map<string, ToolResultRenderer>();
   for (const tool of tools) {

@@ -113,7 +113,7 @@ export function inspectorCases(make: MakeStorage): void {
     });
   });
 
-  it("status: running (a turn holds it), waiting (a stored question pends), error (last turn failed), idle; and filters by it", async () => {
+  it("status: waiting (a stored question pends, also under a live turn), running (a turn holds it), error (last turn failed), idle; and filters by it", async () => {
     await withStorage(make, async (storage, inspect) => {
       await seedCatalog(storage, [
         record(1, { runningTurnId: "turn-1" }),
@@ -140,13 +140,13 @@ export function inspectorCases(make: MakeStorage): void {
         "conv-00003": "error",
         "conv-00004": "idle",
         "conv-00005": "idle",
-        "conv-00006": "running",
+        "conv-00006": "waiting",
         "conv-00007": "waiting",
       });
       const byStatus = async (status: "running" | "waiting" | "error" | "idle") =>
         (await inspect.listConversations({ limit: 50, status })).items.map((c) => c.id).sort();
-      expect(await byStatus("running")).toEqual(["conv-00001", "conv-00006"]);
-      expect(await byStatus("waiting")).toEqual(["conv-00002", "conv-00007"]);
+      expect(await byStatus("running")).toEqual(["conv-00001"]);
+      expect(await byStatus("waiting")).toEqual(["conv-00002", "conv-00006", "conv-00007"]);
       expect(await byStatus("error")).toEqual(["conv-00003"]);
       expect(await byStatus("idle")).toEqual(["conv-00004", "conv-00005"]);
       expect((await inspect.listConversations({ limit: 1, status: "idle" })).total).toBe(2);

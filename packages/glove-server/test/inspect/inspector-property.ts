@@ -42,8 +42,8 @@ function at(minute: number): string {
 }
 
 function statusOf({ record: r, waiting }: Row): ConversationStatus {
-  if (r.runningTurnId) return "running";
   if (waiting) return "waiting";
+  if (r.runningTurnId) return "running";
   return r.lastTurnStatus === "error" ? "error" : "idle";
 }
 

@@ -49,9 +49,6 @@ export async function conversationDetail(data: StudioData, id: string): Promise<
     store.getBranches?.() ?? [],
   ]);
   const questions = waits.filter((w) => w.kind === "question").map(question);
-  // A turn held in a server's memory while it waits for an answer is "running" in the listing;
-  // for one conversation the page says what it is really doing.
-  if (conversation.status === "running" && questions.some((q) => q.status === "pending")) conversation.status = "waiting";
   return {
     conversation,
     tasks,

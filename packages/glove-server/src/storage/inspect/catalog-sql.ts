@@ -36,17 +36,17 @@ function waitingSql(d: CatalogDialect): string {
 
 /** The status column of a listing row (see conversationStatus for the rule). */
 export function statusSql(d: CatalogDialect): string {
-  return `CASE WHEN c.running_turn_id IS NOT NULL THEN 'running' WHEN ${waitingSql(d)} THEN 'waiting'
+  return `CASE WHEN ${waitingSql(d)} THEN 'waiting' WHEN c.running_turn_id IS NOT NULL THEN 'running'
     WHEN c.last_turn_status = 'error' THEN 'error' ELSE 'idle' END`;
 }
 
 function statusFilter(d: CatalogDialect, status: ConversationStatus): string {
   const waiting = waitingSql(d);
   switch (status) {
-    case "running":
-      return "c.running_turn_id IS NOT NULL";
     case "waiting":
-      return `c.running_turn_id IS NULL AND ${waiting}`;
+      return waiting;
+    case "running":
+      return `c.running_turn_id IS NOT NULL AND NOT ${waiting}`;
     case "error":
       return `c.running_turn_id IS NULL AND NOT ${waiting} AND c.last_turn_status = 'error'`;
     case "idle":

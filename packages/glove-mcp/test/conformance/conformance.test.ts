@@ -106,8 +106,8 @@ describe(`MCP conformance suite ${suiteVersion(CONFORMANCE_SUITES.preRelease)} (
     expect(behindSdk(run)).toEqual([]);
   });
 
-  it("glove-mcp passes step-up (the challenged scope first), workload identity and enterprise-managed authorization", () => {
-    for (const name of ["auth/scope-step-up", "auth/wif-jwt-bearer", "auth/enterprise-managed-authorization", "auth/basic-cimd"]) {
+  it("glove-mcp passes step-up (the challenged scope first), workload identity, enterprise-managed authorization and the metadata issuer check", () => {
+    for (const name of ["auth/scope-step-up", "auth/wif-jwt-bearer", "auth/enterprise-managed-authorization", "auth/basic-cimd", "auth/metadata-issuer-mismatch"]) {
       const result = outcome(run, "glove", name);
       expect(result?.status, `${name}: ${result?.detail ?? ""}`).toBe("pass");
     }

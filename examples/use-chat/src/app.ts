@@ -9,6 +9,10 @@ import { assistantAgent } from "./agent.js";
 import { pageFile } from "./page-files.js";
 import type { SentEmail } from "./tools.js";
 
+// The example agent, for servers that serve this page beside others (examples/interop).
+export { assistantAgent, type AssistantOptions } from "./agent.js";
+export type { SentEmail } from "./tools.js";
+
 /** Where glove-server's routes are mounted: the page's transport is `new GloveChatTransport({ server: "/api" })`. */
 export const API_BASE = "/api";
 

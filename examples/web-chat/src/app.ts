@@ -11,6 +11,10 @@ import { cookieUser, demoAuthenticate, mintCookie } from "./auth.js";
 import { staticUi } from "./static-ui.js";
 import type { Booking } from "./tools.js";
 
+// What a server that serves this page beside others (examples/interop) reuses.
+export { staticUi, type StaticUi } from "./static-ui.js";
+export { cookieUser, demoAuthenticate, mintCookie } from "./auth.js";
+
 /** Where glove-server's routes are mounted; the page is at "/". */
 export const API_BASE = "/api";
 

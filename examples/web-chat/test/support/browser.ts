@@ -37,11 +37,15 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
-/** `vite build` of examples/web-chat/ui into `outDir`, with the example's own Vite config (source maps on request). */
-export async function buildUi(outDir: string, options: { sourcemap?: boolean } = {}): Promise<void> {
+/**
+ * `vite build` of a page into `outDir` with its own Vite config: examples/web-chat/ui unless `root`
+ * names another example's ui folder; `base` when the page is served below a path (source maps on request).
+ */
+export async function buildUi(outDir: string, options: { sourcemap?: boolean; base?: string; root?: string } = {}): Promise<void> {
   const { build } = await import("vite");
   await build({
-    configFile: join(EXAMPLE_DIR, "ui", "vite.config.ts"),
+    configFile: join(options.root ?? join(EXAMPLE_DIR, "ui"), "vite.config.ts"),
+    ...(options.base ? { base: options.base } : {}),
     build: { outDir, emptyOutDir: true, sourcemap: options.sourcemap ?? false },
     logLevel: "warn",
   });

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { launchChromium } from "../../web-chat/test/support/browser.js";
 import * as gloveReact from "../../web-chat/test/support/page.js";
 import * as useChat from "../../use-chat/test/support/page.js";
-import { Gates, gatedAgent } from "../../use-chat/test/support/gated-agent.js";
+import { Gates, OPENED_TEXT, WAITING_TEXT, gatedAgent } from "../../use-chat/test/support/gated-agent.js";
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { startInterop, type Interop } from "../src/app.js";
 import { buildPages, problemsIn, type StoredMessage } from "./support/pages.js";
@@ -23,6 +23,7 @@ let dir: string;
 let app: Interop;
 let browser: Browser;
 let context: BrowserContext;
+let gates: Gates;
 const pageErrors: Error[] = [];
 /** Each frontend's conversation id, as its page named it. */
 const started: { gloveReact?: string; assistantUi?: string; useChat?: string } = {};
@@ -30,9 +31,10 @@ const started: { gloveReact?: string; assistantUi?: string; useChat?: string } =
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "glove-interop-"));
   [, browser] = await Promise.all([buildPages(join(dir, "pages")), launchChromium()]);
+  // "wait for <gate>" streams a text, then holds the turn running until the test opens the gate;
   // "count" answers "Answer <n>" (n counts the conversation's answers, so a regenerated one differs);
   // "email <who>" calls send_email, which asks for permission.
-  app = await startInterop({ port: 0, dataDir: join(dir, "data"), pagesDir: join(dir, "pages"), agent: gatedAgent(new Gates()) });
+  app = await startInterop({ port: 0, dataDir: join(dir, "data"), pagesDir: join(dir, "pages"), agent: gatedAgent((gates = new Gates())) });
   context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
   context.setDefaultTimeout(PROMPT_WAIT_MS);
 }, SLOW_WORK_MS);
@@ -61,9 +63,23 @@ const snapshot = (id: string) => api<{ busy: boolean; messages: StoredMessage[] 
 const branches = (id: string) => api<{ messages: StoredMessage[]; points: unknown[] }>(`/conversations/${id}/branches`);
 const sentTo = (who: string) => app.outbox.filter((email) => email.to === who).length;
 
+/**
+ * Streaming, as each page shows it: the turn's first words are on the page while the turn still
+ * runs on the server (its tool waits at `gate`); opened, the rest of the answer follows.
+ */
+async function streams(gate: string, conversationId: () => Promise<string> | string, shows: (text: string) => Promise<unknown>): Promise<void> {
+  await shows(WAITING_TEXT);
+  expect((await snapshot(await conversationId())).busy).toBe(true);
+  gates.open(gate);
+  await shows(OPENED_TEXT);
+}
+
 describe("one glove-server, three frontends in one browser", () => {
   it("glove-react: streams, regenerates, and an allowed tool runs once", async () => {
     const page = await gloveReact.openPage(context, `${app.url}/glove-react/`, pageErrors);
+    await gloveReact.send(page, "wait for glove-react");
+    await streams("glove-react", () => gloveReact.conversationOf(page), (text) => gloveReact.transcript(page).getByText(text).first().waitFor());
+    await gloveReact.agentSaid(page, OPENED_TEXT).waitFor();
     await gloveReact.send(page, "count please");
     await gloveReact.agentSaid(page, "Answer 1.").waitFor();
     await page.getByRole("button", { name: "Regenerate" }).click();
@@ -90,6 +106,9 @@ describe("one glove-server, three frontends in one browser", () => {
     });
     await page.goto(`${app.url}/assistant-ui/`);
     const lastAnswer = () => page.locator('[data-role="assistant"]').last().locator(".content").innerText();
+    await page.getByLabel("Message").fill("wait for assistant-ui");
+    await page.getByRole("button", { name: "Send" }).click();
+    await streams("assistant-ui", () => started.assistantUi!, (text) => poll(lastAnswer).toContain(text));
     await page.getByLabel("Message").fill("count please");
     await page.getByRole("button", { name: "Send" }).click();
     await poll(lastAnswer).toBe("Answer 1.");
@@ -110,6 +129,9 @@ describe("one glove-server, three frontends in one browser", () => {
 
   it("useChat: streams, regenerates, and an approved tool runs once", async () => {
     const page = await useChat.openChat(context, `${app.url}/use-chat/`, pageErrors);
+    await useChat.send(page, "wait for use-chat");
+    await streams("use-chat", () => useChat.chatIdOf(page), (text) => useChat.assistantSaid(page, text).waitFor());
+    await useChat.statusIs(page, "ready");
     await useChat.send(page, "count please");
     await useChat.assistantSaid(page, "Answer 1.").waitFor();
     await useChat.statusIs(page, "ready");
@@ -137,14 +159,21 @@ describe("one glove-server, three frontends in one browser", () => {
     expect(listed.conversations.map((c) => c.id).sort()).toEqual([...ids].sort());
     expect(listed.conversations.every((c) => c.agent === "assistant")).toBe(true);
 
-    for (const [id, who] of [[ids[0]!, "ada"], [ids[1]!, "bob"], [ids[2]!, "cy"]] as const) {
+    for (const [id, gate, who] of [
+      [ids[0]!, "glove-react", "ada"],
+      [ids[1]!, "assistant-ui", "bob"],
+      [ids[2]!, "use-chat", "cy"],
+    ] as const) {
       await poll(async () => (await snapshot(id)).busy).toBe(false);
       const { messages } = await snapshot(id);
       expect(problemsIn(messages)).toEqual([]);
-      expect(messages.filter((m) => m.sender === "user" && !m.tool_results?.length).map((m) => m.text)).toEqual(["count please", `Please email ${who}`]);
-      expect(messages.filter((m) => m.sender === "agent").map((m) => m.text)).toEqual(["Answer 2.", "I will send it once you allow it.", `Done: the email to ${who} is sent.`]);
+      expect(messages.filter((m) => m.sender === "user" && !m.tool_results?.length).map((m) => m.text)).toEqual([`wait for ${gate}`, "count please", `Please email ${who}`]);
+      expect(messages.filter((m) => m.sender === "agent").map((m) => m.text)).toEqual([WAITING_TEXT, OPENED_TEXT, "Answer 2.", "I will send it once you allow it.", `Done: the email to ${who} is sent.`]);
       const results = messages.flatMap((m) => m.tool_results ?? []);
-      expect(results.map((r) => [r.tool_name, r.result.status])).toEqual([["send_email", "success"]]);
+      expect(results.map((r) => [r.tool_name, r.result.status])).toEqual([
+        ["wait_for_gate", "success"],
+        ["send_email", "success"],
+      ]);
       expect((await branches(id)).points).toHaveLength(1);
     }
     expect(app.outbox.map((email) => email.to).sort()).toEqual(["ada", "bob", "cy"]);
@@ -159,7 +188,7 @@ describe("one glove-server, three frontends in one browser", () => {
     // The branch useChat's regenerate set aside is there to switch to.
     await answer.getByRole("button", { name: "Previous version" }).click();
     await gloveReact.agentSaid(page, "Answer 1.").waitFor();
-    await poll(async () => (await branches(id)).messages.map((m) => m.text)).toEqual(["count please", "Answer 1."]);
+    await poll(async () => (await branches(id)).messages.map((m) => m.text).slice(-2)).toEqual(["count please", "Answer 1."]);
     await gloveReact.agentSaid(page, "Answer 1.").getByRole("button", { name: "Next version" }).click();
     await gloveReact.agentSaid(page, "Done: the email to cy is sent.").waitFor();
     await gloveReact.send(page, "What is the weather in Oslo?");
@@ -169,7 +198,7 @@ describe("one glove-server, three frontends in one browser", () => {
     const chat = await useChat.openChat(context, `${app.url}/use-chat/?chat=${id}`, pageErrors);
     await useChat.assistantSaid(chat, "The weather in Oslo:").waitFor();
     await useChat.toolPart(chat, "get_weather", "output-available").waitFor();
-    expect(await chat.locator('li[data-role="user"]').allInnerTexts()).toEqual(["count please", "Please email cy", "What is the weather in Oslo?"]);
+    expect(await chat.locator('li[data-role="user"]').allInnerTexts()).toEqual(["wait for use-chat", "count please", "Please email cy", "What is the weather in Oslo?"]);
     await chat.close();
   }, SLOW_WORK_MS);
 

@@ -46,6 +46,13 @@ export type SubscriberEvent = EventOrigin & (
    * the call that asked runs again, meeting its recorded answers.
    */
   | { type: "turn_resumed"; slot_id: string; call_id: string; tool_name: string }
+  /**
+   * A model call failed in a way worth another try (rate limit, server error, lost connection,
+   * an overloaded answer in the body): the adapter waits `delay_ms`, then makes retry number
+   * `attempt` (1 for the first). `status` is the HTTP status (0 when none came), `code` the
+   * provider's error code when it sent one, `reason` its message (at most 200 characters).
+   */
+  | { type: "model_retry"; provider: string; attempt: number; delay_ms: number; status: number; code?: string; reason: string }
   /** The provider refused to answer; `text` is its stated refusal (also the agent message's text). */
   | { type: "model_refusal"; text: string }
   | { type: "compaction_start"; current_token_consumption: number }

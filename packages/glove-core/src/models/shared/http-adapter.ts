@@ -1,6 +1,7 @@
 import { GloveError, ProviderError } from "../../errors.js";
 import type { ModelAdapter, ModelPromptResult, NotifySubscribersFunction, PromptRequest } from "../../types/index.js";
 import { transportOptions, type HttpAdapterOptions } from "./adapter-options.js";
+import { retryEvent } from "./retry-event.js";
 import { post, retryDelay, retryPolicy, sleep, type OpenResponse, type TransportOptions } from "./transport.js";
 
 /** What an adapter's response readers need to know about it. */
@@ -85,9 +86,11 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
         throw error;
       }
     };
+    // Straight to subscribers, not through `guarded`: a retry notice is no part of the answer.
+    const onRetry = (retry: number, delayMs: number, failure: ProviderError) => notify("model_retry", retryEvent(retry, delayMs, failure));
     for (let firstAttempt = 0; ; ) {
       const target = await this.target(body);
-      const open = await post(this.transport, { url: target.url, headers: target.headers, body, signal, firstAttempt });
+      const open = await post(this.transport, { url: target.url, headers: target.headers, body, signal, firstAttempt, onRetry });
       let failure: Error;
       try {
         const read = this.stream ? this.readers.stream : this.readers.json;
@@ -99,16 +102,18 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
       } finally {
         open.close();
       }
-      const delay = emitted ? undefined : this.retryInBody(open, failure);
-      if (delay === undefined) throw failure;
+      const retried = emitted || !ProviderError.isInstance(failure) ? undefined : failure;
+      const delay = retried ? this.retryInBody(open, retried) : undefined;
+      if (retried === undefined || delay === undefined) throw failure;
+      await onRetry(open.attempt + 1, delay, retried);
       await sleep(delay, signal);
       firstAttempt = open.attempt + 1;
     }
   }
 
   /** The wait before retrying a failure read from the body, or undefined to give up. */
-  private retryInBody(open: OpenResponse, failure: Error): number | undefined {
-    if (!ProviderError.isInstance(failure) || !failure.retryable || open.timedOut()) return undefined;
+  private retryInBody(open: OpenResponse, failure: ProviderError): number | undefined {
+    if (!failure.retryable || open.timedOut()) return undefined;
     if (open.attempt >= retryPolicy(this.transport).maxRetries) return undefined;
     return retryDelay(this.transport, open.attempt, failure.retryAfterMs);
   }

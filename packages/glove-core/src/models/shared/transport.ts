@@ -26,6 +26,11 @@ export interface PostArgs {
    * continues the count, so `maxRetries` bounds every retry of one prompt.
    */
   firstAttempt?: number;
+  /**
+   * Told before each wait to retry, with the retry about to be made (1 for the first) and the
+   * failure that caused it, so the adapter can tell subscribers.
+   */
+  onRetry?: ((retry: number, delayMs: number, failure: ProviderError) => Promise<void>) | undefined;
 }
 
 /** A successful response and the means to end the attempt (timer, abort wiring). */
@@ -220,7 +225,9 @@ export async function post(options: TransportOptions, args: PostArgs): Promise<O
       // Timeouts are not retried: the caller chose how long to wait.
       const timedOut = controller.signal.reason instanceof TimeoutSignal;
       if (timedOut || attempt >= maxRetries) throw err;
-      await sleep(backoff(base, attempt, maxDelay), signal);
+      const wait = backoff(base, attempt, maxDelay);
+      await args.onRetry?.(attempt + 1, wait, err);
+      await sleep(wait, signal);
       continue;
     }
 
@@ -256,6 +263,7 @@ export async function post(options: TransportOptions, args: PostArgs): Promise<O
     if (!retryable || attempt >= maxRetries) throw error;
     const delay = retryDelay(options, attempt, wait);
     if (delay === undefined) throw error;
+    await args.onRetry?.(attempt + 1, delay, error);
     await sleep(delay, signal);
   }
 }

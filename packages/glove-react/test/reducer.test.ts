@@ -148,4 +148,10 @@ describe("reducer", () => {
     ]);
     expect(state.stats).toEqual({ turns: 2, tokens_in: 12, tokens_out: 3 });
   });
+
+  it("a model call's retry changes nothing the page shows", () => {
+    const before = run([{ type: "model_response_complete", text: "a" }]);
+    const after = reduce(before, { type: "model_retry", provider: "openai", attempt: 1, delay_ms: 0, status: 503, reason: "busy" });
+    expect(after).toBe(before);
+  });
 });

@@ -33,6 +33,7 @@ export function reduce(state: GloveState, action: GloveAction): GloveState {
     case "compaction_end":
       return { ...state, isCompacting: false };
     case "hook_invoked":
+    case "model_retry":
     case "skill_invoked":
     case "subagent_invoked":
     case "subagent_completed":

@@ -33,6 +33,8 @@ const gloveEvent = (n: number): fc.Arbitrary<Omit<NativeEvent, "id">> =>
     { weight: 1, arbitrary: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }).map((items) => ({ type: "inbox", data: { items } })) },
     { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 5 }).map((text) => ({ type: "text_delta", data: { text, agentPath: ["helper"] } })) },
     { weight: 1, arbitrary: fc.constantFrom("turn_start", "hook_invoked", "compaction_start", "slot_settled").map((type) => ({ type, data: {} })) },
+    // A model call retried: not part of the answer, so it maps to nothing and breaks no sequence.
+    { weight: 1, arbitrary: fc.record({ attempt: fc.nat(3), status: fc.constantFrom(0, 429, 503) }).map((r) => ({ type: "model_retry", data: { provider: "openai", delay_ms: 0, reason: "busy", ...r } })) },
   );
 
 const runOfEvents = fc.integer({ min: 0, max: 40 }).chain((length) => fc.tuple(...Array.from({ length }, (_, n) => gloveEvent(n))));

@@ -26,7 +26,7 @@ export interface InteropOptions {
   port?: number;
   /** Folder of the SQLite file. Default examples/interop/.glove. */
   dataDir?: string;
-  /** The three builds (`<pagesDir>/<mount>`). Default examples/interop/pages. */
+  /** The three builds (`<pagesDir>/<mount>`). Default examples/interop/dist/pages. */
   pagesDir?: string;
   /** Bearer token accepted for curl. Default a random one. */
   token?: string;

@@ -1,6 +1,6 @@
 /**
  * The three frontends this server serves, each built by Vite with its own config and a `base` of
- * its mount path (`npm run build:ui` → pages/<mount>), so their files never collide on one origin.
+ * its mount path (`npm run build:ui` → dist/pages/<mount>), so their files never collide on one origin.
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,8 +8,8 @@ import { staticUi } from "glove-example-web-chat";
 
 const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** examples/interop/pages: where `npm run build:ui` writes the three builds (git-ignored). */
-export const DEFAULT_PAGES_DIR = join(PACKAGE_DIR, "pages");
+/** examples/interop/dist/pages: where `npm run build:ui` writes the three builds (git-ignored, like all of dist). */
+export const DEFAULT_PAGES_DIR = join(PACKAGE_DIR, "dist", "pages");
 
 export interface PageSource {
   /** The page is served at `/<mount>/`, its files under `/<mount>/assets/`. */

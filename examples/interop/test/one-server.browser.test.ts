@@ -6,12 +6,12 @@
  * conversations, each with its regenerated answer on a branch — and a conversation begun in one
  * frontend is read and continued in another.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
-import { launchChromium } from "../../web-chat/test/support/browser.js";
+import { browserTestHooks, launchChromium } from "../../web-chat/test/support/browser.js";
 import * as gloveReact from "../../web-chat/test/support/page.js";
 import * as useChat from "../../use-chat/test/support/page.js";
 import { Gates, OPENED_TEXT, WAITING_TEXT, gatedAgent } from "../../use-chat/test/support/gated-agent.js";
@@ -39,15 +39,14 @@ beforeAll(async () => {
   context.setDefaultTimeout(PROMPT_WAIT_MS);
 }, SLOW_WORK_MS);
 
-afterEach(() => {
-  expect(pageErrors.splice(0).map((e) => e.message)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-}, SLOW_WORK_MS);
+browserTestHooks(
+  pageErrors,
+  async () => {
+    await browser?.close();
+    await app?.close();
+  },
+  () => dir,
+);
 
 /** Polls until the assertion holds, as long as a loaded machine may need. */
 const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: PROMPT_WAIT_MS, interval: 50 });

@@ -3,9 +3,12 @@
  * playwright-core (no browser download), counting text on the page.
  */
 import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Locator } from "playwright-core";
+import { afterAll, afterEach, expect } from "vitest";
+import { SLOW_WORK_MS } from "../../../../test-support/timeouts.js";
 
 export const EXAMPLE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 export const REPO_ROOT = join(EXAMPLE_DIR, "..", "..");
@@ -55,4 +58,20 @@ export async function buildUi(outDir: string, options: { sourcemap?: boolean; ba
 export async function occurrences(locator: Locator, text: string): Promise<number> {
   const all = await locator.innerText();
   return all.split(text).length - 1;
+}
+
+/**
+ * The hooks a browser test file registers: after each test, no page threw (`errors` collects the
+ * pages' uncaught errors); after all of them, `close` (the browser, the server), then the
+ * temporary folder `dir()` names is removed.
+ */
+export function browserTestHooks(errors: Error[], close: () => Promise<void>, dir: () => string | undefined): void {
+  afterEach(() => {
+    expect(errors.splice(0).map((e) => e.message)).toEqual([]);
+  });
+  afterAll(async () => {
+    await close();
+    const folder = dir();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  }, SLOW_WORK_MS);
 }

@@ -54,7 +54,7 @@ export {
 export { createRecordCodec, emptySessionRecord } from "./stores/record-codec.js";
 export { MAX_KEY_BYTES, requireSessionId, subStoreSession } from "./stores/store-ids.js";
 export { checkedPage, MAX_MESSAGE_PAGE } from "./stores/message-page.js";
-export { TRACE_ATTR, TRACE_OPERATION } from "./telemetry/trace-names.js";
+export { TRACE_ATTR, TRACE_EVENT, TRACE_OPERATION, retryErrorType } from "./telemetry/trace-names.js";
 export type { SubStoreInfo } from "./stores/store-ids.js";
 export type {
   RecordCodec,

@@ -10,6 +10,7 @@ import {
 } from "@opentelemetry/api";
 import {
   ConfigurationError,
+  retryErrorType,
   SUBAGENT_DISPATCH_TOOL_NAME,
   type ContentPart,
   type Glove,
@@ -184,6 +185,9 @@ export class GloveTracing implements GlovePlugin {
       case "model_response_complete":
         this.modelResponse(record, frame, event);
         return;
+      case "model_retry":
+        this.modelRetry(frame, event);
+        return;
       case "tool_use_result":
         this.toolResult(frame, event.tool_name, event.call_id, event.result);
         return;
@@ -248,6 +252,21 @@ export class GloveTracing implements GlovePlugin {
       frame.ctx,
     );
     return frame.chat;
+  }
+
+  /** A retry belongs to the model call it repeats: its span opens now when nothing streamed yet. */
+  private modelRetry(frame: Frame, retry: Extract<SubscriberEvent, { type: "model_retry" }>): void {
+    const chat = this.ensureChat(frame);
+    // `attempt` counts every retry of the call so far.
+    chat.setAttribute(ATTR.retries, retry.attempt);
+    const attrs: Attributes = {
+      [ATTR.retryAttempt]: retry.attempt,
+      [ATTR.retryDelayMs]: retry.delay_ms,
+      [ATTR.errorType]: retryErrorType(retry),
+      [ATTR.retryReason]: retry.reason,
+    };
+    if (retry.status > 0) attrs[ATTR.httpStatus] = retry.status;
+    chat.addEvent(EVENT.modelRetry, attrs, now());
   }
 
   private modelResponse(

@@ -37,7 +37,28 @@ export const TRACE_ATTR = {
   agentPath: "glove.agent_path",
   /** A tool call that ran again when its turn resumed after a person answered. */
   resumed: "glove.resumed",
+  /** How many times a model call was sent again (on the `chat` span). */
+  retries: "glove.retries",
+  // On each retry (a span event in glove-otel; the last one's reason on a stored span).
+  retryAttempt: "glove.retry.attempt",
+  retryDelayMs: "glove.retry.delay_ms",
+  retryReason: "glove.retry.reason",
+  httpStatus: "http.response.status_code",
 } as const;
+
+/** Names of span events. */
+export const TRACE_EVENT = {
+  /** A model call failed in a way worth another try and is sent again after a wait. */
+  modelRetry: "glove.model.retry",
+} as const;
+
+/**
+ * The `error.type` of a retried failure: the provider's code when it sent one, else the HTTP
+ * status, else "network_error" (no answer came).
+ */
+export function retryErrorType(retry: { status: number; code?: string }): string {
+  return retry.code ?? (retry.status > 0 ? String(retry.status) : "network_error");
+}
 
 /** `gen_ai.operation.name` values; a span's name is the operation, a space, then its subject. */
 export const TRACE_OPERATION = {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { SUBAGENT_DISPATCH_TOOL_NAME, TRACE_ATTR, TRACE_OPERATION, type SubscriberEventArgs, type ToolCall } from "glove-core";
+import { retryErrorType, SUBAGENT_DISPATCH_TOOL_NAME, TRACE_ATTR, TRACE_OPERATION, type SubscriberEventArgs, type ToolCall } from "glove-core";
 import type { TraceSpan, TurnTrace, TurnTraceStatus, TurnTraceStore } from "../storage/inspect/types.js";
 
 /** How often a running turn's trace is saved, so a live view sees progress (its end is always saved). */
@@ -86,6 +86,14 @@ export class TurnTraceRecorder {
       case "model_response_complete":
         this.#modelResponse(frame, data);
         break;
+      case "model_retry": {
+        // A retry belongs to the call it repeats (its span opens now when nothing streamed yet);
+        // `attempt` counts every retry of the call so far, the last one's cause is kept.
+        const chat = this.#chat(frame);
+        chat.attributes[TRACE_ATTR.retries] = data.attempt;
+        chat.attributes[TRACE_ATTR.retryReason] = `${retryErrorType(data)}: ${data.reason}`;
+        break;
+      }
       case "tool_use_result": {
         const tool = this.#takeTool(frame, data.call_id, data.tool_name) ?? this.#continuedTool(frame, data.tool_name, data.call_id ?? "");
         const status = data.result?.status ?? "success";

@@ -39,7 +39,8 @@ export interface TraceSpan {
   /**
    * OpenTelemetry GenAI keys where one exists: gen_ai.request.model, gen_ai.usage.input_tokens,
    * gen_ai.usage.output_tokens, gen_ai.response.finish_reasons, gen_ai.tool.name,
-   * gen_ai.tool.call.id, error.type; Glove's own under "glove.": glove.retries, glove.agent_path.
+   * gen_ai.tool.call.id, error.type; Glove's own under "glove.": glove.retries (a model call's
+   * retries), glove.retry.reason (the last retry's cause), glove.agent_path.
    */
   attributes: Record<string, string | number | boolean>;
 }

@@ -11,4 +11,7 @@ export function when(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toISOString().replace("T", " ").slice(0, 19);
 }
 
+/** "1 retry", "2 retries". */
+export const retryCount = (n: number) => `${n} ${n === 1 ? "retry" : "retries"}`;
+
 export const short = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);

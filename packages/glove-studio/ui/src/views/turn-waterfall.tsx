@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { api, type TurnTrace } from "../api.js";
-import { duration, tokens, when } from "../parts/format.js";
+import { duration, retryCount, tokens, when } from "../parts/format.js";
 import { StatusBadge } from "../parts/status-badge.js";
 
 type Span = TurnTrace["spans"][number];
@@ -86,6 +86,11 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
             const width = Math.max(0.5, (((span.durationMs ?? end - span.startMs) as number) / total) * 100);
             const inTokens = attr(span, "gen_ai.usage.input_tokens");
             const outTokens = attr(span, "gen_ai.usage.output_tokens");
+            const retries = Number(attr(span, "glove.retries") ?? 0);
+            const errorType = attr(span, "error.type");
+            const retryReason = attr(span, "glove.retry.reason");
+            // Said on the bar too: a slow call that was retried, or failed, is seen at a glance.
+            const note = [retries > 0 ? retryCount(retries) : "", errorType !== undefined ? String(errorType) : ""].filter(Boolean).join(" · ");
             return (
               <tr key={span.spanId} data-testid="span" data-kind={span.kind}>
                 <td className="span-name" style={{ paddingLeft: `${0.5 + depth * 1.25}rem` }}>
@@ -94,15 +99,22 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
                 <td className="bar-col">
                   <div className="bar-track">
                     <div className={`bar bar-${span.kind} bar-${span.status}`} style={{ left: `${left}%`, width: `${Math.min(width, 100 - left)}%` }} />
+                    {note && (
+                      <span className={`bar-note${errorType !== undefined ? " bar-note-error" : ""}`} data-testid="bar-note" title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined} style={{ left: `${Math.min(left + width, 80)}%` }}>
+                        {note}
+                      </span>
+                    )}
                   </div>
                 </td>
                 <td>+{duration(span.startMs - start)}</td>
                 <td>{duration(span.durationMs)}</td>
                 <td>{typeof inTokens === "number" ? `${tokens(inTokens)} / ${tokens(Number(outTokens ?? 0))}` : ""}</td>
                 <td>{String(attr(span, "gen_ai.response.finish_reasons") ?? "")}</td>
-                <td>{String(attr(span, "glove.retries") ?? "")}</td>
+                <td data-testid="retries" title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined}>
+                  {retries > 0 ? retryCount(retries) : ""}
+                </td>
                 <td>
-                  <StatusBadge status={span.status} /> {attr(span, "error.type") !== undefined && <span className="error">{String(attr(span, "error.type"))}</span>}
+                  <StatusBadge status={span.status} /> {errorType !== undefined && <span className="error">{String(errorType)}</span>}
                 </td>
               </tr>
             );

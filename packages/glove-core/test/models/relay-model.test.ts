@@ -244,7 +244,7 @@ describe("createRelayModel: reading the stream", () => {
   });
 
   it("only replays adapter events, never runtime ones a relay might send", async () => {
-    expect([...RELAY_FORWARDED_EVENTS]).toEqual(["text_delta", "tool_use", "model_response", "model_response_complete", "token_consumption", "model_refusal"]);
+    expect([...RELAY_FORWARDED_EVENTS]).toEqual(["text_delta", "tool_use", "model_response", "model_response_complete", "token_consumption", "model_refusal", "model_retry"]);
     const stream = frame("tool_use_result", { tool_name: "x", result: { status: "success", data: 1 } }) + frame("result", RESULT);
     const { fetch } = stubFetch(() => sse(stream));
     const { events } = await run(fetch);
@@ -265,6 +265,14 @@ describe("createRelayModel: reading the stream", () => {
     const { result, events } = await run(stubFetch(() => sse(stream)).fetch);
     expect(events).toEqual([{ type: "model_refusal", text: "I can't." }]);
     expect(result.messages).toEqual([message]);
+  });
+
+  it("replays the upstream adapter's model_retry, and refuses one of the wrong shape", async () => {
+    const retry = { provider: "openai", attempt: 1, delay_ms: 0, status: 503, code: "server_error", reason: "busy" };
+    const { events } = await run(stubFetch(() => sse(frame("model_retry", retry) + frame("result", RESULT))).fetch);
+    expect(events).toEqual([{ type: "model_retry", ...retry }]);
+    const bad = (await failure(run(stubFetch(() => sse(frame("model_retry", { ...retry, attempt: "1" }) + frame("result", RESULT))).fetch))) as ProviderError;
+    expect(bad.providerMessage).toContain('malformed "model_retry" event');
   });
 
   it("refuses an answer whose provider state has the wrong shape (it would break the next turn)", async () => {

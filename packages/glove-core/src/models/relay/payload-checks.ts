@@ -58,6 +58,9 @@ const EVENT_CHECKS: Record<RelayForwardedEvent, (v: Json) => boolean> = {
   token_consumption: (v) =>
     isRecord(v["consumption"]) && isCount(v["consumption"]["tokens_in"]) && isCount(v["consumption"]["tokens_out"]),
   model_refusal: (v) => isString(v["text"]),
+  // The upstream adapter's retries, so the page's traces show why the answer took longer.
+  model_retry: (v) =>
+    isString(v["provider"]) && isCount(v["attempt"]) && isCount(v["delay_ms"]) && isCount(v["status"]) && optional(v["code"], isString) && isString(v["reason"]),
 };
 
 const FORWARDED: ReadonlySet<string> = new Set(RELAY_FORWARDED_EVENTS);

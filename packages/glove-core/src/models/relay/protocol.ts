@@ -47,6 +47,7 @@ export const RELAY_FORWARDED_EVENTS = [
   "model_response_complete",
   "token_consumption",
   "model_refusal",
+  "model_retry",
 ] as const satisfies readonly SubscriberEventType[];
 
 /** An adapter event the relay passes on to the client. */

@@ -1,7 +1,8 @@
 import { SpanStatusCode } from "@opentelemetry/api";
 import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
 import { afterEach, describe, expect, it } from "vitest";
-import { json, sse, startFakeServer, type FakeServer, type Handler } from "../../glove-core/test/models/fake-server.js";
+import { openAiAnswer, openAiBusy as busy, openAiRateLimited as limited } from "../../glove-core/test/models/fake-openai-answers.js";
+import { startFakeServer, type FakeServer, type Handler } from "../../glove-core/test/models/fake-server.js";
 import { traceGlove } from "../src/index.js";
 import { makeGlove, memoryTracing } from "./support/memory.js";
 
@@ -11,15 +12,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const busy = json(503, { error: { message: "Service unavailable", type: "server_error" } });
-const limited = json(429, { error: { message: "Rate limit reached", type: "rate_limit_exceeded" } }, { "retry-after": "0" });
-const answer = sse(
-  [
-    { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: null }] },
-    { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] },
-  ],
-  { done: true },
-);
+const answer = openAiAnswer();
 
 /** A traced Glove whose model is a real OpenAI-compatible adapter talking to a provider on 127.0.0.1. */
 async function tracedAgainst(...handlers: Handler[]) {

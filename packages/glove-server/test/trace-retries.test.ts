@@ -6,7 +6,8 @@ import { Glove, SUBAGENT_DISPATCH_TOOL_NAME, type StoreAdapter } from "glove-cor
 import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
 import { ScriptedModel } from "glove-core/testing";
 import { sqliteStorage, type ServerStorage, type TraceSpan } from "glove-server";
-import { json, sse, startFakeServer, type FakeServer, type Handler } from "../../glove-core/test/models/fake-server.js";
+import { openAiAnswer, openAiBusy as busy, openAiRateLimited as limited } from "../../glove-core/test/models/fake-openai-answers.js";
+import { startFakeServer, type FakeServer, type Handler } from "../../glove-core/test/models/fake-server.js";
 import { startServer, type TestServer } from "./support/harness.js";
 
 let provider: FakeServer | undefined;
@@ -17,15 +18,7 @@ afterEach(async () => {
   server = provider = undefined;
 });
 
-const busy = json(503, { error: { message: "Service unavailable", type: "server_error" } });
-const limited = json(429, { error: { message: "Rate limit reached", type: "rate_limit_exceeded" } }, { "retry-after": "0" });
-const answer = sse(
-  [
-    { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: null }] },
-    { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] },
-  ],
-  { done: true },
-);
+const answer = openAiAnswer();
 
 /** A real OpenAI-compatible adapter talking to the fake provider on 127.0.0.1. */
 const model = (url: string) => new OpenAICompatAdapter({ model: "m", baseURL: `${url}/v1`, apiKey: "sk-test", retryBaseDelayMs: 1, maxRetries: 2 });

@@ -4,36 +4,25 @@
  * its retries and its error. The turns ran through a glove-server app whose agent talks to an
  * OpenAI-compatible provider on 127.0.0.1 that answers 503 and 429 before it answers.
  */
-import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
 import { Glove, type StoreAdapter } from "glove-core";
 import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
 import type { ServerStorage } from "glove-server";
-import { startStudio, type RunningStudio } from "glove-studio";
-import { json, sse, startFakeServer, type FakeServer } from "../../glove-core/test/models/fake-server.js";
+import { openAiAnswer, openAiBusy as busy, openAiRateLimited as limited } from "../../glove-core/test/models/fake-openai-answers.js";
+import { startFakeServer, type FakeServer } from "../../glove-core/test/models/fake-server.js";
 import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { startApp } from "./support/seeded-app.js";
 import { sqliteKind } from "./support/storages.js";
-import { buildStudioUi, launchChromium, watchPage } from "./support/studio-browser.js";
+import { studioInChromium, type StudioInChromium } from "./support/studio-in-chromium.js";
+import { watchPage } from "./support/studio-browser.js";
 
-const busy = json(503, { error: { message: "Service unavailable", type: "server_error" } });
-const limited = json(429, { error: { message: "Rate limit reached", type: "rate_limit_exceeded" } }, { "retry-after": "0" });
-const answer = sse(
-  [
-    { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: null }] },
-    { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] },
-  ],
-  { done: true },
-);
+const answer = openAiAnswer();
 
 describe("studio waterfall: model-call retries and errors", () => {
   let place: Awaited<ReturnType<typeof sqliteKind.create>>;
   let provider: FakeServer;
   let reader: ServerStorage;
-  let studio: RunningStudio;
-  let browser: Browser;
-  let uiDir: string;
+  let shown: StudioInChromium;
   const turnOf = new Map<"retried" | "failed", { id: string; turnId: string }>();
 
   beforeAll(async () => {
@@ -50,25 +39,21 @@ describe("studio waterfall: model-call retries and errors", () => {
       turnOf.set(key, { id, turnId: trace!.turnId });
     }
     await app.close();
-    uiDir = await buildStudioUi();
     reader = place.open();
-    studio = await startStudio({ storage: reader, port: 0, source: sqliteKind.name, uiDir });
-    browser = await launchChromium();
+    shown = await studioInChromium(reader, sqliteKind.name);
   }, SLOW_WORK_MS);
   afterAll(async () => {
-    await browser?.close();
-    await studio?.close();
+    await shown?.close();
     await reader?.close?.();
     await provider?.close();
     await place?.dispose();
-    if (uiDir) rmSync(uiDir, { recursive: true, force: true });
   });
 
   async function modelCall(which: "retried" | "failed") {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await shown.browser.newPage({ viewport: { width: 1280, height: 800 } });
     const { errors } = watchPage(page);
     const { id, turnId } = turnOf.get(which)!;
-    await page.goto(`${studio.url}#/c/${encodeURIComponent(id)}/t/${encodeURIComponent(turnId)}`);
+    await page.goto(`${shown.studio.url}#/c/${encodeURIComponent(id)}/t/${encodeURIComponent(turnId)}`);
     const row = page.locator('[data-testid="span"][data-kind="model_call"]');
     await expect.poll(() => row.count()).toBe(1);
     return { row, errors };

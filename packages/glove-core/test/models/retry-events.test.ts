@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AnthropicAdapter } from "glove-core/models/anthropic";
 import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
+import { openAiAnswer } from "./fake-openai-answers.js";
 import { json, named, recorder, sse, startFakeServer, type FakeServer, type Handler } from "./fake-server.js";
 
 let server: FakeServer | undefined;
@@ -11,13 +12,7 @@ afterEach(async () => {
 
 const hi = { messages: [{ sender: "user" as const, text: "hi" }] };
 const openAiError = (message: string, type: string) => ({ error: { message, type } });
-const openAiAnswer = sse(
-  [
-    { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: null }] },
-    { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] },
-  ],
-  { done: true },
-);
+const answer = openAiAnswer();
 
 async function openAi(handlers: Handler[], maxRetries = 2) {
   server = await startFakeServer(...handlers);
@@ -31,7 +26,7 @@ describe("model_retry events", () => {
     const adapter = await openAi([
       json(429, openAiError("Rate limit reached", "rate_limit_exceeded"), { "retry-after": "0" }),
       json(503, openAiError("Service unavailable", "server_error")),
-      openAiAnswer,
+      answer,
     ]);
     const rec = recorder();
     const result = await adapter.prompt(hi, rec.notify);
@@ -63,7 +58,7 @@ describe("model_retry events", () => {
   });
 
   it("a long provider message is cut to 200 characters, never splitting a character", async () => {
-    const adapter = await openAi([json(503, openAiError("😀".repeat(500), "server_error")), openAiAnswer]);
+    const adapter = await openAi([json(503, openAiError("😀".repeat(500), "server_error")), answer]);
     const rec = recorder();
     await adapter.prompt(hi, rec.notify);
     const reason = retries(rec.events)[0]!.reason;
@@ -73,7 +68,7 @@ describe("model_retry events", () => {
 
   it("a retryable error read from the body (Anthropic overloaded, nothing shown yet) is a retry too", async () => {
     const overloaded = sse([named("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } })]);
-    const answer = sse([
+    const anthropicAnswer = sse([
       named("message_start", { type: "message_start", message: { id: "m1", type: "message", role: "assistant", model: "c", content: [], stop_reason: null, usage: { input_tokens: 3, output_tokens: 1 } } }),
       named("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
       named("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "ok" } }),
@@ -81,7 +76,7 @@ describe("model_retry events", () => {
       named("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }),
       named("message_stop", { type: "message_stop" }),
     ]);
-    server = await startFakeServer(overloaded, answer);
+    server = await startFakeServer(overloaded, anthropicAnswer);
     const adapter = new AnthropicAdapter({ model: "c", baseURL: server.url, apiKey: "ak-test", retryBaseDelayMs: 5 });
     const rec = recorder();
     const result = await adapter.prompt(hi, rec.notify);
@@ -90,7 +85,7 @@ describe("model_retry events", () => {
   });
 
   it("a subscriber that throws on model_retry stops the call with its error, no further request", async () => {
-    const adapter = await openAi([json(503, openAiError("busy", "server_error")), openAiAnswer]);
+    const adapter = await openAi([json(503, openAiError("busy", "server_error")), answer]);
     const refused = new Error("subscriber refused");
     const notify = async (type: string) => {
       if (type === "model_retry") throw refused;

@@ -23,6 +23,8 @@ interface GeneratedStep {
   /** Where the live stream cut the text into deltas. */
   cuts: number[];
   calls: GeneratedCall[];
+  /** Times the model call was sent again before it answered (model_retry events, shown as nothing). */
+  retries: number;
 }
 
 const json = fc.jsonValue({ maxDepth: 2 });
@@ -34,6 +36,7 @@ const step: fc.Arbitrary<GeneratedStep> = fc.record({
   text: fc.string({ maxLength: 40 }),
   cuts: fc.array(fc.nat({ max: 40 }), { maxLength: 5 }),
   calls: fc.array(fc.record({ name: fc.constantFrom("get_weather", "send_email", "search"), input: fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), json, { maxKeys: 3 }), result }), { maxLength: 2 }),
+  retries: fc.nat({ max: 2 }),
 });
 /** A turn: model calls; every one but the last has tool calls (the loop goes on after tools). */
 const turn = fc.array(step, { minLength: 1, maxLength: 4 }).map((steps) => steps.map((s, i) => (i < steps.length - 1 && s.calls.length === 0 ? { ...s, calls: [{ name: "search", input: {}, result: { status: "success" as const, data: i } }] } : s)));
@@ -57,6 +60,7 @@ function live(steps: ReturnType<typeof withIds>): WireEvent[] {
     const deltas = bounds.slice(1).map((end, i) => s.text.slice(bounds[i], end)).filter((d) => d !== "");
     const calls = s.calls.map((c) => ({ tool_name: c.name, input_args: c.input, id: c.id }));
     return [
+      ...Array.from({ length: s.retries }, (_, i): WireEvent => ({ type: "model_retry", provider: "openai", attempt: i + 1, delay_ms: 0, status: 503, reason: "busy" })),
       ...deltas.map((text): WireEvent => ({ type: "text_delta", text })),
       ...s.calls.map((c): WireEvent => ({ type: "tool_use", id: c.id, name: c.name, input: c.input })),
       { type: "model_response_complete", text: s.text, ...(calls.length ? { tool_calls: calls } : {}) },

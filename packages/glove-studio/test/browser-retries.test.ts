@@ -14,7 +14,7 @@ import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { startApp } from "./support/seeded-app.js";
 import { sqliteKind } from "./support/storages.js";
 import { studioInChromium, type StudioInChromium } from "./support/studio-in-chromium.js";
-import { watchPage } from "./support/studio-browser.js";
+import { saveScreenshot, watchPage } from "./support/studio-browser.js";
 
 const answer = openAiAnswer();
 
@@ -56,16 +56,17 @@ describe("studio waterfall: model-call retries and errors", () => {
     await page.goto(`${shown.studio.url}#/c/${encodeURIComponent(id)}/t/${encodeURIComponent(turnId)}`);
     const row = page.locator('[data-testid="span"][data-kind="model_call"]');
     await expect.poll(() => row.count()).toBe(1);
-    return { row, errors };
+    return { page, row, errors };
   }
 
   it("a call answered after two retries says so on its bar and in its row, with the last cause on hover", async () => {
-    const { row, errors } = await modelCall("retried");
+    const { page, row, errors } = await modelCall("retried");
     expect(await row.getByTestId("bar-note").innerText()).toBe("2 retries");
     const cell = row.getByTestId("retries");
     expect(await cell.innerText()).toBe("2 retries");
     expect(await cell.getAttribute("title")).toBe("last retry: rate_limit_exceeded: Rate limit reached");
     expect(await row.locator(".bar-error").count()).toBe(0);
+    await saveScreenshot(page, "waterfall-retries");
     expect(errors).toEqual([]);
   });
 

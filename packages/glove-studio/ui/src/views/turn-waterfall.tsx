@@ -90,6 +90,9 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
             const errorType = attr(span, "error.type");
             const retryReason = attr(span, "glove.retry.reason");
             // Said on the bar too: a slow call that was retried, or failed, is seen at a glance.
+            // Beside the bar while there is room, else inside its end.
+            const barEnd = Math.min(left + width, 100);
+            const inside = barEnd > 75;
             const note = [retries > 0 ? retryCount(retries) : "", errorType !== undefined ? String(errorType) : ""].filter(Boolean).join(" · ");
             return (
               <tr key={span.spanId} data-testid="span" data-kind={span.kind}>
@@ -100,7 +103,7 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
                   <div className="bar-track">
                     <div className={`bar bar-${span.kind} bar-${span.status}`} style={{ left: `${left}%`, width: `${Math.min(width, 100 - left)}%` }} />
                     {note && (
-                      <span className={`bar-note${errorType !== undefined ? " bar-note-error" : ""}`} data-testid="bar-note" title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined} style={{ left: `${Math.min(left + width, 80)}%` }}>
+                      <span className={`bar-note${inside ? " bar-note-inside" : errorType !== undefined ? " bar-note-error" : ""}`} data-testid="bar-note" title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined} style={inside ? { right: `${100 - barEnd}%` } : { left: `${barEnd}%` }}>
                         {note}
                       </span>
                     )}

@@ -88,7 +88,7 @@ function requestUrl(req: IncomingMessage): string {
   return url.href;
 }
 
-function readSmallBody(req: IncomingMessage, length: number): Promise<Uint8Array> {
+function readSmallBody(req: IncomingMessage, length: number): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

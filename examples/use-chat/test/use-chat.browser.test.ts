@@ -3,12 +3,12 @@
  * Debian's Chromium against a real glove-server on 127.0.0.1, with a scripted model. Every wait
  * is for a DOM state or the server's state, never for a duration.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "../../web-chat/test/support/browser.js";
+import { browserTestHooks, launchChromium } from "../../web-chat/test/support/browser.js";
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { startUseChat, type UseChat } from "../src/app.js";
 import { Gates, OPENED_TEXT, WAITING_TEXT, gatedAgent } from "./support/gated-agent.js";
@@ -30,15 +30,14 @@ beforeAll(async () => {
   context.setDefaultTimeout(PROMPT_WAIT_MS);
 }, SLOW_WORK_MS);
 
-afterEach(() => {
-  expect(pageErrors.splice(0).map((e) => e.message)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-}, SLOW_WORK_MS);
+browserTestHooks(
+  pageErrors,
+  async () => {
+    await browser?.close();
+    await app?.close();
+  },
+  () => dir,
+);
 
 interface Snapshot {
   busy: boolean;

@@ -4,14 +4,14 @@
  * data folder and port, and the page — reconnecting by itself, or reloaded — shows the same
  * question still pending. Answering it there resumes the turn: the table is booked once.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { WireSlot } from "glove-core";
 import { startWebChat, type WebChat } from "../src/app.js";
-import { buildUi, launchChromium, occurrences } from "./support/browser.js";
+import { browserTestHooks, buildUi, launchChromium, occurrences } from "./support/browser.js";
 import { agentSaid, conversationOf, openPage, send, transcript } from "./support/page.js";
 import { Gates, sceneAgent } from "./support/scenarios.js";
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
@@ -36,15 +36,14 @@ beforeAll(async () => {
   context.setDefaultTimeout(PROMPT_WAIT_MS);
 }, SLOW_WORK_MS);
 
-afterEach(() => {
-  expect(pageErrors.splice(0).map((e) => e.message)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await chat?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-}, SLOW_WORK_MS);
+browserTestHooks(
+  pageErrors,
+  async () => {
+    await browser?.close();
+    await chat?.close();
+  },
+  () => dataDir,
+);
 
 const openChat = (): Promise<Page> => openPage(context, chat.url, pageErrors);
 

@@ -4,8 +4,6 @@ import { describe, expect, it } from "vitest";
 import { SqliteCatalog, type ConversationChanges, type ConversationRecord } from "glove-server";
 import { catalogRecord } from "./support/catalog-record.js";
 
-const record = (id: string) => catalogRecord(id);
-
 // Every turn updates the catalog at its start and its end with the same columns: the SQLite
 // catalog prepares each UPDATE once and reuses it, and what it writes is what was asked.
 describe("SqliteCatalog updates", () => {

@@ -17,7 +17,7 @@ import { applySlotAnswer } from "./slot-answer.js";
 import { TurnRunner } from "./turn-runner.js";
 import { endStoredTrace } from "./turn-trace-recorder.js";
 import { TurnTracing } from "./turn-tracing.js";
-import { onlyWaitsForPeople, refusalToHttp, refuseWhileWaiting, RunningCalls, storedSlots, withdrawWaiting } from "./waiting-turns.js";
+import { onlyWaitsForPeople, refusalToHttp, refuseWhileWaiting, RunningCalls, unshownQuestions, withdrawWaiting } from "./waiting-turns.js";
 
 /** Event ids reserved in the catalog at a time (one catalog write per block). */
 const ID_BLOCK = 10_000;
@@ -214,8 +214,16 @@ export class LiveConversation implements ConversationHandle {
     for (let attempt = 0; ; attempt++) {
       while (this.observed.writing && attempt < 50) await new Promise((resolve) => setTimeout(resolve, 2));
       const version = this.observed.version;
-      const [messages, tasks, inbox, stored] = await Promise.all([store.getMessages(), store.getTasks?.(), store.getInboxItems?.(), store.getBranches?.()]);
+      const [messages, tasks, inbox, stored, waiting] = await Promise.all([
+        store.getMessages(),
+        store.getTasks?.(),
+        store.getInboxItems?.(),
+        store.getBranches?.(),
+        this.glove.pendingSlots?.(),
+      ]);
       if ((this.observed.version !== version || this.observed.writing) && attempt < 50) continue;
+      // From here to the return nothing awaits: the streamed text and the rest of the live state
+      // are read in the same tick as lastId, so the stream after lastId neither repeats nor skips.
       const lastId = this.log.lastId;
       const data = {
         id: this.id,
@@ -223,7 +231,7 @@ export class LiveConversation implements ConversationHandle {
         title: this.record.title,
         messages,
         branches: stored && store.rewriteBranches ? branchPoints(messages, stored) : [],
-        slots: [...this.slots.list(), ...(await storedSlots(this.glove, this.slots))],
+        slots: [...this.slots.list(), ...unshownQuestions(waiting ?? [], this.slots)],
         tasks: tasks ?? [],
         inbox: inbox ?? [],
         busy: this.busy,

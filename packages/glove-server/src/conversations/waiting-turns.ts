@@ -34,9 +34,11 @@ export class RunningCalls {
   }
 }
 
-/** The questions stored for this conversation that no process shows now, as clients see slots. */
-export async function storedSlots(glove: IGloveRunnable, board: SlotBoard): Promise<WireSlot[]> {
-  const pending = (await glove.pendingSlots?.()) ?? [];
+/**
+ * The stored questions (`glove.pendingSlots()`) that no process shows now, as clients see slots.
+ * Synchronous, so a snapshot reads it in the same tick as its lastEventId.
+ */
+export function unshownQuestions(pending: readonly PendingQuestion[], board: SlotBoard): WireSlot[] {
   return pending.filter((question) => board.get(question.id) === undefined).map(questionSlot);
 }
 

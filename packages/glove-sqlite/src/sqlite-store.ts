@@ -23,7 +23,6 @@ import type {
 import { ConfigurationError, createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import { SqliteInbox } from "./inbox.js";
-import { readMessagePage } from "./message-page.js";
 import { SqliteBranches } from "./branches.js";
 import { SqliteMessages } from "./messages.js";
 import { SqlitePermissions } from "./permissions.js";
@@ -132,7 +131,7 @@ export class SqliteStore implements StoreAdapter {
 
   /** Messages [offset, offset + limit) and the count: one indexed range read, O(the page). */
   async getMessagePage(offset: number, limit: number): Promise<MessagePageResult> {
-    return readMessagePage({ database: this.db, sessionId: this.identifier, offset, limit });
+    return this.#messages.page(offset, limit);
   }
 
   /** The last compaction summary and what follows (everything when there is none); one indexed range read. */

@@ -43,6 +43,30 @@ describe("stores on one connection share prepared statements", () => {
     expect(prepared).toBeLessThan(10);
   });
 
+  it("what a turn calls on an open store (pages, appends, counters) prepares nothing", async () => {
+    const db = open();
+    const store = new SqliteStore({ database: db, sessionId: "turn" });
+    await store.appendMessages([{ sender: "user", text: "warm", id: "m0" }]);
+    await store.getMessagePage(0, 1);
+    let prepared = 0;
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => {
+      prepared++;
+      return prepare(sql);
+    }) as typeof db.prepare;
+    // A Glove's cached-view check reads a one-message page before every model call.
+    for (let i = 1; i <= 3; i++) {
+      const page = await store.getMessagePage(i - 1, 1);
+      expect(page).toEqual({ messages: [expect.objectContaining({ id: `m${i - 1}` })], total: i });
+      await store.addTokens({ tokens_in: 1, tokens_out: 2 });
+      await store.appendMessages([{ sender: "agent", text: `answer ${i}`, id: `m${i}` }]);
+      await store.incrementTurn();
+    }
+    expect(await store.getMessagePage(10, 5)).toEqual({ messages: [], total: 4 });
+    await expect(store.getMessagePage(-1, 1)).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
+    expect(prepared).toBe(0);
+  });
+
   it("interleaved writes through many stores on one database land in their own sessions (property)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.nat({ max: 4 }), fc.string({ maxLength: 12 })), { maxLength: 40 }), async (writes) => {

@@ -21,10 +21,25 @@ export interface PostgresMessagePageOptions {
  */
 export async function readMessagePage({ pool, schema = "glove", sessionId, offset, limit }: PostgresMessagePageOptions): Promise<MessagePageResult> {
   const invalid = (detail: string, code = "GLOVE_STORE_INVALID") => new PostgresStoreError(sessionId, detail, code);
-  const [from, count] = checkedPage(offset, limit, invalid);
+  const page = checkedPage(offset, limit, invalid);
   const tables = tableNames(schema);
   const present = await pool.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [tables.messages]);
   if (!present.rows[0]?.t) return { messages: [], total: 0 };
+  return readPageRows(pool, schema, sessionId, page);
+}
+
+/**
+ * The page in one statement, where Glove's tables are known to exist (a store after `ready()`):
+ * a Glove's cached-view check reads a one-message page on every model call, so this is the whole
+ * cost of that check — one round trip, as `messageCount` is.
+ */
+export async function readPageRows(
+  pool: Pool | PoolClient,
+  schema: string,
+  sessionId: string,
+  [from, count]: [offset: number, limit: number],
+): Promise<MessagePageResult> {
+  const tables = tableNames(schema);
   const { rows } = await pool.query<MessageRecord & { total: string | null }>(
     `SELECT s.message_count AS total, m.seq, m.body FROM ${tables.sessions} s
      LEFT JOIN ${tables.messages} m ON m.session_id = s.session_id AND m.seq >= $2 AND m.seq < $3
@@ -32,6 +47,7 @@ export async function readMessagePage({ pool, schema = "glove", sessionId, offse
     [sessionId, from, from + count],
   );
   if (rows.length === 0) return { messages: [], total: 0 };
+  const invalid = (detail: string, code = "GLOVE_STORE_INVALID") => new PostgresStoreError(sessionId, detail, code);
   const codec = createRecordCodec({ error: invalid, where: `schema ${schema}` });
   const messages = rows
     .filter((row) => row.body !== null)

@@ -20,11 +20,11 @@ import type {
   WaitOutcome,
   WaitSettlement,
 } from "glove-core";
-import { ConfigurationError, createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
+import { checkedPage, ConfigurationError, createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
 import { PostgresCounters } from "./counters.js";
 import { PostgresStoreError } from "./errors.js";
 import { PostgresInbox } from "./inbox.js";
-import { readMessagePage } from "./message-page.js";
+import { readPageRows } from "./message-page.js";
 import { PostgresBranches } from "./branches.js";
 import { PostgresMessages } from "./messages.js";
 import { PostgresPermissions } from "./permissions.js";
@@ -149,8 +149,9 @@ export class PostgresStore implements StoreAdapter {
 
   /** Messages [offset, offset + limit) and the count: one indexed range read, O(the page). */
   async getMessagePage(offset: number, limit: number): Promise<MessagePageResult> {
+    const page = checkedPage(offset, limit, (detail) => new PostgresStoreError(this.identifier, detail, "GLOVE_STORE_INVALID"));
     await this.#session.ready();
-    return readMessagePage({ pool: this.pool, schema: this.schema, sessionId: this.identifier, offset, limit });
+    return readPageRows(this.pool, this.schema, this.identifier, page);
   }
 
   /** The last compaction summary and what follows (everything when there is none); one indexed range read. */

@@ -96,6 +96,26 @@ describe.runIf(enabled)("PostgresStore", () => {
     expect((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".glove_messages WHERE session_id = 'chat-7'`)).rows).toEqual([{ n: 2 }]);
   });
 
+  it("a ready store reads a page in one statement (a Glove's cached-view check, before every model call)", async () => {
+    const own = new pg.Pool({ connectionString: PG_URL, max: 2 });
+    try {
+      const store = await PostgresStore.open({ pool: own, schema, sessionId: "page-check" });
+      await store.appendMessages([{ sender: "user", text: "one", id: "a" }, { sender: "agent", text: "two", id: "b" }]);
+      const statements: string[] = [];
+      const query = own.query.bind(own) as (...args: unknown[]) => unknown;
+      own.query = ((...args: unknown[]) => {
+        statements.push(String(args[0]));
+        return query(...args);
+      }) as typeof own.query;
+      expect(await store.getMessagePage(1, 1)).toEqual({ messages: [expect.objectContaining({ id: "b", text: "two" })], total: 2 });
+      expect(await store.getMessagePage(5, 1)).toEqual({ messages: [], total: 2 });
+      await expect(store.getMessagePage(0, 0)).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
+      expect(statements).toHaveLength(2);
+    } finally {
+      await own.end();
+    }
+  });
+
   it("reports corrupt inbox, task and permission rows with the session", async () => {
     // Its own schema: the test drops CHECK constraints to write what a hand edit could.
     const own = uniqueSchema("corrupt");

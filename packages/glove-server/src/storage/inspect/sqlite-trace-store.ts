@@ -1,4 +1,4 @@
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
 import { checkId, checkLimit } from "./conversation-query.js";
 import { sqliteBindings, sqliteParam } from "./sqlite-params.js";
 import { boundedTrace, type TraceLimits } from "./trace-limits.js";
@@ -15,6 +15,8 @@ export class SqliteTraceStore implements TurnTraceStore {
   #ready = false;
   /** The upsert and the prune in one transaction, prepared once (the server saves every turn). */
   #write: WriteTrace | undefined;
+  /** Prepared at the first delete: a server deletes conversations one by one. */
+  #delete: Statement | undefined;
 
   constructor(private readonly db: Database, private readonly limits: TraceLimits) {}
 
@@ -47,7 +49,7 @@ export class SqliteTraceStore implements TurnTraceStore {
 
   /** Deletes a conversation's traces (sqliteStorage's delete). */
   delete(conversationId: string): void {
-    if (this.#exists()) this.db.prepare(STATEMENTS.delete).run(sqliteBindings([conversationId]));
+    if (this.#exists()) (this.#delete ??= this.db.prepare(STATEMENTS.delete)).run(sqliteBindings([conversationId]));
   }
 
   #prepareWrite(): WriteTrace {

@@ -100,9 +100,13 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
       );
     }
     db.pragma("journal_mode = WAL");
+    // Said outright (better-sqlite3's build already defaults a WAL file to it, as glove-sqlite sets):
+    // no fsync per commit; a process crash loses nothing, a power cut may lose the last commits.
+    db.pragma("synchronous = NORMAL");
     db.pragma("busy_timeout = 5000");
   }
   const database = db;
+  let purge: ((conversationId: string) => void) | undefined;
   const inspect = new SqliteInspector(database, options.traces);
   return {
     catalog: new SqliteCatalog(database),
@@ -110,13 +114,17 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
     store: (conversationId) => new SqliteStore({ database, sessionId: conversationId }),
     delete: async (conversationId) => {
       inspect.traces.delete(conversationId);
-      const exists = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_sessions'").get();
-      if (!exists) return;
-      new SqliteStore({ database, sessionId: conversationId }); // migrates: every purged table exists
-      const statements = purgeStatements("", "?").map((sql) => database.prepare(sql));
-      database.transaction(() => {
-        for (const statement of statements) statement.run(conversationId);
-      })();
+      if (!purge) {
+        const exists = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_sessions'").get();
+        if (!exists) return;
+        new SqliteStore({ database, sessionId: conversationId }); // migrates: every purged table exists
+        // Prepared once: the tables stay (nothing of Glove's drops them), and a prepare per delete showed.
+        const statements = purgeStatements("", "?").map((sql) => database.prepare(sql));
+        purge = database.transaction((id: string) => {
+          for (const statement of statements) statement.run(id);
+        });
+      }
+      purge(conversationId);
     },
     close: async () => {
       if (owned) database.close();

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { sqliteStorage } from "glove-server";
+import type { SqliteStore } from "glove-sqlite";
+
+// What sqliteStorage writes with, and what a delete prepares.
+describe("sqliteStorage writes", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a file it opens is in WAL mode with synchronous = NORMAL (no fsync per commit, as glove-sqlite), and its writes reach the file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "glove-writes-"));
+    dirs.push(dir);
+    const path = join(dir, "glove.db");
+    const storage = sqliteStorage({ path });
+    const store = (await storage.store("c")) as SqliteStore;
+    expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(store.db.pragma("synchronous", { simple: true })).toBe(1); // NORMAL
+    await store.appendMessages([{ sender: "user", text: "kept" }]);
+    // Another connection (another process would be the same) reads the commit at once.
+    const reader = new BetterSqlite3(path, { readonly: true });
+    expect(reader.prepare("SELECT count(*) AS n FROM glove_messages WHERE session_id = 'c'").get()).toEqual({ n: 1 });
+    reader.close();
+    await storage.close?.();
+  });
+
+  it("a handle passed in keeps its own pragmas", async () => {
+    const db = new BetterSqlite3(":memory:");
+    db.pragma("synchronous = FULL");
+    sqliteStorage({ database: db });
+    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    db.close();
+  });
+
+  it("deleting conversations prepares its statements once, and each delete removes only its own", async () => {
+    const db = new BetterSqlite3(":memory:");
+    const storage = sqliteStorage({ database: db });
+    const ids = ["a", "b", "c"];
+    for (const id of ids) await (await storage.store(id)).appendMessages([{ sender: "user", text: id }]);
+    await storage.delete!("a");
+    const prepare = db.prepare.bind(db);
+    const prepared: string[] = [];
+    db.prepare = ((sql: string) => {
+      prepared.push(sql);
+      return prepare(sql);
+    }) as typeof db.prepare;
+    await storage.delete!("b");
+    await storage.delete!("never-existed");
+    // Only the trace store's check for its table, which no turn has created here.
+    expect(prepared.filter((sql) => !sql.includes("sqlite_master"))).toEqual([]);
+    db.prepare = prepare;
+    const left = db.prepare("SELECT session_id FROM glove_messages ORDER BY session_id").all();
+    expect(left).toEqual([{ session_id: "c" }]);
+    db.close();
+  });
+});

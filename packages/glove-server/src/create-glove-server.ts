@@ -30,6 +30,11 @@ export interface GloveServer {
   close(): Promise<void>;
   /** Conversations currently held in memory (the rest live only in the store). */
   readonly liveConversations: number;
+  /**
+   * How many of those hibernate: nobody read them for `events.replayWindowMs`, so only a small
+   * record stays and the next request rebuilds their Glove from the store.
+   */
+  readonly hibernatedConversations: number;
 }
 
 /**
@@ -108,6 +113,9 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     },
     get liveConversations() {
       return parts.host.size;
+    },
+    get hibernatedConversations() {
+      return parts.host.hibernated ?? 0;
     },
   };
 }

@@ -43,6 +43,14 @@ export interface GloveServerEventOptions {
   readerLagChars?: number;
   /** How often open conversations re-read their inbox (items resolved by other processes). Default 2000 ms. */
   inboxPollMs?: number;
+  /**
+   * How long a conversation nobody reads keeps the frames of its last turn for Last-Event-ID
+   * replay (a client back from a network blip gets exactly what it missed). After this, with no
+   * turn running, no stream open and nothing shown only in memory, it hibernates: its Glove and
+   * frames are dropped and rebuilt from the store on the next request; a reconnect then starts
+   * from a snapshot. Default 30 000 ms; at or above `idleTimeoutMs` it never hibernates.
+   */
+  replayWindowMs?: number;
 }
 
 /** Options of `createGloveServer`: the agents, who may call them, where conversations live and the limits. */
@@ -75,7 +83,10 @@ export interface GloveServerOptions {
   busy?: "reject" | "queue";
   limits?: GloveServerLimits;
   events?: GloveServerEventOptions;
-  /** Idle conversations (no turn, no open stream) are dropped from memory after this. Default 60 000 ms. */
+  /**
+   * Idle conversations (no turn, no open stream) are dropped from memory after this (before that,
+   * after `events.replayWindowMs`, most hibernate). Default 60 000 ms.
+   */
   idleTimeoutMs?: number;
   /** Conversations kept in memory at most; the least recently used idle ones go first. Default 1000. */
   maxLiveConversations?: number;
@@ -111,6 +122,7 @@ export interface ResolvedServerOptions {
   replayChars: number;
   readerLagChars: number;
   inboxPollMs: number;
+  replayWindowMs: number;
   idleTimeoutMs: number;
   maxLiveConversations: number;
   log: (message: string, error?: unknown) => void;
@@ -164,6 +176,7 @@ export function resolveOptions(options: GloveServerOptions): ResolvedServerOptio
     replayChars: positive("events.replayChars", events.replayChars, 262_144),
     readerLagChars: positive("events.readerLagChars", events.readerLagChars, 16 * 1024 * 1024),
     inboxPollMs: positive("events.inboxPollMs", events.inboxPollMs, 2000),
+    replayWindowMs: positive("events.replayWindowMs", events.replayWindowMs, 30_000),
     idleTimeoutMs: positive("idleTimeoutMs", options.idleTimeoutMs, 60_000),
     maxLiveConversations: positive("maxLiveConversations", options.maxLiveConversations, 1000),
     log: options.log ?? ((message, error) => console.error(message, error ?? "")),

@@ -62,6 +62,8 @@ export interface ConversationHandle {
 /** The conversations a process serves (ConversationHost, or the scale mode's host). */
 export interface ConversationHosting {
   readonly size: number;
+  /** How many of `size` hibernate (no Glove, no replay frames; decision 0033). */
+  readonly hibernated?: number;
   open(record: ConversationRecord, principal: Principal): Promise<ConversationHandle>;
   /** Drops the conversation: a running turn ends as interrupted, streams close. */
   forget(id: string): Promise<void>;

@@ -6,34 +6,52 @@ import { LiveConversation, type ConversationDeps } from "./live-conversation.js"
 /**
  * The conversations held in memory: opened on demand (one Glove each), dropped when idle for
  * `idleTimeoutMs` or when more than `maxLiveConversations` are open, so memory stays bounded
- * however many conversations exist.
+ * however many conversations exist. Before that, a conversation nobody reads hibernates once its
+ * replay window (`events.replayWindowMs`) has passed: only its last-active time stays, and the
+ * next request wakes it through the same path that reopens an evicted one (decision 0033).
  */
 export class ConversationHost implements ConversationHosting {
   readonly #live = new Map<string, Promise<LiveConversation>>();
+  /** Hibernating conversations: id → when last active (they count as live until idleTimeoutMs). */
+  readonly #dormant = new Map<string, number>();
   readonly #sweeper: ReturnType<typeof setInterval>;
   #closed = false;
 
   constructor(private readonly deps: ConversationDeps) {
-    const every = Math.max(50, Math.min(deps.options.idleTimeoutMs / 2, 30_000));
+    const { idleTimeoutMs, replayWindowMs } = deps.options;
+    const every = Math.max(50, Math.min(idleTimeoutMs / 2, replayWindowMs / 2, 30_000));
     this.#sweeper = setInterval(() => void this.sweep(), every);
     this.#sweeper.unref?.();
   }
 
-  /** How many conversations are in memory. */
+  /** How many conversations are in memory, awake or hibernating. */
   get size(): number {
-    return this.#live.size;
+    return this.#live.size + this.#dormant.size;
   }
 
-  /** The live conversation, opened from the store when not in memory. */
+  /** How many of them hibernate (no Glove, no frames). */
+  get hibernated(): number {
+    return this.#dormant.size;
+  }
+
+  /**
+   * The live conversation, opened from the store when not in memory or woken when hibernating.
+   * Concurrent calls share one opening, so a conversation never gets two Gloves.
+   */
   open(record: ConversationRecord, principal: Principal): Promise<LiveConversation> {
     let pending = this.#live.get(record.id);
     if (!pending) {
+      this.#dormant.delete(record.id);
       pending = LiveConversation.open(record, principal, this.deps);
       this.#live.set(record.id, pending);
-      pending.catch(() => this.#live.delete(record.id));
-      if (this.#live.size > this.deps.options.maxLiveConversations) void this.#evictLeastRecent();
+      const opening = pending;
+      opening.catch(() => this.#live.get(record.id) === opening && this.#live.delete(record.id));
+      if (this.size > this.deps.options.maxLiveConversations) void this.#evictLeastRecent();
     }
-    return pending.then((conversation) => {
+    const opened = pending;
+    return opened.then((conversation) => {
+      // The sweep put it to sleep between this call and now: wake it again rather than hand out a closed one.
+      if (this.#live.get(record.id) !== opened && this.#dormant.has(record.id)) return this.open(record, principal);
       conversation.lastActive = Date.now();
       return conversation;
     });
@@ -47,12 +65,19 @@ export class ConversationHost implements ConversationHosting {
   /**
    * Drops idle conversations not used for `idleTimeoutMs`. A turn that only waits for people
    * (its questions are stored) counts as idle: it is left waiting and resumes from the store.
+   * Conversations not used for `replayWindowMs` that hold nothing only in memory hibernate.
    */
   async sweep(now = Date.now()): Promise<void> {
     const cutoff = now - this.deps.options.idleTimeoutMs;
+    const replayCutoff = now - this.deps.options.replayWindowMs;
+    for (const [id, lastActive] of this.#dormant) if (lastActive <= cutoff) this.#dormant.delete(id);
     for (const [id, pending] of this.#live) {
       const conversation = await pending.catch(() => undefined);
-      if (!conversation || conversation.lastActive > cutoff || conversation.subscribers > 0) continue;
+      if (!conversation || conversation.subscribers > 0) continue;
+      if (conversation.lastActive > cutoff) {
+        if (conversation.lastActive <= replayCutoff && conversation.hibernatable) await this.#hibernate(id, conversation);
+        continue;
+      }
       if (conversation.idle || (await conversation.suspendIfWaiting())) await this.#drop(id, conversation);
     }
   }
@@ -62,6 +87,7 @@ export class ConversationHost implements ConversationHosting {
    * interrupted, unless it only waits for people: then it is left waiting in the store.
    */
   async forget(id: string): Promise<void> {
+    this.#dormant.delete(id);
     const conversation = await this.#live.get(id)?.catch(() => undefined);
     if (!conversation) return;
     if (!(await conversation.suspendIfWaiting())) await conversation.turns.abort("interrupted");
@@ -73,6 +99,7 @@ export class ConversationHost implements ConversationHosting {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#sweeper);
+    this.#dormant.clear();
     const all = [...this.#live.keys()];
     await Promise.all(all.map((id) => this.forget(id)));
   }
@@ -84,11 +111,25 @@ export class ConversationHost implements ConversationHosting {
     const idle = settled
       .filter((entry): entry is readonly [string, LiveConversation] => entry[1] !== undefined && entry[1].idle)
       .sort((a, b) => a[1].lastActive - b[1].lastActive);
-    let excess = this.#live.size - this.deps.options.maxLiveConversations;
+    let excess = this.size - this.deps.options.maxLiveConversations;
+    // Hibernating ones first (least recently used first: a Map keeps insertion order, close enough).
+    for (const id of this.#dormant.keys()) {
+      if (excess <= 0) return;
+      this.#dormant.delete(id);
+      excess--;
+    }
     for (const [id, conversation] of idle) {
       if (excess-- <= 0) break;
       await this.#drop(id, conversation);
     }
+  }
+
+  /** Releases the Glove and the frames; the next `open` rebuilds them from the store. */
+  async #hibernate(id: string, conversation: LiveConversation): Promise<void> {
+    if (this.#live.get(id) === undefined) return;
+    this.#live.delete(id);
+    this.#dormant.set(id, conversation.lastActive);
+    await conversation.close();
   }
 
   async #drop(id: string, conversation: LiveConversation): Promise<void> {

@@ -98,6 +98,16 @@ export class LiveConversation implements ConversationHandle {
     return !this.busy && this.subscribers === 0 && this.slots.pendingCount === 0;
   }
 
+  /**
+   * True when the conversation may hibernate (decision 0033): idle, and nothing it holds lives
+   * only in memory — no slot on its board (shown, waiting or kept for snapshots) and no inbox it
+   * must watch to wake on answers. Its history, branches, stored questions and stats are in the
+   * store and the catalog, which is all a rebuild reads.
+   */
+  get hibernatable(): boolean {
+    return this.idle && !this.inboxWake.enabled && this.slots.list().length === 0;
+  }
+
   static async open(record: ConversationRecord, principal: Principal, deps: ConversationDeps): Promise<LiveConversation> {
     // Reserve ids first: whatever an earlier process handed out is at or below the old reservation.
     await deps.catalog.update(record.id, { eventIdsReserved: record.eventIdsReserved + ID_BLOCK });

@@ -1,11 +1,12 @@
-import { readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { importGraph as graph, srcDir as src } from "../support/import-graph.js";
+import { NODE_CONDITIONS, importGraph as graph, srcDir as src } from "../support/import-graph.js";
 
 // The adapters run on fetch and Web Crypto only: no `node:` module, no package but
-// zod, anywhere they reach. And `models/providers` reaches the adapters only
-// through dynamic import(), so importing it loads no adapter code.
+// zod, anywhere they reach — as a browser bundler resolves them. And `models/providers` reaches
+// the adapters only through dynamic import(), so importing it loads no adapter code. In Node,
+// "#http-transport" resolves to the node:http transport: only its files import `node:` modules.
 
 describe("model adapters are browser-safe and lazily loaded", () => {
   const entries = readdirSync(join(src, "models")).filter((f) => f.endsWith(".ts"));
@@ -25,5 +26,15 @@ describe("model adapters are browser-safe and lazily loaded", () => {
     const { files } = graph(join(src, "models", "providers.ts"), false);
     const names = [...files].map((f) => f.slice(src.length + 1));
     expect(names.filter((n) => /models\/(anthropic|openai-compat|bedrock|mimo)\.ts$/.test(n))).toEqual([]);
+  });
+
+  it("in Node, only the node:http transport's files import node: modules", () => {
+    const { files, external } = graph(join(src, "models", "openai-compat.ts"), true, NODE_CONDITIONS);
+    const names = [...files].map((f) => f.slice(src.length + 1));
+    expect(names).toContain("models/shared/http/platform-node.ts");
+    expect(names).not.toContain("models/shared/http/platform-fetch.ts");
+    expect([...external].filter((s) => s !== "zod").sort()).toEqual(["node:http", "node:https", "node:string_decoder", "node:zlib"]);
+    const importers = [...files].filter((file) => /^import\s(?!type\s)[^;]*from\s+"node:/m.test(readFileSync(file, "utf8")));
+    expect(importers.map((f) => f.slice(src.length + 1)).sort()).toEqual(["models/shared/http/node-body.ts", "models/shared/http/node.ts"]);
   });
 });

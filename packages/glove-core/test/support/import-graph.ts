@@ -11,12 +11,51 @@ function locate(base: string): string {
   throw new Error(`cannot resolve ${base}`);
 }
 
+/** How a browser bundler resolves workspace sources: the conditions of the UI builds' Vite configs. */
+export const BROWSER_CONDITIONS = ["glove-source", "module", "browser", "import", "default"];
+/** How Node (and vitest) resolve them. */
+export const NODE_CONDITIONS = ["glove-source", "node", "import", "default"];
+
+/** The package.json governing `file`. */
+function packageOf(file: string): { dir: string; imports: Record<string, unknown> } {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const path = join(dir, "package.json");
+    if (existsSync(path)) return { dir, imports: (JSON.parse(readFileSync(path, "utf8")) as { imports?: Record<string, unknown> }).imports ?? {} };
+  }
+  throw new Error(`no package.json above ${file}`);
+}
+
+/** The target of a package.json "imports"/"exports" entry under `conditions` (first matching key wins, as in Node). */
+export function conditionalTarget(entry: unknown, conditions: readonly string[]): string | undefined {
+  if (typeof entry === "string") return entry;
+  if (!entry || typeof entry !== "object") return undefined;
+  for (const [key, value] of Object.entries(entry)) {
+    if (!conditions.includes(key)) continue;
+    const target = conditionalTarget(value, conditions);
+    if (target !== undefined) return target;
+  }
+  return undefined;
+}
+
+/** A `#name` subpath import of the file's package, resolved under `conditions`. */
+function resolveSubpath(file: string, spec: string, conditions: readonly string[]): string {
+  const pkg = packageOf(file);
+  const target = conditionalTarget(pkg.imports[spec], conditions);
+  if (target === undefined) throw new Error(`cannot resolve ${spec} from ${file}`);
+  return locate(resolve(pkg.dir, target.replace(/\.ts$/, "")));
+}
+
 /**
  * The source files a module reaches and the packages it imports (also used by glove-react's
  * browser-safety test). Type-only imports and imports shown in comments do not count; dynamic
- * `import()` is followed only when asked (lazily loaded code).
+ * `import()` is followed only when asked (lazily loaded code). Subpath imports (`#name`) resolve
+ * through package.json "imports" under `conditions` (a browser bundler's, by default).
  */
-export function importGraph(entry: string, followDynamic = true): { files: Set<string>; external: Set<string> } {
+export function importGraph(
+  entry: string,
+  followDynamic = true,
+  conditions: readonly string[] = BROWSER_CONDITIONS,
+): { files: Set<string>; external: Set<string> } {
   const files = new Set<string>();
   const external = new Set<string>();
   const visit = (file: string) => {
@@ -30,6 +69,10 @@ export function importGraph(entry: string, followDynamic = true): { files: Set<s
     for (const pattern of patterns) {
       for (const m of code.matchAll(pattern)) {
         const spec = m[1]!;
+        if (spec.startsWith("#")) {
+          visit(resolveSubpath(file, spec, conditions));
+          continue;
+        }
         if (!spec.startsWith(".")) {
           external.add(spec);
           continue;

@@ -7,6 +7,7 @@ import { ReasoningCollector } from "../shared/reasoning-blocks.js";
 import { streamedError } from "./stream-reader.js";
 import { mergeUsage, messagesResult, REFUSAL_STOP_REASON, type MessagesReadContext } from "./usage.js";
 import type { Usage } from "./wire-types.js";
+import type { HttpResponse } from "../shared/http/types.js";
 
 /**
  * Reads a non-streamed Messages API answer. Every field it uses is checked (a wrong shape is a
@@ -14,7 +15,7 @@ import type { Usage } from "./wire-types.js";
  */
 export async function readMessagesJson(
   context: MessagesReadContext,
-  response: Response,
+  response: HttpResponse,
   notify: NotifySubscribersFunction,
   bodyChars: number,
 ): Promise<ModelPromptResult> {

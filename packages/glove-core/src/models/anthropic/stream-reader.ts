@@ -12,6 +12,7 @@ import { toolInput } from "./content-blocks.js";
 import { ReasoningCollector } from "../shared/reasoning-blocks.js";
 import { mergeUsage, messagesResult, REFUSAL_STOP_REASON, type MessagesReadContext } from "./usage.js";
 import type { Usage } from "./wire-types.js";
+import type { HttpResponse } from "../shared/http/types.js";
 
 /** A content block being streamed: tool calls gather their JSON input. */
 interface OpenBlock {
@@ -32,12 +33,11 @@ interface OpenBlock {
  */
 export async function readMessagesStream(
   context: MessagesReadContext,
-  response: Response,
+  response: HttpResponse,
   notify: NotifySubscribersFunction,
   bodyChars: number,
 ): Promise<ModelPromptResult> {
   const { provider } = context;
-  if (!response.body) throw streamFailure(provider, "response has no body", false);
   const shape = new WireShape(provider, response.status);
   const answer = new StreamedAnswer(notify);
   const usage: Usage = {};
@@ -45,7 +45,7 @@ export async function readMessagesStream(
   const blocks = new Map<number, OpenBlock>();
   const reasoningBlocks = new ReasoningCollector(provider);
 
-  for await (const batch of readSSEBatches(response.body)) for (const event of batch) {
+  for await (const batch of readSSEBatches(response)) for (const event of batch) {
     const parsed = parseStreamEvent(provider, response.status, event.data);
     // After message_stop, read on to the end of the body (cheaper than cancelling it).
     if (stopped) continue;

@@ -4,6 +4,7 @@ import { announceResponse, readJsonBody } from "../shared/response.js";
 import { outputToolAnswer } from "../shared/structured-output.js";
 import { WireShape } from "../shared/wire-shape.js";
 import { converseResult, readUsage, toolUseInput, type ConverseReadContext } from "./result.js";
+import type { HttpResponse } from "../shared/http/types.js";
 
 /**
  * Reads a Converse (non-streamed) answer. Every field it uses is checked (a wrong shape is a
@@ -11,7 +12,7 @@ import { converseResult, readUsage, toolUseInput, type ConverseReadContext } fro
  */
 export async function readConverseJson(
   context: ConverseReadContext,
-  response: Response,
+  response: HttpResponse,
   notify: NotifySubscribersFunction,
   bodyChars: number,
 ): Promise<ModelPromptResult> {

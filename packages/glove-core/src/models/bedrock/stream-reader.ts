@@ -1,7 +1,6 @@
 import { ProviderError } from "../../errors.js";
 import type { ModelPromptResult, NotifySubscribersFunction, ReasoningBlock } from "../../types/index.js";
 import { EventStreamDecoder, type EventStreamError, type EventStreamMessage } from "../shared/aws.js";
-import { readBodyChunks } from "../shared/body-chunks.js";
 import { parseArgs } from "../shared/messages.js";
 import { ReasoningCollector } from "../shared/reasoning-blocks.js";
 import { parseStreamEvent, streamFailure } from "../shared/response.js";
@@ -11,6 +10,7 @@ import { isRetryableStatus } from "../shared/transport.js";
 import { argumentsValue, isJsonObject, WireShape, type ArgumentsValue } from "../shared/wire-shape.js";
 import { converseResult, readUsage, type ConverseReadContext } from "./result.js";
 import type { BedrockUsage } from "./wire-types.js";
+import type { HttpResponse } from "../shared/http/types.js";
 
 /** HTTP statuses of ConverseStream's in-stream exceptions. */
 const EXCEPTION_STATUS: Record<string, number> = {
@@ -51,11 +51,10 @@ function addInput(shape: WireShape, entry: StreamedToolUse, input: NonNullable<A
  */
 export async function readConverseStream(
   { provider, outputTool }: ConverseReadContext,
-  response: Response,
+  response: HttpResponse,
   notify: NotifySubscribersFunction,
   bodyChars: number,
 ): Promise<ModelPromptResult> {
-  if (!response.body) throw streamFailure(provider, "response has no body", true);
   const decoder = new EventStreamDecoder();
   const textDecoder = new TextDecoder();
   const answer = new StreamedAnswer(notify);
@@ -67,7 +66,7 @@ export async function readConverseStream(
   // Reasoning has no contentBlockStart: a block opens with its first delta.
   const thinking = new Map<number, ReasoningBlock>();
 
-  for await (const bytes of readBodyChunks(response.body)) {
+  for await (const bytes of response.byteChunks()) {
     for (const { headers, payload } of decodeMessages(provider, decoder, bytes, response.status)) {
       const raw = textDecoder.decode(payload);
       const parsed = raw ? parseStreamEvent(provider, response.status, raw) : {};

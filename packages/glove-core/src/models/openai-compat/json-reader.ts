@@ -5,11 +5,12 @@ import { callExtras } from "./call-extras.js";
 import { messageExtras } from "./message-extras.js";
 import { announceRefusal, chatError, contentText, finishAnswer, reasoningText, refusalText, usageOf, type ChatReadContext } from "./response.js";
 import type { StreamedCall } from "./wire-types.js";
+import type { HttpResponse } from "../shared/http/types.js";
 
 /** Reads a non-streamed chat-completions answer; every field it uses is checked (a wrong shape is a ProviderError). */
 export async function readChatJson(
   context: ChatReadContext,
-  response: Response,
+  response: HttpResponse,
   notify: NotifySubscribersFunction,
   bodyChars: number,
 ): Promise<ModelPromptResult> {

@@ -7,15 +7,15 @@ import { ThinkTagStream } from "./reasoning.js";
 import { announceRefusal, chatError, contentText, finishAnswer, reasoningText, refusalText, usageOf, type ChatReadContext } from "./response.js";
 import { ToolCallDeltas } from "./tool-call-deltas.js";
 import type { ChatUsage } from "./wire-types.js";
+import type { HttpResponse } from "../shared/http/types.js";
 
 /** Reads a streamed chat-completions answer, forwarding text deltas as they arrive. */
 export async function readChatStream(
   context: ChatReadContext,
-  response: Response,
+  response: HttpResponse,
   notify: NotifySubscribersFunction,
   bodyChars: number,
 ): Promise<ModelPromptResult> {
-  if (!response.body) throw chatError(context.provider, "response has no body");
   const shape = new WireShape(context.provider, response.status);
   let text = "";
   let reasoning = "";
@@ -27,7 +27,7 @@ export async function readChatStream(
   const think = new ThinkTagStream(context.reasoning, notify);
   const calls = new ToolCallDeltas(shape);
 
-  for await (const batch of readSSEBatches(response.body)) for (const event of batch) {
+  for await (const batch of readSSEBatches(response)) for (const event of batch) {
     if (event.data === "[DONE]") {
       // Keep reading to the end of the body rather than cancelling it: a
       // cancelled body costs an abort (and the connection) for nothing.

@@ -6,6 +6,7 @@
  */
 import { ConfigurationError, ProviderError, throwIfAborted, toAbortError } from "../../errors.js";
 import type { ModelAdapter, ModelPromptResult, NotifySubscribersFunction, PromptRequest } from "../../types/index.js";
+import { fromFetchResponse } from "../shared/http/fetch.js";
 import { relayHttpError } from "./http-error.js";
 import type { RelayModelOptions } from "./options.js";
 import { RELAY_PROVIDER, type RelayRequestBody } from "./protocol.js";
@@ -87,7 +88,7 @@ export class RelayModel implements ModelAdapter {
         providerMessage: `${this.endpoint} answered with ${type || "no content-type"}, not an event stream: is it a model relay route?`,
       });
     }
-    return readRelayStream(response, notify, signal);
+    return readRelayStream(fromFetchResponse(response), notify, signal);
   }
 }
 

@@ -1,7 +1,7 @@
 import { ProviderError, toAbortError } from "../../errors.js";
 import type { ModelPromptResult, NotifySubscribersFunction, SubscriberEventDataMap } from "../../types/index.js";
 import { readSSE } from "../shared/sse.js";
-import { BodyReadError } from "../shared/transport.js";
+import { BodyReadError, type HttpResponse } from "../shared/http/types.js";
 import { errorData, eventData, isForwardedEvent, resultData } from "./payload-checks.js";
 import { RELAY_ERROR_EVENT, RELAY_PROVIDER, RELAY_RESULT_EVENT, type RelayErrorPayload, type RelayForwardedEvent } from "./protocol.js";
 
@@ -24,13 +24,12 @@ export function relayEventError(payload: RelayErrorPayload): ProviderError {
  * thrown; an abort of `signal` is always an AbortError.
  */
 export async function readRelayStream(
-  response: Response,
+  response: HttpResponse,
   notify: NotifySubscribersFunction,
   signal: AbortSignal | undefined,
 ): Promise<ModelPromptResult> {
-  if (!response.body) throw lost("the relay answered without a body", false);
   try {
-    for await (const event of readSSE(response.body)) {
+    for await (const event of readSSE(response)) {
       if (event.event === RELAY_RESULT_EVENT) return resultData(event.data);
       if (event.event === RELAY_ERROR_EVENT) throw relayEventError(errorData(event.data));
       if (!isForwardedEvent(event.event)) continue;

@@ -3,6 +3,7 @@ import type { ModelAdapter, ModelPromptResult, NotifySubscribersFunction, Prompt
 import { transportOptions, type HttpAdapterOptions } from "./adapter-options.js";
 import { retryEvent } from "./retry-event.js";
 import { post, retryDelay, retryPolicy, sleep, type OpenResponse, type TransportOptions } from "./transport.js";
+import type { HttpResponse } from "../shared/http/types.js";
 
 /** What an adapter's response readers need to know about it. */
 export interface ReadContext {
@@ -13,7 +14,7 @@ export interface ReadContext {
 /** Reads one answer from a response: streamed or whole. */
 export type ResponseReader<C extends ReadContext> = (
   context: C,
-  response: Response,
+  response: HttpResponse,
   notify: NotifySubscribersFunction,
   bodyChars: number,
 ) => Promise<ModelPromptResult>;

@@ -1,13 +1,13 @@
 import { ProviderError } from "../../errors.js";
 import type { Message, ModelPromptResult, NotifySubscribersFunction, ToolCall } from "../../types/index.js";
-import { readBody } from "./transport.js";
+import type { HttpResponse } from "./http/types.js";
 
 /**
  * Reads a non-streamed response body as JSON; an unparseable body is a non-retryable ProviderError.
  * The value is whatever JSON the provider sent: check its shape (./wire-shape.ts) before use.
  */
-export async function readJsonBody(provider: string, response: Response): Promise<unknown> {
-  const raw = await readBody(response.text());
+export async function readJsonBody(provider: string, response: HttpResponse): Promise<unknown> {
+  const raw = await response.text();
   try {
     return JSON.parse(raw) as unknown;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { readBodyChunks } from "./body-chunks.js";
+import type { HttpResponse } from "./http/types.js";
 
 /** One Server-Sent Event (https://html.spec.whatwg.org/multipage/server-sent-events.html). */
 export interface SSEEvent {
@@ -98,27 +98,25 @@ export class SSEParser {
 
 /**
  * Reads a response body as SSE, yielding the events of each network chunk as
- * one batch (fewer async steps than one yield per event). The reader is
- * released (cancelled) when the consumer stops early or throws.
+ * one batch (fewer async steps than one yield per event). The body is released
+ * (cancelled) when the consumer stops early or throws.
  */
-export async function* readSSEBatches(body: ReadableStream<Uint8Array>): AsyncGenerator<SSEEvent[]> {
-  const decoder = new TextDecoder();
+export async function* readSSEBatches(response: HttpResponse): AsyncGenerator<SSEEvent[]> {
   let batch: SSEEvent[] = [];
   const parser = new SSEParser((event) => batch.push(event));
-  for await (const value of readBodyChunks(body)) {
-    parser.feed(decoder.decode(value, { stream: true }));
+  for await (const text of response.textChunks()) {
+    parser.feed(text);
     if (batch.length) {
       const out = batch;
       batch = [];
       yield out;
     }
   }
-  parser.feed(decoder.decode());
   parser.end();
   if (batch.length) yield batch;
 }
 
 /** Reads a response body as SSE, yielding events one by one. */
-export async function* readSSE(body: ReadableStream<Uint8Array>): AsyncGenerator<SSEEvent> {
-  for await (const batch of readSSEBatches(body)) yield* batch;
+export async function* readSSE(response: HttpResponse): AsyncGenerator<SSEEvent> {
+  for await (const batch of readSSEBatches(response)) yield* batch;
 }

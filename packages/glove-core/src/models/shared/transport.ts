@@ -1,4 +1,8 @@
+import { chooseTransport } from "#http-transport";
 import { AbortError, ProviderError, toAbortError } from "../../errors.js";
+import { BodyReadError, type HeaderSource, type HttpResponse } from "./http/types.js";
+
+export { BodyReadError } from "./http/types.js";
 
 /** How an adapter talks HTTP: one POST, retried on 429/5xx/network errors. */
 export interface TransportOptions {
@@ -12,7 +16,10 @@ export interface TransportOptions {
   retryBaseDelayMs?: number;
   /** Longest wait we accept, from retry-after or backoff, in ms (default 60 000). */
   maxRetryDelayMs?: number;
-  /** fetch to use (default globalThis.fetch). */
+  /**
+   * fetch to use. Default: `node:http` in Node (unless `globalThis.fetch` was replaced or an
+   * undici global dispatcher is set: then that fetch), `globalThis.fetch` elsewhere.
+   */
   fetch?: typeof fetch;
 }
 
@@ -35,7 +42,7 @@ export interface PostArgs {
 
 /** A successful response and the means to end the attempt (timer, abort wiring). */
 export interface OpenResponse {
-  response: Response;
+  response: HttpResponse;
   /** Raises the right error for a failure while reading the body (abort, timeout, cut connection). */
   readFailure(error: unknown): Error;
   /** Clears the timeout and detaches from the caller's signal; call when the body is consumed. */
@@ -57,7 +64,7 @@ export function isRetryableStatus(status: number): boolean {
  * Whether to retry an error answer: the provider's explicit `x-should-retry` header (Anthropic
  * and OpenAI send it) wins over the status.
  */
-export function shouldRetry(status: number, headers: Headers): boolean {
+export function shouldRetry(status: number, headers: HeaderSource): boolean {
   const hint = headers.get("x-should-retry")?.trim().toLowerCase();
   if (hint === "true") return true;
   if (hint === "false") return false;
@@ -81,7 +88,7 @@ export function retryDelay(options: TransportOptions, attempt: number, retryAfte
 }
 
 /** Parses retry-after-ms / retry-after (seconds or HTTP date) into ms. */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+export function retryAfterMs(headers: HeaderSource, now = Date.now()): number | undefined {
   const ms = headers.get("retry-after-ms");
   if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
   const value = headers.get("retry-after");
@@ -132,23 +139,6 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
   });
 }
 
-/** Wraps a failure of reading the response body, so it is told apart from errors of the adapter's own callbacks. */
-export class BodyReadError extends Error {
-  constructor(cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-    this.name = "BodyReadError";
-  }
-}
-
-/** Awaits a body read (`reader.read()`, `response.text()`), marking its failure as a BodyReadError. */
-export async function readBody<T>(read: Promise<T>): Promise<T> {
-  try {
-    return await read;
-  } catch (error) {
-    throw new BodyReadError(error);
-  }
-}
-
 class TimeoutSignal extends Error {
   constructor(ms: number) {
     super(`no complete answer within ${ms} ms`);
@@ -164,7 +154,7 @@ class TimeoutSignal extends Error {
  * (or the backoff sleep) immediately and throws AbortError.
  */
 export async function post(options: TransportOptions, args: PostArgs): Promise<OpenResponse> {
-  const doFetch = options.fetch ?? globalThis.fetch;
+  const send = chooseTransport(options.fetch);
   const { maxRetries, base, maxDelay } = retryPolicy(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT;
   const { signal } = args;
@@ -206,18 +196,9 @@ export async function post(options: TransportOptions, args: PostArgs): Promise<O
       });
     };
 
-    let response: Response;
+    let response: HttpResponse;
     try {
-      response = await doFetch(args.url, {
-        method: "POST",
-        headers: args.headers,
-        body: args.body,
-        signal: controller.signal,
-        // No window and no redirects: lets fetch skip cloning (and teeing) the
-        // request body on every call. Provider APIs answer POSTs in place.
-        window: null,
-        redirect: "error",
-      });
+      response = await send({ url: args.url, headers: args.headers, body: args.body, signal: controller.signal });
     } catch (error) {
       close();
       const err = failure(error, false);

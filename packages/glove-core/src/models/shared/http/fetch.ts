@@ -1,0 +1,88 @@
+import { BodyReadError, type HttpRequest, type HttpResponse, type HttpTransport } from "./types.js";
+
+/**
+ * The transport over `fetch`: the one given, else `globalThis.fetch` looked up at each request
+ * (and called unbound: browsers reject fetch called on another object).
+ */
+export function fetchTransport(doFetch?: typeof fetch): HttpTransport {
+  return async (request: HttpRequest) => {
+    const response = await (doFetch ?? globalThis.fetch)(request.url, {
+      method: "POST",
+      headers: request.headers,
+      body: request.body,
+      signal: request.signal,
+      // No window and no redirects: lets fetch skip cloning (and teeing) the
+      // request body on every call. Provider APIs answer POSTs in place.
+      window: null,
+      redirect: "error",
+    });
+    return fromFetchResponse(response);
+  };
+}
+
+/** A web `Response` read through the transport's interface. */
+export function fromFetchResponse(response: Response): HttpResponse {
+  const body = new FetchBody(response.body);
+  return {
+    status: response.status,
+    ok: response.ok,
+    headers: response.headers,
+    textChunks: () => body.text(),
+    byteChunks: () => body.bytes(),
+    async text() {
+      let text = "";
+      for await (const chunk of body.text()) text += chunk;
+      return text;
+    },
+    cancel: () => body.cancel(),
+  };
+}
+
+/** A body read once through one reader, which `cancel()` reaches even mid-read (the stream is locked then). */
+class FetchBody {
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+
+  constructor(private readonly body: ReadableStream<Uint8Array> | null) {}
+
+  cancel(): void {
+    (this.reader ?? this.body)?.cancel().catch(() => {});
+  }
+
+  async *text(): AsyncGenerator<string> {
+    const decoder = new TextDecoder();
+    for await (const bytes of this.bytes()) {
+      const text = decoder.decode(bytes, { stream: true });
+      if (text) yield text;
+    }
+    const rest = decoder.decode();
+    if (rest) yield rest;
+  }
+
+  /**
+   * The body chunk by chunk (none when there is none). A failed read becomes a BodyReadError; the
+   * reader is cancelled when the consumer stops early or throws, and released in every case.
+   */
+  async *bytes(): AsyncGenerator<Uint8Array> {
+    if (!this.body) return;
+    const reader = (this.reader = this.body.getReader());
+    let finished = false;
+    try {
+      for (;;) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          throw new BodyReadError(error);
+        }
+        if (chunk.done) {
+          finished = true;
+          return;
+        }
+        yield chunk.value;
+      }
+    } finally {
+      if (!finished) reader.cancel().catch(() => {});
+      reader.releaseLock();
+    }
+  }
+}

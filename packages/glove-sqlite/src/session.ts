@@ -14,6 +14,7 @@ export interface SqliteSession {
 }
 
 const INTEGER_COLUMNS = ["message_count", "tokens_in", "tokens_out", "turns"] as const;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /** The session's row: created on open, read with integrity checks, and its counters. */
 export class SqliteSessionRow {
@@ -68,6 +69,10 @@ export class SqliteSessionRow {
    */
   addTokens(args: TokenConsumptionCounter): void {
     const { tokens_in, tokens_out } = this.#session.codec.checkTokens(args);
+    // Every model call adds tokens: one statement where the row passes `read`'s checks and the
+    // total stays in range (the statement is atomic, as the transaction is); anything else takes
+    // the checked transaction, which recreates a missing row or refuses as before.
+    if (this.#s.addTokensIfSound.run(tokens_in, tokens_out, this.#session.sessionId, tokens_in + tokens_out).changes === 1) return;
     this.#addTokens(tokens_in, tokens_out);
   }
 
@@ -96,6 +101,11 @@ function prepare(db: Database) {
     read: db.prepare("SELECT message_count, last_compaction_seq, tokens_in, tokens_out, turns FROM glove_sessions WHERE session_id = ?"),
     setMessageCount: db.prepare("UPDATE glove_sessions SET message_count = ?, last_compaction_seq = ? WHERE session_id = ?"),
     addTokens: db.prepare("UPDATE glove_sessions SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ? WHERE session_id = ?"),
+    addTokensIfSound: db.prepare(
+      `UPDATE glove_sessions SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ?
+       WHERE session_id = ? AND ${INTEGER_COLUMNS.map((c) => `typeof(${c}) = 'integer' AND ${c} BETWEEN 0 AND ${MAX_SAFE}`).join(" AND ")}
+         AND tokens_in + tokens_out <= ${MAX_SAFE} - ?`,
+    ),
     incrementTurn: db.prepare("UPDATE glove_sessions SET turns = turns + 1 WHERE session_id = ?"),
     resetCounters: db.prepare("UPDATE glove_sessions SET tokens_in = 0, tokens_out = 0, turns = 0 WHERE session_id = ?"),
   };

@@ -100,6 +100,34 @@ describe("SqliteStore", () => {
     await expect(store.getTurnCount()).rejects.toThrow(/SqliteStore session "chat-8": the session row .* is corrupt: turns is "many"/);
   });
 
+  // addTokens is one guarded UPDATE when the row is sound: every other case must still end as the checked path did.
+  it("addTokens on a row that is corrupt, missing or near the limit refuses or recovers as before, writing nothing it should not", async () => {
+    const dbPath = fresh();
+    const store = open(dbPath, "tokens");
+    await store.addTokens({ tokens_in: 2, tokens_out: 3 });
+    expect(await store.getTokenCount()).toBe(5);
+    const db = raw(dbPath);
+    db.pragma("ignore_check_constraints = ON");
+    const tokens = () => db.prepare("SELECT tokens_in, tokens_out FROM glove_sessions WHERE session_id = 'tokens'").get();
+    for (const [column, value] of [["turns", "'many'"], ["message_count", "-1"], ["tokens_in", "1.5"], ["tokens_out", "9007199254740993"]] as const) {
+      const before = db.prepare(`SELECT ${column} AS v FROM glove_sessions WHERE session_id = 'tokens'`).get() as { v: unknown };
+      db.prepare(`UPDATE glove_sessions SET ${column} = ${value} WHERE session_id = 'tokens'`).run();
+      const snapshot = tokens();
+      const error = await store.addTokens({ tokens_in: 1, tokens_out: 1 }).catch((e: unknown) => e);
+      expect(GloveError.isInstance(error) && error.code, column).toBe("GLOVE_STORE_CORRUPT");
+      expect(tokens(), column).toEqual(snapshot);
+      db.prepare(`UPDATE glove_sessions SET ${column} = ? WHERE session_id = 'tokens'`).run(before.v);
+    }
+    db.prepare("UPDATE glove_sessions SET tokens_in = ?, tokens_out = 0 WHERE session_id = 'tokens'").run(Number.MAX_SAFE_INTEGER - 3);
+    await expect(store.addTokens({ tokens_in: 2, tokens_out: 2 })).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
+    await store.addTokens({ tokens_in: 2, tokens_out: 1 });
+    expect(await store.getTokenCount()).toBe(Number.MAX_SAFE_INTEGER);
+    db.prepare("DELETE FROM glove_sessions WHERE session_id = 'tokens'").run();
+    await store.addTokens({ tokens_in: 4, tokens_out: 0 });
+    expect(await store.getTokenCount()).toBe(4);
+    db.close();
+  });
+
   it("records aborted results for tool calls a dead process left unanswered, once the conversation moves on", async () => {
     const dbPath = fresh();
     const store = open(dbPath, "s");

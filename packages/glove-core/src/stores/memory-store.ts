@@ -74,16 +74,18 @@ export class MemoryStore implements StoreAdapter {
   #tokensIn = 0;
   #tokensOut = 0;
   #turns = 0;
+  // The maps below are made on first write: a server keeps one MemoryStore per conversation, and
+  // most never use tasks, permissions, the inbox, branches or questions (six empty maps ≈ 1 KiB).
   /** Insertion-ordered by task id. */
-  #tasks = new Map<string, Task>();
-  #permissions = new Map<string, PermissionStatus>();
+  #tasks: Map<string, Task> | undefined;
+  #permissions: Map<string, PermissionStatus> | undefined;
   /** Insertion-ordered by item id. */
-  #inbox = new Map<string, InboxItem>();
-  readonly #waits: MemoryWaits;
+  #inbox: Map<string, InboxItem> | undefined;
+  #waits: MemoryWaits | undefined;
   /** Stretches set aside from the active branch, insertion-ordered by id, as the SQL stores keep their rows. */
-  #branches = new Map<string, BranchRow>();
+  #branches: Map<string, BranchRow> | undefined;
   /** Durable sub-stores, one per namespace, so a subagent keeps its history across invocations. */
-  #durableChildren = new Map<string, MemoryStore>();
+  #durableChildren: Map<string, MemoryStore> | undefined;
 
   /**
    * @param identifier the session id: a non-empty string without NUL or lone surrogates, at most
@@ -93,7 +95,6 @@ export class MemoryStore implements StoreAdapter {
     this.identifier = requireSessionId("MemoryStore", identifier, (displayId, detail) => new MemoryStoreError(displayId, detail, "GLOVE_STORE_INVALID"));
     this.#codec = createRecordCodec({ error: (detail, code) => new MemoryStoreError(identifier, detail, code) });
     this.#options = { ...options };
-    this.#waits = new MemoryWaits(this.#codec);
   }
 
   // ── Messages ──────────────────────────────────────────────────────────────────────────────
@@ -173,12 +174,13 @@ export class MemoryStore implements StoreAdapter {
   // ── Tasks ─────────────────────────────────────────────────────────────────────────────────
 
   async getTasks(): Promise<Task[]> {
-    return copy([...this.#tasks.values()]);
+    return copy([...(this.#tasks?.values() ?? [])]);
   }
 
   /** Appends new tasks; a task whose id already exists replaces it in place, so ids stay unique. */
   async addTasks(tasks: Task[]): Promise<void> {
-    for (const task of this.#codec.checkTasks(tasks)) this.#tasks.set(task.id, task);
+    const checked = this.#codec.checkTasks(tasks);
+    for (const task of checked) (this.#tasks ??= new Map()).set(task.id, task);
   }
 
   /** Replaces the whole list at once (the task tool sends the complete list on every call). */
@@ -190,59 +192,62 @@ export class MemoryStore implements StoreAdapter {
     this.#codec.checkId("task", taskId);
     // A key present but undefined means "not updated", as in the SQL stores; and the id is the
     // map key, so an update must not silently re-key the task.
-    this.#tasks.set(taskId, this.#codec.mergeTaskUpdate(this.#tasks.get(taskId), taskId, updates));
+    const merged = this.#codec.mergeTaskUpdate(this.#tasks?.get(taskId), taskId, updates);
+    (this.#tasks ??= new Map()).set(taskId, merged);
   }
 
   // ── Permissions ───────────────────────────────────────────────────────────────────────────
 
   async getPermission(toolName: string): Promise<PermissionStatus> {
-    return this.#permissions.get(this.#codec.checkToolName(toolName)) ?? "unset";
+    const name = this.#codec.checkToolName(toolName); // checked even when no permission is stored
+    return this.#permissions?.get(name) ?? "unset";
   }
 
   async setPermission(toolName: string, status: PermissionStatus): Promise<void> {
     this.#codec.checkToolName(toolName);
-    this.#permissions.set(toolName, this.#codec.checkPermission(status));
+    const checked = this.#codec.checkPermission(status);
+    (this.#permissions ??= new Map()).set(toolName, checked);
   }
 
   // ── Inbox ─────────────────────────────────────────────────────────────────────────────────
 
   async getInboxItems(): Promise<InboxItem[]> {
-    return copy([...this.#inbox.values()]);
+    return copy([...(this.#inbox?.values() ?? [])]);
   }
 
   async addInboxItem(item: InboxItem): Promise<void> {
     const checked = this.#codec.checkInboxItem(item);
-    this.#inbox.set(checked.id, checked);
+    (this.#inbox ??= new Map()).set(checked.id, checked);
   }
 
   /** Only the documented fields (status, response, resolved_at) change; anything else in `updates` is ignored. */
   async updateInboxItem(itemId: string, updates: InboxItemUpdate): Promise<void> {
     this.#codec.checkId("inbox item", itemId);
     const checked = this.#codec.checkInboxUpdate(updates);
-    const item = this.#inbox.get(itemId);
+    const item = this.#inbox?.get(itemId);
     if (!item) throw this.#codec.missingInboxItem(itemId);
-    this.#inbox.set(itemId, { ...item, ...checked });
+    this.#inbox!.set(itemId, { ...item, ...checked });
   }
 
   /** Items answered but not yet consumed by the agent ("resolved" only, not "consumed"). */
   async getResolvedInboxItems(): Promise<InboxItem[]> {
-    return copy([...this.#inbox.values()].filter((item) => item.status === "resolved"));
+    return copy([...(this.#inbox?.values() ?? [])].filter((item) => item.status === "resolved"));
   }
 
   /** Resolved → consumed, or false when the item is not resolved (the first claim wins). */
   async consumeInboxItem(itemId: string): Promise<boolean> {
     this.#codec.checkId("inbox item", itemId);
-    const item = this.#inbox.get(itemId);
+    const item = this.#inbox?.get(itemId);
     if (!item) throw this.#codec.missingInboxItem(itemId);
     if (item.status !== "resolved") return false;
-    this.#inbox.set(itemId, { ...item, status: "consumed" });
+    this.#inbox!.set(itemId, { ...item, status: "consumed" });
     return true;
   }
 
   // ── Branches ──────────────────────────────────────────────────────────────────────────────
 
   async getBranches(): Promise<StoredBranch[]> {
-    return [...this.#branches.values()].map((row) => decodeBranch(row) as StoredBranch);
+    return [...(this.#branches?.values() ?? [])].map((row) => decodeBranch(row) as StoredBranch);
   }
 
   /** Checks, then applies the whole rewrite synchronously: no other call can land half-way. */
@@ -251,33 +256,35 @@ export class MemoryStore implements StoreAdapter {
     if (!this.#stillAsRead(checked)) return { won: false };
     this.#messages.length = checked.keep;
     this.#lastCompactionIndex = this.#messages.findLastIndex((message) => message.is_compaction === true);
-    for (const id of checked.remove) this.#branches.delete(id);
-    for (const row of checked.add) this.#branches.set(row.branch_id, row);
+    for (const id of checked.remove) this.#branches?.delete(id);
+    for (const row of checked.add) (this.#branches ??= new Map()).set(row.branch_id, row);
     for (const body of checked.append) this.#keep(body);
     return { won: true };
   }
 
   #stillAsRead({ expected, remove, add }: CheckedRewrite): boolean {
     if (this.#messages.length !== expected.count || (this.#messages.at(-1)?.id ?? null) !== expected.lastId) return false;
-    if (!remove.every((id) => this.#branches.has(id))) return false;
-    return add.every((row) => !this.#branches.has(row.branch_id) || remove.includes(row.branch_id));
+    if (!remove.every((id) => this.#branches?.has(id) === true)) return false;
+    return add.every((row) => this.#branches?.has(row.branch_id) !== true || remove.includes(row.branch_id));
   }
 
   // ── Durable questions ─────────────────────────────────────────────────────────────────────
 
   /** Records a wait; an id already stored changes nothing (a replay adds again). */
   async addWait(wait: StoredWait): Promise<void> {
-    this.#waits.add(wait);
+    (this.#waits ??= new MemoryWaits(this.#codec)).add(wait);
   }
 
   /** Settles a pending wait; the first settle wins, a later one gets the wait as it stands. */
   async settleWait(id: string, outcome: WaitOutcome): Promise<WaitSettlement> {
-    return this.#waits.settle(id, outcome);
+    return (this.#waits ??= new MemoryWaits(this.#codec)).settle(id, outcome);
   }
 
   /** The session's waits in the order they were added, filtered by status and/or tool call. */
   async getWaits(filter?: WaitFilter): Promise<StoredWait[]> {
-    return this.#waits.list(filter);
+    if (this.#waits) return this.#waits.list(filter);
+    this.#codec.checkWaitFilter(filter);
+    return [];
   }
 
   // ── Subagent stores ───────────────────────────────────────────────────────────────────────
@@ -294,10 +301,10 @@ export class MemoryStore implements StoreAdapter {
   async createSubAgentStore(namespace: string, options?: SubAgentStoreOptions | boolean): Promise<StoreAdapter> {
     const { sessionId, child: info } = subStoreSession(this, namespace, options, () => crypto.randomUUID());
     if (!info.durable) return new MemoryStore(sessionId, this.#options);
-    let child = this.#durableChildren.get(sessionId);
+    let child = this.#durableChildren?.get(sessionId);
     if (!child) {
       child = new MemoryStore(sessionId, this.#options);
-      this.#durableChildren.set(sessionId, child);
+      (this.#durableChildren ??= new Map()).set(sessionId, child);
     }
     return child;
   }

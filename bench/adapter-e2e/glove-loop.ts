@@ -10,10 +10,21 @@ export interface E2ESession {
   readonly events: number;
 }
 
-/** The Glove loop driving the OpenAI-compatible adapter against the fake server. */
-export function createGloveSession(baseURL: string): E2ESession {
+/**
+ * The Glove loop driving the OpenAI-compatible adapter against the fake server, on the default
+ * transport (node:http in Node) or, with `viaFetch`, on the platform's fetch (what a user gets by
+ * passing `fetch`, and what every call took before decision 0035).
+ */
+export function createGloveSession(baseURL: string, viaFetch = false): E2ESession {
   const store = new MemoryStore(`bench-${Math.random().toString(36).slice(2)}`);
-  const model = new OpenAICompatAdapter({ provider: "openai", model: MODEL, baseURL, apiKey: "sk-bench", maxRetries: 0 });
+  const model = new OpenAICompatAdapter({
+    provider: "openai",
+    model: MODEL,
+    baseURL,
+    apiKey: "sk-bench",
+    maxRetries: 0,
+    ...(viaFetch ? { fetch: (input: string | URL | Request, init?: RequestInit) => globalThis.fetch(input, init) } : {}),
+  });
   let events = 0;
   const subscriber: SubscriberAdapter = {
     record: async () => {

@@ -41,4 +41,16 @@ describe("adapter-e2e bench loops do the same work (not timing)", () => {
     expect(glove.events).toBeGreaterThan(0);
     expect(bare.events).toBeGreaterThan(0);
   });
+
+  it("the Glove loop given fetch makes the same calls and events as on its default transport", async () => {
+    const before = requests();
+    const viaFetch = createGloveSession(url, true);
+    const native = createGloveSession(url);
+    for (let i = 0; i < 2; i++) await viaFetch.request();
+    expect(requests() - before).toBe(2 * (TOOL_TURNS + 1));
+    for (let i = 0; i < 2; i++) await native.request();
+    const withoutIds = async (session: typeof native) => (await session.messages()).map((m) => ({ ...(m as object), id: undefined }));
+    expect(await withoutIds(viaFetch)).toEqual(await withoutIds(native));
+    expect(viaFetch.events).toBe(native.events);
+  });
 });

@@ -48,21 +48,25 @@ class FetchBody {
     (this.reader ?? this.body)?.cancel().catch(() => {});
   }
 
-  async *text(): AsyncGenerator<string> {
+  /** The body as text, decoded in the same loop as it is read (one generator, one step per chunk). */
+  text(): AsyncGenerator<string> {
     const decoder = new TextDecoder();
-    for await (const bytes of this.bytes()) {
-      const text = decoder.decode(bytes, { stream: true });
-      if (text) yield text;
-    }
-    const rest = decoder.decode();
-    if (rest) yield rest;
+    return this.read(
+      (bytes) => decoder.decode(bytes, { stream: true }),
+      () => decoder.decode(),
+    );
+  }
+
+  bytes(): AsyncGenerator<Uint8Array> {
+    return this.read((bytes) => bytes);
   }
 
   /**
-   * The body chunk by chunk (none when there is none). A failed read becomes a BodyReadError; the
-   * reader is cancelled when the consumer stops early or throws, and released in every case.
+   * The body chunk by chunk (none when there is none), each mapped; empty results are skipped. A
+   * failed read becomes a BodyReadError; the reader is cancelled when the consumer stops early or
+   * throws, and released in every case.
    */
-  async *bytes(): AsyncGenerator<Uint8Array> {
+  private async *read<T extends string | Uint8Array>(map: (bytes: Uint8Array) => T, flush?: () => T): AsyncGenerator<T> {
     if (!this.body) return;
     const reader = (this.reader = this.body.getReader());
     let finished = false;
@@ -74,12 +78,13 @@ class FetchBody {
         } catch (error) {
           throw new BodyReadError(error);
         }
-        if (chunk.done) {
-          finished = true;
-          return;
-        }
-        yield chunk.value;
+        if (chunk.done) break;
+        const value = map(chunk.value);
+        if (value.length) yield value;
       }
+      finished = true;
+      const rest = flush?.();
+      if (rest?.length) yield rest;
     } finally {
       if (!finished) reader.cancel().catch(() => {});
       reader.releaseLock();

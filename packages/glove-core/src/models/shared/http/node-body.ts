@@ -93,22 +93,31 @@ export class ChunkQueue {
 }
 
 /** The body as text: each batch decoded as one piece, multi-byte characters kept whole across chunks. */
-export async function* textChunks(queue: ChunkQueue): AsyncGenerator<string> {
+export function textChunks(queue: ChunkQueue): AsyncGenerator<string> {
   const decoder = new StringDecoder("utf8");
-  for await (const bytes of byteChunks(queue)) {
-    const text = decoder.write(bytes as Buffer);
-    if (text) yield text;
-  }
-  const rest = decoder.end();
-  if (rest) yield rest;
+  return read(
+    queue,
+    (batch) => (batch.length === 1 ? decoder.write(batch[0]!) : batch.reduce((text, bytes) => text + decoder.write(bytes), "")),
+    () => decoder.end(),
+  );
 }
 
-/** The body as bytes, a batch at a time; stopping early destroys the stream (the connection is not reused). */
-export async function* byteChunks(queue: ChunkQueue): AsyncGenerator<Uint8Array> {
+/** The body as bytes, a batch at a time. */
+export function byteChunks(queue: ChunkQueue): AsyncGenerator<Uint8Array> {
+  return read(queue, (batch) => (batch.length === 1 ? batch[0]! : Buffer.concat(batch)));
+}
+
+/** Reads the queue to its end, each batch mapped (empty results skipped); stopping early destroys the stream (the connection is not reused). */
+async function* read<T extends string | Uint8Array>(queue: ChunkQueue, map: (batch: Buffer[]) => T, flush?: () => T): AsyncGenerator<T> {
   let finished = false;
   try {
-    for (let batch; (batch = await queue.next()); ) yield batch.length === 1 ? batch[0]! : Buffer.concat(batch);
+    for (let batch; (batch = await queue.next()); ) {
+      const value = map(batch);
+      if (value.length) yield value;
+    }
     finished = true;
+    const rest = flush?.();
+    if (rest?.length) yield rest;
   } finally {
     if (!finished) queue.destroy();
   }

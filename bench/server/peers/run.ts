@@ -8,7 +8,7 @@ import os from "node:os";
 import { env } from "../fixtures.js";
 import { spawnTarget, type Target } from "../targets.js";
 import { spawnFakeModel } from "./fake-model.js";
-import { peerMemory } from "./peer-memory.js";
+import { HIBERNATE_SETTLE_MS, peerMemory, type WakeCost } from "./peer-memory.js";
 import type { PeerKind } from "./peer-options.js";
 import { peersBench, peersTable } from "./peers-bench.js";
 
@@ -17,6 +17,7 @@ const STORAGES = (process.env.BENCH_STORAGE ?? "memory,sqlite").split(",") as Ar
 const REPS = env("BENCH_REPS", 5);
 const TURNS = env("BENCH_TURNS", 2);
 const IDLE = env("BENCH_IDLE", 1000);
+const WAKE = env("BENCH_WAKE", 50);
 const log = (line = "") => console.log(line);
 
 log(`server peers — Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
@@ -44,18 +45,29 @@ try {
   log();
   for (const line of tables) log(line);
   if (IDLE > 0) {
-    log(`\nHeap per live idle conversation (${IDLE} conversations, one message each, streams closed; full GC before each reading):\n`);
+    log(`\nHeap per live idle conversation (${IDLE} conversations, one message each, streams closed; glove-server read ${HIBERNATE_SETTLE_MS / 1000} s later, past its default replay window; full GC before each reading):\n`);
     log("| peer | storage | live | heap before MiB | heap after MiB | **heap KiB/conversation** |");
     log("|---|---|---:|---:|---:|---:|");
+    const wakes: Array<["memory" | "sqlite", WakeCost]> = [];
     const runs: Array<[PeerKind, "memory" | "sqlite"]> = [["aisdk-peer", "memory"], ["glove-peer", "memory"], ["glove-peer", "sqlite"]];
     for (const [kind, storage] of runs) {
       const target: Target = await spawn(kind, storage);
       try {
-        const m = await peerMemory(target, IDLE);
+        const glove = kind === "glove-peer";
+        const m = await peerMemory(target, IDLE, glove ? { settleMs: HIBERNATE_SETTLE_MS, wake: WAKE } : {});
+        if (m.wake) wakes.push([storage, m.wake]);
         const mib = (b: number) => (b / 1024 / 1024).toFixed(1);
         log(`| ${kind} | ${kind === "glove-peer" ? storage : "(in memory)"} | ${m.live} | ${mib(m.heapBefore)} | ${mib(m.heapAfter)} | **${(m.heapPerConversation / 1024).toFixed(1)}** |`);
       } finally {
         await target.close();
+      }
+    }
+    if (wakes.length > 0) {
+      log(`\nWaking (one message each to ${WAKE} hibernating conversations, then one more each while awake; medians):\n`);
+      log("| storage | server CPU µs, asleep | awake | **÷** | wall ms, asleep | awake |");
+      log("|---|---:|---:|---:|---:|---:|");
+      for (const [storage, w] of wakes) {
+        log(`| ${storage} | ${w.asleepCpuUs.toFixed(0)} | ${w.awakeCpuUs.toFixed(0)} | **${(w.asleepCpuUs / w.awakeCpuUs).toFixed(2)}×** | ${w.asleepWallMs.toFixed(1)} | ${w.awakeWallMs.toFixed(1)} |`);
       }
     }
   }

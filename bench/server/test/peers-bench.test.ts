@@ -58,7 +58,7 @@ describe("server peers bench (tiny, in process)", () => {
     async () => {
       const { url } = await model();
       for (const [kind, storage] of [["glove-peer", "sqlite"], ["aisdk-peer", "memory"]] as const) {
-        const m = await peerMemory(await target(kind, url, storage), 4, 2);
+        const m = await peerMemory(await target(kind, url, storage), 4, { warmup: 2 });
         expect(m.live).toBe(6);
         expect(Number.isFinite(m.heapPerConversation)).toBe(true);
       }

@@ -41,7 +41,7 @@ export interface CreateAdapterOptions {
   headers?: Record<string, string> | undefined;
   /** Bedrock: region (default AWS_REGION, AWS_DEFAULT_REGION, then us-east-1). */
   region?: string | undefined;
-  /** fetch to use (default globalThis.fetch). */
+  /** fetch to send through (default: node:http in Node unless fetch is configured, else globalThis.fetch; see TransportOptions). */
   fetch?: typeof fetch | undefined;
 }
 

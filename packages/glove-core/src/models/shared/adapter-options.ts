@@ -18,6 +18,7 @@ export interface HttpAdapterOptions {
   maxRetries?: number;
   retryBaseDelayMs?: number;
   maxRetryDelayMs?: number;
+  /** fetch to send through (default: node:http in Node unless fetch is configured, else globalThis.fetch; see TransportOptions). */
   fetch?: typeof fetch;
 }
 

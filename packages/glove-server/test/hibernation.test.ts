@@ -174,6 +174,35 @@ describe.each(storages)("hibernation (%s storage)", (_name, storage) => {
   });
 });
 
+describe("hibernating conversations and the other limits", () => {
+  it("are forgotten on delete without waking, and dropped first past maxLiveConversations", async () => {
+    const kit: AgentKit = { script: [], delayMs: 2, toolSignals: [] };
+    const built = { count: 0 };
+    const agent = testAgent(kit);
+    const s = await startServer({
+      store: memoryStorage(),
+      kit,
+      agents: { assistant: (context: AgentContext) => (built.count++, agent(context)) },
+      events: { replayWindowMs: 60 },
+      maxLiveConversations: 2,
+    });
+    servers.push(s);
+    const [a, b] = [await s.conversation(), await s.conversation()];
+    await turn(s, a, "one");
+    await turn(s, b, "two");
+    await until(() => s.server.hibernatedConversations === 2);
+    expect((await s.api(`/conversations/${a}`, { method: "DELETE" })).status).toBe(204);
+    expect([s.server.liveConversations, s.server.hibernatedConversations, built.count]).toEqual([1, 1, 2]);
+    const c = await s.conversation();
+    await turn(s, c, "three");
+    const d = await s.conversation();
+    await turn(s, d, "four");
+    // Four opened, two allowed: sleeping ones are dropped first; a dropped one reopens from the store.
+    await until(() => s.server.liveConversations <= 2);
+    expect((await s.api(`/conversations/${b}`)).body.messages.map((m: Message) => m.text)).toEqual(["two", "(no more script)"]);
+  });
+});
+
 describe("replayWindowMs", () => {
   it("is a positive number", () => {
     for (const bad of [0, -1, Number.NaN, "10" as unknown as number]) {

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { NODE_CONDITIONS, importGraph as graph, srcDir as src } from "../support/import-graph.js";
+import { NODE_CONDITIONS, conditionalTarget, importGraph as graph, srcDir as src } from "../support/import-graph.js";
 
 // The adapters run on fetch and Web Crypto only: no `node:` module, no package but
 // zod, anywhere they reach — as a browser bundler resolves them. And `models/providers` reaches
@@ -36,5 +36,22 @@ describe("model adapters are browser-safe and lazily loaded", () => {
     expect([...external].filter((s) => s !== "zod").sort()).toEqual(["node:http", "node:https", "node:string_decoder", "node:zlib"]);
     const importers = [...files].filter((file) => /^import\s(?!type\s)[^;]*from\s+"node:/m.test(readFileSync(file, "utf8")));
     expect(importers.map((f) => f.slice(src.length + 1)).sort()).toEqual(["models/shared/http/node-body.ts", "models/shared/http/node.ts"]);
+  });
+
+  it("#http-transport: node:http only under the node condition (Deno and Bun take fetch), both in the workspace and built", () => {
+    const pkg = JSON.parse(readFileSync(join(src, "..", "package.json"), "utf8")) as { imports: Record<string, unknown>; files: string[] };
+    const entry = pkg.imports["#http-transport"];
+    const at = (...conditions: string[]) => conditionalTarget(entry, conditions);
+    const node = "./dist/models/shared/http/platform-node.js";
+    const fetchBuild = "./dist/models/shared/http/platform-fetch.js";
+    expect(at("node", "import", "default")).toBe(node);
+    expect(at("import", "default")).toBe(fetchBuild);
+    expect(at("browser", "module", "import", "default")).toBe(fetchBuild);
+    expect(at("deno", "node", "import", "default")).toBe(fetchBuild);
+    expect(at("bun", "node", "import", "default")).toBe(fetchBuild);
+    expect(at("workerd", "worker", "browser", "import", "default")).toBe(fetchBuild);
+    expect(at("glove-source", "node", "import", "default")).toBe("./src/models/shared/http/platform-node.ts");
+    expect(at("glove-source", "browser", "import", "default")).toBe("./src/models/shared/http/platform-fetch.ts");
+    expect(pkg.files).toEqual(expect.arrayContaining(["dist", "src"]));
   });
 });

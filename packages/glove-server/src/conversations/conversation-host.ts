@@ -50,8 +50,10 @@ export class ConversationHost implements ConversationHosting {
     }
     const opened = pending;
     return opened.then((conversation) => {
-      // The sweep put it to sleep between this call and now: wake it again rather than hand out a closed one.
-      if (this.#live.get(record.id) !== opened && this.#dormant.has(record.id)) return this.open(record, principal);
+      // The sweep put it to sleep between this call and now (and maybe another request woke it
+      // since): hand out the awake one rather than the closed one.
+      const current = this.#live.get(record.id);
+      if (current !== opened && (current !== undefined || this.#dormant.has(record.id))) return this.open(record, principal);
       conversation.lastActive = Date.now();
       return conversation;
     });

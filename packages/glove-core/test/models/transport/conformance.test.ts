@@ -95,6 +95,15 @@ describe.each(transports)("transport conformance: %s", (_name, transport, fetchO
     expect(seen.headers["content-type"]).toBe("application/json");
   });
 
+  it("sends the caller's own accept-encoding and user-agent as given, whatever their case", async () => {
+    const base = request("/echo");
+    const response = await transport({ ...base, headers: { ...base.headers, "Accept-Encoding": "gzip", "User-Agent": "mine/1" } });
+    const seen = JSON.parse(await response.text()) as { headers: Record<string, string> };
+    expect(seen.headers["accept-encoding"]).toBe("gzip");
+    expect(seen.headers["user-agent"]).toBe("mine/1");
+    expect(seen.headers["accept"]).toBe("*/*");
+  });
+
   it("decodes text split inside multi-byte characters, and gives the same bytes", async () => {
     expect(await allText(await transport(request("/sse")))).toBe(SSE);
     const bytes: Uint8Array[] = [];

@@ -72,6 +72,16 @@ describe("choosing the transport", () => {
     expect(chooseTransport(undefined)).not.toBe(nodeTransport);
   });
 
+  it("node:http asks for an uncompressed answer unless told otherwise (fetch's defaults otherwise)", async () => {
+    const server = await startServer({ echo: (req, res) => res.writeHead(200).end(JSON.stringify(req.headers)) });
+    try {
+      const response = await nodeTransport({ url: `${server.url}/echo`, headers: {}, body: "", signal: new AbortController().signal });
+      expect(JSON.parse(await response.text())).toMatchObject({ "accept-encoding": "identity", accept: "*/*", "user-agent": "node", "content-length": "0" });
+    } finally {
+      await server.close();
+    }
+  });
+
   it("closes an idle connection before the server's keep-alive hint, and never cuts a slow stream", async () => {
     const server = await startServer({
       slow: (_req, res) => {

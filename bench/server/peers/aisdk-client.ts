@@ -21,8 +21,12 @@ export class AiSdkClient {
 
   /** POSTs `text` to the conversation and reads its UI message stream. */
   chat(id: string, text: string): Promise<ChatReply> {
-    const payload = JSON.stringify({ text });
+    return this.#post(id, JSON.stringify({ text }), true);
+  }
+
+  #post(id: string, payload: string, retryOnStaleSocket: boolean): Promise<ChatReply> {
     return new Promise((resolve, reject) => {
+      let answered = false;
       const req = http.request(
         {
           host: this.#base.hostname,
@@ -33,6 +37,7 @@ export class AiSdkClient {
           headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
         },
         (res) => {
+          answered = true;
           if (res.statusCode !== 200) {
             res.resume();
             reject(new Error(`chat: HTTP ${res.statusCode}`));
@@ -60,7 +65,13 @@ export class AiSdkClient {
           res.on("error", reject);
         },
       );
-      req.on("error", reject);
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed just as we reused it: the request never reached
+        // the server, so sending it again on a fresh socket is what Node's docs advise.
+        if (retryOnStaleSocket && !answered && req.reusedSocket && error.code === "ECONNRESET") {
+          this.#post(id, payload, false).then(resolve, reject);
+        } else reject(error);
+      });
       req.end(payload);
     });
   }

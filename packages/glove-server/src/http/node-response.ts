@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { jsonTextOf } from "./responses.js";
 import { sseSourceOf, type SseSource } from "./sse-response.js";
 
 /**
@@ -17,6 +18,14 @@ export async function writeResponse(response: Response, req: IncomingMessage, re
   // still on its way. Kept alive, the connection would parse the next request out of those bytes
   // (or wait for bytes that never come), so it closes once this answer is out.
   if (!req.complete) headers.connection = "close";
+  const text = jsonTextOf(response);
+  if (text !== undefined) {
+    // A JSON answer is complete: head and body leave in one socket write, with its length.
+    headers["content-length"] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
+    res.end(text);
+    return;
+  }
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();

@@ -2,8 +2,20 @@ import { HttpError } from "../errors.js";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
 
+/** The text of responses made by `json`, so `listenNode` can write it whole instead of reading the body stream. */
+const texts = new WeakMap<Response, string>();
+
 export function json(status: number, body: unknown, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+  const text = JSON.stringify(body);
+  const response = new Response(text, { status, headers: { ...JSON_HEADERS, ...headers } });
+  texts.set(response, text);
+  return response;
+}
+
+/** The body of a response made by `json`, while nobody has read it. */
+export function jsonTextOf(response: Response): string | undefined {
+  const text = texts.get(response);
+  return text === undefined || response.bodyUsed ? undefined : text;
 }
 
 /**

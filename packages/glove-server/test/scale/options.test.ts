@@ -19,6 +19,7 @@ describe("redisScale options", () => {
       () => redisScale({ redis: "redis://127.0.0.1:6379", prefix: "has spaces" }),
       () => redisScale({ redis: "redis://127.0.0.1:6379", turnLockMs: 0 }),
       () => redisScale({ redis: "redis://127.0.0.1:6379", queueName: "a:b" }),
+      () => redisScale({ redis: "redis://127.0.0.1:6379", concurrency: Number.NaN }),
     ]) {
       const error = errorOf(bad);
       expect(ConfigurationError.isInstance(error)).toBe(true);

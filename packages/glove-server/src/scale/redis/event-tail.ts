@@ -4,17 +4,26 @@ import type { EventLog } from "../../conversations/event-log.js";
 interface Watch {
   key: string;
   log: EventLog;
+  /** A read of the stream is under way; `again`: an event it may have missed arrived meanwhile. */
+  filling: boolean;
+  again: boolean;
 }
 
-/** Stream entries as ioredis returns them: `[key, [[id, [field, value, …]], …]]`. */
-type XReadReply = Array<[string, Array<[string, string[]]>]> | null;
+/** Stream entries as ioredis returns them: `[[id, [field, value, …]], …]`. */
+type XRangeReply = Array<[string, string[]]>;
+
+/** Entries read per XRANGE while catching up. */
+const FILL_COUNT = 1000;
 
 /**
- * Follows the event streams of every conversation this instance serves over a few blocking
- * connections (XREAD BLOCK on many streams at once), feeding each conversation's local log, which
- * all its SSE readers share: no Redis connection per client. A stream added while its connection
- * blocks wakes it with CLIENT UNBLOCK. After a Redis restart each stream resumes after the last id
- * its log holds.
+ * Follows the event streams of every conversation this instance serves, feeding each
+ * conversation's local log, which all its SSE readers share: no Redis connection per client.
+ * The emit script publishes every event on the stream key's channel right after adding it, so an
+ * event costs one pub/sub message per instance that follows the conversation (no command per
+ * read, whatever the number of streams). The stream stays the truth: an event that does not
+ * follow the log's last id (subscribed late, or messages lost while a connection was down) makes
+ * the log read the stream from its last id (XRANGE), and so does every (re)connection, after
+ * subscribing again.
  */
 export class EventTail {
   readonly #lanes: Lane[];
@@ -23,13 +32,14 @@ export class EventTail {
     this.#lanes = Array.from({ length: Math.max(1, lanes) }, () => new Lane(command, onError));
   }
 
-  watch(conversationId: string, key: string, log: EventLog): void {
-    this.#lane(conversationId).add(conversationId, { key, log });
+  /** Follows a conversation's stream from its log's last id (resolves once subscribed and caught up). */
+  watch(conversationId: string, key: string, log: EventLog): Promise<void> {
+    return this.#lane(conversationId).add(conversationId, key, log);
   }
 
   /**
-   * An event this instance just wrote: its readers get it now instead of after the next stream
-   * read (which then skips it). Only when it is the very next id: anything else waits for the read.
+   * An event this instance just wrote: its readers get it now instead of after its message
+   * (which then skips it). Only when it is the very next id: anything else waits for the stream.
    */
   deliverLocal(conversationId: string, id: number, type: string, json: string): void {
     const log = this.#lane(conversationId).log(conversationId);
@@ -51,30 +61,36 @@ export class EventTail {
   }
 }
 
+/** One subscriber connection and the conversations it follows. */
 class Lane {
+  /** By conversation id, and by channel (the stream key). */
   readonly #watches = new Map<string, Watch>();
-  readonly #blocking: Redis;
-  #clientId: number | undefined;
-  #blocked = false;
+  readonly #byKey = new Map<string, Watch>();
+  readonly #subscriber: Redis;
   #closed = false;
-  #wake: (() => void) | undefined;
-  readonly #loop: Promise<void>;
 
   constructor(
     private readonly command: Redis,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.#blocking = command.duplicate({ enableAutoPipelining: false, maxRetriesPerRequest: null });
-    this.#blocking.on("ready", () => {
-      this.#clientId = undefined;
-    });
-    this.#blocking.on("error", () => undefined);
-    this.#loop = this.#run();
+    // Subscriptions are restored here, not by ioredis: the stream is read only once they hold.
+    this.#subscriber = command.duplicate({ enableAutoPipelining: false, maxRetriesPerRequest: null, autoResubscribe: false });
+    this.#subscriber.on("error", () => undefined);
+    this.#subscriber.on("message", (channel: string, message: string) => this.#onMessage(channel, message));
+    this.#subscriber.on("ready", () => void this.#resubscribe());
   }
 
-  add(id: string, watch: Watch): void {
+  async add(id: string, key: string, log: EventLog): Promise<void> {
+    const previous = this.#watches.get(id);
+    if (previous) this.#byKey.delete(previous.key);
+    const watch: Watch = { key, log, filling: false, again: false };
     this.#watches.set(id, watch);
-    this.#interrupt();
+    this.#byKey.set(key, watch);
+    // While Redis is away the subscription waits in ioredis's queue; reconnecting subscribes
+    // everything again and catches up, so this need not wait for it.
+    if (this.#subscriber.status !== "ready") return;
+    await this.#subscriber.subscribe(key).catch(() => undefined);
+    await this.#fill(watch);
   }
 
   log(id: string): EventLog | undefined {
@@ -82,61 +98,76 @@ class Lane {
   }
 
   remove(id: string): void {
+    const watch = this.#watches.get(id);
+    if (!watch) return;
     this.#watches.delete(id);
+    this.#byKey.delete(watch.key);
+    if (!this.#closed) void this.#subscriber.unsubscribe(watch.key).catch(() => undefined);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#interrupt();
-    this.#blocking.disconnect();
-    await this.#loop.catch(() => undefined);
+    this.#subscriber.disconnect();
   }
 
-  #interrupt(): void {
-    this.#wake?.();
-    this.#wake = undefined;
-    if (this.#blocked && this.#clientId !== undefined) {
-      void this.command.client("UNBLOCK", this.#clientId).catch(() => undefined);
+  /** `<id>\n<type>\n<json>`, as the emit script publishes it (JSON holds no raw newline). */
+  #onMessage(channel: string, message: string): void {
+    const watch = this.#byKey.get(channel);
+    if (!watch) return;
+    const first = message.indexOf("\n");
+    const second = message.indexOf("\n", first + 1);
+    if (first === -1 || second === -1) return;
+    const id = Number(message.slice(0, first));
+    const log = watch.log;
+    if (id <= log.lastId) return; // delivered already (by this instance, or by a read of the stream)
+    if (id === log.lastId + 1) {
+      log.appendNumbered(id, message.slice(first + 1, second), message.slice(second + 1));
+      return;
     }
+    void this.#fill(watch); // a gap: the events between are in the stream
   }
 
-  async #run(): Promise<void> {
-    while (!this.#closed) {
-      if (this.#watches.size === 0) {
-        await new Promise<void>((resolve) => (this.#wake = resolve));
-        continue;
-      }
-      try {
-        this.#clientId ??= Number(await this.#blocking.client("ID"));
-        const entries = [...this.#watches.entries()];
-        const keys = entries.map(([, w]) => w.key);
-        const ids = entries.map(([, w]) => `${w.log.lastId}-0`);
-        this.#blocked = true;
-        const reply = (await this.#blocking.xread("COUNT", 1000, "BLOCK", 5000, "STREAMS", ...keys, ...ids)) as XReadReply;
-        this.#blocked = false;
-        if (!reply) continue;
-        const byKey = new Map(entries.map(([, w]) => [w.key, w]));
-        for (const [key, items] of reply) {
-          const watch = byKey.get(key);
-          if (!watch) continue;
-          for (const [entryId, fields] of items) {
-            const id = Number(entryId.slice(0, entryId.indexOf("-")));
-            let type = "message";
-            let data = "null";
-            for (let i = 0; i + 1 < fields.length; i += 2) {
-              if (fields[i] === "t") type = fields[i + 1]!;
-              else if (fields[i] === "d") data = fields[i + 1]!;
-            }
-            watch.log.appendNumbered(id, type, data);
+  /** Reads the stream after the log's last id until it holds everything the stream had. */
+  async #fill(watch: Watch): Promise<void> {
+    if (watch.filling) {
+      watch.again = true;
+      return;
+    }
+    watch.filling = true;
+    try {
+      do {
+        watch.again = false;
+        if (watch.log.closed || this.#byKey.get(watch.key) !== watch) return;
+        const entries = (await this.command.xrange(watch.key, `${watch.log.lastId + 1}-0`, "+", "COUNT", FILL_COUNT)) as XRangeReply;
+        for (const [entryId, fields] of entries) {
+          let type = "message";
+          let data = "null";
+          for (let i = 0; i + 1 < fields.length; i += 2) {
+            if (fields[i] === "t") type = fields[i + 1]!;
+            else if (fields[i] === "d") data = fields[i + 1]!;
           }
+          watch.log.appendNumbered(Number(entryId.slice(0, entryId.indexOf("-"))), type, data);
         }
-      } catch (error) {
-        this.#blocked = false;
-        if (this.#closed) return;
-        // Redis away (restart, network): retry; positions live in the logs, nothing is skipped.
-        if (!String((error as Error)?.message ?? "").includes("UNBLOCKED")) this.onError(error);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+        if (entries.length === FILL_COUNT) watch.again = true;
+      } while (watch.again);
+    } catch (error) {
+      // Redis away: the reconnection reads every followed stream again.
+      if (!this.#closed) this.onError(error);
+    } finally {
+      watch.filling = false;
     }
+  }
+
+  /** After (re)connecting: subscribe to every followed stream, then read what was missed meanwhile. */
+  async #resubscribe(): Promise<void> {
+    const watches = [...this.#watches.values()];
+    if (watches.length === 0 || this.#closed) return;
+    try {
+      await this.#subscriber.subscribe(...watches.map((w) => w.key));
+    } catch (error) {
+      if (!this.#closed) this.onError(error);
+      return; // the next "ready" tries again
+    }
+    await Promise.all(watches.map((watch) => this.#fill(watch)));
   }
 }

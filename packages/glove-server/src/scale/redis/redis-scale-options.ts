@@ -20,7 +20,7 @@ export interface RedisScaleOptions {
    * this (and up to twice this) and its turns continue on another instance. Default 30 000 ms.
    */
   turnLockMs?: number;
-  /** Blocking connections per instance that follow event streams (each follows many). Default 2. */
+  /** Redis connections per instance that follow event streams (pub/sub; each follows many). Default 2. */
   tailConnections?: number;
 }
 

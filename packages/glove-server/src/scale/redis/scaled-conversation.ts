@@ -59,7 +59,7 @@ export class ScaledConversation implements ConversationHandle {
     const store = await shared.storage.store(record.id);
     const conversation = new ScaledConversation(record, log, store, keys, shared);
     conversation.#inbox = await InboxWatch.start(record.id, store, keys, shared, () => conversation.subscribers > 0);
-    shared.tail.watch(record.id, keys.events, log);
+    void shared.tail.watch(record.id, keys.events, log); // catches up on its own; snapshots wait for it (catchUp)
     return conversation;
   }
 

@@ -9,6 +9,8 @@ import type { Redis } from "ioredis";
  * refused (-1). `localSeq` makes a command resent after a dropped connection a no-op (0).
  * An `inbox` event carries the digest of its list: one equal to the last one on the stream is
  * dropped (0), so every instance watching the inbox may report a change and the stream gets it once.
+ * The event is also published on the stream key's channel (`<id>\n<type>\n<json>`): instances
+ * following the conversation get it without reading the stream (event-tail.ts).
  */
 const EMIT = `
 local token = ARGV[1]
@@ -27,6 +29,7 @@ if seq then seq = tonumber(seq) + 1 else seq = tonumber(ARGV[6]) + 1 end
 redis.call('SET', KEYS[1], seq)
 local t = ARGV[3]
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], seq .. '-0', 't', t, 'd', ARGV[4])
+redis.call('PUBLISH', KEYS[2], seq .. '\\n' .. t .. '\\n' .. ARGV[4])
 redis.call('HSET', KEYS[3], 'last', seq)
 if t == 'text_delta' then
   redis.call('APPEND', KEYS[5], ARGV[8])
@@ -55,6 +58,20 @@ if (t == 'model_response_complete' or t == 'model_response' or t == 'token_consu
   redis.call('HSET', KEYS[3], 'turns', ARGV[8], 'tokensIn', ARGV[9], 'tokensOut', ARGV[10])
 end
 return seq
+`;
+
+/**
+ * A worker starts running a queued turn: 0 when the conversation's turn key no longer names it
+ * (it ended already), else its fencing token takes the run lock and the attempt number comes back.
+ */
+const BEGIN_RUN = `
+local holder = redis.call('GET', KEYS[1])
+if not holder then return 0 end
+local bar = string.find(holder, '|', 1, true)
+if bar then holder = string.sub(holder, 1, bar - 1) end
+if holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
 `;
 
 /** Keeps the run lock while its token holds it. */
@@ -88,6 +105,7 @@ return 0
 export interface ScaleCommands {
   gloveEmit(...args: Array<string | number>): Promise<number>;
   gloveRenew(key: string, token: string, ms: number): Promise<number>;
+  gloveBeginRun(turnKey: string, runKey: string, attemptsKey: string, turnId: string, fence: string, lockMs: number): Promise<number>;
   gloveClaimTurn(turnKey: string, clientKey: string, turnId: string, hasClient: string, ttlSeconds: number, now: number): Promise<[string, string]>;
   gloveDeleteIf(key: string, value: string): Promise<number>;
 }
@@ -98,6 +116,7 @@ export type ScaleRedis = Redis & ScaleCommands;
 export function withScripts(redis: Redis): ScaleRedis {
   redis.defineCommand("gloveEmit", { numberOfKeys: 8, lua: EMIT });
   redis.defineCommand("gloveRenew", { numberOfKeys: 1, lua: RENEW });
+  redis.defineCommand("gloveBeginRun", { numberOfKeys: 3, lua: BEGIN_RUN });
   redis.defineCommand("gloveClaimTurn", { numberOfKeys: 2, lua: CLAIM_TURN });
   redis.defineCommand("gloveDeleteIf", { numberOfKeys: 1, lua: DELETE_IF });
   return redis as ScaleRedis;

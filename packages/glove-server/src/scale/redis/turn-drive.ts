@@ -29,13 +29,17 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
   const { data, history, emitter, signal } = d;
   const { redis } = shared;
   const keys = shared.keys(data.conversationId);
-  const state = await redis.hmget(keys.state, "turnBase", "baseTurn", "messageCount", "branched");
+  const reply = await redis.multi().hmget(keys.state, "turnBase", "baseTurn", "messageCount", "branched").get(keys.abort).exec();
+  const state = (reply?.[0]?.[1] as Array<string | null> | undefined) ?? [];
   const started = state[1] === data.turnId;
-  if ((await redis.get(keys.abort)) === data.turnId) d.abort();
+  if ((reply?.[1]?.[1] ?? null) === data.turnId) d.abort();
   if (!started) {
-    await redis.hset(keys.state, "turnBase", String(history.length), "baseTurn", data.turnId);
     const announced = data.clientMessageId !== undefined ? { turnId: data.turnId, clientMessageId: data.clientMessageId } : { turnId: data.turnId };
-    await emitter.emit("turn_start", data.branch ? { ...announced, branch: data.branch.kind } : announced, [data.turnId]);
+    // One round trip: commands on one connection keep their order (the base is set before turn_start).
+    await Promise.all([
+      redis.hset(keys.state, "turnBase", String(history.length), "baseTurn", data.turnId),
+      emitter.emit("turn_start", data.branch ? { ...announced, branch: data.branch.kind } : announced, [data.turnId]),
+    ]);
     if (data.branch) {
       await runBranchOp(glove, data.branch, signal);
       await announceBranches(d);

@@ -9,7 +9,7 @@ import { HttpError } from "../../errors.js";
 import { TurnFencedError } from "../../storage/turn-fenced-error.js";
 import type { ControlReply, ControlRequest } from "./control-channel.js";
 import { inboxDigest } from "./inbox-watch.js";
-import { statsOf, turnIdOf } from "./keys.js";
+import { statsOf } from "./keys.js";
 import { PeopleWaits } from "./people-waits.js";
 import { driveTurn } from "./turn-drive.js";
 import { ID_RESERVE, type ScaleShared, type TurnJobData } from "./scale-shared.js";
@@ -58,10 +58,9 @@ export class TurnWorker {
     const data = job.data;
     const { redis } = this.shared;
     const keys = this.shared.keys(data.conversationId);
-    if (turnIdOf(await redis.get(keys.turn)) !== data.turnId) return "stale"; // ended already (its worker died before acking)
     const fence = `${data.turnId}:${crypto.randomUUID()}`;
-    await redis.set(keys.run, fence, "PX", this.shared.scale.turnLockMs);
-    const attempt = await redis.hincrby(keys.attempts, data.turnId, 1);
+    const attempt = await redis.gloveBeginRun(keys.turn, keys.run, keys.attempts, data.turnId, fence, this.shared.scale.turnLockMs);
+    if (attempt === 0) return "stale"; // ended already (its worker died before acking)
     const turn: RunningTurn = { controller: new AbortController(), done: Promise.resolve("done") };
     const lastTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     turn.done = this.#run(data, fence, attempt, turn).catch(async (error: unknown) => {
@@ -111,15 +110,22 @@ export class TurnWorker {
   async #run(data: TurnJobData, fence: string, attempt: number, turn: RunningTurn): Promise<TurnStatus | "handed-over"> {
     const { redis, options, scale, storage, agents, control } = this.shared;
     const keys = this.shared.keys(data.conversationId);
-    const record = await storage.catalog.get(data.conversationId);
+    // The commit point is fenced first, right after the run lock changed hands: from here on,
+    // appends of any earlier worker of this conversation (one that lost its lock and is noticing
+    // it now) are refused inside their own transaction, and everything they stored before is in
+    // the history read below. Taken with the catalog read: no round trip in between.
+    const fenceStore = storage.turnFence;
+    const [record, writer] = await Promise.all([storage.catalog.get(data.conversationId), fenceStore?.take(data.conversationId)]);
     if (!record) {
       await redis.gloveDeleteIf(keys.turn, (await redis.get(keys.turn)) ?? "");
       return "interrupted"; // deleted meanwhile
     }
     // The counter exists before the catalog moves on, so a reader that sees the new catalog value
     // also finds the counter (and starts its copy of the stream from it, not from the catalog).
-    await redis.set(keys.seq, String(record.eventIdsReserved), "NX");
-    const seqNow = Number((await redis.get(keys.seq)) ?? 0);
+    // The stats come along: from here on only this worker's events change them (the run lock is ours).
+    const reply = await redis.multi().set(keys.seq, String(record.eventIdsReserved), "NX").get(keys.seq).hmget(keys.state, "turns", "tokensIn", "tokensOut").exec();
+    const seqNow = Number((reply?.[1]?.[1] as string | null) ?? 0);
+    const [turns, tokensIn, tokensOut] = (reply?.[2]?.[1] as Array<string | null> | undefined) ?? [];
     if (seqNow + ID_RESERVE / 2 > record.eventIdsReserved) {
       await storage.catalog.update(record.id, { eventIdsReserved: Math.max(seqNow, record.eventIdsReserved) + ID_RESERVE });
     }
@@ -129,11 +135,7 @@ export class TurnWorker {
       (error) => options.log("[glove-server] could not write an event to Redis", error),
       (id, type, json) => this.shared.tail.deliverLocal(data.conversationId, id, type, json),
     );
-    // The commit point is fenced: from here on, appends of any earlier worker of this conversation
-    // (one that lost its lock and has not noticed yet) are refused inside their own transaction,
-    // and everything they stored before is in the history read below.
-    const fenceStore = storage.turnFence;
-    const inner: StoreAdapter = fenceStore ? await fenceStore.store(record.id, await fenceStore.take(record.id)) : await storage.store(record.id);
+    const inner: StoreAdapter = fenceStore && writer !== undefined ? await fenceStore.store(record.id, writer) : await storage.store(record.id);
     const history = await inner.getMessages();
     const observed = new ObservedStore(inner, {
       onMessagesAppended: (messages, startIndex) => void emitter.emit("messages_appended", { messages, startIndex }, [String(startIndex + messages.length)]),
@@ -147,7 +149,6 @@ export class TurnWorker {
     });
     observed.setMessageCount(history.length);
     // Counting goes on from what the stream's state holds (a dead worker's calls included).
-    const [turns, tokensIn, tokensOut] = await redis.hmget(keys.state, "turns", "tokensIn", "tokensOut");
     emitter.stats = statsOf({ turns, tokensIn, tokensOut }, record.stats);
     const people = new PeopleWaits();
     // The instance running the turn records its trace, continuing what a replaced worker saved.
@@ -219,12 +220,14 @@ export class TurnWorker {
       if (status !== "done" && !waiting) await this.#answerLeftoverCalls(observed.store);
       if (!waiting) for (const slot of slots.list()) if (slot.status === "pending") glove?.displayManager.removeSlot(slot.id);
       await tracing.end(data.turnId, status, error?.code);
-      // Before turn_end: a listing read after it shows how the turn ended.
-      await storage.catalog.update(record.id, { runningTurnId: null, lastTurnStatus: status, stats: emitter.stats }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
-      await emitter.emit("turn_end", error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status }, [data.turnId]).catch(() => undefined);
-      await redis.gloveDeleteIf(keys.abort, data.turnId).catch(() => undefined);
-      await redis.hdel(keys.attempts, data.turnId).catch(() => undefined);
-      await storage.catalog.update(record.id, { updatedAt: new Date().toISOString(), stats: emitter.stats }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
+      // Before turn_end: a listing read after it shows how the turn ended (one update, as in-process).
+      const ended = { runningTurnId: null, lastTurnStatus: status, stats: emitter.stats, updatedAt: new Date().toISOString() };
+      await storage.catalog.update(record.id, ended).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
+      await Promise.all([
+        emitter.emit("turn_end", error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status }, [data.turnId]).catch(() => undefined),
+        redis.gloveDeleteIf(keys.abort, data.turnId).catch(() => undefined),
+        redis.hdel(keys.attempts, data.turnId).catch(() => undefined),
+      ]);
     }
     await tracing.close();
     await emitter.flush();

@@ -6,9 +6,14 @@
 import process from "node:process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Displaymanager, Glove } from "glove-core";
-import { createGloveServer } from "glove-server";
-import { postgresStorage } from "glove-server/postgres";
-import { redisScale } from "glove-server/redis";
+import { pathToFileURL } from "node:url";
+
+// BENCH_GLOVE_SERVER: another build of glove-server (a copy of its package.json and dist/, e.g. of
+// an earlier commit) to compare in the same run; it resolves glove-core etc. from where it lies.
+const from = (path, name) => (process.env.BENCH_GLOVE_SERVER ? import(pathToFileURL(`${process.env.BENCH_GLOVE_SERVER}/dist/${path}`).href) : import(name));
+const { createGloveServer } = await from("index.js", "glove-server");
+const { postgresStorage } = await from("storage/postgres/index.js", "glove-server/postgres");
+const { redisScale } = await from("scale/redis/index.js", "glove-server/redis");
 
 const [mode, schema, prefix] = process.argv.slice(2);
 const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -51,5 +56,25 @@ const server = createGloveServer({
   },
 });
 const { url } = await server.listen();
+// BENCH_PROFILE: SIGUSR2 starts the CPU profiler, the next SIGUSR2 writes the timed part's profile.
+if (process.env.BENCH_PROFILE) {
+  const { Session } = await import("node:inspector/promises");
+  const { writeFileSync } = await import("node:fs");
+  const session = new Session();
+  session.connect();
+  let profiling = false;
+  process.on("SIGUSR2", async () => {
+    if (!profiling) {
+      profiling = true;
+      await session.post("Profiler.enable");
+      await session.post("Profiler.start");
+      return;
+    }
+    profiling = false;
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(`${process.env.BENCH_PROFILE}/${mode}-${process.pid}-${Date.now()}.cpuprofile`, JSON.stringify(profile));
+    process.stdout.write("PROFILED\n");
+  });
+}
 process.stdout.write(`URL ${url}\n`);
 process.on("SIGTERM", () => void server.close().then(() => process.exit(0)));

@@ -1,7 +1,7 @@
 /* global AbortController, TextDecoder, URL, console, fetch, performance, setTimeout */
 // bench/server-scale: glove-server's scale mode (PostgreSQL + Redis) at 1, 2 and 3 instances, next
 // to the single-process server on the same PostgreSQL, in the same run. See README.md.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import process from "node:process";
@@ -16,14 +16,26 @@ const REPS = env("BENCH_REPS", 3);
 const INSTANCES = (process.env.BENCH_INSTANCES ?? "1,2,3").split(",").map(Number);
 const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.GLOVE_REDIS_URL ?? "redis://127.0.0.1:6379";
+const PROFILE = process.env.BENCH_PROFILE;
+const BEFORE = process.env.BENCH_BEFORE;
 const INSTANCE = fileURLToPath(new URL("./instance.mjs", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const now = () => performance.timeOrigin + performance.now();
 const log = (line = "") => console.log(line);
 
-function start(mode, schema, prefix, count) {
-  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE, "--cpu-prof-name", `${mode}-${count}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...profile, INSTANCE, mode, schema, prefix], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"], env: process.env });
+/**
+ * BENCH_PIN=1: each instance on its own core (`taskset -c k`, instance k on core k mod the core
+ * count), this process (the clients) on the last core. Redis and PostgreSQL are not pinned.
+ */
+const PIN = process.env.BENCH_PIN === "1" && spawnSync("taskset", ["-V"]).status === 0;
+const CORES = os.cpus().length;
+if (PIN) spawnSync("taskset", ["-p", "-c", String(CORES - 1), String(process.pid)]);
+
+function start(mode, schema, prefix, before, index) {
+  const env = before ? { ...process.env, BENCH_GLOVE_SERVER: before } : process.env;
+  const argv = [INSTANCE, mode, schema, prefix];
+  const [command, args] = PIN ? ["taskset", ["-c", String(index % CORES), process.execPath, ...argv]] : [process.execPath, argv];
+  const child = spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"], env });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (c) => {
@@ -33,6 +45,13 @@ function start(mode, schema, prefix, count) {
     });
     child.on("exit", (code) => reject(new Error(`instance exited (${code})`)));
   });
+}
+
+/** Ends the profile of the timed part (BENCH_PROFILE) and waits until the instance wrote it. */
+function profiled(instance) {
+  const written = new Promise((resolve) => instance.child.stdout.on("data", (c) => c.toString().includes("PROFILED") && resolve()));
+  instance.child.kill("SIGUSR2");
+  return Promise.race([written, new Promise((resolve) => setTimeout(resolve, 10_000))]);
 }
 
 async function stop(instance) {
@@ -101,11 +120,11 @@ function processCpu(pid) {
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-async function round(label, mode, count) {
+async function round(label, mode, count, before) {
   const schema = `gs_bench_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
   const prefix = `gs_bench_${process.pid}_${Math.random().toString(36).slice(2, 7)}`;
   const instances = [];
-  for (let i = 0; i < count; i++) instances.push(await start(mode, schema, prefix, count));
+  for (let i = 0; i < count; i++) instances.push(await start(mode, schema, prefix, before, i));
   const latencies = [];
   const streams = [];
   try {
@@ -126,6 +145,7 @@ async function round(label, mode, count) {
     const postedAt = ids.map(() => []);
     const cpuBefore = process.cpuUsage();
     const serverCpuBefore = instances.map((i) => processCpu(i.child.pid));
+    for (const i of instances) if (PROFILE) i.child.kill("SIGUSR2");
     const started = now();
     await Promise.all(
       ids.map(async ({ id, user }, i) => {
@@ -144,6 +164,7 @@ async function round(label, mode, count) {
       }),
     );
     const seconds = (now() - started) / 1000;
+    if (PROFILE) await Promise.all(instances.map(profiled));
     const cpu = process.cpuUsage(cpuBefore);
     const serverCpu = instances.reduce((sum, i, k) => sum + (processCpu(i.child.pid) ?? NaN) - (serverCpuBefore[k] ?? NaN), 0);
     const events = streams.reduce((sum, s) => sum + s.state.events, 0);
@@ -153,6 +174,7 @@ async function round(label, mode, count) {
     return {
       label,
       count,
+      before: Boolean(before),
       turnsPerS: (CONVERSATIONS * TURNS) / seconds,
       eventsPerS: events / seconds,
       events,
@@ -182,13 +204,20 @@ async function round(label, mode, count) {
 }
 
 log(`server-scale — Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+if (PIN) log(`pinned: instance k on core k mod ${CORES}, the clients on core ${CORES - 1}; Redis and PostgreSQL unpinned`);
 log(`${CONVERSATIONS} concurrent conversations × ${TURNS} turns, ${REPS} interleaved reps (medians); model: ${env("BENCH_CHUNKS", 10)} chunks, one per ${env("BENCH_CHUNK_MS", 20)} ms; SSE on another instance than the POST; clients in this process.`);
 // Rounds interleaved over REPS repetitions (this machine is shared: load drifts), medians reported.
-const configs = [{ label: "single process (no scale)", mode: "single", count: 1 }, ...INSTANCES.map((count) => ({ label: `scale, ${count} instance${count > 1 ? "s" : ""}`, mode: "scale", count }))];
+const scaled = (count) => `scale, ${count} instance${count > 1 ? "s" : ""}`;
+const configs = [
+  { label: "single process (no scale)", mode: "single", count: 1 },
+  ...INSTANCES.map((count) => ({ label: scaled(count), mode: "scale", count })),
+  // BENCH_BEFORE=<dir>: the same scale rounds on an earlier build of glove-server (see instance.mjs).
+  ...(BEFORE ? INSTANCES.map((count) => ({ label: `${scaled(count)}, before`, mode: "scale", count, before: BEFORE })) : []),
+];
 const samples = configs.map(() => []);
 for (let rep = 0; rep < REPS; rep++) {
   for (const [k, config] of configs.entries()) {
-    const sample = await round(config.label, config.mode, config.count);
+    const sample = await round(config.label, config.mode, config.count, config.before);
     samples[k].push(sample);
     log(`  rep ${rep + 1}: ${config.label}: ${sample.eventsPerS.toFixed(0)} events/s, p50 ${sample.p50.toFixed(1)} ms, p99 ${sample.p99.toFixed(1)} ms, load ${os.loadavg()[0].toFixed(2)}`);
   }
@@ -206,10 +235,13 @@ for (const r of results) {
   log(`| ${r.label} | ${r.turnsPerS.toFixed(1)} | ${r.eventsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.seconds.toFixed(1)} | ${r.waitP50.toFixed(0)} | ${r.turnP50.toFixed(0)} | ${r.serverCpuS.toFixed(1)} | ${r.serverUsPerEvent.toFixed(0)} | ${r.clientCpuS.toFixed(1)} |`);
 }
 const single = results[0];
-const one = results.find((r) => r.label.startsWith("scale") && r.count === 1);
-const three = results.find((r) => r.label.startsWith("scale") && r.count === 3);
+const one = results.find((r) => !r.before && r.label.startsWith("scale") && r.count === 1);
 log();
-if (one && three) log(`Scaling efficiency (3 ÷ 1 instance, events/s): ${(three.eventsPerS / one.eventsPerS).toFixed(2)}× (ideal 3.0×; this machine has ${os.cpus().length} cores shared by the instances, Redis, PostgreSQL and the clients, so ~${Math.min(3, os.cpus().length)}× is the ceiling and less is expected).`);
+for (const r of results.filter((r) => one && !r.before && r.label.startsWith("scale") && r.count > 1)) {
+  log(`Scaling (${r.count} ÷ 1 instance, events/s): ${(r.eventsPerS / one.eventsPerS).toFixed(2)}× (ideal ${r.count}.0×; this machine has ${CORES} cores shared by the instances, Redis, PostgreSQL and the clients, so ~${Math.min(r.count, CORES)}× is the ceiling and less is expected).`);
+}
+const before = results.find((r) => r.before && r.count === 1);
+if (one && before) log(`This build vs BENCH_BEFORE (1 instance): server CPU per event ${(one.serverUsPerEvent / before.serverUsPerEvent).toFixed(2)}×, p50 latency ${before.p50.toFixed(1)} → ${one.p50.toFixed(1)} ms, POST → turn_start p50 ${before.waitP50.toFixed(0)} → ${one.waitP50.toFixed(0)} ms.`);
 if (one) {
   log(`Per-event overhead of the scale mode vs the single process (1 instance each, same run): server CPU per event ${(one.serverUsPerEvent / single.serverUsPerEvent).toFixed(2)}× (${single.serverUsPerEvent.toFixed(0)} → ${one.serverUsPerEvent.toFixed(0)} µs, Redis's and PostgreSQL's own CPU not counted); latency p50 +${(one.p50 - single.p50).toFixed(1)} ms (${(one.p50 / single.p50).toFixed(2)}×), p99 +${(one.p99 - single.p99).toFixed(1)} ms; throughput ${(one.eventsPerS / single.eventsPerS).toFixed(2)}× of the single process.`);
 }

@@ -80,6 +80,8 @@ export class TurnTraceRecorder {
     switch (type) {
       case "text_delta":
       case "tool_use":
+        // Only the first opens the call's span; the rest change nothing to save (most events are these).
+        if (frame.chat) return;
         this.#chat(frame);
         break;
       case "model_response":

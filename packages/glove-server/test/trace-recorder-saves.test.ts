@@ -1,6 +1,7 @@
 /**
  * The turn trace is saved when it changes: streamed text after a model call's span opened changes
- * nothing, so a long stream is not saved again at every interval (nor touched per event).
+ * nothing, so a long stream is not saved again at every interval (nor touched per event). Span ids
+ * come from a pool of random bytes.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TurnTraceRecorder } from "../src/conversations/turn-trace-recorder.js";
@@ -51,5 +52,14 @@ describe("TurnTraceRecorder saves", () => {
       ["model_call", "ok"],
       ["model_call", "ok"],
     ]);
+  });
+});
+
+describe("span ids", () => {
+  it("are 16 hex characters, distinct across many spans (past a refill of their random pool)", async () => {
+    const { newSpanId } = await import("../src/conversations/span-id.js");
+    const ids = Array.from({ length: 3000 }, () => newSpanId());
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { newSpanId } from "./span-id.js";
 import { retryErrorType, SUBAGENT_DISPATCH_TOOL_NAME, TRACE_ATTR, TRACE_OPERATION, type SubscriberEventArgs, type ToolCall } from "glove-core";
 import type { TraceSpan, TurnTrace, TurnTraceStatus, TurnTraceStore } from "../storage/inspect/types.js";
 
@@ -246,7 +246,7 @@ export class TurnTraceRecorder {
   /** A new running span under the frame's parent; past the per-turn bound it is only counted. */
   #add(frame: Frame, kind: TraceSpan["kind"], name: string, attributes: TraceSpan["attributes"], startMs: number): TraceSpan {
     if (frame.path) attributes[TRACE_ATTR.agentPath] = frame.path;
-    const span: TraceSpan = { spanId: randomBytes(8).toString("hex"), parentSpanId: frame.parentSpanId, name, kind, startMs, durationMs: null, status: "running", attributes };
+    const span: TraceSpan = { spanId: newSpanId(), parentSpanId: frame.parentSpanId, name, kind, startMs, durationMs: null, status: "running", attributes };
     if (this.#trace.spans.length < RECORDED_SPANS) this.#trace.spans.push(span);
     else {
       this.#trace.truncated = true;

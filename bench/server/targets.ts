@@ -10,6 +10,7 @@ import { startBareTarget, type BareConfig } from "./bare-target.js";
 import { startGloveTarget, type GloveTargetOptions } from "./glove-target.js";
 import { PEER_KINDS, type PeerKind, type PeerOptions } from "./peers/peer-options.js";
 import { servePeer } from "./peers/serve-peer.js";
+import { threadCpuUs } from "./thread-cpu.js";
 import { countWrites, writeCounts } from "./write-counter.js";
 
 export type TargetKind = "glove" | "bare" | PeerKind;
@@ -17,6 +18,8 @@ export type TargetKind = "glove" | "bare" | PeerKind;
 export interface ServerStats {
   /** process.cpuUsage() user + system of the server's process, µs. */
   cpuUs: number;
+  /** Of that, the threads other than the main one (JIT compiler, GC helpers; Linux only), µs. */
+  threadCpuUs?: number | undefined;
   writes: number;
   bytes: number;
   /** Socket writes (what `writes` became after node:http's corking). */
@@ -38,6 +41,8 @@ export interface TargetOptions {
 
 export interface Target {
   kind: TargetKind;
+  /** Tells two targets of one kind apart in reports (an earlier build of the same server); defaults to kind. */
+  label?: string;
   url: string;
   /** The server's process id, when it runs in a process of its own. */
   pid?: number | undefined;
@@ -87,6 +92,7 @@ function readStats(live: number): ServerStats {
   const memory = process.memoryUsage();
   return {
     cpuUs: cpu.user + cpu.system,
+    threadCpuUs: threadCpuUs(),
     writes: writeCounts.writes,
     bytes: writeCounts.bytes,
     flushes: writeCounts.flushes,
@@ -168,11 +174,15 @@ export interface SpawnOptions {
   execArgv?: string[];
   /** A program (and its arguments) the server's node runs under, e.g. valgrind: `wrapper node … child.js`. */
   wrapper?: string[];
+  /** Another build's compiled `child.js` (an earlier checkout's bench/dist/server/child.js), for before/after runs. */
+  childFile?: string;
+  /** The target's label (see Target.label). */
+  label?: string;
 }
 
 /** The server in a child process running `child.js` (compiled bench only). */
 export async function spawnTarget(kind: TargetKind, options: TargetOptions = {}, spawnOptions: SpawnOptions = {}): Promise<Target> {
-  const file = fileURLToPath(new URL("./child.js", import.meta.url));
+  const file = spawnOptions.childFile ?? fileURLToPath(new URL("./child.js", import.meta.url));
   const nodeArgs = ["--expose-gc", ...(spawnOptions.execArgv ?? [])];
   const [wrapper, ...wrapperArgs] = spawnOptions.wrapper ?? [];
   const child: ChildProcess = fork(file, [kind], {
@@ -210,6 +220,7 @@ export async function spawnTarget(kind: TargetKind, options: TargetOptions = {},
   const url = await started;
   return {
     kind,
+    ...(spawnOptions.label !== undefined ? { label: spawnOptions.label } : {}),
     url,
     pid: child.pid,
     stats: async () => (await call({ op: "stats" })) as ServerStats,

@@ -19,18 +19,20 @@ export interface PeerSample {
   frames: number;
   /** Server CPU (user + system) from the first message to the last answer's end, µs. */
   cpuUs: number;
+  /** Of that, threads other than the main one: JIT compiler, GC helpers (0 where not measured), µs. */
+  threadCpuUs: number;
   wallMs: number;
   /** The text the clients of the last conversation received, for the smoke test. */
   lastText: string;
 }
 
-async function timed(target: Target, run: () => Promise<unknown>): Promise<{ cpuUs: number; wallMs: number }> {
+async function timed(target: Target, run: () => Promise<unknown>): Promise<{ cpuUs: number; threadCpuUs: number; wallMs: number }> {
   const before = await target.stats();
   const t0 = performance.now();
   await run();
   const wallMs = performance.now() - t0;
   const after = await target.stats();
-  return { cpuUs: after.cpuUs - before.cpuUs, wallMs };
+  return { cpuUs: after.cpuUs - before.cpuUs, threadCpuUs: (after.threadCpuUs ?? 0) - (before.threadCpuUs ?? 0), wallMs };
 }
 
 /** glove-server and the bare loop: a conversation, an SSE stream on it, messages posted to it. */
@@ -40,7 +42,7 @@ async function eventStreamRound(target: Target, conversations: number, turns: nu
     const ids = await pool(Array.from({ length: conversations }), 50, () => client.createConversation("chat"));
     const streams = ids.map((id, i) => client.openStream(id, i === ids.length - 1));
     await within(Promise.all(streams.map((s) => s.snapshot)), STEP_TIMEOUT_MS, `${target.kind}: snapshots`);
-    const { cpuUs, wallMs } = await timed(target, () =>
+    const { cpuUs, threadCpuUs, wallMs } = await timed(target, () =>
       within(
         Promise.all(
           ids.map(async (id, i) => {
@@ -63,6 +65,7 @@ async function eventStreamRound(target: Target, conversations: number, turns: nu
       textDeltas: streams.reduce((sum, s) => sum + s.textDeltas, 0),
       frames: streams.reduce((sum, s) => sum + s.frames, 0),
       cpuUs,
+      threadCpuUs,
       wallMs,
       lastText: last.events.filter((e) => e.type === "text_delta").map((e) => (e.data as { text: string }).text).join(""),
     };
@@ -80,7 +83,7 @@ async function aiSdkRound(target: Target, conversations: number, turns: number):
     let textDeltas = 0;
     let frames = 0;
     let lastText = "";
-    const { cpuUs, wallMs } = await timed(target, () =>
+    const { cpuUs, threadCpuUs, wallMs } = await timed(target, () =>
       within(
         Promise.all(
           ids.map(async (id, i) => {
@@ -97,7 +100,7 @@ async function aiSdkRound(target: Target, conversations: number, turns: number):
       ),
     );
     await pool(ids, 50, (id) => client.deleteConversation(id));
-    return { conversations, turns, textDeltas, frames, cpuUs, wallMs, lastText };
+    return { conversations, turns, textDeltas, frames, cpuUs, threadCpuUs, wallMs, lastText };
   } finally {
     client.close();
     chat.close();

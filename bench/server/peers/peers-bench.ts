@@ -5,30 +5,41 @@
  */
 import { median } from "../bench.js";
 import type { Target } from "../targets.js";
-import type { PeerKind } from "./peer-options.js";
 import { peerRound, type PeerSample } from "./peer-round.js";
+
+/** Rows are keyed by a target's label (two builds of one peer in a before/after run), else its kind. */
+export const labelOf = (target: Target): string => target.label ?? target.kind;
 
 export interface PeerCell {
   conversations: number;
   turns: number;
   /** Per peer: server CPU µs per streamed text event, median over the repetitions. */
-  cpuPerText: Partial<Record<PeerKind, number>>;
+  cpuPerText: Record<string, number>;
+  /** Per peer: of that, threads other than the main one (JIT compiler, GC helpers), median. */
+  threadCpuPerText: Record<string, number>;
   /** Per peer: its CPU per text event ÷ the bare loop's, per repetition, and their median. */
-  ratios: Partial<Record<PeerKind, number[]>>;
-  ratio: Partial<Record<PeerKind, number>>;
+  ratios: Record<string, number[]>;
+  ratio: Record<string, number>;
   /** Text events per conversation and turn (the same for every peer when they stream the same answer). */
-  textPerTurn: Partial<Record<PeerKind, number>>;
-  samples: Partial<Record<PeerKind, PeerSample[]>>;
+  textPerTurn: Record<string, number>;
+  samples: Record<string, PeerSample[]>;
 }
 
 export interface PeersOptions {
   sizes: number[];
   reps: number;
   turns: number;
+  /**
+   * Uncounted rounds per size and peer before the repetitions (default 1). A server's CPU per
+   * event falls over its first rounds while V8 still compiles its code on background threads;
+   * more code takes more rounds.
+   */
+  warmup?: number;
   log?: (line: string) => void;
 }
 
 const perText = (s: PeerSample) => s.cpuUs / Math.max(1, s.textDeltas);
+const threadPerText = (s: PeerSample) => s.threadCpuUs / Math.max(1, s.textDeltas);
 
 /** `targets` must include the bare loop (`bare-peer`), the baseline of every ratio. */
 export async function peersBench(targets: Target[], options: PeersOptions): Promise<PeerCell[]> {
@@ -36,27 +47,28 @@ export async function peersBench(targets: Target[], options: PeersOptions): Prom
   if (!bare) throw new Error("the peers bench needs the bare-peer target as its baseline");
   const cells: PeerCell[] = [];
   for (const n of options.sizes) {
-    for (const target of targets) await peerRound(target, n, options.turns); // warm-up, not counted
-    const samples: Partial<Record<PeerKind, PeerSample[]>> = {};
+    for (let i = 0; i < (options.warmup ?? 1); i++) for (const target of targets) await peerRound(target, n, options.turns); // not counted
+    const samples: Record<string, PeerSample[]> = {};
     for (let rep = 0; rep < options.reps; rep++) {
       const order = [...targets.slice(rep % targets.length), ...targets.slice(0, rep % targets.length)];
       for (const target of order) {
         const sample = await peerRound(target, n, options.turns);
-        (samples[target.kind as PeerKind] ??= []).push(sample);
+        (samples[labelOf(target)] ??= []).push(sample);
         options.log?.(
-          `  N=${n} rep ${rep + 1} ${target.kind}: ${sample.textDeltas} text events, ${perText(sample).toFixed(2)} µs CPU/text event, ${sample.wallMs.toFixed(0)} ms`,
+          `  N=${n} rep ${rep + 1} ${labelOf(target)}: ${sample.textDeltas} text events, ${perText(sample).toFixed(2)} µs CPU/text event (${threadPerText(sample).toFixed(1)} off the main thread), ${sample.wallMs.toFixed(0)} ms`,
         );
       }
     }
-    const bareSamples = samples["bare-peer"]!;
-    const cell: PeerCell = { conversations: n, turns: options.turns, cpuPerText: {}, ratios: {}, ratio: {}, textPerTurn: {}, samples };
+    const bareSamples = samples[labelOf(bare)]!;
+    const cell: PeerCell = { conversations: n, turns: options.turns, cpuPerText: {}, threadCpuPerText: {}, ratios: {}, ratio: {}, textPerTurn: {}, samples };
     for (const target of targets) {
-      const kind = target.kind as PeerKind;
-      const own = samples[kind]!;
-      cell.cpuPerText[kind] = median(own.map(perText));
-      cell.ratios[kind] = own.map((s, i) => perText(s) / perText(bareSamples[i]!));
-      cell.ratio[kind] = median(cell.ratios[kind]!);
-      cell.textPerTurn[kind] = own[0]!.textDeltas / (n * options.turns);
+      const label = labelOf(target);
+      const own = samples[label]!;
+      cell.cpuPerText[label] = median(own.map(perText));
+      cell.threadCpuPerText[label] = median(own.map(threadPerText));
+      cell.ratios[label] = own.map((s, i) => perText(s) / perText(bareSamples[i]!));
+      cell.ratio[label] = median(cell.ratios[label]);
+      cell.textPerTurn[label] = own[0]!.textDeltas / (n * options.turns);
     }
     cells.push(cell);
   }
@@ -66,13 +78,13 @@ export async function peersBench(targets: Target[], options: PeersOptions): Prom
 /** Markdown rows: one per N and peer. */
 export function peersTable(cells: PeerCell[], storage: string): string[] {
   const lines = [
-    "| storage | N | peer | text events/turn | server CPU µs/text event | **÷ bare loop** | per-rep ratios |",
-    "|---|---:|---|---:|---:|---:|---|",
+    "| storage | N | peer | text events/turn | server CPU µs/text event | of which off the main thread | **÷ bare loop** | per-rep ratios |",
+    "|---|---:|---|---:|---:|---:|---:|---|",
   ];
   for (const cell of cells) {
-    for (const kind of Object.keys(cell.cpuPerText) as PeerKind[]) {
+    for (const label of Object.keys(cell.cpuPerText)) {
       lines.push(
-        `| ${storage} | ${cell.conversations} | ${kind} | ${cell.textPerTurn[kind]!.toFixed(0)} | ${cell.cpuPerText[kind]!.toFixed(1)} | **${cell.ratio[kind]!.toFixed(2)}×** | ${cell.ratios[kind]!.map((r) => r.toFixed(2)).join(" ")} |`,
+        `| ${storage} | ${cell.conversations} | ${label} | ${cell.textPerTurn[label]!.toFixed(0)} | ${cell.cpuPerText[label]!.toFixed(1)} | ${cell.threadCpuPerText[label]!.toFixed(1)} | **${cell.ratio[label]!.toFixed(2)}×** | ${cell.ratios[label]!.map((r) => r.toFixed(2)).join(" ")} |`,
       );
     }
   }

@@ -5,6 +5,7 @@
  * to the bare loop in the same repetition; then heap per live idle conversation.
  */
 import os from "node:os";
+import { join, resolve } from "node:path";
 import { env } from "../fixtures.js";
 import { spawnTarget, type Target } from "../targets.js";
 import { spawnFakeModel } from "./fake-model.js";
@@ -18,29 +19,40 @@ const REPS = env("BENCH_REPS", 5);
 const TURNS = env("BENCH_TURNS", 2);
 const IDLE = env("BENCH_IDLE", 1000);
 const WAKE = env("BENCH_WAKE", 50);
+/** Uncounted rounds per size and peer before the repetitions (the JIT still compiles over the first ones). */
+const WARMUP = env("BENCH_WARMUP", 3);
+/** An earlier checkout, built (`npx tsc -b bench` there): its glove-server runs in the same rounds as "glove-peer@before". */
+const BEFORE = process.env.BENCH_BEFORE;
+/** BENCH_AISDK=0 leaves the AI SDK peer out (shorter before/after runs). */
+const AISDK = process.env.BENCH_AISDK !== "0";
 const log = (line = "") => console.log(line);
 
 log(`server peers — Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
 const model = await spawnFakeModel();
 const spawn = (kind: PeerKind, storage: "memory" | "sqlite" = "memory") => spawnTarget(kind, { peer: { modelURL: model.url, storage } });
+const spawnBefore = (storage: "memory" | "sqlite") =>
+  spawnTarget("glove-peer", { peer: { modelURL: model.url, storage } }, { childFile: join(resolve(BEFORE!), "bench/dist/server/child.js"), label: "glove-peer@before" });
 const tables: string[] = [];
 try {
   const bare = await spawn("bare-peer");
-  const aisdk = await spawn("aisdk-peer");
+  const aisdk = AISDK ? await spawn("aisdk-peer") : undefined;
   try {
     for (const storage of STORAGES) {
       const glove = await spawn("glove-peer", storage);
+      const before = BEFORE ? await spawnBefore(storage) : undefined;
       try {
-        log(`\nstorage ${storage}: ${SIZES.join(", ")} conversations × ${TURNS} messages, ${REPS} reps`);
-        const cells = await peersBench([bare, aisdk, glove], { sizes: SIZES, reps: REPS, turns: TURNS, log });
+        log(`\nstorage ${storage}: ${SIZES.join(", ")} conversations × ${TURNS} messages, ${WARMUP} warm-up rounds, ${REPS} reps`);
+        const targets = [bare, aisdk, before, glove].filter((t): t is Target => t !== undefined);
+        const cells = await peersBench(targets, { sizes: SIZES, reps: REPS, turns: TURNS, warmup: WARMUP, log });
         tables.push(...peersTable(cells, storage).slice(tables.length ? 2 : 0));
       } finally {
         await glove.close();
+        await before?.close();
       }
     }
   } finally {
     await bare.close();
-    await aisdk.close();
+    await aisdk?.close();
   }
   log();
   for (const line of tables) log(line);

@@ -54,6 +54,20 @@ describe("server peers bench (tiny, in process)", () => {
   );
 
   it(
+    "two builds of one peer are reported apart by their labels",
+    async () => {
+      const { url } = await model();
+      const bare = await target("bare-peer", url);
+      const glove = await target("glove-peer", url);
+      const cells = await peersBench([bare, { ...glove, label: "glove-peer@before" }, glove], { sizes: [2], reps: 1, turns: 1, warmup: 0 });
+      expect(Object.keys(cells[0]!.ratio).sort()).toEqual(["bare-peer", "glove-peer", "glove-peer@before"]);
+      expect(cells[0]!.samples["glove-peer@before"]![0]!.textDeltas).toBe(2 * 20);
+      expect(peersTable(cells, "memory")).toHaveLength(2 + 3);
+    },
+    PROMPT_WAIT_MS,
+  );
+
+  it(
     "memory: every conversation stays live on glove-server (SQLite) and the AI SDK after its message",
     async () => {
       const { url } = await model();

@@ -32,6 +32,9 @@ export class SlotAnswerError extends GloveError {
  */
 export async function pendingQuestions(store: WaitStore, history: readonly Message[]): Promise<PendingQuestion[]> {
   const open = new Set(unansweredCallIds(history));
+  // Every question, own or a subagent's, waits under an unanswered call: with none, nothing to read
+  // (a server asks this before every message).
+  if (open.size === 0) return [];
   const waits = await store.getWaits({ status: "pending" });
   const own = waits
     .filter((wait) => wait.kind === "question" && open.has(wait.toolCallId))

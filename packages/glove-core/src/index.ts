@@ -40,6 +40,7 @@ export type { ToolCallDisplayOptions } from "./display/tool-call-display.js";
 export { MemoryStore, MemoryStoreError } from "./stores/memory-store.js";
 export type { MemoryStoreOptions } from "./stores/memory-store.js";
 export { planAppend, planAppendSync } from "./stores/append-plan.js";
+export { recordModelCallInSteps, runsOwnModelCallSteps } from "./stores/model-call.js";
 export type { AppendPlan, MessageRange, StoredPosition } from "./stores/append-plan.js";
 export {
   INTERRUPTED_TOOL_MESSAGE,

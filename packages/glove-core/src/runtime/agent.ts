@@ -57,10 +57,8 @@ export class Agent {
         systemPromptSuffix: options?.systemPromptSuffix,
         output: options?.output,
       });
-      await this.observer.addTokensConsumed({ tokens_in: result.tokens_in, tokens_out: result.tokens_out });
       const calls = collectToolCalls(result.messages);
-      await this.context.appendMessages(result.messages);
-      await this.observer.turnComplete();
+      await this.observer.modelCallComplete(result.messages, { tokens_in: result.tokens_in, tokens_out: result.tokens_out });
 
       if (calls.length === 0) {
         await this.observer.tryCompaction(signal);

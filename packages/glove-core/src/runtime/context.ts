@@ -1,4 +1,4 @@
-import type { ContextControls, Message, StoreAdapter, Task } from "../types/index.js";
+import type { ContextControls, Message, StoreAdapter, Task, TokenConsumptionCounter } from "../types/index.js";
 import { newMessageId } from "../branches/message-ids.js";
 import { ConfigurationError } from "../errors.js";
 
@@ -61,6 +61,20 @@ export class Context implements ContextControls {
     // Every message gets a stable id: branches are built and switched by message id (decision 0025).
     for (const msg of msgs) msg.id ??= newMessageId();
     await this.store.appendMessages(msgs);
+    this.#appended(msgs);
+  }
+
+  /**
+   * A model call's messages, tokens and turn in the store's one write (`recordModelCall`, which
+   * the caller has checked is present); the view follows as after `appendMessages`.
+   */
+  async recordModelCall(msgs: Message[], tokens: TokenConsumptionCounter): Promise<void> {
+    for (const msg of msgs) msg.id ??= newMessageId();
+    await this.store.recordModelCall!({ messages: msgs, tokens });
+    this.#appended(msgs);
+  }
+
+  #appended(msgs: Message[]): void {
     if (!this.view) return;
     for (const msg of msgs) {
       if (msg.is_compaction) this.view = [msg];

@@ -62,6 +62,23 @@ export class Observer implements ObserverControls {
     return this.store.getTurnCount();
   }
 
+  /**
+   * Stores a model call — its messages, tokens and turn — then reports its tokens. One write when
+   * the store has `recordModelCall` (decision 0037); otherwise the three calls it always made.
+   * Either way `token_consumption` is emitted once the tokens are stored, with the same payload.
+   */
+  async modelCallComplete(messages: Message[], tokens: TokenConsumptionCounter): Promise<void> {
+    if (!this.ctx.store.recordModelCall) {
+      await this.addTokensConsumed(tokens);
+      await this.ctx.appendMessages(messages);
+      await this.turnComplete();
+      return;
+    }
+    this.lastContextSize = tokens.tokens_in + tokens.tokens_out;
+    await this.ctx.recordModelCall(messages, tokens);
+    await this.bus.emit("token_consumption", { consumption: { ...tokens } });
+  }
+
   async addTokensConsumed(args: TokenConsumptionCounter): Promise<void> {
     this.lastContextSize = args.tokens_in + args.tokens_out;
     await this.store.addTokens(args);

@@ -5,6 +5,7 @@ import type {
   InboxItemUpdate,
   Message,
   MessagePageResult,
+  ModelCallRecord,
   PermissionStatus,
   StoreAdapter,
   StoredBranch,
@@ -21,6 +22,7 @@ import { checkBranchRewrite, decodeBranch, type BranchRow, type CheckedRewrite }
 import { clonePlain } from "./clone.js";
 import { MemoryWaits } from "./memory-waits.js";
 import { checkedPage } from "./message-page.js";
+import { recordModelCallInSteps, runsOwnModelCallSteps } from "./model-call.js";
 import { createRecordCodec, type RecordCodec } from "./record-codec.js";
 import { requireSessionId, subStoreSession } from "./store-ids.js";
 import { StoreSessionError } from "./store-session-error.js";
@@ -109,6 +111,10 @@ export class MemoryStore implements StoreAdapter {
    * the batch moves on from, or a GLOVE_STORE_CONFLICT for results of calls already answered.
    */
   async appendMessages(msgs: Message[]): Promise<void> {
+    this.#append(msgs);
+  }
+
+  #append(msgs: Message[]): void {
     const bodies = this.#codec.encodeMessages(msgs);
     if (bodies.length === 0) return;
     if (this.#options.repairInterruptedToolCalls !== false) {
@@ -150,10 +156,27 @@ export class MemoryStore implements StoreAdapter {
 
   /** Adds non-negative integer counts; refuses an add that would take the total past 2^53 − 1. */
   async addTokens(args: TokenConsumptionCounter): Promise<void> {
-    const { tokens_in, tokens_out } = this.#codec.checkTokens(args);
-    this.#codec.checkTokenTotal(this.#tokensIn + this.#tokensOut, { tokens_in, tokens_out });
+    const { tokens_in, tokens_out } = this.#checkedTokens(args);
     this.#tokensIn += tokens_in;
     this.#tokensOut += tokens_out;
+  }
+
+  #checkedTokens(args: TokenConsumptionCounter): TokenConsumptionCounter {
+    const checked = this.#codec.checkTokens(args);
+    this.#codec.checkTokenTotal(this.#tokensIn + this.#tokensOut, checked);
+    return checked;
+  }
+
+  /** Messages, tokens and one turn, all or nothing (everything is checked before anything changes). */
+  async recordModelCall(call: ModelCallRecord): Promise<void> {
+    if (!runsOwnModelCallSteps(this, MemoryStore.prototype)) {
+      return recordModelCallInSteps(this, call, (tokens) => void this.#checkedTokens(tokens));
+    }
+    const { tokens_in, tokens_out } = this.#checkedTokens(call?.tokens);
+    this.#append(call.messages);
+    this.#tokensIn += tokens_in;
+    this.#tokensOut += tokens_out;
+    this.#turns += 1;
   }
 
   async getTurnCount(): Promise<number> {

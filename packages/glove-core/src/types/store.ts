@@ -62,6 +62,16 @@ export interface StoreAdapter {
   incrementTurn(): Promise<void>;
   resetCounters(): Promise<void>;
 
+  /**
+   * Optional: stores one model call at once — appends `call.messages` (as `appendMessages` does,
+   * with the same checks and repair), adds `call.tokens` (as `addTokens`, refused the same way) and
+   * counts one turn (as `incrementTurn`), all or nothing: a refused token count or message writes
+   * nothing. The agent loop uses it after every model call when present (one write instead of
+   * three); without it, it makes the three calls. A subclass or wrapper that changes
+   * `appendMessages`, `addTokens` or `incrementTurn` must change (or hide) this too.
+   */
+  recordModelCall?(call: ModelCallRecord): Promise<void>;
+
   // Optional — tasks
   getTasks?(): Promise<Task[]>;
   addTasks?(tasks: Task[]): Promise<void>;
@@ -128,6 +138,14 @@ export interface StoreAdapter {
    * without loading the rest of the history (tools that page through long conversations use it).
    */
   getMessagePage?(offset: number, limit: number): Promise<MessagePageResult>;
+}
+
+/** What one model call leaves in a store (`StoreAdapter.recordModelCall`). */
+export interface ModelCallRecord {
+  /** The model's messages, appended in order. */
+  messages: Message[];
+  /** The call's token counts, added to the session's. */
+  tokens: TokenConsumptionCounter;
 }
 
 /** One page of a conversation's history, from `getMessagePage`. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { Message, StoredWait, SubAgentStoreOptions, WaitFilter, WaitOutcome } from "../../src/index.js";
+import type { Message, ModelCallRecord, StoredWait, SubAgentStoreOptions, WaitFilter, WaitOutcome } from "../../src/index.js";
 import { MemoryStore } from "../../src/index.js";
 import { storeConformanceCases, type StoreCapability } from "../../src/testing/index.js";
 
 // MemoryStore keeps its data in the instance, so "the same session" is the same instance.
 const sessions = new Map<string, MemoryStore>();
-const ALL: StoreCapability[] = ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage", "branches"];
+const ALL: StoreCapability[] = ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage", "branches", "recordModelCall"];
 
 describe("MemoryStore conformance", () => {
   const cases = storeConformanceCases({
@@ -125,6 +125,27 @@ describe("the conformance suite catches broken stores", () => {
     expect(await run((id) => new Truncating(id), /^token counts: only/)).toMatch(/addTokens\(\{ tokens_in: 12 \}\) must be refused with GLOVE_STORE_INVALID/);
   });
 
+  it("a store whose recordModelCall counts tokens and the turn before a refused message", async () => {
+    class NotAtomic extends MemoryStore {
+      override async recordModelCall(call: ModelCallRecord) {
+        await this.addTokens(call?.tokens);
+        await this.incrementTurn();
+        await this.appendMessages(call.messages);
+      }
+    }
+    expect(await run((id) => new NotAtomic(id), /^recordModelCall: messages, tokens and one turn/)).toMatch(/getTokenCount\(\) after refused model calls \(must write nothing\): expected 12, got 22/);
+  });
+
+  it("a store whose recordModelCall forgets the turn", async () => {
+    class NoTurn extends MemoryStore {
+      override async recordModelCall(call: ModelCallRecord) {
+        await this.addTokens(call.tokens);
+        await this.appendMessages(call.messages);
+      }
+    }
+    expect(await run((id) => new NoTurn(id), /^recordModelCall: the same history/)).toMatch(/getTurnCount\(\) after model calls: expected 3, got 0/);
+  });
+
   it("a store whose every settle of a known wait wins (last answer wins)", async () => {
     class LastWins extends MemoryStore {
       override async settleWait(id: string, outcome: WaitOutcome) {
@@ -157,5 +178,33 @@ describe("the conformance suite catches broken stores", () => {
       }
     }
     expect(await run((id) => new Lossy(id), /round-trip exactly/)).toMatch(/getMessages\(\) \(text must be exact; data as its JSON form\)\[0\]\.text/);
+  });
+});
+
+describe("MemoryStore.recordModelCall in a subclass that changes a step", () => {
+  it("goes through the subclass's appendMessages, addTokens and incrementTurn, and a refused count still writes nothing", async () => {
+    const seen: string[] = [];
+    class Persisting extends MemoryStore {
+      override async appendMessages(msgs: Message[]) {
+        seen.push(`append ${msgs.map((m) => m.text).join(",")}`);
+        return super.appendMessages(msgs);
+      }
+      override async addTokens(args: { tokens_in: number; tokens_out: number }) {
+        seen.push(`tokens ${args.tokens_in}+${args.tokens_out}`);
+        return super.addTokens(args);
+      }
+      override async incrementTurn() {
+        seen.push("turn");
+        return super.incrementTurn();
+      }
+    }
+    const store = new Persisting("s");
+    await store.recordModelCall({ messages: [{ sender: "agent", text: "a" }], tokens: { tokens_in: 3, tokens_out: 1 } });
+    expect(seen).toEqual(["append a", "tokens 3+1", "turn"]);
+    await expect(store.recordModelCall({ messages: [{ sender: "agent", text: "b" }], tokens: { tokens_in: -1, tokens_out: 0 } })).rejects.toMatchObject({
+      code: "GLOVE_STORE_INVALID",
+    });
+    expect(seen).toHaveLength(3);
+    expect([(await store.getMessages()).length, await store.getTokenCount(), await store.getTurnCount()]).toEqual([1, 4, 1]);
   });
 });

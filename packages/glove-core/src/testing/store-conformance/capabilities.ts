@@ -15,6 +15,7 @@ const GROUPS: Record<StoreCapability, Array<keyof StoreAdapter>> = {
   messagesSinceLastCompaction: ["getMessagesSinceLastCompaction"],
   messagePage: ["getMessagePage"],
   branches: ["getBranches", "rewriteBranches"],
+  recordModelCall: ["recordModelCall"],
 };
 
 /**

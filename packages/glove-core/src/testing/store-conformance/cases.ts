@@ -6,6 +6,7 @@ import { branchCases } from "./branch-cases.js";
 import { idCases } from "./id-cases.js";
 import { inboxConsumeCases } from "./inbox-consume-cases.js";
 import { messagePageCases } from "./message-page-cases.js";
+import { modelCallCases } from "./model-call-cases.js";
 import { parityCases } from "./parity-cases.js";
 import { repairCases } from "./repair-cases.js";
 import { subStoreCases } from "./sub-store-cases.js";
@@ -294,5 +295,6 @@ export function storeConformanceCases(options: StoreConformanceOptions): StoreCo
     ...inboxConsumeCases({ define, open, required, options }),
     ...messagePageCases({ define, open, required, options }),
     ...branchCases({ define, open, required, options }),
+    ...modelCallCases({ define, open, required, options }),
   ];
 }

@@ -12,7 +12,8 @@ export type StoreCapability =
   | "messageCount"
   | "messagesSinceLastCompaction"
   | "messagePage"
-  | "branches";
+  | "branches"
+  | "recordModelCall";
 
 /** How to run the store conformance suite against your store. */
 export interface StoreConformanceOptions {

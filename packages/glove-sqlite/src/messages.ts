@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { Message, MessagePageResult, MessageRecord } from "glove-core";
+import type { Message, MessagePageResult, MessageRecord, TokenConsumptionCounter } from "glove-core";
 import { checkedPage, planAppendSync } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import type { SqliteSession, SqliteSessionRow } from "./session.js";
@@ -12,6 +12,7 @@ export class SqliteMessages {
   readonly #repair: boolean;
   readonly #s: ReturnType<typeof prepare>;
   readonly #appendBatch: (msgs: Message[], bodies: string[]) => void;
+  readonly #recordCall: (msgs: Message[], bodies: string[], tokens: TokenConsumptionCounter) => void;
 
   constructor(session: SqliteSession, row: SqliteSessionRow, repairInterruptedToolCalls: boolean) {
     this.#session = session;
@@ -19,6 +20,9 @@ export class SqliteMessages {
     this.#repair = repairInterruptedToolCalls;
     this.#s = statementsFor(session.db, prepare);
     this.#appendBatch = session.db.transaction((msgs: Message[], bodies: string[]) => this.#appendInTransaction(msgs, bodies)).immediate;
+    this.#recordCall = session.db.transaction((msgs: Message[], bodies: string[], tokens: TokenConsumptionCounter) =>
+      this.#appendInTransaction(msgs, bodies, tokens),
+    ).immediate;
   }
 
   /** Every message from `seq` on, in order. */
@@ -54,9 +58,21 @@ export class SqliteMessages {
     if (msgs.length > 0) this.#appendBatch(msgs, bodies);
   }
 
-  #appendInTransaction(msgs: Message[], bodies: string[]): void {
+  /**
+   * A model call in one IMMEDIATE transaction: the batch as `append` writes it, the tokens and one
+   * turn, all or nothing. Tokens and messages are checked before anything is written, and the
+   * token total again (past 2^53 − 1 is refused) against the row read inside the transaction.
+   */
+  recordModelCall(msgs: Message[], tokens: TokenConsumptionCounter): void {
+    const { codec } = this.#session;
+    const checked = codec.checkTokens(tokens);
+    this.#recordCall(msgs, codec.encodeMessages(msgs), checked);
+  }
+
+  #appendInTransaction(msgs: Message[], bodies: string[], tokens?: TokenConsumptionCounter): void {
     const { sessionId, codec } = this.#session;
     const session = this.#row.read();
+    if (tokens) codec.checkTokenTotal(session.tokens_in + session.tokens_out, tokens);
     let seq = session.message_count;
     let lastCompaction = session.last_compaction_seq;
     const now = new Date().toISOString();
@@ -72,7 +88,8 @@ export class SqliteMessages {
       if (plan.repair) insert(plan.repair, codec.encodeMessage(plan.repair));
     }
     msgs.forEach((message, i) => insert(message, bodies[i]!));
-    this.#row.setMessageCount(seq, lastCompaction);
+    if (tokens) this.#row.recordModelCall(seq, lastCompaction, tokens);
+    else this.#row.setMessageCount(seq, lastCompaction);
   }
 
   /** Stored messages `from` ≤ seq < `to`, for the append plan. */

@@ -76,10 +76,22 @@ export class SqliteSessionRow {
     this.#addTokens(tokens_in, tokens_out);
   }
 
+  /** Refuses what `addTokens` would refuse now, writing nothing. */
+  checkTokens(args: TokenConsumptionCounter): void {
+    const checked = this.#session.codec.checkTokens(args);
+    const row = this.read();
+    this.#session.codec.checkTokenTotal(row.tokens_in + row.tokens_out, checked);
+  }
+
   #addTokensChecked(tokensIn: number, tokensOut: number): void {
     const row = this.read();
     this.#session.codec.checkTokenTotal(row.tokens_in + row.tokens_out, { tokens_in: tokensIn, tokens_out: tokensOut });
     this.#s.addTokens.run(tokensIn, tokensOut, this.#session.sessionId);
+  }
+
+  /** A model call's end of the row: the new message count, its tokens and one more turn, in one statement. */
+  recordModelCall(count: number, lastCompactionSeq: number | null, tokens: TokenConsumptionCounter): void {
+    this.#s.recordModelCall.run(count, lastCompactionSeq, tokens.tokens_in, tokens.tokens_out, this.#session.sessionId);
   }
 
   incrementTurn(): void {
@@ -105,6 +117,10 @@ function prepare(db: Database) {
       `UPDATE glove_sessions SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ?
        WHERE session_id = ? AND ${INTEGER_COLUMNS.map((c) => `typeof(${c}) = 'integer' AND ${c} BETWEEN 0 AND ${MAX_SAFE}`).join(" AND ")}
          AND tokens_in + tokens_out <= ${MAX_SAFE} - ?`,
+    ),
+    recordModelCall: db.prepare(
+      `UPDATE glove_sessions SET message_count = ?, last_compaction_seq = ?, tokens_in = tokens_in + ?, tokens_out = tokens_out + ?, turns = turns + 1
+       WHERE session_id = ?`,
     ),
     incrementTurn: db.prepare("UPDATE glove_sessions SET turns = turns + 1 WHERE session_id = ?"),
     resetCounters: db.prepare("UPDATE glove_sessions SET tokens_in = 0, tokens_out = 0, turns = 0 WHERE session_id = ?"),

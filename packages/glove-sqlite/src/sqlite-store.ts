@@ -8,6 +8,7 @@ import type {
   InboxItemUpdate,
   Message,
   MessagePageResult,
+  ModelCallRecord,
   PermissionStatus,
   StoreAdapter,
   StoredBranch,
@@ -20,7 +21,7 @@ import type {
   WaitOutcome,
   WaitSettlement,
 } from "glove-core";
-import { ConfigurationError, createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
+import { ConfigurationError, createRecordCodec, recordModelCallInSteps, requireSessionId, runsOwnModelCallSteps, subStoreSession } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import { SqliteInbox } from "./inbox.js";
 import { SqliteBranches } from "./branches.js";
@@ -173,6 +174,17 @@ export class SqliteStore implements StoreAdapter {
 
   async resetCounters(): Promise<void> {
     this.#row.resetCounters();
+  }
+
+  /**
+   * The model's messages, its tokens and one turn in one IMMEDIATE transaction (one commit instead
+   * of three); a refused token count or message writes nothing.
+   */
+  async recordModelCall(call: ModelCallRecord): Promise<void> {
+    if (!runsOwnModelCallSteps(this, SqliteStore.prototype)) {
+      return recordModelCallInSteps(this, call, (tokens) => this.#row.checkTokens(tokens));
+    }
+    this.#messages.recordModelCall(call?.messages, call?.tokens);
   }
 
   // Tasks

@@ -22,7 +22,7 @@ describe("SqliteStore conformance", () => {
       for (const store of open) store.close();
       open = [];
     },
-    require: ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage", "branches"],
+    require: ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage", "branches", "recordModelCall"],
   });
   for (const c of cases) it(c.name, c.run);
 });

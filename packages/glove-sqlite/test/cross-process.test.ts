@@ -7,6 +7,7 @@ import { ScriptedModel } from "glove-core/testing";
 import { INTERRUPTED_TOOL_MESSAGE, SqliteStore } from "../src/index.js";
 import { expectInboxAnswerReachesNextRequest, expectNoOrphanedToolCalls, makeCoffeeAgent as makeAgent } from "../../../test-support/coffee-agent.js";
 import { buildForChildProcesses, expectBatchesIntact, expectNodeOutput, killWhileToolRuns, runNode } from "../../../test-support/child-processes.js";
+import { expectWholeModelCalls, killWhileRecording } from "../../../test-support/model-call-crash.js";
 import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 // Child processes run the built packages (node cannot load the TypeScript sources).
@@ -63,6 +64,19 @@ describe("SqliteStore across processes", () => {
       expectNodeOutput(join(fixtures, "resolve-inbox.mjs"), [dbPath, "cafe", itemId, "Back in stock Tuesday."], "RESOLVED\n", SLOW_WORK_MS),
     );
     store.close();
+  });
+
+  it("processes killed with SIGKILL while recording model calls leave every call whole: its messages, tokens and turn, or none of them", { timeout: SLOW_WORK_MS }, async () => {
+    const dbPath = join(dir, "model-calls.db");
+    let turns = 0;
+    for (const afterMs of [0, 7, 23]) {
+      await killWhileRecording(join(fixtures, "record-model-calls.mjs"), [dbPath, "calls"], afterMs);
+      const store = new SqliteStore({ dbPath, sessionId: "calls" });
+      const now = await expectWholeModelCalls(store);
+      expect(now).toBeGreaterThan(turns); // the next process went on from where the last one stopped
+      turns = now;
+      store.close();
+    }
   });
 
   it("a process killed with SIGKILL mid-tool leaves a conversation the next process continues with no orphaned tool call", async () => {

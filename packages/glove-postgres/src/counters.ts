@@ -41,6 +41,12 @@ export class PostgresCounters {
     }
   }
 
+  /** Refuses what `addTokens` would refuse now, writing nothing. */
+  async checkTokens(args: TokenConsumptionCounter): Promise<void> {
+    const checked = this.#session.codec.checkTokens(args);
+    this.#session.codec.checkTokenTotal(await this.tokenCount(), checked);
+  }
+
   async incrementTurn(): Promise<void> {
     const { sessions } = this.#session.tables;
     await this.#session.query(

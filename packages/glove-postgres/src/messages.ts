@@ -1,5 +1,5 @@
 import type { PoolClient } from "pg";
-import type { Message, MessageRecord, SessionRecord } from "glove-core";
+import type { Message, MessageRecord, SessionRecord, TokenConsumptionCounter } from "glove-core";
 import { planAppend } from "glove-core";
 import type { PostgresSession } from "./session.js";
 
@@ -51,15 +51,37 @@ export class PostgresMessages {
       return Promise.reject(error);
     }
     if (msgs.length === 0) return Promise.resolve();
+    return this.#queue(msgs, encoded, undefined);
+  }
+
+  /**
+   * A model call in one transaction: the batch as `append` writes it (after `beforeAppend`, in
+   * call order with this store's appends), its tokens and one turn, all or nothing. Tokens and
+   * messages are checked first, and the token total against the locked row.
+   */
+  recordModelCall(msgs: Message[], tokens: TokenConsumptionCounter): Promise<void> {
+    let checked: TokenConsumptionCounter;
+    let encoded: string[];
+    try {
+      checked = this.#session.codec.checkTokens(tokens);
+      encoded = this.#session.codec.encodeMessages(msgs);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#queue(msgs, encoded, checked);
+  }
+
+  #queue(msgs: Message[], encoded: string[], tokens: TokenConsumptionCounter | undefined): Promise<void> {
     const snapshot = msgs.slice();
-    const run = this.#appendQueue.then(() => this.#session.transaction((client, row) => this.#appendLocked(client, row, snapshot, encoded)));
+    const run = this.#appendQueue.then(() => this.#session.transaction((client, row) => this.#appendLocked(client, row, snapshot, encoded, tokens)));
     this.#appendQueue = run.catch(() => {});
     return run;
   }
 
-  async #appendLocked(client: PoolClient, session: SessionRecord, msgs: Message[], encoded: string[]): Promise<void> {
+  async #appendLocked(client: PoolClient, session: SessionRecord, msgs: Message[], encoded: string[], tokens: TokenConsumptionCounter | undefined): Promise<void> {
     if (this.#beforeAppend) await this.#beforeAppend(client);
     const { sessionId, codec, tables } = this.#session;
+    if (tokens) codec.checkTokenTotal(session.tokens_in + session.tokens_out, tokens);
     let seq = session.message_count;
     let lastCompaction = session.last_compaction_seq;
     const seqs: number[] = [];
@@ -79,12 +101,23 @@ export class PostgresMessages {
       if (plan.repair) add(plan.repair, codec.encodeMessage(plan.repair));
     }
     msgs.forEach((message, i) => add(message, encoded[i]!));
+    if (bodies.length > 0) {
+      await client.query(
+        `INSERT INTO ${tables.messages} (session_id, seq, is_compaction, body)
+         SELECT $1, t.seq, t.is_compaction, t.body FROM unnest($2::int[], $3::boolean[], $4::text[]) AS t(seq, is_compaction, body)`,
+        [sessionId, seqs, flags, bodies],
+      );
+    }
+    if (!tokens) {
+      await client.query(`UPDATE ${tables.sessions} SET message_count = $2, last_compaction_seq = $3 WHERE session_id = $1`, [sessionId, seq, lastCompaction]);
+      return;
+    }
     await client.query(
-      `INSERT INTO ${tables.messages} (session_id, seq, is_compaction, body)
-       SELECT $1, t.seq, t.is_compaction, t.body FROM unnest($2::int[], $3::boolean[], $4::text[]) AS t(seq, is_compaction, body)`,
-      [sessionId, seqs, flags, bodies],
+      `UPDATE ${tables.sessions} SET message_count = $2, last_compaction_seq = $3,
+         tokens_in = tokens_in + $4, tokens_out = tokens_out + $5, turns = turns + 1
+       WHERE session_id = $1`,
+      [sessionId, seq, lastCompaction, tokens.tokens_in, tokens.tokens_out],
     );
-    await client.query(`UPDATE ${tables.sessions} SET message_count = $2, last_compaction_seq = $3 WHERE session_id = $1`, [sessionId, seq, lastCompaction]);
   }
 
   /** Stored messages `from` ≤ seq < `to`, read in the append's transaction for the append plan. */

@@ -9,6 +9,7 @@ import type {
   InboxItemUpdate,
   Message,
   MessagePageResult,
+  ModelCallRecord,
   PermissionStatus,
   StoreAdapter,
   StoredWait,
@@ -20,7 +21,7 @@ import type {
   WaitOutcome,
   WaitSettlement,
 } from "glove-core";
-import { checkedPage, ConfigurationError, createRecordCodec, requireSessionId, subStoreSession } from "glove-core";
+import { checkedPage, ConfigurationError, createRecordCodec, recordModelCallInSteps, requireSessionId, runsOwnModelCallSteps, subStoreSession } from "glove-core";
 import { PostgresCounters } from "./counters.js";
 import { PostgresStoreError } from "./errors.js";
 import { PostgresInbox } from "./inbox.js";
@@ -194,6 +195,18 @@ export class PostgresStore implements StoreAdapter {
 
   async resetCounters(): Promise<void> {
     await this.#counters.reset();
+  }
+
+  /**
+   * The model's messages, its tokens and one turn in one transaction holding the session's row
+   * lock, after `beforeAppend` (a fenced writer records nothing); a refused token count or message
+   * writes nothing.
+   */
+  async recordModelCall(call: ModelCallRecord): Promise<void> {
+    if (!runsOwnModelCallSteps(this, PostgresStore.prototype)) {
+      return recordModelCallInSteps(this, call, (tokens) => this.#counters.checkTokens(tokens));
+    }
+    await this.#messages.recordModelCall(call?.messages, call?.tokens);
   }
 
   // Tasks

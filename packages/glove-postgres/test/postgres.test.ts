@@ -10,6 +10,8 @@ import { expectInboxAnswerReachesNextRequest, expectNoOrphanedToolCalls, makeCof
 import { buildForChildProcesses, expectBatchesIntact, expectNodeOutput, killWhileToolRuns, runNode } from "../../../test-support/child-processes.js";
 import { checkParityWithMemoryStore } from "../../glove-core/test/stores/store-parity.js";
 import { expectLateResultRefused } from "../../../test-support/late-writer.js";
+import { expectWholeModelCalls, killWhileRecording } from "../../../test-support/model-call-crash.js";
+import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 const problem = await pgProblem();
 const enabled = problem === undefined;
@@ -53,7 +55,7 @@ describe.runIf(enabled)("PostgresStore conformance", () => {
       await Promise.all(open.map((s) => s.close()));
       open = [];
     },
-    require: ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage", "branches"],
+    require: ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage", "branches", "recordModelCall"],
   });
   for (const c of cases) it(c.name, c.run);
 });
@@ -209,6 +211,31 @@ describe.runIf(enabled)("PostgresStore across processes", () => {
     await store.appendMessages([{ sender: "user", text: "are you there?" }]);
     const repaired = (await store.getMessages())[3]!;
     expect(repaired.tool_results?.map((r) => [r.call_id, r.result.status])).toEqual([["c1", "aborted"], ["c2", "aborted"]]);
+  });
+
+  it("processes killed with SIGKILL while recording model calls leave every call whole: its messages, tokens and turn, or none of them", { timeout: SLOW_WORK_MS }, async () => {
+    let turns = 0;
+    for (const afterMs of [0, 7, 23]) {
+      await killWhileRecording(join(fixtures, "record-model-calls.mjs"), [PG_URL, schema, "model-calls"], afterMs);
+      const store = await PostgresStore.open({ pool, schema, sessionId: "model-calls" });
+      const now = await expectWholeModelCalls(store);
+      expect(now).toBeGreaterThan(turns);
+      turns = now;
+    }
+  });
+
+  it("a recordModelCall fenced by beforeAppend writes nothing: no message, no tokens, no turn", async () => {
+    let fenced = false;
+    const beforeAppend = async () => {
+      if (fenced) throw new Error("fenced: another writer holds this conversation");
+    };
+    const store = await PostgresStore.open({ pool, schema, sessionId: "fenced-model-call", beforeAppend });
+    await store.recordModelCall({ messages: [{ sender: "agent", text: "first" }], tokens: { tokens_in: 2, tokens_out: 1 } });
+    fenced = true;
+    await expect(store.recordModelCall({ messages: [{ sender: "agent", text: "zombie" }], tokens: { tokens_in: 5, tokens_out: 5 } })).rejects.toThrow(/fenced/);
+    const reader = await PostgresStore.open({ pool, schema, sessionId: "fenced-model-call" });
+    expect((await reader.getMessages()).map((m) => m.text)).toEqual(["first"]);
+    expect([await reader.getTokenCount(), await reader.getTurnCount()]).toEqual([3, 1]);
   });
 
   it("a process killed with SIGKILL mid-tool leaves a conversation the next process continues with no orphaned tool call", async () => {

@@ -44,6 +44,8 @@ export function observeStore(inner: StoreAdapter, emit: (event: SessionEvent) =>
       if (typeof value !== "function") return value;
       const name = String(key);
       if (name === "appendMessages") return append;
+      // Hidden: a model call then arrives as appendMessages (reported above) and the counter calls.
+      if (name === "recordModelCall") return undefined;
       if (name === "rewriteBranches") return rewrite;
       const method = value as (...args: unknown[]) => unknown;
       if (TASK_WRITES.has(name)) return async (...args: unknown[]) => (await method.apply(target, args), await refreshTasks());

@@ -67,6 +67,27 @@ describe("stores on one connection share prepared statements", () => {
     expect(prepared).toBe(0);
   });
 
+  it("a model call writes its rows and updates the session row once, on statements prepared once", async () => {
+    const db = open();
+    const store = new SqliteStore({ database: db, sessionId: "call" });
+    await store.recordModelCall({ messages: [{ sender: "agent", text: "warm" }], tokens: { tokens_in: 1, tokens_out: 1 } });
+    const changes = db.prepare("SELECT total_changes() AS n");
+    const before = (changes.get() as { n: number }).n;
+    let prepared = 0;
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => {
+      prepared++;
+      return prepare(sql);
+    }) as typeof db.prepare;
+    for (let i = 0; i < 3; i++) {
+      await store.recordModelCall({ messages: [{ sender: "agent", text: `a${i}` }, { sender: "agent", text: `b${i}` }], tokens: { tokens_in: 2, tokens_out: 1 } });
+    }
+    expect(prepared).toBe(0);
+    // Per call: two message rows and one update of the session row (the three calls made three).
+    expect((changes.get() as { n: number }).n - before).toBe(3 * 3);
+    expect([await store.messageCount(), await store.getTokenCount(), await store.getTurnCount()]).toEqual([7, 11, 4]);
+  });
+
   it("interleaved writes through many stores on one database land in their own sessions (property)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.nat({ max: 4 }), fc.string({ maxLength: 12 })), { maxLength: 40 }), async (writes) => {

@@ -58,4 +58,20 @@ describe("sqliteStorage writes", () => {
     expect(left).toEqual([{ session_id: "c" }]);
     db.close();
   });
+
+  it("a delete removes the traces and the conversation's rows in one transaction: a failing purge keeps the traces too", async () => {
+    const db = new BetterSqlite3(":memory:");
+    const storage = sqliteStorage({ database: db });
+    await (await storage.store("a")).appendMessages([{ sender: "user", text: "a" }]);
+    const trace = { conversationId: "a", turnId: "t1", startedAt: "2026-01-01T00:00:00.000Z", endedAt: null, status: "running" as const, spans: [], truncated: false };
+    await storage.inspect!.traces.save(trace);
+    db.exec("CREATE TRIGGER refuse BEFORE DELETE ON glove_messages BEGIN SELECT RAISE(ABORT, 'disk on fire'); END");
+    await expect(storage.delete!("a")).rejects.toThrow(/disk on fire/);
+    expect(await storage.inspect!.traces.get("a", "t1")).toMatchObject({ turnId: "t1" });
+    db.exec("DROP TRIGGER refuse");
+    await storage.delete!("a");
+    expect(await storage.inspect!.traces.get("a", "t1")).toBeUndefined();
+    expect(db.prepare("SELECT count(*) AS n FROM glove_messages").get()).toEqual({ n: 0 });
+    db.close();
+  });
 });

@@ -113,14 +113,18 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
     inspect,
     store: (conversationId) => new SqliteStore({ database, sessionId: conversationId }),
     delete: async (conversationId) => {
-      inspect.traces.delete(conversationId);
       if (!purge) {
         const exists = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_sessions'").get();
-        if (!exists) return;
+        if (!exists) {
+          inspect.traces.delete(conversationId);
+          return;
+        }
         new SqliteStore({ database, sessionId: conversationId }); // migrates: every purged table exists
         // Prepared once: the tables stay (nothing of Glove's drops them), and a prepare per delete showed.
         const statements = purgeStatements("", "?").map((sql) => database.prepare(sql));
+        // The traces go in the same transaction: one commit per delete, not two.
         purge = database.transaction((id: string) => {
+          inspect.traces.delete(id);
           for (const statement of statements) statement.run(id);
         });
       }

@@ -1,5 +1,6 @@
 import type { Redis as RedisConnection, RedisOptions } from "ioredis";
-import { Queue, Redis, Worker } from "./drivers.js";
+import { Queue, Redis } from "./drivers.js";
+import { PickupWorker } from "./pickup-worker.js";
 import type { ScaleContext, ScaleRuntime, ServerScale } from "../server-scale.js";
 import { ControlChannel } from "./control-channel.js";
 import { EventTail } from "./event-tail.js";
@@ -57,8 +58,10 @@ export function redisScale(options: RedisScaleOptions): ServerScale {
         scale,
       };
       const turns = new TurnWorker(shared);
-      const worker = new Worker<TurnJobData>(scale.queueName, (job, token) => turns.process(job, token), {
+      // Starts each fetched turn at once and fetches a burst in parallel (decision 0039).
+      const worker = new PickupWorker<TurnJobData>(scale.queueName, (job, token) => turns.process(job, token), {
         connection: connect(scale),
+        autorun: false,
         prefix: bullPrefix,
         concurrency: scale.concurrency,
         lockDuration: scale.turnLockMs,
@@ -67,6 +70,7 @@ export function redisScale(options: RedisScaleOptions): ServerScale {
         maxStalledCount: Number.MAX_SAFE_INTEGER,
       });
       worker.on("error", () => undefined);
+      void worker.run().catch(() => undefined);
       const host = new ScaledHost(shared);
       let closing: Promise<void> | undefined;
       return {

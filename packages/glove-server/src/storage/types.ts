@@ -77,8 +77,11 @@ export interface ServerStorage {
 export interface TurnFence {
   /** Becomes the conversation's writer; returns this writer's number. */
   take(conversationId: string): Promise<number>;
-  /** The conversation's store for `writer`: its message appends fail once a later writer took over. */
-  store(conversationId: string, writer: number): Promise<StoreAdapter>;
+  /**
+   * The conversation's store for `writer`: its message appends fail once a later writer took over,
+   * or once `holds` says this writer learned elsewhere (e.g. a lost run lock) that it lost the turn.
+   */
+  store(conversationId: string, writer: number, holds?: () => boolean): Promise<StoreAdapter>;
 }
 
 /** A store factory, as `createGloveServer({ store })` accepts it besides a ServerStorage. */

@@ -28,6 +28,18 @@ describe("postgresStorage turnFence: a replaced writer cannot append", () => {
     expect((await second.getMessages()).map((m) => m.text)).toEqual(["hi", "from the second"]);
   });
 
+  it("refuses the writer's appends once it was told it lost the turn, before any later take", async () => {
+    const fence = postgresStorage({ pool, schema }).turnFence!;
+    const id = crypto.randomUUID();
+    let holds = true;
+    const store = await fence.store(id, await fence.take(id), () => holds);
+    await store.appendMessages([hi]);
+    holds = false; // e.g. its run lock in Redis named another worker
+    const refused = await store.appendMessages([answer("aborted meanwhile")]).catch((error: unknown) => error);
+    expect(TurnFencedError.isInstance(refused)).toBe(true);
+    expect((await store.getMessages()).map((m) => m.text)).toEqual(["hi"]);
+  });
+
   it("take waits for an append in flight (it holds the fence row FOR SHARE), so what it stored is visible after take", async () => {
     const fence = postgresStorage({ pool, schema }).turnFence!;
     const id = crypto.randomUUID();

@@ -120,23 +120,33 @@ export class TurnWorker {
       await redis.gloveDeleteIf(keys.turn, (await redis.get(keys.turn)) ?? "");
       return "interrupted"; // deleted meanwhile
     }
+    // Set as soon as Redis says another worker holds the run: from then on this worker stores
+    // nothing (the new worker may not have taken the PostgreSQL fence yet; an "aborted" result
+    // written in between would be read by it as the call's answer).
+    let lostRun = false;
+    const fenced = () => {
+      lostRun = true;
+      void this.#stop(turn, "fenced", "Another instance took this turn over.");
+    };
+    const inner: StoreAdapter = fenceStore && writer !== undefined ? await fenceStore.store(record.id, writer, () => !lostRun) : await storage.store(record.id);
     // The counter exists before the catalog moves on, so a reader that sees the new catalog value
     // also finds the counter (and starts its copy of the stream from it, not from the catalog).
     // The stats come along: from here on only this worker's events change them (the run lock is ours).
-    const reply = await redis.multi().set(keys.seq, String(record.eventIdsReserved), "NX").get(keys.seq).hmget(keys.state, "turns", "tokensIn", "tokensOut").exec();
+    // The history is read in the same round trip (it is already fenced).
+    const [reply, history] = await Promise.all([
+      redis.multi().set(keys.seq, String(record.eventIdsReserved), "NX").get(keys.seq).hmget(keys.state, "turns", "tokensIn", "tokensOut").exec(),
+      inner.getMessages(),
+    ]);
     const seqNow = Number((reply?.[1]?.[1] as string | null) ?? 0);
     const [turns, tokensIn, tokensOut] = (reply?.[2]?.[1] as Array<string | null> | undefined) ?? [];
     if (seqNow + ID_RESERVE / 2 > record.eventIdsReserved) {
       await storage.catalog.update(record.id, { eventIdsReserved: Math.max(seqNow, record.eventIdsReserved) + ID_RESERVE });
     }
-    const fenced = () => void this.#stop(turn, "fenced", "Another instance took this turn over.");
     const emitter = new TurnEmitter(
       redis, keys, fence, record.eventIdsReserved, scale, fenced,
       (error) => options.log("[glove-server] could not write an event to Redis", error),
       (id, type, json) => this.shared.tail.deliverLocal(data.conversationId, id, type, json),
     );
-    const inner: StoreAdapter = fenceStore && writer !== undefined ? await fenceStore.store(record.id, writer) : await storage.store(record.id);
-    const history = await inner.getMessages();
     const observed = new ObservedStore(inner, {
       onMessagesAppended: (messages, startIndex) => void emitter.emit("messages_appended", { messages, startIndex }, [String(startIndex + messages.length)]),
       onTasksChanged: () => void inner.getTasks?.().then((tasks) => emitter.emit("tasks", { tasks })),
@@ -154,7 +164,9 @@ export class TurnWorker {
     // The instance running the turn records its trace, continuing what a replaced worker saved.
     const traces = storage.inspect?.traces;
     const tracing = new TurnTracing(traces, record.id, () => glove?.model.name, options.log, attempt > 1 ? await traces?.get(record.id, data.turnId) : undefined);
-    await storage.catalog.update(record.id, { runningTurnId: data.turnId }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
+    // Not waited for before the turn starts (one round trip less to turn_start); the turn's last
+    // catalog write waits for it, so the two cannot land in the wrong order.
+    const marked = storage.catalog.update(record.id, { runningTurnId: data.turnId }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
     const renew = setInterval(() => {
       redis
         .gloveRenew(keys.run, fence, scale.turnLockMs)
@@ -222,6 +234,7 @@ export class TurnWorker {
       await tracing.end(data.turnId, status, error?.code);
       // Before turn_end: a listing read after it shows how the turn ended (one update, as in-process).
       const ended = { runningTurnId: null, lastTurnStatus: status, stats: emitter.stats, updatedAt: new Date().toISOString() };
+      await marked;
       await storage.catalog.update(record.id, ended).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
       await Promise.all([
         emitter.emit("turn_end", error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status }, [data.turnId]).catch(() => undefined),

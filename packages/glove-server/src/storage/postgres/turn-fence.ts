@@ -29,7 +29,7 @@ export class PostgresTurnFence implements TurnFence {
     return Number(rows[0]!.writer);
   }
 
-  async store(conversationId: string, writer: number): Promise<StoreAdapter> {
+  async store(conversationId: string, writer: number, holds: () => boolean = () => true): Promise<StoreAdapter> {
     await this.#init();
     const table = this.#table;
     return PostgresStore.open({
@@ -37,6 +37,8 @@ export class PostgresTurnFence implements TurnFence {
       schema: this.schema,
       sessionId: conversationId,
       beforeAppend: async (client) => {
+        // Told already that another worker has the turn (before it could bump the row): refuse too.
+        if (!holds()) throw new TurnFencedError(conversationId);
         const { rows } = await client.query<{ writer: string }>(`SELECT writer FROM ${table} WHERE conversation_id = $1 FOR SHARE`, [conversationId]);
         if (Number(rows[0]?.writer) !== writer) throw new TurnFencedError(conversationId);
       },

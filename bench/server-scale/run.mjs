@@ -32,7 +32,10 @@ const CORES = os.cpus().length;
 if (PIN) spawnSync("taskset", ["-p", "-c", String(CORES - 1), String(process.pid)]);
 
 function start(mode, schema, prefix, before, index) {
-  const env = before ? { ...process.env, BENCH_GLOVE_SERVER: before } : process.env;
+  // BENCH_AFTER=<dir>: this build's rounds run a copy too, so other sessions rebuilding the
+  // checkout's dist during a run cannot change one side of the comparison.
+  const build = before ?? process.env.BENCH_AFTER;
+  const env = build ? { ...process.env, BENCH_GLOVE_SERVER: build } : process.env;
   const argv = [INSTANCE, mode, schema, prefix];
   const [command, args] = PIN ? ["taskset", ["-c", String(index % CORES), process.execPath, ...argv]] : [process.execPath, argv];
   const child = spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"], env });

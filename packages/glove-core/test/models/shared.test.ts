@@ -32,6 +32,13 @@ describe("SSE parser", () => {
     expect(parse('data: {"partial')).toEqual([]);
   });
 
+  it("LF-only text split anywhere gives the same events as whole", () => {
+    const text = ': ping\n\nevent: x\ndata: {"a":\ndata: 1}\n\ndata: 2\n\ndata: [DONE]\n';
+    const whole = parse(text);
+    expect(whole).toEqual([{ event: "x", data: '{"a":\n1}' }, { event: "message", data: "2" }, { event: "message", data: "[DONE]" }]);
+    for (let cut = 0; cut <= text.length; cut++) expect(parse(text.slice(0, cut), text.slice(cut))).toEqual(whole);
+  });
+
   it("byte-at-a-time feeding gives the same events", () => {
     const text = "event: x\r\ndata: 1\r\n\r\ndata: 2\n\n";
     expect(parse(...text.split(""))).toEqual(parse(text));

@@ -33,6 +33,15 @@ export class SSEParser {
     let text = this.buffer ? this.buffer + chunk : chunk;
     let start = 0;
     const length = text.length;
+    if (text.indexOf("\r") === -1) {
+      // LF only (what model servers send): the engine finds the line ends, not a loop over every character.
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+        this.line(text.slice(start, end));
+        start = end + 1;
+      }
+      this.buffer = start < length ? text.slice(start) : "";
+      return;
+    }
     for (let i = 0; i < length; i++) {
       const c = text.charCodeAt(i);
       if (c !== 10 && c !== 13) continue;

@@ -1,5 +1,5 @@
 import type { Message, ObserverControls, StoreAdapter, SubscriberAdapter, TokenConsumptionCounter } from "../types/index.js";
-import type { Context } from "./context.js";
+import { Context } from "./context.js";
 import type { EventBus } from "./event-bus.js";
 import type { PromptMachine } from "./prompt-machine.js";
 
@@ -68,7 +68,7 @@ export class Observer implements ObserverControls {
    * Either way `token_consumption` is emitted once the tokens are stored, with the same payload.
    */
   async modelCallComplete(messages: Message[], tokens: TokenConsumptionCounter): Promise<void> {
-    if (!this.ctx.store.recordModelCall) {
+    if (!this.ctx.store.recordModelCall || !this.#runsOwnSteps()) {
       await this.addTokensConsumed(tokens);
       await this.ctx.appendMessages(messages);
       await this.turnComplete();
@@ -77,6 +77,15 @@ export class Observer implements ObserverControls {
     this.lastContextSize = tokens.tokens_in + tokens.tokens_out;
     await this.ctx.recordModelCall(messages, tokens);
     await this.bus.emit("token_consumption", { consumption: { ...tokens } });
+  }
+
+  /** False when a subclass changed one of the three steps (of this Observer or its Context): it gets them called. */
+  #runsOwnSteps(): boolean {
+    return (
+      this.addTokensConsumed === Observer.prototype.addTokensConsumed &&
+      this.turnComplete === Observer.prototype.turnComplete &&
+      this.ctx.appendMessages === Context.prototype.appendMessages
+    );
   }
 
   async addTokensConsumed(args: TokenConsumptionCounter): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore, type Message, type StoreAdapter } from "glove-core";
-import type { ScriptedStep } from "glove-core/testing";
+import { Agent, Context, EventBus, Executor, MemoryStore, Observer, PromptMachine, type Message, type StoreAdapter, type TokenConsumptionCounter } from "glove-core";
+import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
 import { makeGlove } from "../support/make-glove.js";
 
 /** `inner` with every store call it gets recorded by name; `hide` makes methods absent. */
@@ -87,5 +87,24 @@ describe("the agent loop stores a model call in one write when the store can (de
       expect([await store.getTokenCount(), await store.getTurnCount()]).toEqual([near, 0]);
       expect(events.types()).not.toContain("token_consumption");
     }
+  });
+
+  it("an Observer subclass that changes addTokensConsumed still gets it called (the three steps, not the store's one write)", async () => {
+    const store = new MemoryStore("s");
+    const context = new Context(store);
+    const bus = new EventBus();
+    const prompt = new PromptMachine(new ScriptedModel([{ text: "Hello.", tokens_in: 5, tokens_out: 1 }]), context, "You are a test agent.", { bus });
+    const counted: number[] = [];
+    class Counting extends Observer {
+      override async addTokensConsumed(args: TokenConsumptionCounter): Promise<void> {
+        counted.push(args.tokens_in);
+        await super.addTokensConsumed(args);
+      }
+    }
+    const observer = new Counting(store, context, prompt, "Summarize.", undefined, 100_000, 90, bus);
+    const agent = new Agent(store, new Executor(0, store, { bus }), context, observer, prompt);
+    await agent.ask({ sender: "user", text: "hi" });
+    expect(counted).toEqual([5]);
+    expect([await store.getTokenCount(), await store.getTurnCount(), (await store.getMessages()).length]).toEqual([6, 1, 2]);
   });
 });

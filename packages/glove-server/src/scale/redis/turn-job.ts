@@ -219,7 +219,6 @@ export class TurnWorker {
         error = this.#describe(caught, record.id);
       }
     } finally {
-      clearInterval(renew);
       unsubscribeDisplay();
       if (glove) glove.removeSubscriber(subscriber);
       await stopServing();
@@ -228,26 +227,37 @@ export class TurnWorker {
     // its stored questions stay pending (the request stays unsettled here and is dropped).
     const waiting = status === "waiting";
     const handedOver = turn.stopReason === "fenced" || emitter.fenced || (turn.stopReason === "handover" && !waiting);
-    if (!handedOver) {
-      if (status !== "done" && !waiting) await this.#answerLeftoverCalls(observed.store);
-      if (!waiting) for (const slot of slots.list()) if (slot.status === "pending") glove?.displayManager.removeSlot(slot.id);
-      await tracing.end(data.turnId, status, error?.code);
-      // Before turn_end: a listing read after it shows how the turn ended (one update, as in-process).
-      const ended = { runningTurnId: null, lastTurnStatus: status, stats: emitter.stats, updatedAt: new Date().toISOString() };
-      await marked;
-      await storage.catalog.update(record.id, ended).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
-      await Promise.all([
-        emitter.emit("turn_end", error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status }, [data.turnId]).catch(() => undefined),
-        redis.gloveDeleteIf(keys.abort, data.turnId).catch(() => undefined),
-        redis.hdel(keys.attempts, data.turnId).catch(() => undefined),
-      ]);
+    // The run lock is renewed until turn_end is out: its script refuses a worker whose lock lapsed
+    // (a stall longer than turnLockMs while the turn ended), and a turn_end refused that way must
+    // not complete the job with the conversation still busy — another worker ends the turn.
+    try {
+      if (!handedOver) {
+        if (status !== "done" && !waiting) await this.#answerLeftoverCalls(observed.store);
+        if (!waiting) for (const slot of slots.list()) if (slot.status === "pending") glove?.displayManager.removeSlot(slot.id);
+        await tracing.end(data.turnId, status, error?.code);
+        // Before turn_end: a listing read after it shows how the turn ended (one update, as in-process).
+        const ended = { runningTurnId: null, lastTurnStatus: status, stats: emitter.stats, updatedAt: new Date().toISOString() };
+        await marked;
+        await storage.catalog.update(record.id, ended).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
+        const ending = error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status };
+        // The turn's abort flag and attempt count go once turn_end is written (a refused one leaves them to the next worker).
+        await emitter
+          .emit("turn_end", ending, [data.turnId])
+          .then(async (id) => {
+            if (id !== -1) await Promise.all([redis.gloveDeleteIf(keys.abort, data.turnId), redis.hdel(keys.attempts, data.turnId)]);
+          })
+          .catch(() => undefined);
+      }
+    } finally {
+      clearInterval(renew);
     }
+    const lost = handedOver || emitter.fenced;
     await tracing.close();
     await emitter.flush();
     agents.release(record.agent, record.id);
     const closable = inner as { close?: () => unknown };
     if (typeof closable.close === "function") await Promise.resolve(closable.close()).catch(() => undefined);
-    return handedOver ? "handed-over" : status;
+    return lost ? "handed-over" : status;
   }
 
   /**

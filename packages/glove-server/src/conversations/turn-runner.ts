@@ -29,6 +29,8 @@ interface Turn {
   branch?: { op: BranchOp; started: Deferred };
   /** A turn that delivers resolved inbox answers: announced (and recorded as running) once it claimed some. */
   inbox?: { claimed: boolean; recorded?: Promise<void> };
+  /** Its start's catalog update already marked it running (one write at the start, not two). */
+  markedRunning?: boolean;
 }
 
 /** A promise with its settle functions, and whether it settled. */
@@ -95,7 +97,10 @@ export class TurnRunner {
       lastTurnId: turn.id,
       updatedAt: now,
       title: record.title ?? text.trim().slice(0, 80),
+      // A turn that starts at once is marked running in the same write (a queued one when it begins).
+      ...(queued ? {} : { runningTurnId: turn.id }),
     };
+    turn.markedRunning = !queued;
     Object.assign(record, changes);
     try {
       await this.catalog.update(record.id, changes);
@@ -211,7 +216,7 @@ export class TurnRunner {
   async #run(turn: Turn): Promise<TurnStatus> {
     const { conversation, catalog } = this;
     conversation.lastActive = Date.now();
-    if (!turn.inbox) await catalog.update(conversation.id, { runningTurnId: turn.id }).catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
+    if (!turn.inbox && !turn.markedRunning) await catalog.update(conversation.id, { runningTurnId: turn.id }).catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
     // A resumed turn announces itself once its answer is recorded (see `resumed`), an inbox delivery once it claimed answers.
     if (!turn.answer && !turn.inbox && !turn.branch) {
       conversation.log.append("turn_start", turn.clientMessageId !== undefined ? { turnId: turn.id, clientMessageId: turn.clientMessageId } : { turnId: turn.id });

@@ -4,6 +4,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SqliteStore } from "../src/index.js";
 import { statementsFor } from "../src/statement-cache.js";
 
+/** Counts the statements `db` prepares from now on. */
+function countPrepares(db: Database.Database): { count: number } {
+  const counter = { count: 0 };
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    counter.count++;
+    return prepare(sql);
+  }) as typeof db.prepare;
+  return counter;
+}
+
 // A server opens one SqliteStore per conversation on one shared database: the stores share their
 // prepared statements (made once per connection) and still keep every session's data apart.
 describe("stores on one connection share prepared statements", () => {
@@ -32,15 +43,10 @@ describe("stores on one connection share prepared statements", () => {
     const db = new Database(":memory:");
     databases.push(db);
     new SqliteStore({ database: db, sessionId: "first" });
-    let prepared = 0;
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      prepared++;
-      return prepare(sql);
-    }) as typeof db.prepare;
+    const prepared = countPrepares(db);
     new SqliteStore({ database: db, sessionId: "second" });
     // Only the schema check at open prepares (a handful), not the stores' ~60 statements.
-    expect(prepared).toBeLessThan(10);
+    expect(prepared.count).toBeLessThan(10);
   });
 
   it("what a turn calls on an open store (pages, appends, counters) prepares nothing", async () => {
@@ -48,12 +54,7 @@ describe("stores on one connection share prepared statements", () => {
     const store = new SqliteStore({ database: db, sessionId: "turn" });
     await store.appendMessages([{ sender: "user", text: "warm", id: "m0" }]);
     await store.getMessagePage(0, 1);
-    let prepared = 0;
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      prepared++;
-      return prepare(sql);
-    }) as typeof db.prepare;
+    const prepared = countPrepares(db);
     // A Glove's cached-view check reads a one-message page before every model call.
     for (let i = 1; i <= 3; i++) {
       const page = await store.getMessagePage(i - 1, 1);
@@ -64,7 +65,7 @@ describe("stores on one connection share prepared statements", () => {
     }
     expect(await store.getMessagePage(10, 5)).toEqual({ messages: [], total: 4 });
     await expect(store.getMessagePage(-1, 1)).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
-    expect(prepared).toBe(0);
+    expect(prepared.count).toBe(0);
   });
 
   it("a model call writes its rows and updates the session row once, on statements prepared once", async () => {
@@ -73,16 +74,11 @@ describe("stores on one connection share prepared statements", () => {
     await store.recordModelCall({ messages: [{ sender: "agent", text: "warm" }], tokens: { tokens_in: 1, tokens_out: 1 } });
     const changes = db.prepare("SELECT total_changes() AS n");
     const before = (changes.get() as { n: number }).n;
-    let prepared = 0;
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      prepared++;
-      return prepare(sql);
-    }) as typeof db.prepare;
+    const prepared = countPrepares(db);
     for (let i = 0; i < 3; i++) {
       await store.recordModelCall({ messages: [{ sender: "agent", text: `a${i}` }, { sender: "agent", text: `b${i}` }], tokens: { tokens_in: 2, tokens_out: 1 } });
     }
-    expect(prepared).toBe(0);
+    expect(prepared.count).toBe(0);
     // Per call: two message rows and one update of the session row (the three calls made three).
     expect((changes.get() as { n: number }).n - before).toBe(3 * 3);
     expect([await store.messageCount(), await store.getTokenCount(), await store.getTurnCount()]).toEqual([7, 11, 4]);

@@ -18,6 +18,8 @@ const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/t
 const REDIS_URL = process.env.GLOVE_REDIS_URL ?? "redis://127.0.0.1:6379";
 const PROFILE = process.env.BENCH_PROFILE;
 const BEFORE = process.env.BENCH_BEFORE;
+/** BENCH_STAGGER_MS: conversation i sends its first message i/N of this many ms into the timed part (arrivals spread evenly, not one burst). */
+const STAGGER_MS = env("BENCH_STAGGER_MS", 0);
 const INSTANCE = fileURLToPath(new URL("./instance.mjs", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const now = () => performance.timeOrigin + performance.now();
@@ -152,6 +154,7 @@ async function round(label, mode, count, before) {
     const started = now();
     await Promise.all(
       ids.map(async ({ id, user }, i) => {
+        if (STAGGER_MS > 0) await new Promise((resolve) => setTimeout(resolve, (i / ids.length) * STAGGER_MS));
         for (let t = 0; t < TURNS; t++) {
           postedAt[i].push(now());
           const target = instances[(i + 2 + t) % count].url;

@@ -50,23 +50,28 @@ export class SqliteMessages {
 
   /**
    * Appends a batch in one IMMEDIATE transaction, so batches from several processes never
-   * interleave. The batch is checked and encoded first: a message no store accepts refuses the
-   * whole batch (GLOVE_STORE_INVALID) before anything is written.
+   * interleave. The batch is checked and encoded now — a message no store accepts refuses the
+   * whole batch (GLOVE_STORE_INVALID) before anything is written — and the returned write runs it
+   * (at once, or at the end of the loop's turn with group commit; it holds its own copy of the list).
    */
-  append(msgs: Message[]): void {
+  prepareAppend(msgs: Message[]): () => void {
     const bodies = this.#session.codec.encodeMessages(msgs);
-    if (msgs.length > 0) this.#appendBatch(msgs, bodies);
+    if (msgs.length === 0) return () => undefined;
+    const batch = [...msgs];
+    return () => this.#appendBatch(batch, bodies);
   }
 
   /**
-   * A model call in one IMMEDIATE transaction: the batch as `append` writes it, the tokens and one
-   * turn, all or nothing. Tokens and messages are checked before anything is written, and the
-   * token total again (past 2^53 − 1 is refused) against the row read inside the transaction.
+   * A model call in one IMMEDIATE transaction: the batch as `prepareAppend` writes it, the tokens
+   * and one turn, all or nothing. Tokens and messages are checked now, and the token total again
+   * (past 2^53 − 1 is refused) against the row read inside the transaction.
    */
-  recordModelCall(msgs: Message[], tokens: TokenConsumptionCounter): void {
+  prepareModelCall(msgs: Message[], tokens: TokenConsumptionCounter): () => void {
     const { codec } = this.#session;
     const checked = codec.checkTokens(tokens);
-    this.#recordCall(msgs, codec.encodeMessages(msgs), checked);
+    const bodies = codec.encodeMessages(msgs);
+    const batch = [...msgs];
+    return () => this.#recordCall(batch, bodies, checked);
   }
 
   #appendInTransaction(msgs: Message[], bodies: string[], tokens?: TokenConsumptionCounter): void {

@@ -23,6 +23,7 @@ import type {
 } from "glove-core";
 import { ConfigurationError, createRecordCodec, recordModelCallInSteps, requireSessionId, runsOwnModelCallSteps, subStoreSession } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
+import { GroupCommit } from "./group-commit.js";
 import { SqliteInbox } from "./inbox.js";
 import { SqliteBranches } from "./branches.js";
 import { SqliteMessages } from "./messages.js";
@@ -47,6 +48,15 @@ export interface SqliteStoreOptions {
    * when the conversation moves on (docs/decisions/0006). Default true.
    */
   repairInterruptedToolCalls?: boolean;
+  /**
+   * Group commit: writes issued during one turn of the event loop — by every store on this
+   * connection — run together at its end in one transaction, each still all-or-nothing on its own,
+   * and each call resolves after that commit. Worth it when many conversations write to one file at
+   * once (a server); it adds one turn of the loop to a write's latency. A write reads its arguments
+   * when it runs (messages are encoded at the call), so do not change them before it resolves.
+   * Once on for a connection it stays on. Default false.
+   */
+  groupCommit?: boolean;
 }
 
 /**
@@ -56,7 +66,9 @@ export interface SqliteStoreOptions {
  * (`addWait`, `settleWait`, `getWaits`), durable and ephemeral sub-stores, `messageCount` and the `getMessagesSinceLastCompaction` fast path (both O(1) in
  * the history length, plus the messages returned).
  *
- * Calls run synchronously inside their async wrappers, so one process's appends land in call order.
+ * Calls run synchronously inside their async wrappers (or, with `groupCommit`, are queued and run in
+ * call order at the end of the loop's turn; a read runs the queue first), so one process's appends
+ * land in call order.
  */
 export class SqliteStore implements StoreAdapter {
   readonly identifier: string;
@@ -71,6 +83,7 @@ export class SqliteStore implements StoreAdapter {
   readonly #inbox: SqliteInbox;
   readonly #waits: SqliteWaits;
   readonly #branches: SqliteBranches;
+  readonly #group: GroupCommit | undefined;
 
   constructor(options: SqliteStoreOptions);
   /** @internal sub-store constructor */
@@ -87,6 +100,10 @@ export class SqliteStore implements StoreAdapter {
       this.db = openDatabase(options.dbPath, sessionId);
       this.#ownsDb = true;
     }
+    if (options.groupCommit) GroupCommit.enable(this.db);
+    this.#group = GroupCommit.of(this.db);
+    // What follows may write (a migration, the session row): queued writes go first, in call order.
+    this.#group?.flush();
     const where = `SQLite database ${this.db.name}`;
     const codec = createRecordCodec({ error: (detail, code) => new SqliteStoreError(sessionId, detail, code), where });
     const session = { db: this.db, sessionId, where, codec };
@@ -113,30 +130,42 @@ export class SqliteStore implements StoreAdapter {
 
   /** Closes the connection when this store opened it (`dbPath`); a no-op for shared handles and sub-stores. */
   close(): void {
-    if (this.#ownsDb && this.db.open) this.db.close();
+    if (this.#ownsDb && this.db.open) {
+      this.#group?.flush();
+      this.db.close();
+    }
+  }
+
+  /** Runs a write now, or queues it for the connection's group commit. */
+  #write<T>(run: () => T): Promise<T> {
+    return this.#group ? this.#group.write(run) : Promise.resolve(run());
   }
 
   // Messages
 
   async getMessages(): Promise<Message[]> {
+    this.#group?.flush();
     return this.#messages.from(0);
   }
 
   async appendMessages(msgs: Message[]): Promise<void> {
-    this.#messages.append(msgs);
+    return this.#write(this.#messages.prepareAppend(msgs));
   }
 
   async messageCount(): Promise<number> {
+    this.#group?.flush();
     return this.#row.read().message_count;
   }
 
   /** Messages [offset, offset + limit) and the count: one indexed range read, O(the page). */
   async getMessagePage(offset: number, limit: number): Promise<MessagePageResult> {
+    this.#group?.flush();
     return this.#messages.page(offset, limit);
   }
 
   /** The last compaction summary and what follows (everything when there is none); one indexed range read. */
   async getMessagesSinceLastCompaction(): Promise<Message[]> {
+    this.#group?.flush();
     return this.#messages.sinceLastCompaction();
   }
 
@@ -144,36 +173,39 @@ export class SqliteStore implements StoreAdapter {
 
   /** The stretches set aside from the active branch, in the order they were added. */
   async getBranches(): Promise<StoredBranch[]> {
+    this.#group?.flush();
     return this.#branches.list();
   }
 
   /** Applies the rewrite in one IMMEDIATE transaction, or `won: false` when the active branch changed since it was read. */
   async rewriteBranches(change: BranchRewrite): Promise<BranchRewriteOutcome> {
-    return this.#branches.rewrite(change);
+    return this.#write(() => this.#branches.rewrite(change));
   }
 
   // Counters
 
   async getTokenCount(): Promise<number> {
+    this.#group?.flush();
     const row = this.#row.read();
     return row.tokens_in + row.tokens_out;
   }
 
   /** Adds non-negative integer counts; refuses (GLOVE_STORE_INVALID) an add that would take the total past 2^53 − 1. */
   async addTokens(args: TokenConsumptionCounter): Promise<void> {
-    this.#row.addTokens(args);
+    return this.#write(() => this.#row.addTokens(args));
   }
 
   async getTurnCount(): Promise<number> {
+    this.#group?.flush();
     return this.#row.read().turns;
   }
 
   async incrementTurn(): Promise<void> {
-    this.#row.incrementTurn();
+    return this.#write(() => this.#row.incrementTurn());
   }
 
   async resetCounters(): Promise<void> {
-    this.#row.resetCounters();
+    return this.#write(() => this.#row.resetCounters());
   }
 
   /**
@@ -184,76 +216,81 @@ export class SqliteStore implements StoreAdapter {
     if (!runsOwnModelCallSteps(this, SqliteStore.prototype)) {
       return recordModelCallInSteps(this, call, (tokens) => this.#row.checkTokens(tokens));
     }
-    this.#messages.recordModelCall(call?.messages, call?.tokens);
+    return this.#write(this.#messages.prepareModelCall(call?.messages, call?.tokens));
   }
 
   // Tasks
 
   async getTasks(): Promise<Task[]> {
+    this.#group?.flush();
     return this.#tasks.list();
   }
 
   /** Appends new tasks; a task whose id exists is replaced in place. */
   async addTasks(tasks: Task[]): Promise<void> {
-    this.#tasks.add(tasks);
+    return this.#write(() => this.#tasks.add(tasks));
   }
 
   async replaceTasks(tasks: Task[]): Promise<void> {
-    this.#tasks.replace(tasks);
+    return this.#write(() => this.#tasks.replace(tasks));
   }
 
   async updateTask(taskId: string, updates: Partial<Task>): Promise<void> {
-    this.#tasks.update(taskId, updates);
+    return this.#write(() => this.#tasks.update(taskId, updates));
   }
 
   // Permissions
 
   async getPermission(toolName: string): Promise<PermissionStatus> {
+    this.#group?.flush();
     return this.#permissions.get(toolName);
   }
 
   async setPermission(toolName: string, status: PermissionStatus): Promise<void> {
-    this.#permissions.set(toolName, status);
+    return this.#write(() => this.#permissions.set(toolName, status));
   }
 
   // Inbox
 
   async getInboxItems(): Promise<InboxItem[]> {
+    this.#group?.flush();
     return this.#inbox.list();
   }
 
   async addInboxItem(item: InboxItem): Promise<void> {
-    this.#inbox.add(item);
+    return this.#write(() => this.#inbox.add(item));
   }
 
   /** Changes status, response and resolved_at only; another process may call it on the same database. */
   async updateInboxItem(itemId: string, updates: InboxItemUpdate): Promise<void> {
-    this.#inbox.update(itemId, updates);
+    return this.#write(() => this.#inbox.update(itemId, updates));
   }
 
   async getResolvedInboxItems(): Promise<InboxItem[]> {
+    this.#group?.flush();
     return this.#inbox.resolved();
   }
 
   /** Resolved → consumed; false when the item is not resolved. The first claim wins, across processes on the same file. */
   async consumeInboxItem(itemId: string): Promise<boolean> {
-    return this.#inbox.consume(itemId);
+    return this.#write(() => this.#inbox.consume(itemId));
   }
 
   // Durable questions
 
   /** Records a wait; an id already stored changes nothing (a replay adds again). */
   async addWait(wait: StoredWait): Promise<void> {
-    this.#waits.add(wait);
+    return this.#write(() => this.#waits.add(wait));
   }
 
   /** Settles a pending wait; the first settle wins, across processes on the same file. */
   async settleWait(id: string, outcome: WaitOutcome): Promise<WaitSettlement> {
-    return this.#waits.settle(id, outcome);
+    return this.#write(() => this.#waits.settle(id, outcome));
   }
 
   /** The session's waits in the order they were added, filtered by status and/or tool call. */
   async getWaits(filter?: WaitFilter): Promise<StoredWait[]> {
+    this.#group?.flush();
     return this.#waits.list(filter);
   }
 

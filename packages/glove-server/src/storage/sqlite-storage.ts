@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import type { Database, Statement } from "better-sqlite3";
 import { ConfigurationError } from "glove-core";
-import { SqliteStore } from "glove-sqlite";
+import { GroupCommit, SqliteStore } from "glove-sqlite";
 import { SqliteInspector } from "./inspect/sqlite-inspector.js";
 import type { TraceLimits } from "./inspect/trace-limits.js";
 import { purgeStatements } from "./purge-sql.js";
@@ -18,6 +18,12 @@ export interface SqliteStorageOptions {
   database?: Database;
   /** How much turn timing to keep (see TraceLimits). */
   traces?: Partial<TraceLimits>;
+  /**
+   * Group commit (default true): the writes every conversation makes during one turn of the event
+   * loop share one transaction, so many conversations at once cost a commit per turn of the loop,
+   * not one per write. Each write is still all-or-nothing, and acknowledged only after its commit.
+   */
+  groupCommit?: boolean;
 }
 
 // Not "glove_…": glove-sqlite refuses files with glove_ tables it did not create.
@@ -29,9 +35,12 @@ export class SqliteCatalog implements ConversationCatalog {
   readonly #s: ReturnType<typeof prepare>;
   /** UPDATE statements by their SQL: a turn's start and end each update the same columns again. */
   readonly #updates = new Map<string, Statement>();
+  /** The connection's group commit, when sqliteStorage turned it on (writes queue; reads run the queue first). */
+  readonly #group: GroupCommit | undefined;
 
   constructor(db: Database) {
     this.#db = db;
+    this.#group = GroupCommit.of(db);
     db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (
       id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NULL, title TEXT,
       created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved INTEGER NOT NULL DEFAULT 0,
@@ -48,13 +57,16 @@ export class SqliteCatalog implements ConversationCatalog {
   }
 
   async create(record: ConversationRecord): Promise<void> {
-    this.#s.insert.run(Object.fromEntries(insertedColumns(record)));
+    const row = Object.fromEntries(insertedColumns(record));
+    return this.#write(() => void this.#s.insert.run(row));
   }
   async get(id: string): Promise<ConversationRecord | undefined> {
+    this.#group?.flush();
     const row = this.#s.get.get(id) as Record<string, unknown> | undefined;
     return row && recordFromRow(row);
   }
   async listByOwner(owner: string, limit: number): Promise<ConversationRecord[]> {
+    this.#group?.flush();
     return (this.#s.list.all(owner, limit) as Array<Record<string, unknown>>).map(recordFromRow);
   }
   async update(id: string, changes: ConversationChanges): Promise<void> {
@@ -63,10 +75,15 @@ export class SqliteCatalog implements ConversationCatalog {
     const sql = `UPDATE ${TABLE} SET ${pairs.map(([column]) => `${column} = ?`).join(", ")} WHERE id = ?`;
     let statement = this.#updates.get(sql);
     if (!statement) this.#updates.set(sql, (statement = this.#db.prepare(sql)));
-    statement.run(...pairs.map(([, value]) => value), id);
+    const values = pairs.map(([, value]) => value);
+    return this.#write(() => void statement.run(...values, id));
   }
   async delete(id: string): Promise<void> {
-    this.#s.delete.run(id);
+    return this.#write(() => void this.#s.delete.run(id));
+  }
+
+  #write(run: () => void): Promise<void> {
+    return this.#group ? this.#group.write(run) : Promise.resolve(run());
   }
 }
 
@@ -106,6 +123,8 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
     db.pragma("busy_timeout = 5000");
   }
   const database = db;
+  if (options.groupCommit ?? true) GroupCommit.enable(database);
+  const group = GroupCommit.of(database);
   let purge: ((conversationId: string) => void) | undefined;
   const inspect = new SqliteInspector(database, options.traces);
   return {
@@ -128,9 +147,11 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
           for (const statement of statements) statement.run(id);
         });
       }
-      purge(conversationId);
+      const run = purge;
+      return group ? group.write(() => run(conversationId)) : run(conversationId);
     },
     close: async () => {
+      group?.flush();
       if (owned) database.close();
     },
   };

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { readMessagePage } from "glove-sqlite";
+import { GroupCommit, readMessagePage } from "glove-sqlite";
 import { pageStatement, totalsStatement, type CatalogDialect, type Statement } from "./catalog-sql.js";
 import { checkId, checkLimit, checkOffset, checkQuery } from "./conversation-query.js";
 import { pageFromRows } from "./listing-page.js";
@@ -27,6 +27,7 @@ export class SqliteInspector implements StorageInspector {
 
   async listConversations(query: ConversationQuery): Promise<ConversationPage> {
     const checked = checkQuery(query);
+    GroupCommit.of(this.db)?.flush(); // writes queued before this read are in what it reads
     if (!this.#hasTable(SQLITE_CATALOG_TABLE)) return { items: [], nextCursor: null, total: 0, tokens: { in: 0, out: 0 } };
     const dialect: CatalogDialect = {
       catalog: SQLITE_CATALOG_TABLE,

@@ -1,4 +1,5 @@
 import type { Database, Statement } from "better-sqlite3";
+import { GroupCommit } from "glove-sqlite";
 import { checkId, checkLimit } from "./conversation-query.js";
 import { sqliteBindings, sqliteParam } from "./sqlite-params.js";
 import { boundedTrace, type TraceLimits } from "./trace-limits.js";
@@ -27,11 +28,15 @@ export class SqliteTraceStore implements TurnTraceStore {
     }
     const row = traceRow(boundedTrace(trace, this.limits));
     const write = (this.#write ??= this.#prepareWrite());
-    write(row, trace.conversationId);
+    const { conversationId } = trace;
+    // With sqliteStorage's group commit the save shares the turn end's commit with the catalog's update.
+    const group = GroupCommit.of(this.db);
+    return group ? group.write(() => write(row, conversationId)) : write(row, conversationId);
   }
 
   async get(conversationId: string, turnId: string): Promise<TurnTrace | undefined> {
     const params = [checkId(conversationId, "traces.get: conversationId"), checkId(turnId, "traces.get: turnId")];
+    GroupCommit.of(this.db)?.flush();
     if (!this.#exists()) return undefined;
     const row = this.db.prepare(STATEMENTS.get).get(sqliteBindings(params)) as { body: string } | undefined;
     return row && (JSON.parse(row.body) as TurnTrace);
@@ -41,6 +46,7 @@ export class SqliteTraceStore implements TurnTraceStore {
     const id = checkId(conversationId, "traces.list: conversationId");
     const limit = checkLimit(page?.limit, "traces.list: limit");
     const before = page.before === undefined ? undefined : checkId(page.before, "traces.list: before");
+    GroupCommit.of(this.db)?.flush();
     if (!this.#exists()) return [];
     const sql = before === undefined ? STATEMENTS.list : STATEMENTS.listBefore;
     const rows = this.db.prepare(sql).all(sqliteBindings(before === undefined ? [id, limit] : [id, limit, before])) as Array<{ body: string }>;

@@ -1,0 +1,152 @@
+import type { Database } from "better-sqlite3";
+import { GloveError } from "glove-core";
+
+interface QueuedWrite {
+  run: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+const byDatabase = new WeakMap<Database, GroupCommit>();
+
+/**
+ * Group commit on one connection: the writes queued during one event-loop turn run together at its
+ * end, in the order they were queued, in ONE IMMEDIATE transaction — each inside its own savepoint,
+ * so a write that throws undoes only itself and rejects only its own promise. Every promise settles
+ * after the commit: a write is acknowledged only once it is in the file, as before, and a process that
+ * dies first loses only writes nobody was told about.
+ *
+ * Why: with many conversations on one file, a commit per write (its WAL pages, the shared index pages
+ * rewritten each time) is most of what SQLite storage costs; one commit per turn of the loop writes
+ * each touched page once.
+ *
+ * Reads on the connection call `flush()` first, so a read sees every write queued before it, exactly
+ * as when each write committed at once. The lock is held only inside `flush()` (a synchronous call),
+ * never across turns of the loop, so other connections and processes on the file wait no longer than
+ * for any transaction.
+ */
+export class GroupCommit {
+  readonly #db: Database;
+  #queue: QueuedWrite[] = [];
+  #scheduled = false;
+  #commits = 0;
+  #statements: Statements | undefined;
+
+  private constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** The connection's group commit, once `enable` turned it on; otherwise writes commit one by one. */
+  static of(db: Database): GroupCommit | undefined {
+    return byDatabase.get(db);
+  }
+
+  /** Turns group commit on for a connection (idempotent); every glove store on it then shares it. */
+  static enable(db: Database): GroupCommit {
+    let group = byDatabase.get(db);
+    if (!group) byDatabase.set(db, (group = new GroupCommit(db)));
+    return group;
+  }
+
+  /** Transactions this connection committed for queued writes (a figure for tests and benchmarks). */
+  get commits(): number {
+    return this.#commits;
+  }
+
+  /** Writes waiting for the end of this turn of the loop. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  /** Queues a synchronous write; resolves with its result after the commit that holds it. */
+  write<T>(run: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(this.#flushLater);
+      }
+    });
+  }
+
+  readonly #flushLater = (): void => {
+    this.#scheduled = false;
+    this.flush();
+  };
+
+  /** Runs and commits every queued write now (reads call it first; so does closing). */
+  flush(): void {
+    const batch = this.#queue;
+    if (batch.length === 0) return;
+    this.#queue = [];
+    if (!this.#db.open) {
+      const error = new GloveError(
+        `SQLite database ${this.#db.name} was closed with ${batch.length} write(s) not yet committed; none of them was written. Close the store (or the storage) instead of its connection: that commits them first.`,
+        { code: "GLOVE_STORE_CLOSED" },
+      );
+      for (const write of batch) write.reject(error);
+      return;
+    }
+    const s = (this.#statements ??= prepare(this.#db));
+    // Inside the caller's own open transaction the writes join it, as direct statements would.
+    const owns = !this.#db.inTransaction;
+    let outcomes: Outcome[];
+    try {
+      if (owns) s.begin.run();
+      // Alone in its transaction a write needs no savepoint: its throw rolls the transaction back.
+      outcomes = batch.length === 1 && owns ? [settle(batch[0]!.run)] : batch.map((write) => this.#isolated(write.run, s));
+      if (owns && this.#db.inTransaction) {
+        if (batch.length === 1 && !outcomes[0]!.ok) s.rollback.run();
+        else {
+          s.commit.run();
+          this.#commits++;
+        }
+      } else if (owns) {
+        // An error such as a full disk ended the whole transaction: nothing of the batch stands.
+        throw outcomes.find((outcome) => !outcome.ok)?.error ?? new GloveError("SQLite ended a group commit's transaction.", { code: "GLOVE_STORE" });
+      }
+    } catch (error) {
+      if (owns && this.#db.inTransaction) s.rollback.run();
+      for (const write of batch) write.reject(error);
+      return;
+    }
+    batch.forEach((write, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) write.resolve(outcome.value);
+      else write.reject(outcome.error);
+    });
+  }
+
+  #isolated(run: () => unknown, s: Statements): Outcome {
+    s.savepoint.run();
+    const outcome = settle(run);
+    if (outcome.ok) s.release.run();
+    else if (this.#db.inTransaction) {
+      s.undo.run();
+      s.release.run();
+    }
+    return outcome;
+  }
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+type Statements = ReturnType<typeof prepare>;
+
+function settle(run: () => unknown): Outcome {
+  try {
+    return { ok: true, value: run() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function prepare(db: Database) {
+  return {
+    begin: db.prepare("BEGIN IMMEDIATE"),
+    commit: db.prepare("COMMIT"),
+    rollback: db.prepare("ROLLBACK"),
+    savepoint: db.prepare("SAVEPOINT glove_group_write"),
+    release: db.prepare("RELEASE glove_group_write"),
+    undo: db.prepare("ROLLBACK TO glove_group_write"),
+  };
+}

@@ -5,6 +5,7 @@ import { HttpError, notFound } from "./errors.js";
 import { extensionsByPath } from "./extensions/server-extension.js";
 import { idleTimeoutFor } from "./http/connection-limits.js";
 import { listenNode, type ListenOptions, type Listening } from "./http/node-listen.js";
+import { takeParsedUrl } from "./http/node-request.js";
 import { errorResponse } from "./http/responses.js";
 import { withSecurityHeaders } from "./http/security-headers.js";
 import { PrincipalQuotas } from "./limits/principal-quotas.js";
@@ -68,7 +69,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
   async function handle(request: Request): Promise<Response> {
     // First: a request for a host this server does not answer to (DNS rebinding) gets nothing else.
     checkHost(request, resolved.hostAllowed);
-    const url = new URL(request.url);
+    const url = takeParsedUrl(request) ?? new URL(request.url);
     const segments = pathSegments(url.pathname, resolved.basePath);
     if (!segments) throw notFound(`This server serves ${resolved.basePath || "/"} only.`);
     if (request.method === "OPTIONS") return preflight(request, resolved.allowedOrigins);

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { badRequest, HttpError } from "../errors.js";
 import { resolveConnectionLimits, type ConnectionLimits } from "./connection-limits.js";
+import { ConnectionAbort } from "./connection-abort.js";
 import { SERVED_METHODS, toRequest } from "./node-request.js";
 import { writeResponse } from "./node-response.js";
 import { errorResponse, json } from "./responses.js";
@@ -107,15 +108,15 @@ export async function listenNode(handler: FetchHandler, options: ListenOptions =
 }
 
 async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const controller = new AbortController();
+  const connection = new ConnectionAbort();
   // "close" on the response fires when the exchange ends either way; only an unfinished one is an abort.
   res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished) connection.abort();
   });
-  await writeResponse(await respond(handler, req, controller.signal), req, res, controller.signal);
+  await writeResponse(await respond(handler, req, connection), req, res, connection);
 }
 
-async function respond(handler: FetchHandler, req: IncomingMessage, signal: AbortSignal): Promise<Response> {
+async function respond(handler: FetchHandler, req: IncomingMessage, signal: ConnectionAbort): Promise<Response> {
   let request: Request;
   try {
     request = await toRequest(req, signal);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { badRequest, HttpError, quoted } from "../errors.js";
+import type { ConnectionAbort } from "./connection-abort.js";
 
 /** Methods node parses but a web Request refuses to carry (and no route of ours serves). */
 const UNSERVED_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
@@ -14,7 +15,7 @@ const SMALL_BODY = 64 * 1024;
  * malformed Host, a target that is not a path, TRACE) is the client's mistake: it throws an
  * HttpError with a 4xx, never something the caller would answer as a 500.
  */
-export async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
+export async function toRequest(req: IncomingMessage, signal: ConnectionAbort): Promise<Request> {
   const method = req.method ?? "GET";
   if (UNSERVED_METHODS.has(method)) {
     throw new HttpError(405, "GLOVE_METHOD_NOT_ALLOWED", `${method} is not served here; use ${SERVED_METHODS}.`, { headers: { allow: SERVED_METHODS } });
@@ -22,10 +23,13 @@ export async function toRequest(req: IncomingMessage, signal: AbortSignal): Prom
   const url = requestUrl(req);
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  const hasBody = method !== "GET" && method !== "HEAD";
+  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3), as a DELETE
+  // usually has none: the Request gets none either (fetch makes the same), not an empty stream.
+  const declared = req.headers["content-length"];
+  const hasBody = method !== "GET" && method !== "HEAD" && (declared !== undefined || req.headers["transfer-encoding"] !== undefined);
   if (!hasBody) return new NodeRequest(url, { method, headers }, signal);
-  const length = Number(req.headers["content-length"]);
-  if (Number.isInteger(length) && length >= 0 && length <= SMALL_BODY) {
+  const length = Number(declared);
+  if (declared !== undefined && Number.isInteger(length) && length >= 0 && length <= SMALL_BODY) {
     return new NodeRequest(url, { method, headers, body: await readSmallBody(req, length) }, signal);
   }
   // Large or chunked bodies stream, so the handler's size limit cuts them off early.
@@ -33,23 +37,41 @@ export async function toRequest(req: IncomingMessage, signal: AbortSignal): Prom
 }
 
 /**
- * A Request whose `signal` is the connection's own. Given as `init.signal`, undici would make
- * the Request a second signal following it (a listener, a WeakRef and a finalizer registration
- * per request); handlers read `request.signal` and see the same thing either way.
+ * The parsed URL of a Request made by `toRequest`, once (a fresh object the caller may keep);
+ * undefined for any other Request. Saves parsing the text `request.url` again per request.
+ */
+export function takeParsedUrl(request: Request): URL | undefined {
+  return request instanceof NodeRequest ? request.takeUrl() : undefined;
+}
+
+/**
+ * A Request whose `signal` is the connection's own (made when first read, see ConnectionAbort).
+ * Given as `init.signal`, undici would make the Request a second signal following it (a listener,
+ * a WeakRef and a finalizer registration per request); handlers read `request.signal` and see
+ * the same thing either way.
  */
 class NodeRequest extends Request {
-  readonly #signal: AbortSignal;
+  readonly #signal: ConnectionAbort;
+  #url: URL | undefined;
 
-  constructor(url: string, init: RequestInit, signal: AbortSignal) {
-    super(url, init);
+  constructor(url: URL, init: RequestInit, signal: ConnectionAbort) {
+    super(url.href, init);
     this.#signal = signal;
+    this.#url = url;
+  }
+
+  /** The URL parsed for this request, handed out once: a second taker parses its own copy. */
+  takeUrl(): URL | undefined {
+    const url = this.#url;
+    this.#url = undefined;
+    return url;
   }
 
   static {
     // An accessor on the prototype: TypeScript types Request's `signal` as a property, which a class cannot override with a getter.
     Object.defineProperty(NodeRequest.prototype, "signal", {
       get(this: NodeRequest) {
-        return this.#signal;
+        return this.#signal.signal;
       },
       configurable: true,
     });
@@ -62,12 +84,12 @@ class NodeRequest extends Request {
  * RFC 9112 requires servers to accept (the handler's host check then decides). Anything else
  * (`*`, `host:443`, a relative path) is not a request for a resource here.
  */
-function requestUrl(req: IncomingMessage): string {
+function requestUrl(req: IncomingMessage): URL {
   const target = req.url ?? "/";
   if (/^https?:\/\//i.test(target)) {
     const url = URL.parse(target);
     if (!url) throw badRequest(`The request target ${quoted(target)} is not a valid URL.`);
-    return url.href;
+    return url;
   }
   if (!target.startsWith("/")) {
     throw badRequest(`The request target ${quoted(target)} is not a path. Send the path of a resource, starting with "/".`);
@@ -77,15 +99,25 @@ function requestUrl(req: IncomingMessage): string {
   // HTTP/1.1 requires Host (node's own check answers without a body, so it is off and done here).
   if (req.headers.host === undefined && req.httpVersion === "1.1") throw badRequest("The request has no Host header; send the server's name in one.");
   const host = req.headers.host ?? "localhost";
+  // Joined as text, not resolved: a target like "//other/x" stays a path on this host.
+  const url = URL.parse(`http://${authorityOf(host)}${target}`);
+  if (!url) throw badRequest(`The request target ${quoted(target)} is not a valid path.`);
+  return url;
+}
+
+/** The last Host header found well-formed and its authority: a server's clients send the same one. */
+let lastHost: { header: string; authority: string } | undefined;
+
+/** The Host header as a URL authority (normalised), or a 400 when it is more than host[:port]. */
+function authorityOf(host: string): string {
+  if (lastHost?.header === host) return lastHost.authority;
   const origin = URL.parse(`http://${host}`);
   // The Host header must be only an authority: no path, query, fragment or credentials hidden in it.
   if (!origin || origin.host === "" || origin.href !== `http://${origin.host}/`) {
     throw badRequest(`The Host header ${quoted(host)} is malformed. Send the server's name and, if not the default, its port.`);
   }
-  // Joined as text, not resolved: a target like "//other/x" stays a path on this host.
-  const url = URL.parse(`http://${origin.host}${target}`);
-  if (!url) throw badRequest(`The request target ${quoted(target)} is not a valid path.`);
-  return url.href;
+  lastHost = { header: host, authority: origin.host };
+  return origin.host;
 }
 
 function readSmallBody(req: IncomingMessage, length: number): Promise<Uint8Array<ArrayBuffer>> {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ConnectionAbort } from "./connection-abort.js";
 import { jsonTextOf } from "./responses.js";
 import { sseSourceOf, type SseSource } from "./sse-response.js";
 
@@ -6,7 +7,7 @@ import { sseSourceOf, type SseSource } from "./sse-response.js";
  * Writes a web Response to node, with back-pressure: the next chunk is read only when the socket
  * has room, so a stalled reader never grows server memory.
  */
-export async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+export async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, connection: ConnectionAbort): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     if (key === "set-cookie") return;
@@ -32,6 +33,8 @@ export async function writeResponse(response: Response, req: IncomingMessage, re
     return;
   }
   res.flushHeaders();
+  // Only a streamed body needs the exchange's signal (made here unless the handler read it).
+  const signal = connection.signal;
   const sse = sseSourceOf(response);
   if (sse) return writeSse(sse, res, signal);
   const reader = response.body.getReader();

@@ -1,0 +1,124 @@
+/**
+ * What listenNode builds per exchange, cheaply but the same to handlers: a request with no body
+ * framing has no body (not an empty stream), the exchange's signal is made only when read (and is
+ * already aborted when read after the client left), and the Host check answers alike whether or
+ * not the same header was seen just before.
+ */
+import http from "node:http";
+import net from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { listenNode, type Listening } from "glove-server";
+import { ConnectionAbort } from "../src/http/connection-abort.js";
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function serve(handler: (request: Request) => Promise<Response>): Promise<Listening> {
+  const listening = await listenNode(handler);
+  cleanup.push(() => listening.close(0));
+  return listening;
+}
+
+/** One raw HTTP/1.1 exchange (the client closes after it): status line and body. */
+function raw(port: number, head: string, body = ""): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.end(`${head}\r\nconnection: close\r\n\r\n${body}`));
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (text += chunk));
+    socket.on("end", () => {
+      const [head = "", rest = ""] = [text.slice(0, text.indexOf("\r\n\r\n")), text.slice(text.indexOf("\r\n\r\n") + 4)];
+      resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0), body: /transfer-encoding: chunked/i.test(head) ? dechunk(rest) : rest });
+    });
+    socket.on("error", reject);
+  });
+}
+
+/** A chunked body's data (the answers here are small and well-formed). */
+function dechunk(body: string): string {
+  let out = "";
+  for (let at = 0; ; ) {
+    const end = body.indexOf("\r\n", at);
+    const size = parseInt(body.slice(at, end), 16);
+    if (!size) return out;
+    out += body.slice(end + 2, end + 2 + size);
+    at = end + 2 + size + 2;
+  }
+}
+
+/** What the handler saw of each request's body: null, or its text. */
+async function bodyOf(request: Request): Promise<string> {
+  return request.body === null ? "null" : JSON.stringify(await request.text());
+}
+
+describe("listenNode: the request's body", () => {
+  it("is null without Content-Length or Transfer-Encoding (a DELETE, a bare POST), a stream when the request frames one", async () => {
+    const { port } = await serve(async (request) => new Response(`${request.method} ${await bodyOf(request)}`));
+    expect((await raw(port, `DELETE /x HTTP/1.1\r\nhost: 127.0.0.1:${port}`)).body).toBe("DELETE null");
+    expect((await raw(port, `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}`)).body).toBe("POST null");
+    expect((await raw(port, `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-length: 0`)).body).toBe('POST ""');
+    expect((await raw(port, `DELETE /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-length: 2`, "hi")).body).toBe('DELETE "hi"');
+    expect((await raw(port, `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ntransfer-encoding: chunked`, "2\r\nhi\r\n0\r\n\r\n")).body).toBe('POST "hi"');
+    expect((await raw(port, `GET /x HTTP/1.1\r\nhost: 127.0.0.1:${port}`)).body).toBe("GET null");
+  });
+
+  it("keeps node's client DELETE (no body) on a keep-alive connection usable for the next request", async () => {
+    const { port } = await serve(async (request) => new Response(`${request.method} ${await bodyOf(request)}`));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    cleanup.push(() => agent.destroy());
+    const send = (method: string, body?: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = http.request({ host: "127.0.0.1", port, path: "/x", method, agent }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve(text));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    expect(await send("DELETE")).toBe("DELETE null");
+    expect(await send("POST", "after")).toBe('POST "after"');
+  });
+});
+
+describe("listenNode: the Host header", () => {
+  it("is checked the same when the header before it was well-formed: a malformed one after a good one is refused, the good one still served", async () => {
+    const { port } = await serve(async (request) => new Response(request.url));
+    const good = `GET /a?b=1 HTTP/1.1\r\nhost: LocalHost:${port}`;
+    for (let i = 0; i < 2; i++) {
+      expect(await raw(port, good)).toEqual({ status: 200, body: `http://localhost:${port}/a?b=1` });
+      for (const bad of [`localhost:${port}/x`, `user@localhost:${port}`, `localhost:${port}?q`, "", "local host"]) {
+        expect((await raw(port, `GET /a HTTP/1.1\r\nhost: ${bad}`)).status).toBe(400);
+      }
+    }
+    expect(await raw(port, `GET //other/x HTTP/1.1\r\nhost: 127.0.0.1:${port}`)).toEqual({ status: 200, body: `http://127.0.0.1:${port}//other/x` });
+  });
+});
+
+describe("ConnectionAbort", () => {
+  it("makes no signal until one is read; read after the abort, it is already aborted", () => {
+    const connection = new ConnectionAbort();
+    connection.abort();
+    expect(connection.aborted).toBe(true);
+    const { signal } = connection;
+    expect(signal.aborted).toBe(true);
+    expect((signal.reason as Error).name).toBe("AbortError");
+    expect(connection.signal).toBe(signal);
+  });
+
+  it("read before the abort, tells its listeners once, with the reason a controller gives", () => {
+    const connection = new ConnectionAbort();
+    const { signal } = connection;
+    const reasons: unknown[] = [];
+    signal.addEventListener("abort", () => reasons.push(signal.reason));
+    expect(signal.aborted).toBe(false);
+    connection.abort();
+    connection.abort();
+    expect(reasons).toHaveLength(1);
+    expect((reasons[0] as Error).name).toBe("AbortError");
+    expect(connection.signal).toBe(signal);
+  });
+});

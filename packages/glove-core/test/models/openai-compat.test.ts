@@ -497,6 +497,62 @@ describe("OpenAICompatAdapter — errors and abort", () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it("a subscriber that throws synchronously, or rejects after settled promises shared by earlier events, surfaces as is", async () => {
+    const answer = [chunk({ content: "a" }), chunk({ content: "b" }), chunk({ content: "c" }), chunk({}, "stop")];
+    const { adapter, server } = await adapterFor([sse(answer, { done: true }), sse(answer, { done: true })]);
+    const sync = new RangeError("thrown, not rejected");
+    const notifySync = (() => {
+      throw sync;
+    }) as unknown as Parameters<typeof adapter.prompt>[1];
+    expect(await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, notifySync).catch((e: unknown) => e)).toBe(sync);
+    // As the event bus answers: one settled promise for every event taken synchronously.
+    const settled = Promise.resolve();
+    const late = new RangeError("rejected on the third event");
+    let seen = 0;
+    const error = await adapter
+      .prompt({ messages: [{ sender: "user", text: "a" }] }, () => (++seen === 3 ? Promise.reject(late) : settled))
+      .catch((e: unknown) => e);
+    expect(error).toBe(late);
+    expect(seen).toBe(3);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it("waits for a subscriber's promise before reading the next event", async () => {
+    const { adapter } = await adapterFor([sse([chunk({ content: "a" }), chunk({ content: "b" }), chunk({}, "stop")], { done: true })]);
+    const log: string[] = [];
+    let release: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const pending = adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, async (type, data) => {
+      log.push(type === "text_delta" ? `delta ${(data as { text: string }).text}` : type);
+      if (log.length === 1) await first;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(log).toEqual(["delta a"]);
+    release();
+    await pending;
+    expect(log).toEqual(["delta a", "delta b", "model_response_complete"]);
+  });
+
+  it("adapters of different endpoints, called in turn, each reach their own (the transport keeps the last URL parsed)", async () => {
+    const answer = (text: string) => sse([chunk({ content: text }), chunk({}, "stop")], { done: true });
+    const other = await startFakeServer(answer("B1"), answer("B2"));
+    try {
+      const { adapter: a, server: first } = await adapterFor([answer("A1"), answer("A2")]);
+      const b = new OpenAICompatAdapter({ model: "test-model", baseURL: `${other.url}/v2`, apiKey: "sk-test" });
+      const texts: string[] = [];
+      for (const adapter of [a, b, a, b]) {
+        const rec = recorder();
+        await adapter.prompt({ messages: [{ sender: "user", text: "x" }] }, rec.notify);
+        texts.push(rec.events.filter((e) => e.type === "text_delta").map((e) => (e.data as { text: string }).text).join(""));
+      }
+      expect(texts).toEqual(["A1", "B1", "A2", "B2"]);
+      expect(first.received.map((r) => r.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions"]);
+      expect(other.received.map((r) => r.path)).toEqual(["/v2/chat/completions", "/v2/chat/completions"]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("a stream that ends cleanly without finish_reason or [DONE] is an error", async () => {
     const { adapter } = await adapterFor([sse([chunk({ content: "partial" })])]);
     await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({

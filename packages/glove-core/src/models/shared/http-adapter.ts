@@ -78,14 +78,26 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
     // What a subscriber threw surfaces as it is; anything else thrown while reading is about the response.
     let subscriberError: { error: unknown } | undefined;
     let emitted = false;
-    const guarded: NotifySubscribersFunction = async (type, data) => {
+    // The promise `guarded` last watched: the event bus hands back one settled promise for every event
+    // its subscribers took synchronously, and a promise settles once, so one watch each is enough.
+    let watched: Promise<void> | undefined;
+    const noteFailure = (error: unknown) => void (subscriberError = { error });
+    // Not an async wrapper: a streamed delta then costs the reader's own await and nothing more.
+    const guarded: NotifySubscribersFunction = (type, data) => {
       emitted = true;
+      let delivered: Promise<void>;
       try {
-        await notify(type, data);
+        delivered = notify(type, data);
       } catch (error) {
-        subscriberError = { error };
-        throw error;
+        noteFailure(error);
+        return Promise.reject(error);
       }
+      if (delivered !== watched && isThenable(delivered)) {
+        watched = delivered;
+        // Added before the reader awaits it, so the failure is noted before the reader sees it.
+        delivered.then(undefined, noteFailure);
+      }
+      return delivered;
     };
     // Straight to subscribers, not through `guarded`: a retry notice is no part of the answer.
     const onRetry = (retry: number, delayMs: number, failure: ProviderError) => notify("model_retry", retryEvent(retry, delayMs, failure));
@@ -152,4 +164,8 @@ function unreadableResponse(provider: string, status: number, cause: unknown): P
     message: `${provider}: could not read the response (${reason})`,
     cause,
   });
+}
+
+function isThenable(value: unknown): value is Promise<void> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }

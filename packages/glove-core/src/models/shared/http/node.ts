@@ -58,7 +58,7 @@ export const nodeTransport: HttpTransport = (request: HttpRequest) =>
     if (signal.aborted) return reject(signal.reason);
     let req: ClientRequest;
     try {
-      const url = new URL(request.url);
+      const url = parsedUrl(request.url);
       const agent = url.protocol === "http:" || url.protocol === "https:" ? agents[url.protocol] : undefined;
       if (!agent) throw new TypeError(`unsupported protocol ${url.protocol}`);
       const send = url.protocol === "https:" ? httpsRequest : httpRequest;
@@ -99,6 +99,14 @@ export const nodeTransport: HttpTransport = (request: HttpRequest) =>
     });
     req.end(request.body);
   });
+
+/** The last URL called and its parse: an adapter calls one endpoint, and node:http only reads the URL it is given. */
+let lastUrl: { text: string; url: URL } | undefined;
+
+function parsedUrl(text: string): URL {
+  if (lastUrl?.text !== text) lastUrl = { text, url: new URL(text) };
+  return lastUrl.url;
+}
 
 function requestHeaders(request: HttpRequest): Record<string, string> {
   const headers: Record<string, string> = { accept: "*/*", "user-agent": "node", "accept-encoding": "identity" };

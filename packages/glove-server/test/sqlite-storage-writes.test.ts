@@ -4,7 +4,8 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { sqliteStorage } from "glove-server";
-import type { SqliteStore } from "glove-sqlite";
+import { GroupCommit, type SqliteStore } from "glove-sqlite";
+import { startServer } from "./support/harness.js";
 
 // What sqliteStorage writes with, and what a delete prepares.
 describe("sqliteStorage writes", () => {
@@ -73,5 +74,42 @@ describe("sqliteStorage writes", () => {
     expect(await storage.inspect!.traces.get("a", "t1")).toBeUndefined();
     expect(db.prepare("SELECT count(*) AS n FROM glove_messages").get()).toEqual({ n: 0 });
     db.close();
+  });
+
+  it("turns of many conversations at once share commits (group commit): fewer commits than writes, every message and catalog change stored", async () => {
+    const db = new BetterSqlite3(":memory:");
+    const storage = sqliteStorage({ database: db });
+    const group = GroupCommit.of(db)!;
+    let writes = 0;
+    const write = group.write.bind(group);
+    group.write = ((run: () => unknown, key?: string) => {
+      writes++;
+      return write(run, key);
+    }) as typeof group.write;
+    const answers = Array.from({ length: 12 }, (_, i) => ({ text: `answer ${i}` }));
+    const s = await startServer({ store: storage, limits: { concurrentTurnsPerPrincipal: 12 }, kit: { script: [...answers] } });
+    try {
+      const ids = await Promise.all(answers.map(() => s.conversation()));
+      const tabs = ids.map((id) => s.events(id));
+      await Promise.all(tabs.map((tab) => tab.waitForEvent("snapshot")));
+      const commitsBefore = group.commits;
+      writes = 0;
+      const posted = await Promise.all(ids.map((id, i) => s.api(`/conversations/${id}/messages`, { body: { text: `question ${i}` } })));
+      expect(posted.map((p) => p.status)).toEqual(ids.map(() => 202));
+      await Promise.all(tabs.map((tab) => tab.waitForEvent("turn_end")));
+      for (const id of ids) await s.api(`/conversations/${id}`); // reads: the queue is committed
+      const commits = group.commits - commitsBefore;
+      // Each turn writes its message, the model's answer, the catalog at start and end, its trace.
+      expect(writes).toBeGreaterThanOrEqual(12 * 4);
+      expect(commits).toBeLessThan(writes);
+      for (const [i, id] of ids.entries()) {
+        const texts = (await storage.store(id).getMessages()).map((m) => m.text);
+        expect(texts).toEqual([`question ${i}`, expect.stringMatching(/^answer \d+$/)]);
+        expect(await storage.catalog.get(id)).toMatchObject({ runningTurnId: null, title: `question ${i}` });
+      }
+    } finally {
+      await s.close();
+      db.close();
+    }
   });
 });

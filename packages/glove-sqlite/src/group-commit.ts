@@ -9,6 +9,11 @@ interface QueuedWrite {
 
 const byDatabase = new WeakMap<Database, GroupCommit>();
 
+/** The key of a glove-sqlite session's writes (every table glove-sqlite writes is keyed by session). */
+export function sessionWritesKey(sessionId: string): string {
+  return `glove-sqlite session ${sessionId}`;
+}
+
 /**
  * Group commit on one connection: the writes queued during one event-loop turn run together at its
  * end, in the order they were queued, in ONE IMMEDIATE transaction — each inside its own savepoint,
@@ -20,14 +25,19 @@ const byDatabase = new WeakMap<Database, GroupCommit>();
  * rewritten each time) is most of what SQLite storage costs; one commit per turn of the loop writes
  * each touched page once.
  *
- * Reads on the connection call `flush()` first, so a read sees every write queued before it, exactly
- * as when each write committed at once. The lock is held only inside `flush()` (a synchronous call),
+ * A read sees every write queued before it, exactly as when each write committed at once: a write
+ * names what it touches (a key such as a session), and a read of that key runs the queue first
+ * (`flushFor`); a write that names nothing may touch anything, so every read runs the queue while it
+ * waits. Reads of other keys leave the batch to grow. The lock is held only inside `flush()` (a synchronous call),
  * never across turns of the loop, so other connections and processes on the file wait no longer than
  * for any transaction.
  */
 export class GroupCommit {
   readonly #db: Database;
   #queue: QueuedWrite[] = [];
+  /** What the queued writes touch; `#touchesAll` once one of them named nothing. */
+  readonly #keys = new Set<string>();
+  #touchesAll = false;
   #scheduled = false;
   #commits = 0;
   #statements: Statements | undefined;
@@ -58,8 +68,13 @@ export class GroupCommit {
     return this.#queue.length;
   }
 
-  /** Queues a synchronous write; resolves with its result after the commit that holds it. */
-  write<T>(run: () => T): Promise<T> {
+  /**
+   * Queues a synchronous write; resolves with its result after the commit that holds it. `key` names
+   * what it touches (reads of other keys need not wait for it); without one, it may touch anything.
+   */
+  write<T>(run: () => T, key?: string): Promise<T> {
+    if (key === undefined) this.#touchesAll = true;
+    else this.#keys.add(key);
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#scheduled) {
@@ -74,11 +89,18 @@ export class GroupCommit {
     this.flush();
   };
 
-  /** Runs and commits every queued write now (reads call it first; so does closing). */
+  /** Before a read of `key`: commits the queue now when a queued write may touch it. */
+  flushFor(key: string): void {
+    if (this.#touchesAll || this.#keys.has(key)) this.flush();
+  }
+
+  /** Runs and commits every queued write now (reads that may see them call it first; so does closing). */
   flush(): void {
     const batch = this.#queue;
     if (batch.length === 0) return;
     this.#queue = [];
+    this.#keys.clear();
+    this.#touchesAll = false;
     if (!this.#db.open) {
       const error = new GloveError(
         `SQLite database ${this.#db.name} was closed with ${batch.length} write(s) not yet committed; none of them was written. Close the store (or the storage) instead of its connection: that commits them first.`,

@@ -2,7 +2,7 @@ import type { Database } from "better-sqlite3";
 import type { MessagePageResult, MessageRecord } from "glove-core";
 import { checkedPage, createRecordCodec } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
-import { GroupCommit } from "./group-commit.js";
+import { GroupCommit, sessionWritesKey } from "./group-commit.js";
 
 /** Where to read one page of a session's messages. */
 export interface SqliteMessagePageOptions {
@@ -20,7 +20,7 @@ export interface SqliteMessagePageOptions {
 export function readMessagePage({ database, sessionId, offset, limit }: SqliteMessagePageOptions): MessagePageResult {
   const invalid = (detail: string, code = "GLOVE_STORE_INVALID") => new SqliteStoreError(sessionId, detail, code);
   const [from, count] = checkedPage(offset, limit, invalid);
-  GroupCommit.of(database)?.flush(); // a page read sees every write queued before it
+  GroupCommit.of(database)?.flushFor(sessionWritesKey(sessionId)); // a page read sees every write queued before it
   const tables = database.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('glove_sessions', 'glove_messages')").get() as { n: number };
   if (tables.n < 2) return { messages: [], total: 0 };
   const row = database.prepare("SELECT message_count FROM glove_sessions WHERE session_id = ?").get(sessionId) as { message_count: number } | undefined;

@@ -23,7 +23,7 @@ import type {
 } from "glove-core";
 import { ConfigurationError, createRecordCodec, recordModelCallInSteps, requireSessionId, runsOwnModelCallSteps, subStoreSession } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
-import { GroupCommit } from "./group-commit.js";
+import { GroupCommit, sessionWritesKey } from "./group-commit.js";
 import { SqliteInbox } from "./inbox.js";
 import { SqliteBranches } from "./branches.js";
 import { SqliteMessages } from "./messages.js";
@@ -84,6 +84,8 @@ export class SqliteStore implements StoreAdapter {
   readonly #waits: SqliteWaits;
   readonly #branches: SqliteBranches;
   readonly #group: GroupCommit | undefined;
+  /** What this store's writes touch, for the group commit: reads of other sessions need not wait for them. */
+  readonly #key: string;
 
   constructor(options: SqliteStoreOptions);
   /** @internal sub-store constructor */
@@ -102,8 +104,9 @@ export class SqliteStore implements StoreAdapter {
     }
     if (options.groupCommit) GroupCommit.enable(this.db);
     this.#group = GroupCommit.of(this.db);
-    // What follows may write (a migration, the session row): queued writes go first, in call order.
-    this.#group?.flush();
+    this.#key = sessionWritesKey(sessionId);
+    // What follows may write (the session row, a migration): queued writes to it go first, in call order.
+    this.#group?.flushFor(this.#key);
     const where = `SQLite database ${this.db.name}`;
     const codec = createRecordCodec({ error: (detail, code) => new SqliteStoreError(sessionId, detail, code), where });
     const session = { db: this.db, sessionId, where, codec };
@@ -138,13 +141,13 @@ export class SqliteStore implements StoreAdapter {
 
   /** Runs a write now, or queues it for the connection's group commit. */
   #write<T>(run: () => T): Promise<T> {
-    return this.#group ? this.#group.write(run) : Promise.resolve(run());
+    return this.#group ? this.#group.write(run, this.#key) : Promise.resolve(run());
   }
 
   // Messages
 
   async getMessages(): Promise<Message[]> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#messages.from(0);
   }
 
@@ -153,19 +156,19 @@ export class SqliteStore implements StoreAdapter {
   }
 
   async messageCount(): Promise<number> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#row.read().message_count;
   }
 
   /** Messages [offset, offset + limit) and the count: one indexed range read, O(the page). */
   async getMessagePage(offset: number, limit: number): Promise<MessagePageResult> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#messages.page(offset, limit);
   }
 
   /** The last compaction summary and what follows (everything when there is none); one indexed range read. */
   async getMessagesSinceLastCompaction(): Promise<Message[]> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#messages.sinceLastCompaction();
   }
 
@@ -173,7 +176,7 @@ export class SqliteStore implements StoreAdapter {
 
   /** The stretches set aside from the active branch, in the order they were added. */
   async getBranches(): Promise<StoredBranch[]> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#branches.list();
   }
 
@@ -185,7 +188,7 @@ export class SqliteStore implements StoreAdapter {
   // Counters
 
   async getTokenCount(): Promise<number> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     const row = this.#row.read();
     return row.tokens_in + row.tokens_out;
   }
@@ -196,7 +199,7 @@ export class SqliteStore implements StoreAdapter {
   }
 
   async getTurnCount(): Promise<number> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#row.read().turns;
   }
 
@@ -222,7 +225,7 @@ export class SqliteStore implements StoreAdapter {
   // Tasks
 
   async getTasks(): Promise<Task[]> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#tasks.list();
   }
 
@@ -242,7 +245,7 @@ export class SqliteStore implements StoreAdapter {
   // Permissions
 
   async getPermission(toolName: string): Promise<PermissionStatus> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#permissions.get(toolName);
   }
 
@@ -253,7 +256,7 @@ export class SqliteStore implements StoreAdapter {
   // Inbox
 
   async getInboxItems(): Promise<InboxItem[]> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#inbox.list();
   }
 
@@ -267,7 +270,7 @@ export class SqliteStore implements StoreAdapter {
   }
 
   async getResolvedInboxItems(): Promise<InboxItem[]> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#inbox.resolved();
   }
 
@@ -290,7 +293,7 @@ export class SqliteStore implements StoreAdapter {
 
   /** The session's waits in the order they were added, filtered by status and/or tool call. */
   async getWaits(filter?: WaitFilter): Promise<StoredWait[]> {
-    this.#group?.flush();
+    this.#group?.flushFor(this.#key);
     return this.#waits.list(filter);
   }
 

@@ -84,6 +84,23 @@ describe("GroupCommit on one connection", () => {
     db.close();
   });
 
+  it("a read of another conversation leaves the batch to grow; a read of the written one, or any read after a write that names nothing, runs it", async () => {
+    const { db } = openFile();
+    const [a, b] = ["a", "b"].map((sessionId) => new SqliteStore({ database: db, sessionId, groupCommit: true }));
+    const group = GroupCommit.of(db)!;
+    const written = a!.appendMessages([text("for a")]);
+    expect(await b!.messageCount()).toBe(0);
+    expect(group.pending).toBe(1);
+    expect(await a!.messageCount()).toBe(1);
+    expect(group.pending).toBe(0);
+    await written;
+
+    const anything = group.write(() => db.prepare("UPDATE glove_sessions SET turns = 7 WHERE session_id = 'b'").run());
+    expect(await b!.getTurnCount()).toBe(7);
+    await anything;
+    db.close();
+  });
+
   it("messages are read at the call: changing the list afterwards does not change what is stored", async () => {
     const { db } = openFile();
     const store = new SqliteStore({ database: db, sessionId: "copy", groupCommit: true });

@@ -58,10 +58,10 @@ export class SqliteCatalog implements ConversationCatalog {
 
   async create(record: ConversationRecord): Promise<void> {
     const row = Object.fromEntries(insertedColumns(record));
-    return this.#write(() => void this.#s.insert.run(row));
+    return this.#write(record.id, () => void this.#s.insert.run(row));
   }
   async get(id: string): Promise<ConversationRecord | undefined> {
-    this.#group?.flush();
+    this.#group?.flushFor(catalogKey(id));
     const row = this.#s.get.get(id) as Record<string, unknown> | undefined;
     return row && recordFromRow(row);
   }
@@ -76,15 +76,21 @@ export class SqliteCatalog implements ConversationCatalog {
     let statement = this.#updates.get(sql);
     if (!statement) this.#updates.set(sql, (statement = this.#db.prepare(sql)));
     const values = pairs.map(([, value]) => value);
-    return this.#write(() => void statement.run(...values, id));
+    return this.#write(id, () => void statement.run(...values, id));
   }
   async delete(id: string): Promise<void> {
-    return this.#write(() => void this.#s.delete.run(id));
+    return this.#write(id, () => void this.#s.delete.run(id));
   }
 
-  #write(run: () => void): Promise<void> {
-    return this.#group ? this.#group.write(run) : Promise.resolve(run());
+  /** Runs a write now, or queues it for the group commit as touching conversation `id`'s row. */
+  #write(id: string, run: () => void): Promise<void> {
+    return this.#group ? this.#group.write(run, catalogKey(id)) : Promise.resolve(run());
   }
+}
+
+/** The key of a catalog row's writes in the group commit (listings read every row: they run the whole queue). */
+function catalogKey(id: string): string {
+  return `gloveserver catalog ${id}`;
 }
 
 function prepare(db: Database) {

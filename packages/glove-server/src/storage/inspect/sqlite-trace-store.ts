@@ -9,6 +9,9 @@ import type { TurnTrace, TurnTraceStore } from "./types.js";
 const DIALECT: TraceDialect = { table: "gloveserver_turn_traces", param: sqliteParam, collate: "" };
 const STATEMENTS = traceStatements(DIALECT);
 
+/** The key of a conversation's trace writes in the group commit. */
+const tracesKey = (conversationId: string) => `gloveserver traces ${conversationId}`;
+
 type WriteTrace = (row: ReturnType<typeof traceRow>, conversationId: string) => void;
 
 /** Turn traces in the sqliteStorage file: the table is created by the first save (readers never write). */
@@ -31,12 +34,12 @@ export class SqliteTraceStore implements TurnTraceStore {
     const { conversationId } = trace;
     // With sqliteStorage's group commit the save shares the turn end's commit with the catalog's update.
     const group = GroupCommit.of(this.db);
-    return group ? group.write(() => write(row, conversationId)) : write(row, conversationId);
+    return group ? group.write(() => write(row, conversationId), tracesKey(conversationId)) : write(row, conversationId);
   }
 
   async get(conversationId: string, turnId: string): Promise<TurnTrace | undefined> {
     const params = [checkId(conversationId, "traces.get: conversationId"), checkId(turnId, "traces.get: turnId")];
-    GroupCommit.of(this.db)?.flush();
+    GroupCommit.of(this.db)?.flushFor(tracesKey(params[0]!));
     if (!this.#exists()) return undefined;
     const row = this.db.prepare(STATEMENTS.get).get(sqliteBindings(params)) as { body: string } | undefined;
     return row && (JSON.parse(row.body) as TurnTrace);
@@ -46,7 +49,7 @@ export class SqliteTraceStore implements TurnTraceStore {
     const id = checkId(conversationId, "traces.list: conversationId");
     const limit = checkLimit(page?.limit, "traces.list: limit");
     const before = page.before === undefined ? undefined : checkId(page.before, "traces.list: before");
-    GroupCommit.of(this.db)?.flush();
+    GroupCommit.of(this.db)?.flushFor(tracesKey(id));
     if (!this.#exists()) return [];
     const sql = before === undefined ? STATEMENTS.list : STATEMENTS.listBefore;
     const rows = this.db.prepare(sql).all(sqliteBindings(before === undefined ? [id, limit] : [id, limit, before])) as Array<{ body: string }>;

@@ -84,6 +84,23 @@ describe("listenNode: the request's body", () => {
   });
 });
 
+describe("listenNode: the request's headers", () => {
+  it("are every header the client sent, repeated ones joined as a Headers list joins them, with no content-type added", async () => {
+    const { port } = await serve(async (request) => new Response(JSON.stringify([...request.headers])));
+    const sent: Array<[string, string]> = [
+      ["Host", `127.0.0.1:${port}`],
+      ["X-Multi", "one"],
+      ["x-multi", "two"],
+      ["Cookie", "a=b"],
+      ["Content-Length", "2"],
+    ];
+    const answer = await raw(port, `PUT /x HTTP/1.1\r\n${sent.map(([name, value]) => `${name}: ${value}`).join("\r\n")}`, "hi");
+    const expected = new Headers(sent);
+    expected.append("connection", "close");
+    expect(JSON.parse(answer.body)).toEqual([...expected]);
+  });
+});
+
 describe("listenNode: the Host header", () => {
   it("is checked the same when the header before it was well-formed: a malformed one after a good one is refused, the good one still served", async () => {
     const { port } = await serve(async (request) => new Response(request.url));

@@ -21,19 +21,28 @@ export async function toRequest(req: IncomingMessage, signal: ConnectionAbort): 
     throw new HttpError(405, "GLOVE_METHOD_NOT_ALLOWED", `${method} is not served here; use ${SERVED_METHODS}.`, { headers: { allow: SERVED_METHODS } });
   }
   const url = requestUrl(req);
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3), as a DELETE
   // usually has none: the Request gets none either (fetch makes the same), not an empty stream.
   const declared = req.headers["content-length"];
   const hasBody = method !== "GET" && method !== "HEAD" && (declared !== undefined || req.headers["transfer-encoding"] !== undefined);
-  if (!hasBody) return new NodeRequest(url, { method, headers }, signal);
+  if (!hasBody) return withHeaders(new NodeRequest(url, { method }, signal), req);
   const length = Number(declared);
   if (declared !== undefined && Number.isInteger(length) && length >= 0 && length <= SMALL_BODY) {
-    return new NodeRequest(url, { method, headers, body: await readSmallBody(req, length) }, signal);
+    return withHeaders(new NodeRequest(url, { method, body: await readSmallBody(req, length) }, signal), req);
   }
   // Large or chunked bodies stream, so the handler's size limit cuts them off early.
-  return new NodeRequest(url, { method, headers, body: bodyStream(req), duplex: "half" } as RequestInit, signal);
+  return withHeaders(new NodeRequest(url, { method, body: bodyStream(req), duplex: "half" } as RequestInit, signal), req);
+}
+
+/**
+ * The client's headers, appended to the Request's own Headers: given as `init.headers`, undici
+ * would copy a Headers built first (a second list, its entries as arrays). Neither body kind given
+ * here makes undici add a content-type, so the result is the same list.
+ */
+function withHeaders(request: NodeRequest, req: IncomingMessage): NodeRequest {
+  const { headers } = request;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  return request;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ToolResultData, WireSlot } from "glove-core";
 import type { NativeEvent } from "../shared/native-events.js";
-import type { AgUiEvent } from "./events.js";
+import type { AgUiEvent, AgUiMessage } from "./events.js";
 import { toolResultContent } from "./messages.js";
 
 /** Makes the ids of messages this mapper opens (random in the server, counted in tests). */
@@ -22,6 +22,12 @@ export class AgUiEventMapper {
   #responseId: string | undefined;
   /** Ids of finished model responses, in order, until `takeResponseId` claims them. */
   readonly #responseIds: Array<string | undefined> = [];
+  /**
+   * The tool results this run streamed, by call id: a run that stops on a question closes with a
+   * history snapshot, where a parallel call's result may not be stored yet (results are stored
+   * together, once every call of the response has one) — the snapshot keeps them (messages.ts).
+   */
+  readonly streamedResults = new Map<string, Extract<AgUiMessage, { role: "tool" }>>();
 
   constructor(private readonly ids: IdSource) {}
 
@@ -119,7 +125,9 @@ export class AgUiEventMapper {
 
   #toolResult(callId: unknown, result: ToolResultData | undefined): AgUiEvent[] {
     if (typeof callId !== "string" || callId === "" || !result) return [];
-    return [...this.#breakText(), { type: "TOOL_CALL_RESULT", messageId: this.ids(), toolCallId: callId, content: toolResultContent(result), role: "tool" }];
+    const message = { id: this.ids(), role: "tool" as const, toolCallId: callId, content: toolResultContent(result), ...(result.status === "success" ? {} : { error: result.status }) };
+    this.streamedResults.set(callId, message);
+    return [...this.#breakText(), { type: "TOOL_CALL_RESULT", messageId: message.id, toolCallId: callId, content: message.content, role: "tool" }];
   }
 
   /** A slot shown without waiting (a card, a chart): an activity message the page may draw. */

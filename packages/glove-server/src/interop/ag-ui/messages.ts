@@ -39,3 +39,26 @@ export function toAgUiMessages(history: readonly Message[], renamed: ReadonlyMap
   });
   return out;
 }
+
+type ToolMessage = Extract<AgUiMessage, { role: "tool" }>;
+
+/**
+ * The snapshot with the tool results a run streamed that the stored history does not hold yet
+ * (a parallel call's result while another call waits for a person: results are stored together),
+ * each after its call's message and the results already there. Without them a client that replaces
+ * its messages with the snapshot would drop a result it was shown, and the run that answers the
+ * question does not send it again.
+ */
+export function withStreamedResults(messages: AgUiMessage[], streamed: ReadonlyMap<string, ToolMessage>): AgUiMessage[] {
+  if (streamed.size === 0) return messages;
+  const known = new Set(messages.flatMap((m) => (m.role === "tool" ? [m.toolCallId] : [])));
+  const out = [...messages];
+  for (const [callId, result] of streamed) {
+    if (known.has(callId)) continue;
+    const call = out.findIndex((m) => m.role === "assistant" && (m.toolCalls ?? []).some((c) => c.id === callId));
+    let at = call < 0 ? out.length : call + 1;
+    while (call >= 0 && at < out.length && out[at]!.role === "tool") at++;
+    out.splice(at, 0, result);
+  }
+  return out;
+}

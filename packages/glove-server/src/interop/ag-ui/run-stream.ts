@@ -1,11 +1,11 @@
 import type { ConversationHandle } from "../../conversations/conversation-handle.js";
 import type { SseSource } from "../../http/sse-response.js";
 import type { NativeEvent, NativeEvents } from "../shared/native-events.js";
-import { encodeEvents, type AgUiEvent, type AgUiState } from "./events.js";
+import { encodeEvents, type AgUiEvent, type AgUiMessage, type AgUiState } from "./events.js";
 import { AgUiEventMapper, type IdSource } from "./event-mapper.js";
 import { rememberInterrupts } from "./interrupt-positions.js";
 import { slotToInterrupt, waitingSlots } from "./interrupts.js";
-import { toAgUiMessages } from "./messages.js";
+import { toAgUiMessages, withStreamedResults } from "./messages.js";
 import type { Message } from "glove-core";
 
 /** A conversation snapshot's data, as the run stream reads it. */
@@ -39,10 +39,16 @@ export function stateOf(data: SnapshotData): AgUiState {
  * How a run ends when nothing more will stream, read from a snapshot: the history and state
  * (so the page matches the server), then RUN_FINISHED — an interrupt when questions wait.
  */
-export function closingEvents(data: SnapshotData, threadId: string, runId: string, renamed?: ReadonlyMap<string, string>): AgUiEvent[] {
+export function closingEvents(
+  data: SnapshotData,
+  threadId: string,
+  runId: string,
+  renamed?: ReadonlyMap<string, string>,
+  streamedResults: ReadonlyMap<string, Extract<AgUiMessage, { role: "tool" }>> = new Map(),
+): AgUiEvent[] {
   const interrupts = waitingSlots(data.slots).map(slotToInterrupt);
   return [
-    { type: "MESSAGES_SNAPSHOT", messages: toAgUiMessages((data.messages ?? []) as Message[], renamed) },
+    { type: "MESSAGES_SNAPSHOT", messages: withStreamedResults(toAgUiMessages((data.messages ?? []) as Message[], renamed), streamedResults) },
     { type: "STATE_SNAPSHOT", snapshot: stateOf(data) },
     { type: "RUN_FINISHED", threadId, runId, outcome: interrupts.length > 0 ? { type: "interrupt", interrupts } : { type: "success" } },
   ];
@@ -70,7 +76,7 @@ export function runStream(options: RunStreamOptions): SseSource {
     done = true;
     const { data } = await conversation.snapshot();
     rememberInterrupts(conversation.log, waitingSlots(data.slots).map((slot) => slot.id), position);
-    return [...mapper.close(), ...closingEvents(data, threadId, runId, renamed)];
+    return [...mapper.close(), ...closingEvents(data, threadId, runId, renamed, mapper.streamedResults)];
   };
 
   const turnEnd = async (data: Record<string, unknown>): Promise<AgUiEvent[]> => {

@@ -60,4 +60,25 @@ describe("the emit script (one event = counter, stream entry and state in one st
     await emitter.emit("turn_end", { turnId: "t1", status: "done" }, ["t1"]);
     expect(await redis.exists(keys.turn, keys.run, keys.slots, keys.slotStatus)).toBe(0);
   });
+
+  it("a worker's turn_end (end()) clears its turn's abort flag and attempt count in the same step; a refused one leaves them", async () => {
+    const keys = conversationKeys(prefix, crypto.randomUUID());
+    await redis.set(keys.turn, "t1|0");
+    await redis.set(keys.run, "tok");
+    await redis.set(keys.abort, "t1");
+    await redis.hset(keys.attempts, "t1", "2", "t0", "1");
+    const stale = new TurnEmitter(redis, keys, "old-tok", 0, limits, () => undefined, () => undefined);
+    expect(await stale.end({ turnId: "t1" })).toBe(-1);
+    expect(await redis.get(keys.abort)).toBe("t1");
+    expect(await redis.hgetall(keys.attempts)).toEqual({ t1: "2", t0: "1" });
+    const emitter = new TurnEmitter(redis, keys, "tok", 0, limits, () => undefined, () => undefined);
+    expect(await emitter.end({ turnId: "t1" })).toBe(1);
+    expect(await redis.exists(keys.abort, keys.turn, keys.run)).toBe(0);
+    expect(await redis.hgetall(keys.attempts)).toEqual({ t0: "1" }); // another turn's count stays
+    // An abort asked for a later turn is not this turn's to clear.
+    await redis.set(keys.abort, "t2");
+    await redis.set(keys.run, "tok2");
+    expect(await new TurnEmitter(redis, keys, "tok2", 0, limits, () => undefined, () => undefined).end({ turnId: "t1" })).toBe(2);
+    expect(await redis.get(keys.abort)).toBe("t2");
+  });
 });

@@ -18,6 +18,8 @@ const CLIENT_ID_TTL_S = 24 * 3600;
 const TURN_POLL_MS = 2000;
 /** A claimed turn with no job after this long was lost (its instance died between claim and queueing). */
 const LOST_CLAIM_MS = 10_000;
+/** How a turn_end event's frame starts in the log (see EventLog's frame text). */
+const TURN_END_FRAME = "\nevent: turn_end\n";
 
 type Reply = [Error | null, unknown][] | null;
 
@@ -128,7 +130,9 @@ export class ScaledConversation implements ConversationHandle {
       await this.#unclaim(value, turnId, clientMessageId);
       throw waitingConflict(waiting);
     }
-    const changes = { lastClientMessageId: clientMessageId ?? null, lastTurnId: turnId, updatedAt: new Date().toISOString(), title: record.title ?? text.trim().slice(0, 80) };
+    // Marked running in the same write, as the single process marks a turn that starts at once (the
+    // claim above says none runs): its worker finds the mark in the record it reads and skips its own.
+    const changes = { lastClientMessageId: clientMessageId ?? null, lastTurnId: turnId, updatedAt: new Date().toISOString(), title: record.title ?? text.trim().slice(0, 80), runningTurnId: turnId };
     Object.assign(record, changes);
     await catalog.update(record.id, changes).catch((error: unknown) => this.shared.options.log("[glove-server] catalog update failed", error));
     await queue.add("turn", this.#job(turnId, text, clientMessageId), jobOptions(turnId));
@@ -137,15 +141,26 @@ export class ScaledConversation implements ConversationHandle {
 
   /**
    * Resolves once the turn no longer holds the conversation, wherever it ran. Redis is the truth
-   * (this instance may stop following the stream meanwhile); events arriving here wake the check
-   * early, so a turn_end frees the quota at once. A Redis error frees it too: never stuck.
+   * (this instance may stop following the stream meanwhile), asked every TURN_POLL_MS and as soon
+   * as a `turn_end` (the emit script frees the conversation in the same step) reaches the local
+   * log, so the quota is freed at once. Other events do not ask: a turn's 16 events used to cost
+   * 16 GETs. A Redis error frees it too: never stuck.
    */
   async turnSettled(turnId: string): Promise<void> {
     for (;;) {
+      // Taken before asking: a turn_end that arrives while the GET is under way wakes the next one.
+      let seen = this.log.lastId;
       const holder = await this.shared.redis.get(this.keys.turn).catch(() => null);
       if (turnIdOf(holder) !== turnId) return;
-      const poll = new Promise<void>((resolve) => setTimeout(resolve, TURN_POLL_MS).unref());
-      await (this.log.closed ? poll : Promise.race([this.log.waitAfter(this.log.lastId), poll]));
+      let timedOut = false;
+      const poll = new Promise<void>((resolve) => setTimeout(() => resolve(void (timedOut = true)), TURN_POLL_MS).unref());
+      while (!timedOut && !this.log.closed) {
+        await Promise.race([this.log.waitAfter(seen), poll]);
+        const read = this.log.readAfter(seen);
+        if (read.kind !== "frames" || read.text.includes(TURN_END_FRAME)) break; // a gap may hide a turn_end: ask
+        seen = read.lastId;
+      }
+      if (!timedOut && this.log.closed) await poll;
     }
   }
 

@@ -11,6 +11,8 @@ import type { Redis } from "ioredis";
  * dropped (0), so every instance watching the inbox may report a change and the stream gets it once.
  * The event is also published on the stream key's channel (`<id>\n<type>\n<json>`): instances
  * following the conversation get it without reading the stream (event-tail.ts).
+ * `gloveEmitEnd` is the same script with two more keys, the turn's abort flag and attempt counts:
+ * a worker's `turn_end` clears both in the same step (only once it is written, as before).
  */
 const EMIT = `
 local token = ARGV[1]
@@ -53,6 +55,10 @@ elseif t == 'turn_end' then
   if holder and string.sub(holder, 1, #ARGV[8]) == ARGV[8] then redis.call('DEL', KEYS[8]) end
   if token ~= '' then redis.call('DEL', KEYS[4]) end
   redis.call('PEXPIRE', KEYS[2], ARGV[7])
+  if KEYS[10] then
+    if redis.call('GET', KEYS[9]) == ARGV[8] then redis.call('DEL', KEYS[9]) end
+    redis.call('HDEL', KEYS[10], ARGV[8])
+  end
 end
 if (t == 'model_response_complete' or t == 'model_response' or t == 'token_consumption') and ARGV[8] ~= '' then
   redis.call('HSET', KEYS[3], 'turns', ARGV[8], 'tokensIn', ARGV[9], 'tokensOut', ARGV[10])
@@ -104,6 +110,7 @@ return 0
 
 export interface ScaleCommands {
   gloveEmit(...args: Array<string | number>): Promise<number>;
+  gloveEmitEnd(...args: Array<string | number>): Promise<number>;
   gloveRenew(key: string, token: string, ms: number): Promise<number>;
   gloveBeginRun(turnKey: string, runKey: string, attemptsKey: string, turnId: string, fence: string, lockMs: number): Promise<number>;
   gloveClaimTurn(turnKey: string, clientKey: string, turnId: string, hasClient: string, ttlSeconds: number, now: number): Promise<[string, string]>;
@@ -115,6 +122,7 @@ export type ScaleRedis = Redis & ScaleCommands;
 /** The connection with the scale mode's scripts defined (EVALSHA, loaded again after a restart). */
 export function withScripts(redis: Redis): ScaleRedis {
   redis.defineCommand("gloveEmit", { numberOfKeys: 8, lua: EMIT });
+  redis.defineCommand("gloveEmitEnd", { numberOfKeys: 10, lua: EMIT });
   redis.defineCommand("gloveRenew", { numberOfKeys: 1, lua: RENEW });
   redis.defineCommand("gloveBeginRun", { numberOfKeys: 3, lua: BEGIN_RUN });
   redis.defineCommand("gloveClaimTurn", { numberOfKeys: 2, lua: CLAIM_TURN });

@@ -29,10 +29,10 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
   const { data, history, emitter, signal } = d;
   const { redis } = shared;
   const keys = shared.keys(data.conversationId);
-  const reply = await redis.multi().hmget(keys.state, "turnBase", "baseTurn", "messageCount", "branched").get(keys.abort).exec();
-  const state = (reply?.[0]?.[1] as Array<string | null> | undefined) ?? [];
+  // Two plain commands: they join this tick's other commands in one write (no MULTI needed).
+  const [state, abortFor] = await Promise.all([redis.hmget(keys.state, "turnBase", "baseTurn", "messageCount", "branched"), redis.get(keys.abort)]);
   const started = state[1] === data.turnId;
-  if ((reply?.[1]?.[1] ?? null) === data.turnId) d.abort();
+  if (abortFor === data.turnId) d.abort();
   if (!started) {
     const announced = data.clientMessageId !== undefined ? { turnId: data.turnId, clientMessageId: data.clientMessageId } : { turnId: data.turnId };
     // One round trip: commands on one connection keep their order (the base is set before turn_start).

@@ -41,16 +41,29 @@ export class TurnEmitter {
 
   /** Queues an event; `extra` feeds the script's state update (see scripts.ts). */
   emit(type: string, data: unknown, extra: [string?, string?, string?] = []): Promise<number> {
+    return this.#send(type, data, extra, false);
+  }
+
+  /**
+   * The worker's `turn_end`: once written, the turn's abort flag and attempt count go in the same
+   * script call (they used to be two more commands after its reply).
+   */
+  end(data: { turnId: string }): Promise<number> {
+    return this.#send("turn_end", data, [data.turnId], true);
+  }
+
+  #send(type: string, data: unknown, extra: [string?, string?, string?], ending: boolean): Promise<number> {
     if (this.#fenced) return Promise.resolve(-1);
     const k = this.keys;
     const json = JSON.stringify(data ?? null);
-    const sent = this.redis
-      .gloveEmit(
-        k.seq, k.events, k.state, k.run, k.streaming, k.slots, k.slotStatus, k.turn,
-        this.token, ++this.#localSeq, type, json,
-        this.limits.streamMaxLen, this.base, this.limits.streamMaxAgeMs,
-        extra[0] ?? "", extra[1] ?? "", extra[2] ?? "",
-      )
+    const args = [
+      k.seq, k.events, k.state, k.run, k.streaming, k.slots, k.slotStatus, k.turn,
+      ...(ending ? [k.abort, k.attempts] : []),
+      this.token, ++this.#localSeq, type, json,
+      this.limits.streamMaxLen, this.base, this.limits.streamMaxAgeMs,
+      extra[0] ?? "", extra[1] ?? "", extra[2] ?? "",
+    ];
+    const sent = (ending ? this.redis.gloveEmitEnd(...args) : this.redis.gloveEmit(...args))
       .then((id) => {
         if (id > 0) this.onWritten(id, type, json);
         if (id === -1 && !this.#fenced) {

@@ -132,13 +132,16 @@ export class TurnWorker {
     // The counter exists before the catalog moves on, so a reader that sees the new catalog value
     // also finds the counter (and starts its copy of the stream from it, not from the catalog).
     // The stats come along: from here on only this worker's events change them (the run lock is ours).
-    // The history is read in the same round trip (it is already fenced).
-    const [reply, history] = await Promise.all([
-      redis.multi().set(keys.seq, String(record.eventIdsReserved), "NX").get(keys.seq).hmget(keys.state, "turns", "tokensIn", "tokensOut").exec(),
+    // The history is read in the same round trip (it is already fenced). Plain commands, not a
+    // MULTI: they keep their order on the connection and join the other commands of this tick in
+    // one write (a MULTI is a write of its own), and nothing here needs them atomic.
+    const [, seqValue, [turns, tokensIn, tokensOut], history] = await Promise.all([
+      redis.set(keys.seq, String(record.eventIdsReserved), "NX"),
+      redis.get(keys.seq),
+      redis.hmget(keys.state, "turns", "tokensIn", "tokensOut"),
       inner.getMessages(),
     ]);
-    const seqNow = Number((reply?.[1]?.[1] as string | null) ?? 0);
-    const [turns, tokensIn, tokensOut] = (reply?.[2]?.[1] as Array<string | null> | undefined) ?? [];
+    const seqNow = Number(seqValue ?? 0);
     if (seqNow + ID_RESERVE / 2 > record.eventIdsReserved) {
       await storage.catalog.update(record.id, { eventIdsReserved: Math.max(seqNow, record.eventIdsReserved) + ID_RESERVE });
     }
@@ -165,8 +168,12 @@ export class TurnWorker {
     const traces = storage.inspect?.traces;
     const tracing = new TurnTracing(traces, record.id, () => glove?.model.name, options.log, attempt > 1 ? await traces?.get(record.id, data.turnId) : undefined);
     // Not waited for before the turn starts (one round trip less to turn_start); the turn's last
-    // catalog write waits for it, so the two cannot land in the wrong order.
-    const marked = storage.catalog.update(record.id, { runningTurnId: data.turnId }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
+    // catalog write waits for it, so the two cannot land in the wrong order. A message's turn was
+    // marked when it was admitted (scaled-conversation.ts): no second write.
+    const marked =
+      record.runningTurnId === data.turnId
+        ? Promise.resolve()
+        : storage.catalog.update(record.id, { runningTurnId: data.turnId }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
     const renew = setInterval(() => {
       redis
         .gloveRenew(keys.run, fence, scale.turnLockMs)
@@ -240,13 +247,8 @@ export class TurnWorker {
         await marked;
         await storage.catalog.update(record.id, ended).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
         const ending = error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status };
-        // The turn's abort flag and attempt count go once turn_end is written (a refused one leaves them to the next worker).
-        await emitter
-          .emit("turn_end", ending, [data.turnId])
-          .then(async (id) => {
-            if (id !== -1) await Promise.all([redis.gloveDeleteIf(keys.abort, data.turnId), redis.hdel(keys.attempts, data.turnId)]);
-          })
-          .catch(() => undefined);
+        // The turn's abort flag and attempt count go with turn_end, in its script (a refused one leaves them to the next worker).
+        await emitter.end(ending).catch(() => undefined);
       }
     } finally {
       clearInterval(renew);
@@ -285,6 +287,8 @@ export class TurnWorker {
     const emitter = new TurnEmitter(redis, keys, fence, 0, scale, () => undefined, (error) => options.log("[glove-server] could not write an event to Redis", error));
     const error = { code: "GLOVE_TURN_FAILED", message: "The turn could not run (storage unavailable); the server logged the error. Send the message again." };
     await emitter.emit("turn_end", { turnId: data.turnId, status: "error", error }, [data.turnId]).catch(() => undefined);
+    // Its admission marked it running. Best effort and not waited for: storage may be what failed.
+    void this.shared.storage.catalog.update(data.conversationId, { runningTurnId: null, lastTurnStatus: "error" }).catch(() => undefined);
   }
 
   /** An abort before the loop could answer its calls (e.g. while taken over): every call gets a result. */

@@ -9,6 +9,8 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { listenNode, type Listening } from "glove-server";
 import { ConnectionAbort } from "../src/http/connection-abort.js";
+import { readJsonObject } from "../src/http/read-json.js";
+import { HttpError } from "../src/errors.js";
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -22,9 +24,9 @@ async function serve(handler: (request: Request) => Promise<Response>): Promise<
 }
 
 /** One raw HTTP/1.1 exchange (the client closes after it): status line and body. */
-function raw(port: number, head: string, body = ""): Promise<{ status: number; body: string }> {
+function raw(port: number, head: string, body: string | Buffer = ""): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1", () => socket.end(`${head}\r\nconnection: close\r\n\r\n${body}`));
+    const socket = net.connect(port, "127.0.0.1", () => socket.end(Buffer.concat([Buffer.from(`${head}\r\nconnection: close\r\n\r\n`), Buffer.from(body)])));
     let text = "";
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => (text += chunk));
@@ -81,6 +83,51 @@ describe("listenNode: the request's body", () => {
       });
     expect(await send("DELETE")).toBe("DELETE null");
     expect(await send("POST", "after")).toBe('POST "after"');
+  });
+});
+
+describe("readJsonObject on a request listenNode read whole", () => {
+  /** Answers what readJsonObject made of the body (limit 40 bytes), and whether the body counts as read after. */
+  async function reader(before?: (request: Request) => Promise<unknown>): Promise<Listening> {
+    return serve(async (request) => {
+      const early = before ? await before(request) : undefined;
+      try {
+        const body = await readJsonObject(request, 40);
+        return Response.json({ body, used: request.bodyUsed, early });
+      } catch (error) {
+        return Response.json({ status: HttpError.isInstance(error) ? error.status : 500 });
+      }
+    });
+  }
+  const post = (port: number, body: string | Buffer) =>
+    raw(port, `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}`, body);
+
+  it("reads it, and the body counts as read after, as when streamed", async () => {
+    const { port } = await reader();
+    expect(JSON.parse((await post(port, '{"text":"h\u00e9llo"}')).body)).toEqual({ body: { text: "héllo" }, used: true });
+    expect(JSON.parse((await post(port, Buffer.from('\ufeff{"a":1}'))).body)).toEqual({ body: { a: 1 }, used: true });
+  });
+
+  it("refuses invalid UTF-8 with 400 and a body over the limit with 413", async () => {
+    const { port } = await reader();
+    expect(JSON.parse((await post(port, Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]))).body)).toEqual({ status: 400 });
+    expect(JSON.parse((await post(port, JSON.stringify({ text: "x".repeat(60) }))).body)).toEqual({ status: 413 });
+  });
+
+  it("after the handler read the body itself, fails as on any used Request, never reading the bytes again", async () => {
+    const { port } = await reader((request) => request.text());
+    const used = new Request("http://x/", { method: "POST", body: '{"a":1}', headers: { "content-type": "application/json" } });
+    await used.text();
+    const failure = await readJsonObject(used, 40).catch((error: unknown) => error);
+    expect(HttpError.isInstance(failure)).toBe(false); // a used body is the handler's own mistake (a TypeError): 500
+    expect(JSON.parse((await post(port, '{"a":1}')).body)).toEqual({ status: 500 });
+  });
+
+  it("leaves a clone's body whole", async () => {
+    let cloned: Promise<string> | undefined;
+    const { port } = await reader(async (request) => void (cloned = request.clone().text()));
+    expect(JSON.parse((await post(port, '{"a":2}')).body)).toEqual({ body: { a: 2 }, used: true });
+    expect(await cloned).toBe('{"a":2}');
   });
 });
 

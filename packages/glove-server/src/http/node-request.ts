@@ -28,7 +28,8 @@ export async function toRequest(req: IncomingMessage, signal: ConnectionAbort): 
   if (!hasBody) return withHeaders(new NodeRequest(url, { method }, signal), req);
   const length = Number(declared);
   if (declared !== undefined && Number.isInteger(length) && length >= 0 && length <= SMALL_BODY) {
-    return withHeaders(new NodeRequest(url, { method, body: await readSmallBody(req, length) }, signal), req);
+    const body = await readSmallBody(req, length);
+    return withHeaders(new NodeRequest(url, { method, body }, signal, body), req);
   }
   // Large or chunked bodies stream, so the handler's size limit cuts them off early.
   return withHeaders(new NodeRequest(url, { method, body: bodyStream(req), duplex: "half" } as RequestInit, signal), req);
@@ -46,12 +47,32 @@ function withHeaders(request: NodeRequest, req: IncomingMessage): NodeRequest {
 }
 
 /**
+ * The bytes of a small body `toRequest` read whole, while nobody has read the Request's body:
+ * the Request then counts as read (as after `request.text()`), so the bytes are handed out once.
+ * Undefined for any other Request, or once its body was read or locked.
+ */
+export function takeWholeBody(request: Request): Uint8Array | undefined {
+  const bytes = request instanceof NodeRequest ? take(request, "body") : undefined;
+  const stream = request.body;
+  if (!bytes || request.bodyUsed || !stream || stream.locked) return undefined;
+  // Cancelling marks the body used without a reader, two reads and their promises.
+  void stream.cancel().catch(() => undefined);
+  return bytes;
+}
+
+/**
  * The parsed URL of a Request made by `toRequest`, once (a fresh object the caller may keep);
  * undefined for any other Request. Saves parsing the text `request.url` again per request.
  */
 export function takeParsedUrl(request: Request): URL | undefined {
-  return request instanceof NodeRequest ? request.takeUrl() : undefined;
+  return request instanceof NodeRequest ? take(request, "url") : undefined;
 }
+
+/** What a NodeRequest holds for this module only, handed out once (set in its static block). */
+let take: {
+  (request: NodeRequest, what: "url"): URL | undefined;
+  (request: NodeRequest, what: "body"): Uint8Array | undefined;
+};
 
 /**
  * A Request whose `signal` is the connection's own (made when first read, see ConnectionAbort).
@@ -61,22 +82,28 @@ export function takeParsedUrl(request: Request): URL | undefined {
  */
 class NodeRequest extends Request {
   readonly #signal: ConnectionAbort;
+  /** Private, not members: a handler sees a Request with nothing added to it. */
   #url: URL | undefined;
+  #wholeBody: Uint8Array | undefined;
 
-  constructor(url: URL, init: RequestInit, signal: ConnectionAbort) {
+  constructor(url: URL, init: RequestInit, signal: ConnectionAbort, wholeBody?: Uint8Array) {
     super(url.href, init);
     this.#signal = signal;
     this.#url = url;
-  }
-
-  /** The URL parsed for this request, handed out once: a second taker parses its own copy. */
-  takeUrl(): URL | undefined {
-    const url = this.#url;
-    this.#url = undefined;
-    return url;
+    this.#wholeBody = wholeBody;
   }
 
   static {
+    take = ((request: NodeRequest, what: "url" | "body") => {
+      if (what === "url") {
+        const url = request.#url;
+        request.#url = undefined;
+        return url;
+      }
+      const body = request.#wholeBody;
+      request.#wholeBody = undefined;
+      return body;
+    }) as typeof take;
     // An accessor on the prototype: TypeScript types Request's `signal` as a property, which a class cannot override with a getter.
     Object.defineProperty(NodeRequest.prototype, "signal", {
       get(this: NodeRequest) {

@@ -1,4 +1,5 @@
 import { badRequest, HttpError, quoted, tooLarge } from "../errors.js";
+import { takeWholeBody } from "./node-request.js";
 
 /**
  * JSON nested deeper than this is refused: no route needs it, and code that walks values
@@ -35,7 +36,19 @@ export async function readJsonObject(request: Request, limitBytes: number): Prom
   return value as Record<string, unknown>;
 }
 
+/** Decodes a whole body at once (no stream state, so one serves every request). */
+const WHOLE = new TextDecoder("utf-8", { fatal: true });
+
 async function readText(request: Request, limitBytes: number): Promise<string> {
+  const whole = takeWholeBody(request);
+  if (whole) {
+    if (whole.byteLength > limitBytes) throw bodyTooLarge(limitBytes);
+    try {
+      return WHOLE.decode(whole);
+    } catch {
+      throw badRequest("The body is not valid UTF-8.");
+    }
+  }
   if (!request.body) return "";
   const reader = request.body.getReader();
   const decoder = new TextDecoder("utf-8", { fatal: true });

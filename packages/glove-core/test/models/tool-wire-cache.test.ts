@@ -52,6 +52,17 @@ describe("tool encodings shared by definition", () => {
     }
   });
 
+  it("tells definitions apart by name and description both, whatever characters they hold", () => {
+    let encoded = 0;
+    const cache = new ToolWireCache((t: Tool<unknown>) => `${++encoded}:${t.name}|${t.description}`);
+    const named = (name: string, description: string): Tool<unknown> => ({ ...tool(description), name });
+    expect(cache.get(named("a\u0000b", "c"))).toBe("1:a\u0000b|c");
+    expect(cache.get(named("a", "b\u0000c"))).toBe("2:a|b\u0000c");
+    expect(cache.get(named("other", "c"))).toBe("3:other|c");
+    expect(cache.get(named("a\u0000b", "c"))).toBe("1:a\u0000b|c");
+    expect(encoded).toBe(3);
+  });
+
   it("keeps a bounded number of forms per schema", () => {
     let encoded = 0;
     const cache = new ToolWireCache((t: Tool<unknown>) => `${++encoded}:${t.description}`);

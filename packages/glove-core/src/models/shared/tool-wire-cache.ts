@@ -13,22 +13,21 @@ const FORMS_PER_SCHEMA = 8;
  * build) is encoded afresh.
  */
 export class ToolWireCache<T> {
-  private readonly bySchema = new WeakMap<object, Map<string, T>>();
+  /** Oldest first. A short list compared by name and description: no key string built and hashed per call. */
+  private readonly bySchema = new WeakMap<object, Array<{ name: string; description: string; wire: T }>>();
 
   constructor(private readonly encode: (tool: Tool<unknown>) => T) {}
 
   get(tool: Tool<unknown>): T {
     const source = schemaSource(tool);
     let forms = this.bySchema.get(source);
-    if (!forms) this.bySchema.set(source, (forms = new Map()));
+    if (!forms) this.bySchema.set(source, (forms = []));
+    const { name } = tool;
     const description = tool.description;
-    const key = `${tool.name}\u0000${description}`;
-    let wire = forms.get(key);
-    if (wire === undefined) {
-      wire = this.encode(tool);
-      if (forms.size >= FORMS_PER_SCHEMA) forms.delete(forms.keys().next().value!);
-      forms.set(key, wire);
-    }
+    for (const form of forms) if (form.name === name && form.description === description) return form.wire;
+    const wire = this.encode(tool);
+    if (forms.length >= FORMS_PER_SCHEMA) forms.shift();
+    forms.push({ name, description, wire });
     return wire;
   }
 }

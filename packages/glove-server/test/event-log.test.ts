@@ -123,6 +123,40 @@ describe("EventLog with connected readers", () => {
   });
 });
 
+describe("EventLog waits", () => {
+  it("whenAfter wakes at once when an event after the position is kept, else once at the next append or at close", () => {
+    const log = new EventLog(0, { maxEvents: 10, maxChars: 1e6 });
+    const woken: string[] = [];
+    log.whenAfter(0, () => woken.push("early"));
+    expect(woken).toEqual([]);
+    log.append("e", 1);
+    expect(woken).toEqual(["early"]);
+    log.whenAfter(0, () => woken.push("behind"));
+    expect(woken).toEqual(["early", "behind"]);
+    log.whenAfter(1, () => woken.push("next"));
+    log.whenAfter(1, () => woken.push("other"));
+    log.append("e", 2);
+    log.append("e", 3);
+    expect(woken).toEqual(["early", "behind", "next", "other"]);
+    log.whenAfter(3, () => woken.push("closed"));
+    log.close();
+    log.whenAfter(3, () => woken.push("after close"));
+    expect(woken).toEqual(["early", "behind", "next", "other", "closed", "after close"]);
+  });
+
+  it("a reader waiting for events still wakes for its heartbeat, and then for the next event", async () => {
+    const log = new EventLog(0, { maxEvents: 10, maxChars: 1e6 });
+    const source = eventStream({ log, after: 0, heartbeatMs: 20, retryMs: 1000, snapshot: async () => ({ frame: "", lastId: 0 }), onClose: () => undefined });
+    expect(await source.read()).toBe("retry: 1000\n\n");
+    expect(await source.read()).toBe(": heartbeat\n\n");
+    const next = source.read();
+    log.append("e", { i: 1 });
+    expect(idsIn((await next)!)).toEqual([1]);
+    source.cancel();
+    expect(await source.read()).toBeUndefined();
+  });
+});
+
 describe("event stream of one reader", () => {
   it("sends a snapshot to a reader that fell behind the window, then continues live", async () => {
     const log = new EventLog(0, { maxEvents: 3, maxChars: 1e6 });

@@ -144,8 +144,16 @@ export class EventLog {
    * readers handle their own heartbeat, so an append only costs a size check when nobody waits.
    */
   waitAfter(after: number): Promise<void> {
-    if (this.#lastId > after || this.#closed) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.add(resolve));
+    return new Promise((resolve) => this.whenAfter(after, resolve));
+  }
+
+  /**
+   * Calls `wake` (at once, or at the next append or close) like `waitAfter` resolves, without a
+   * promise of its own: a reader that also waits for its heartbeat settles one promise with both.
+   */
+  whenAfter(after: number, wake: () => void): void {
+    if (this.#lastId > after || this.#closed) wake();
+    else this.#waiters.add(wake);
   }
 
   /** Registers a connected reader whose unread frames the log keeps (see `LogReader`). */

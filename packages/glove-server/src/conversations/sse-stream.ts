@@ -65,7 +65,11 @@ export function eventStream(options: EventStreamOptions): SseSource {
         }
         if (out !== "") return out;
         const before = cursor;
-        await Promise.race([log.waitAfter(before), heartbeat.next()]);
+        // One promise settled by whichever comes first: an event after `before`, or the heartbeat.
+        await new Promise<void>((wake) => {
+          heartbeat.onTick(wake);
+          log.whenAfter(before, wake);
+        });
         if (log.lastId === before && !log.closed) {
           if (ended) return undefined;
           if (heartbeat.due) {
@@ -96,9 +100,9 @@ class Heartbeat {
     this.#timer.unref?.();
   }
 
-  /** Resolves at the next tick of the interval (or when the stream stops). */
-  next(): Promise<void> {
-    return new Promise((resolve) => (this.#wake = resolve));
+  /** Calls `wake` at the next tick of the interval (or when the stream stops), instead of an earlier one. */
+  onTick(wake: () => void): void {
+    this.#wake = wake;
   }
 
   stop(): void {

@@ -67,14 +67,14 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
   let closing: Promise<void> | undefined;
 
   async function handle(request: Request): Promise<Response> {
-    // First: a request for a host this server does not answer to (DNS rebinding) gets nothing else.
-    checkHost(request, resolved.hostAllowed);
     const url = takeParsedUrl(request) ?? new URL(request.url);
+    // First: a request for a host this server does not answer to (DNS rebinding) gets nothing else.
+    checkHost(url, resolved.hostAllowed);
     const segments = pathSegments(url.pathname, resolved.basePath);
     if (!segments) throw notFound(`This server serves ${resolved.basePath || "/"} only.`);
     if (request.method === "OPTIONS") return preflight(request, resolved.allowedOrigins);
     if (closing) throw new HttpError(503, "GLOVE_SHUTTING_DOWN", "The server is shutting down; retry in a moment.");
-    checkOrigin(request, resolved.allowedOrigins);
+    checkOrigin(request, url, resolved.allowedOrigins);
     const principal = await requirePrincipal(options.authenticate, request);
     const extension = segments.length > 0 ? extensions.get(segments[0]!) : undefined;
     if (extension) {

@@ -33,8 +33,8 @@ export function hostPolicy(allowedHosts: readonly string[] | undefined, allowedO
 }
 
 /** Refuses a request for a host the server does not answer to: 421, before routing and authentication. */
-export function checkHost(request: Request, allowed: HostAllowed): void {
-  const { hostname } = new URL(request.url);
+export function checkHost(url: URL, allowed: HostAllowed): void {
+  const { hostname } = url;
   if (allowed(hostname)) return;
   throw new HttpError(
     421,

@@ -7,7 +7,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * user tricked into posting): the Origin must be the server's own or one of `allowedOrigins`.
  * Requests without Origin (curl, server-to-server with tokens) are not browser cross-site posts.
  */
-export function checkOrigin(request: Request, allowedOrigins: ReadonlySet<string>): void {
+export function checkOrigin(request: Request, url: URL, allowedOrigins: ReadonlySet<string>): void {
   if (SAFE_METHODS.has(request.method)) return;
   const origin = request.headers.get("origin");
   const site = request.headers.get("sec-fetch-site");
@@ -15,7 +15,7 @@ export function checkOrigin(request: Request, allowedOrigins: ReadonlySet<string
     if (site === "cross-site") throw forbidden("(no Origin header, Sec-Fetch-Site: cross-site)");
     return;
   }
-  if (origin === new URL(request.url).origin || allowedOrigins.has(origin)) return;
+  if (origin === url.origin || allowedOrigins.has(origin)) return;
   throw forbidden(quoted(origin));
 }
 

@@ -38,7 +38,7 @@ async function watchCommands(keys: string[]): Promise<{ commands: string[][]; st
 }
 
 describe("glove-server scale mode: the work a turn adds", () => {
-  it("asks Redis for the conversation's turn only at turn_end (not per event), sends no MULTI, clears the turn's keys in turn_end's script, and marks the catalog once", async () => {
+  it("asks Redis for the conversation's turn only at turn_end (not per event), sends no MULTI nor SUBSCRIBE, clears the turn's keys in turn_end's script, and marks the catalog once", async () => {
     const storage = postgresStorage({ pool: env.pool, schema: env.schema }) as ServerStorage;
     const catalog = storage.catalog;
     const marks: Array<{ runningTurnId: string | null; admission: boolean }> = [];
@@ -60,7 +60,7 @@ describe("glove-server scale mode: the work a turn adds", () => {
     const keys = conversationKeys(env.prefix, id);
     const tab = new SseClient(`${url}/conversations/${id}/events`);
     await tab.waitForEvent("snapshot");
-    const watch = await watchCommands([keys.turn, keys.state, keys.seq, keys.abort, keys.attempts]);
+    const watch = await watchCommands([keys.turn, keys.state, keys.seq, keys.abort, keys.attempts, keys.control]);
     const sent = await postMessage(url, id, "hi");
     const { turnId } = (await sent.json()) as { turnId: string };
     await tab.waitForEvent("turn_end");
@@ -74,6 +74,8 @@ describe("glove-server scale mode: the work a turn adds", () => {
     // One GET when the turn is admitted, one when its turn_end arrives (was one per event).
     expect.soft(named("get", keys.turn).length).toBeLessThanOrEqual(2);
     expect.soft(commands.filter((c) => c[0]!.toLowerCase() === "multi")).toEqual([]);
+    // Slot answers and aborts find the instance through the run lock: no SUBSCRIBE per turn.
+    expect.soft(commands.filter((c) => c.includes(keys.control))).toEqual([]);
     expect.soft([...named("hdel", keys.attempts), ...named("evalsha", keys.abort).filter((c) => c[2] === "1" && c[3] === keys.abort)]).toEqual([]);
     expect(await env.redis.exists(keys.attempts, keys.abort, keys.turn, keys.run)).toBe(0);
     // Marked running when admitted, cleared at the end: no third write by the worker.

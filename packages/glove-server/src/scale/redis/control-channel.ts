@@ -12,34 +12,55 @@ export type ControlReply =
   | { ok: true; body: Record<string, unknown> }
   | { ok: false; status: number; code: string; message: string; issues?: RequestIssue[] };
 
+/** The answer of an instance that runs no turn of the conversation (status 0: never sent to a client). */
+const NOT_SERVED: ControlReply = { ok: false, status: 0, code: "", message: "" };
+
 interface Envelope {
   reqId: string;
   replyTo: string;
+  /** The conversation's control key (its handler on the receiving instance). */
+  channel: string;
   request: ControlRequest;
 }
 
+/** The instance named in a worker's fencing token (`<turnId>:<instanceId>:<random>`, see `fenceFor`). */
+function instanceOf(fence: string | null): string | undefined {
+  const parts = fence?.split(":") ?? [];
+  return parts.length >= 3 ? parts[parts.length - 2] : undefined;
+}
+
 /**
- * Slot answers and aborts reach whichever instance runs the turn: it subscribes to the
- * conversation's control channel while the turn runs, applies the request and publishes the answer
- * to the asking instance's reply channel. One subscriber connection per instance, whatever the
- * number of conversations.
+ * Slot answers and aborts reach whichever instance runs the turn. Each instance subscribes once,
+ * when it starts, to its own request channel; the run lock's fencing token names the instance
+ * holding the turn, so a request reads it and publishes there, and the instance applies it with
+ * the handler its running turn registered (or answers that it runs none) and publishes the answer
+ * to the asking instance's reply channel. No SUBSCRIBE per turn (there used to be one, and an
+ * UNSUBSCRIBE, on every turn); one subscriber connection per instance, whatever the number of
+ * conversations.
  */
 export class ControlChannel {
   readonly #handlers = new Map<string, (request: ControlRequest) => Promise<ControlReply>>();
   readonly #pending = new Map<string, (reply: ControlReply) => void>();
   readonly #replyChannel: string;
+  readonly #requestChannel: string;
   readonly #ready: Promise<unknown>;
 
   constructor(
     private readonly command: Redis,
     private readonly subscriber: Redis,
     private readonly prefix: string,
-    instanceId: string,
+    private readonly instanceId: string,
     private readonly onError: (error: unknown) => void,
   ) {
     this.#replyChannel = `${prefix}:reply:${instanceId}`;
+    this.#requestChannel = `${prefix}:control:${instanceId}`;
     subscriber.on("message", (channel: string, text: string) => void this.#onMessage(channel, text));
-    this.#ready = subscriber.subscribe(this.#replyChannel);
+    this.#ready = subscriber.subscribe(this.#replyChannel, this.#requestChannel);
+  }
+
+  /** A fencing token for a worker of this instance running `turnId`: requests for its turn find this instance in it. */
+  fenceFor(turnId: string): string {
+    return `${turnId}:${this.instanceId}:${crypto.randomUUID()}`;
   }
 
   ready(): Promise<unknown> {
@@ -49,18 +70,24 @@ export class ControlChannel {
   /** Serves a conversation's requests while its turn runs here; the returned function stops (only this handler). */
   async serve(channel: string, handler: (request: ControlRequest) => Promise<ControlReply>): Promise<() => Promise<void>> {
     this.#handlers.set(channel, handler);
-    await this.subscriber.subscribe(channel);
+    await this.#ready;
     return async () => {
       // A newer attempt of the same turn on this instance may serve the channel now: leave it.
-      if (this.#handlers.get(channel) !== handler) return;
-      this.#handlers.delete(channel);
-      await this.subscriber.unsubscribe(channel).catch(() => undefined);
+      if (this.#handlers.get(channel) === handler) this.#handlers.delete(channel);
     };
   }
 
-  /** Asks the instance running the turn; `undefined` when no instance serves the conversation now or it does not answer in time. */
-  async request(channel: string, request: ControlRequest, timeoutMs: number): Promise<ControlReply | undefined> {
+  /**
+   * Asks the instance running the turn (the one its run lock `runKey` names); `undefined` when no
+   * instance runs it now, or it does not answer in time.
+   */
+  async request(channel: string, runKey: string, request: ControlRequest, timeoutMs: number): Promise<ControlReply | undefined> {
     await this.#ready;
+    const holder = await this.command.get(runKey);
+    if (holder === null) return undefined;
+    // A worker of an earlier version (its token names no instance) still listens on the conversation's channel.
+    const instance = instanceOf(holder);
+    const target = instance === undefined ? channel : `${this.prefix}:control:${instance}`;
     const reqId = crypto.randomUUID();
     const answer = new Promise<ControlReply | undefined>((resolve) => {
       const timer = setTimeout(() => {
@@ -73,9 +100,10 @@ export class ControlChannel {
         resolve(reply);
       });
     });
-    const receivers = await this.command.publish(channel, JSON.stringify({ reqId, replyTo: this.#replyChannel, request } satisfies Envelope));
+    const envelope: Envelope = { reqId, replyTo: this.#replyChannel, channel, request };
+    const receivers = await this.command.publish(target, JSON.stringify(envelope));
     if (receivers === 0) {
-      this.#pending.get(reqId)?.({ ok: false, status: 0, code: "", message: "" });
+      this.#pending.get(reqId)?.(NOT_SERVED);
       return undefined;
     }
     const reply = await answer;
@@ -83,7 +111,7 @@ export class ControlChannel {
   }
 
   close(): void {
-    for (const resolve of this.#pending.values()) resolve({ ok: false, status: 0, code: "", message: "" });
+    for (const resolve of this.#pending.values()) resolve(NOT_SERVED);
     this.#handlers.clear();
   }
 
@@ -94,11 +122,12 @@ export class ControlChannel {
         this.#pending.get(reqId)?.(reply);
         return;
       }
-      const handler = this.#handlers.get(channel);
-      if (!handler) return;
+      if (channel !== this.#requestChannel) return;
       const envelope = JSON.parse(text) as Envelope;
       if (!envelope.replyTo.startsWith(`${this.prefix}:reply:`)) return;
-      const reply = await handler(envelope.request);
+      // No turn of that conversation runs here (it ended, or left): the asker is told at once.
+      const handler = this.#handlers.get(envelope.channel);
+      const reply = handler ? await handler(envelope.request) : NOT_SERVED;
       await this.command.publish(envelope.replyTo, JSON.stringify({ reqId: envelope.reqId, reply }));
     } catch (error) {
       this.onError(error);

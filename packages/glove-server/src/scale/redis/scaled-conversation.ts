@@ -176,7 +176,7 @@ export class ScaledConversation implements ConversationHandle {
     if (slot.mode !== "wait") throw notFound(`No slot ${quoted(slotId)} waits for an answer in this conversation.`);
     if (status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${status ?? "closed"}; the first answer won.`);
     const request = "resolve" in answer ? { op: "slot" as const, slotId, resolve: answer.resolve } : { op: "slot" as const, slotId, reject: answer.reject };
-    const reply = await control.request(this.keys.control, request, 5000);
+    const reply = await control.request(this.keys.control, this.keys.run, request, 5000);
     if (!reply) {
       throw conflict(
         "GLOVE_SLOT_SETTLED",
@@ -191,7 +191,7 @@ export class ScaledConversation implements ConversationHandle {
     const { redis, control } = this.shared;
     const turnId = turnIdOf(await redis.get(this.keys.turn));
     if (!turnId) return this.#withdraw();
-    const reply = await control.request(this.keys.control, { op: "abort" }, 3000);
+    const reply = await control.request(this.keys.control, this.keys.run, { op: "abort" }, 3000);
     if (reply?.ok) return reply.body as unknown as AbortOutcome;
     // Queued, or between workers: whoever takes the turn ends it as aborted.
     await redis.set(this.keys.abort, turnId, "EX", 3600);

@@ -41,7 +41,7 @@ export class ScaledHost implements ConversationHosting {
     const conversation = await this.#live.get(id)?.catch(() => undefined);
     const keys = this.shared.keys(id);
     if (await this.shared.redis.get(keys.turn)) {
-      await this.shared.control.request(keys.control, { op: "abort" }, 3000).catch(() => undefined);
+      await this.shared.control.request(keys.control, keys.run, { op: "abort" }, 3000).catch(() => undefined);
     }
     await this.shared.redis.del(...allKeys(keys));
     if (conversation) await this.#drop(id, conversation);

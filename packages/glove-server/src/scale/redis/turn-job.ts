@@ -58,7 +58,8 @@ export class TurnWorker {
     const data = job.data;
     const { redis } = this.shared;
     const keys = this.shared.keys(data.conversationId);
-    const fence = `${data.turnId}:${crypto.randomUUID()}`;
+    // Names this instance: slot answers and aborts for the turn are sent here (control-channel.ts).
+    const fence = this.shared.control.fenceFor(data.turnId);
     const attempt = await redis.gloveBeginRun(keys.turn, keys.run, keys.attempts, data.turnId, fence, this.shared.scale.turnLockMs);
     if (attempt === 0) return "stale"; // ended already (its worker died before acking)
     const turn: RunningTurn = { controller: new AbortController(), done: Promise.resolve("done") };

@@ -37,5 +37,5 @@ net.Socket.prototype._writeGeneric = function (...args) {
   return writeGeneric.apply(this, args);
 };
 process.on("exit", () => {
-  if (process.env.BENCH_COUNT_DIR) writeFileSync(`${process.env.BENCH_COUNT_DIR}/${process.argv[2] ?? "process"}-${process.pid}.json`, JSON.stringify(counts, null, 1));
+  if (process.env.BENCH_COUNT_DIR) writeFileSync(`${process.env.BENCH_COUNT_DIR}/${process.argv[2] ?? "process"}${process.env.BENCH_GLOVE_SERVER === process.env.BENCH_BEFORE ? "-before" : ""}-${process.pid}.json`, JSON.stringify(counts, null, 1));
 });

@@ -225,7 +225,7 @@ for (let rep = 0; rep < REPS; rep++) {
   for (const [k, config] of configs.entries()) {
     const sample = await round(config.label, config.mode, config.count, config.before);
     samples[k].push(sample);
-    log(`  rep ${rep + 1}: ${config.label}: ${sample.eventsPerS.toFixed(0)} events/s, p50 ${sample.p50.toFixed(1)} ms, p99 ${sample.p99.toFixed(1)} ms, load ${os.loadavg()[0].toFixed(2)}`);
+    log(`  rep ${rep + 1}: ${config.label}: ${sample.eventsPerS.toFixed(0)} events/s, p50 ${sample.p50.toFixed(1)} ms, p99 ${sample.p99.toFixed(1)} ms, server CPU ${sample.serverUsPerEvent.toFixed(0)} µs/event, load ${os.loadavg()[0].toFixed(2)}`);
   }
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

@@ -6,7 +6,8 @@
  */
 import http from "node:http";
 import net from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { listenNode, type Listening } from "glove-server";
 import { ConnectionAbort } from "../src/http/connection-abort.js";
 import { readJsonObject } from "../src/http/read-json.js";
@@ -159,6 +160,43 @@ describe("listenNode: the Host header", () => {
       }
     }
     expect(await raw(port, `GET //other/x HTTP/1.1\r\nhost: 127.0.0.1:${port}`)).toEqual({ status: 200, body: `http://127.0.0.1:${port}//other/x` });
+  });
+});
+
+describe("listenNode: the Host check's memory of the last good Host", () => {
+  it("parses a Host header seen just before once, not per request", async () => {
+    const { port } = await serve(async (request) => new Response(request.url));
+    const parse = vi.spyOn(URL, "parse");
+    cleanup.push(() => parse.mockRestore());
+    const host = `127.0.0.1:${port}`;
+    for (let i = 0; i < 3; i++) expect((await raw(port, `GET /a HTTP/1.1\r\nhost: ${host}`)).status).toBe(200);
+    expect(parse.mock.calls.filter(([text]) => text === `http://${host}`)).toHaveLength(1);
+  });
+
+  it("property: whatever the order of good and bad Host headers, each is answered as on its own", async () => {
+    const { port } = await serve(async (request) => new Response(request.url));
+    // Each Host with what a check of it alone gives: the URL's authority, or a 400.
+    const hosts: Array<[string, string | undefined]> = [
+      [`localhost:${port}`, `localhost:${port}`],
+      [`LocalHost:${port}`, `localhost:${port}`],
+      [`127.0.0.1:${port}`, `127.0.0.1:${port}`],
+      [`[::1]:${port}`, `[::1]:${port}`],
+      [`localhost:0${port}`, `localhost:${port}`],
+      [`localhost:${port}/x`, undefined],
+      [`u@localhost:${port}`, undefined],
+      [`localhost:${port}?q`, undefined],
+      ["local host", undefined],
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...hosts), { minLength: 1, maxLength: 8 }), async (sequence) => {
+        for (const [host, authority] of sequence) {
+          const answer = await raw(port, `GET /p?q=1 HTTP/1.1\r\nhost: ${host}`);
+          if (authority === undefined) expect(answer.status).toBe(400);
+          else expect(answer).toEqual({ status: 200, body: `http://${authority}/p?q=1` });
+        }
+      }),
+      { numRuns: 25 },
+    );
   });
 });
 

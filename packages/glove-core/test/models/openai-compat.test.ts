@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AbortError, type Message, type Tool } from "glove-core";
@@ -550,6 +551,49 @@ describe("OpenAICompatAdapter — errors and abort", () => {
       expect(other.received.map((r) => r.path)).toEqual(["/v2/chat/completions", "/v2/chat/completions"]);
     } finally {
       await other.close();
+    }
+  });
+
+  it("parses an endpoint's URL once for its calls, not per call", async () => {
+    const answer = () => sse([chunk({ content: "x" }), chunk({}, "stop")], { done: true });
+    const { adapter, server } = await adapterFor([answer(), answer(), answer()]);
+    const endpoint = `${server.url}/v1/chat/completions`;
+    const Original = globalThis.URL;
+    let parses = 0;
+    globalThis.URL = class extends Original {
+      constructor(url: string | URL, base?: string | URL) {
+        super(url, base);
+        if (url === endpoint) parses++;
+      }
+    };
+    try {
+      for (let i = 0; i < 3; i++) await adapter.prompt({ messages: [{ sender: "user", text: "x" }] }, recorder().notify);
+    } finally {
+      globalThis.URL = Original;
+    }
+    expect(server.received).toHaveLength(3);
+    expect(parses).toBeLessThanOrEqual(1);
+  });
+
+  it("property: adapters of three endpoints called in any order each reach their own", async () => {
+    const servers = await Promise.all([0, 1, 2].map(() => startFakeServer()));
+    try {
+      // The last handler answers every later request.
+      for (const [i, s] of servers.entries()) s.handlers.push(sse([chunk({ content: `S${i}` }), chunk({}, "stop")], { done: true }));
+      const adapters = servers.map((s, i) => new OpenAICompatAdapter({ model: "test-model", baseURL: `${s.url}/v${i}`, apiKey: "sk-test" }));
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 6 }), async (order) => {
+          for (const i of order) {
+            const rec = recorder();
+            await adapters[i]!.prompt({ messages: [{ sender: "user", text: "x" }] }, rec.notify);
+            expect(rec.events.find((e) => e.type === "text_delta")?.data).toEqual({ text: `S${i}` });
+            expect(servers[i]!.received.at(-1)?.path).toBe(`/v${i}/chat/completions`);
+          }
+        }),
+        { numRuns: 15 },
+      );
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
     }
   });
 

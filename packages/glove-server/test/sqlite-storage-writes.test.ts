@@ -103,7 +103,7 @@ describe("sqliteStorage writes", () => {
       expect(writes).toBeGreaterThanOrEqual(12 * 4);
       expect(commits).toBeLessThan(writes);
       for (const [i, id] of ids.entries()) {
-        const texts = (await storage.store(id).getMessages()).map((m) => m.text);
+        const texts = (await (await storage.store(id)).getMessages()).map((m) => m.text);
         expect(texts).toEqual([`question ${i}`, expect.stringMatching(/^answer \d+$/)]);
         expect(await storage.catalog.get(id)).toMatchObject({ runningTurnId: null, title: `question ${i}` });
       }

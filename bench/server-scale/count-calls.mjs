@@ -1,4 +1,3 @@
-/* global process */
 // Preload for instance.mjs (`NODE_OPTIONS="--import ./bench/server-scale/count-calls.mjs"`,
 // BENCH_COUNT_DIR=<dir>): counts every Redis command (scripts by their first key's last part) and
 // every PostgreSQL query (by the start of its SQL) the process sends, and writes the counts to

@@ -114,7 +114,11 @@ export class CompositePlugin implements GlovePlugin {
   }
 
   resourceHints(config: AgentConfig): string | undefined {
-    const hints = this.plugins.map((p) => p.resourceHints?.(config)).filter((h): h is string => Boolean(h));
+    const hints: string[] = [];
+    for (const p of this.plugins) {
+      const hint = p.resourceHints?.(config);
+      if (hint) hints.push(hint);
+    }
     return hints.length ? hints.join("\n\n") : undefined;
   }
 

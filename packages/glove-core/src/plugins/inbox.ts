@@ -8,6 +8,7 @@ import type {
   StoreAdapter,
   Tool,
 } from "../types/index.js";
+import { mapPacked } from "../runtime/shapes.js";
 
 /** Name of the built-in tool the model uses to post to the async inbox. */
 export const INBOX_TOOL_NAME = "glove_post_to_inbox";
@@ -139,9 +140,10 @@ export class InboxPlugin implements GlovePlugin {
   async beforeRequest(): Promise<RequestContribution> {
     const claimed = this.claiming ? await this.claimResolved() : undefined;
     const resolved = claimed ?? (await this.store.getResolvedInboxItems());
-    const pending = (await this.store.getInboxItems()).filter((i) => i.status === "pending");
+    const pending: InboxItem[] = [];
+    for (const item of await this.store.getInboxItems()) if (item.status === "pending") pending.push(item);
     return {
-      messages: resolved.map(describeResolved),
+      messages: mapPacked(resolved, describeResolved),
       reminder: describePending(pending),
       // Marked only after the answers are stored: a crash in between re-delivers, never loses.
       onPersisted: resolved.length && !claimed

@@ -14,6 +14,7 @@ import type { Context } from "./context.js";
 import { EventBus } from "./event-bus.js";
 import { checkAnswerMessages } from "./tool-call-checks.js";
 import { SeenToolCallIds, ToolCallIds } from "./tool-call-ids.js";
+import { copyRecord, mapPacked } from "./shapes.js";
 
 /** Per-call options of `PromptMachine.run`. */
 export interface PromptRunOptions {
@@ -172,11 +173,13 @@ function normalizeResult(result: ModelPromptResult, modelName: string): ModelPro
       `Model adapter "${modelName}" returned no messages array. A ModelAdapter's prompt() must resolve to { messages, tokens_in, tokens_out }.`,
     );
   }
-  const messages = checkAnswerMessages(result.messages, modelName).map((m) => ({
-    ...m,
-    sender: "agent" as const,
-    text: typeof m.text === "string" ? m.text : "",
-  }));
+  const messages = mapPacked(checkAnswerMessages(result.messages, modelName), (m) => {
+    // As `{ ...m, sender: "agent", text }`, but with a map shared by every agent message (shapes.ts).
+    const copy = copyRecord(m);
+    copy.sender = "agent";
+    copy.text = typeof m.text === "string" ? m.text : "";
+    return copy;
+  });
   if (messages.length === 0) messages.push({ sender: "agent", text: "" });
   return {
     messages,

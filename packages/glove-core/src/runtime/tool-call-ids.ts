@@ -2,6 +2,7 @@ import type { Message, NotifySubscribersFunction, ToolCall } from "../types/inde
 import { isJsonObject } from "../models/shared/wire-shape.js";
 import { checkToolCalls, checkToolUseEvent } from "./tool-call-checks.js";
 import { boundedToolInput } from "./tool-input-depth.js";
+import { copyRecord, mapPacked } from "./shapes.js";
 
 /**
  * Makes every tool-call id unique and non-empty before anything sees it (and bounds the nesting
@@ -43,24 +44,36 @@ export class ToolCallIds {
 
   /** The response's messages (checked by tool-call-checks.ts) with the same ids the events announced. */
   apply(messages: Message[]): Message[] {
-    const calls = messages.flatMap((m) => m.tool_calls ?? []);
+    const calls: ToolCall[] = [];
+    for (const m of messages) if (m.tool_calls) for (const call of m.tool_calls) calls.push(call);
     if (calls.length === 0) return messages;
     const ids = this.assign(calls);
     let next = 0;
-    return messages.map((m) =>
-      m.tool_calls ? { ...m, tool_calls: m.tool_calls.map((call) => ({ ...call, id: ids[next++]!, input_args: boundedToolInput(call.input_args) })) } : m,
-    );
+    return mapPacked(messages, (m) => {
+      if (!m.tool_calls) return m;
+      const copy = copyRecord(m);
+      copy.tool_calls = mapPacked(m.tool_calls, (call) => this.relabelled(call, ids[next++]!));
+      return copy;
+    });
   }
 
   private relabel(calls: ToolCall[]): ToolCall[] {
     const ids = this.assign(calls);
-    return calls.map((call, i) => ({ ...call, id: ids[i]!, input_args: boundedToolInput(call.input_args) }));
+    return mapPacked(calls, (call, i) => this.relabelled(call, ids[i]!));
+  }
+
+  /** `{ ...call, id, input_args }`, built so that every relabelled call shares one map (see shapes.ts). */
+  private relabelled(call: ToolCall, id: string): ToolCall {
+    const copy = copyRecord(call);
+    copy.id = id;
+    copy.input_args = boundedToolInput(call.input_args);
+    return copy;
   }
 
   /** Ids for the response's final call list, computed once and shared by its event and its messages. */
   private assign(calls: ToolCall[]): string[] {
     if (this.finalIds && this.finalIds.length === calls.length) return this.finalIds;
-    this.finalIds = calls.map((call) => {
+    this.finalIds = mapPacked(calls, (call) => {
       const original = typeof call.id === "string" ? call.id : undefined;
       const match = this.streamed.find((entry) => !entry.used && entry.original === original);
       if (match) {

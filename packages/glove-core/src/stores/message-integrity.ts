@@ -67,7 +67,8 @@ export function interruptedResult(call: ToolCall): ToolResult {
  * process took over and recorded as interrupted). `recent` as for the repair.
  */
 export function unexpectedToolResults(recent: readonly Message[], incoming: readonly Message[]): string[] {
-  const pending = new Set(unansweredToolCalls(recent).map((call) => call.id).filter((id): id is string => id !== undefined));
+  const pending = new Set<string>();
+  for (const call of unansweredToolCalls(recent)) if (call.id !== undefined) pending.add(call.id);
   const late: string[] = [];
   for (const m of incoming) {
     if (m.sender === "agent") for (const call of m.tool_calls ?? []) if (call.id !== undefined) pending.add(call.id);

@@ -4,6 +4,7 @@ import { setField, withExtras } from "./call-extras.js";
 import { toChatPart } from "./content-parts.js";
 import { mergeMessageExtras } from "./message-extras.js";
 import type { ChatContent, ChatMessage } from "./wire-types.js";
+import { mapPacked } from "../../runtime/shapes.js";
 
 interface Mapped {
   messages: ChatMessage[];
@@ -105,11 +106,11 @@ export class ChatHistoryEncoder {
         const onlyText = parts.every((p) => p.type === "text");
         messages.push({
           role: "user",
-          content: onlyText ? parts.map((p) => p.text ?? "").join("\n") : parts.map(toChatPart),
+          content: onlyText ? mapPacked(parts, (p) => p.text ?? "").join("\n") : mapPacked(parts, toChatPart),
         });
       }
     }
-    const mapped = { messages, json: messages.map((m) => JSON.stringify(m)) };
+    const mapped = { messages, json: mapPacked(messages, (m) => JSON.stringify(m)) };
     this.cache.set(message, mapped);
     return mapped;
   }

@@ -5,6 +5,7 @@ import { agentMessage } from "../shared/response.js";
 import { isJsonObject, tokenCount, type WireShape } from "../shared/wire-shape.js";
 import { visibleText, type ReasoningSettings } from "./reasoning.js";
 import type { ChatUsage, StreamedCall } from "./wire-types.js";
+import { mapPacked } from "../../runtime/shapes.js";
 
 /** What the response readers need to know about their adapter. */
 export interface ChatReadContext {
@@ -38,7 +39,7 @@ export function finishAnswer(
   refusal = "",
   extras?: Record<string, unknown>,
 ): ChatAnswer {
-  const toolCalls: ToolCall[] = calls.map((c) => {
+  const toolCalls: ToolCall[] = mapPacked(calls, (c) => {
     const call: ToolCall = { tool_name: c.name, input_args: c.input ?? parseArgs(c.args), id: c.id };
     if (c.extras) call.provider_extras = c.extras;
     return call;

@@ -109,6 +109,11 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     return this.requireParts("store").store;
   }
 
+  /** The store once built, else undefined: asks without the ConfigurationError (and its stack trace) of `store`. */
+  get builtStore(): StoreAdapter | undefined {
+    return this.parts?.store;
+  }
+
   /** The assembled runtime pieces (context, executor, observer…), for hooks and tests. */
   get internals(): GloveParts {
     return this.requireParts("internals");

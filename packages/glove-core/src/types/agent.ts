@@ -38,6 +38,8 @@ interface GloveCommon<Self> {
   readonly displayManager: DisplayManagerAdapter;
   readonly model: ModelAdapter;
   readonly serverMode: boolean;
+  /** The store of a built agent, undefined before `build` (reading `store` then throws). Optional: hosts fall back to `store`. */
+  readonly builtStore?: StoreAdapter | undefined;
 }
 
 /** A Glove being set up: fold tools, define skills and hooks, then `build` it. */

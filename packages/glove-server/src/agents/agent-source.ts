@@ -67,7 +67,7 @@ function onStore(glove: IGloveRunnable | IGloveBuilder, store: StoreAdapter, age
   }
   let current: StoreAdapter | undefined;
   try {
-    current = (glove as IGloveRunnable).store;
+    current = "builtStore" in glove ? glove.builtStore : (glove as IGloveRunnable).store;
   } catch {
     current = undefined;
   }

@@ -34,25 +34,22 @@ const spawnBefore = (storage: "memory" | "sqlite") =>
   spawnTarget("glove-peer", { peer: { modelURL: model.url, storage } }, { childFile: join(resolve(BEFORE!), "bench/dist/server/child.js"), label: "glove-peer@before" });
 const tables: string[] = [];
 try {
-  const bare = await spawn("bare-peer");
-  const aisdk = AISDK ? await spawn("aisdk-peer") : undefined;
-  try {
-    for (const storage of STORAGES) {
-      const glove = await spawn("glove-peer", storage);
-      const before = BEFORE ? await spawnBefore(storage) : undefined;
-      try {
-        log(`\nstorage ${storage}: ${SIZES.join(", ")} conversations × ${TURNS} messages, ${WARMUP} warm-up rounds, ${REPS} reps`);
-        const targets = [bare, aisdk, before, glove].filter((t): t is Target => t !== undefined);
-        const cells = await peersBench(targets, { sizes: SIZES, reps: REPS, turns: TURNS, warmup: WARMUP, log });
-        tables.push(...peersTable(cells, storage).slice(tables.length ? 2 : 0));
-      } finally {
-        await glove.close();
-        await before?.close();
-      }
+  for (const storage of STORAGES) {
+    // Every peer of a section is a fresh process: one kept from an earlier section would be
+    // warmed (compiled) for more rounds than the others, which lowers its CPU per event for
+    // 5–10 rounds (see "CPU per event (round 3)") and biased the later section's ratios.
+    const bare = await spawn("bare-peer");
+    const aisdk = AISDK ? await spawn("aisdk-peer") : undefined;
+    const glove = await spawn("glove-peer", storage);
+    const before = BEFORE ? await spawnBefore(storage) : undefined;
+    try {
+      log(`\nstorage ${storage}: ${SIZES.join(", ")} conversations × ${TURNS} messages, ${WARMUP} warm-up rounds, ${REPS} reps`);
+      const targets = [bare, aisdk, before, glove].filter((t): t is Target => t !== undefined);
+      const cells = await peersBench(targets, { sizes: SIZES, reps: REPS, turns: TURNS, warmup: WARMUP, log });
+      tables.push(...peersTable(cells, storage).slice(tables.length ? 2 : 0));
+    } finally {
+      await Promise.all([bare.close(), aisdk?.close(), glove.close(), before?.close()]);
     }
-  } finally {
-    await bare.close();
-    await aisdk?.close();
   }
   log();
   for (const line of tables) log(line);

@@ -139,9 +139,9 @@ export class SqliteStore implements StoreAdapter {
     }
   }
 
-  /** Runs a write now, or queues it for the connection's group commit. */
-  #write<T>(run: () => T): Promise<T> {
-    return this.#group ? this.#group.write(run, this.#key) : Promise.resolve(run());
+  /** Runs a write now, or queues it for the connection's group commit (`selfContained`: see GroupCommit.write). */
+  #write<T>(run: () => T, selfContained = false): Promise<T> {
+    return this.#group ? this.#group.write(run, this.#key, selfContained) : Promise.resolve(run());
   }
 
   // Messages
@@ -152,7 +152,7 @@ export class SqliteStore implements StoreAdapter {
   }
 
   async appendMessages(msgs: Message[]): Promise<void> {
-    return this.#write(this.#messages.prepareAppend(msgs));
+    return this.#write(this.#messages.prepareAppend(msgs), true);
   }
 
   async messageCount(): Promise<number> {
@@ -204,7 +204,7 @@ export class SqliteStore implements StoreAdapter {
   }
 
   async incrementTurn(): Promise<void> {
-    return this.#write(() => this.#row.incrementTurn());
+    return this.#write(() => this.#row.incrementTurn(), true);
   }
 
   async resetCounters(): Promise<void> {
@@ -219,7 +219,7 @@ export class SqliteStore implements StoreAdapter {
     if (!runsOwnModelCallSteps(this, SqliteStore.prototype)) {
       return recordModelCallInSteps(this, call, (tokens) => this.#row.checkTokens(tokens));
     }
-    return this.#write(this.#messages.prepareModelCall(call?.messages, call?.tokens));
+    return this.#write(this.#messages.prepareModelCall(call?.messages, call?.tokens), true);
   }
 
   // Tasks

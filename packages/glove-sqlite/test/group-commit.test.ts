@@ -73,6 +73,25 @@ describe("GroupCommit on one connection", () => {
     db.close();
   });
 
+  it("an append refused halfway (its second message) leaves none of its messages, in a batch with others' writes", async () => {
+    const { db } = openFile();
+    const [a, b] = ["a", "b"].map((sessionId) => new SqliteStore({ database: db, sessionId, groupCommit: true }));
+    db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON glove_messages WHEN NEW.body LIKE '%refuse me%' BEGIN SELECT RAISE(ABORT, 'refused by a trigger'); END`);
+    const results = await Promise.allSettled([
+      a!.appendMessages([text("a before")]),
+      b!.appendMessages([text("kept?"), text("refuse me")]),
+      b!.incrementTurn(),
+      a!.appendMessages([text("a after")]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/refused by a trigger/);
+    expect((await b!.getMessages()).map((m) => m.text)).toEqual([]);
+    expect(await b!.messageCount()).toBe(0);
+    expect(await b!.getTurnCount()).toBe(1);
+    expect((await a!.getMessages()).map((m) => m.text)).toEqual(["a before", "a after"]);
+    db.close();
+  });
+
   it("a read sees every write queued before it, as when each write committed at once", async () => {
     const { db } = openFile();
     const store = new SqliteStore({ database: db, sessionId: "reads", groupCommit: true });

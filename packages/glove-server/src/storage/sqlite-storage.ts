@@ -82,9 +82,9 @@ export class SqliteCatalog implements ConversationCatalog {
     return this.#write(id, () => void this.#s.delete.run(id));
   }
 
-  /** Runs a write now, or queues it for the group commit as touching conversation `id`'s row. */
+  /** Runs a write (one statement each) now, or queues it for the group commit as touching conversation `id`'s row. */
   #write(id: string, run: () => void): Promise<void> {
-    return this.#group ? this.#group.write(run, catalogKey(id)) : Promise.resolve(run());
+    return this.#group ? this.#group.write(run, catalogKey(id), true) : Promise.resolve(run());
   }
 }
 

@@ -34,7 +34,7 @@ export class SqliteTraceStore implements TurnTraceStore {
     const { conversationId } = trace;
     // With sqliteStorage's group commit the save shares the turn end's commit with the catalog's update.
     const group = GroupCommit.of(this.db);
-    return group ? group.write(() => write(row, conversationId), tracesKey(conversationId)) : write(row, conversationId);
+    return group ? group.write(() => write(row, conversationId), tracesKey(conversationId), true) : write(row, conversationId);
   }
 
   async get(conversationId: string, turnId: string): Promise<TurnTrace | undefined> {

@@ -85,8 +85,11 @@ export class McpAppHostBridge {
       this.#notify("ui/notifications/tool-input", { arguments: this.#app.toolInput });
       this.#notify("ui/notifications/tool-result", this.#app.toolResult);
     } else if (method === "ui/notifications/size-changed") {
-      const height = typeof params.height === "number" && Number.isFinite(params.height) ? Math.min(Math.max(0, Math.ceil(params.height)), maxHeightOf(this.#options)) : undefined;
-      if (height !== undefined) this.#onSize({ height });
+      const height = typeof params.height === "number" && Number.isFinite(params.height) ? Math.min(Math.ceil(params.height), maxHeightOf(this.#options)) : undefined;
+      // A height of 0 (an app measured before it rendered anything) is not applied: the browser
+      // stops rendering a zero-area frame, animation frames included, so an app that measures in
+      // one (the MCP Apps SDK does) could never report its real height and would stay invisible.
+      if (height !== undefined && height > 0) this.#onSize({ height });
     } else if (method === "notifications/message") {
       this.#options.onLog?.({ ...(typeof params.level === "string" ? { level: params.level } : {}), data: params.data }, this.#app);
     }

@@ -7,22 +7,14 @@
 import http from "node:http";
 import net from "node:net";
 import fc from "fast-check";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { listenNode, type Listening } from "glove-server";
+import { describe, expect, it, vi } from "vitest";
+import type { Listening } from "glove-server";
+import { afterThisTest, httpText, serveNode } from "./support/serve-node.js";
 import { ConnectionAbort } from "../src/http/connection-abort.js";
 import { readJsonObject } from "../src/http/read-json.js";
 import { HttpError } from "../src/errors.js";
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function serve(handler: (request: Request) => Promise<Response>): Promise<Listening> {
-  const listening = await listenNode(handler);
-  cleanup.push(() => listening.close(0));
-  return listening;
-}
+const serve = serveNode;
 
 /** One raw HTTP/1.1 exchange (the client closes after it): status line and body. */
 function raw(port: number, head: string, body: string | Buffer = ""): Promise<{ status: number; body: string }> {
@@ -70,18 +62,8 @@ describe("listenNode: the request's body", () => {
   it("keeps node's client DELETE (no body) on a keep-alive connection usable for the next request", async () => {
     const { port } = await serve(async (request) => new Response(`${request.method} ${await bodyOf(request)}`));
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    cleanup.push(() => agent.destroy());
-    const send = (method: string, body?: string) =>
-      new Promise<string>((resolve, reject) => {
-        const req = http.request({ host: "127.0.0.1", port, path: "/x", method, agent }, (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (chunk: string) => (text += chunk));
-          res.on("end", () => resolve(text));
-        });
-        req.on("error", reject);
-        req.end(body);
-      });
+    afterThisTest(() => agent.destroy());
+    const send = (method: string, body?: string) => httpText({ host: "127.0.0.1", port, path: "/x", method, agent }, body);
     expect(await send("DELETE")).toBe("DELETE null");
     expect(await send("POST", "after")).toBe('POST "after"');
   });
@@ -167,7 +149,7 @@ describe("listenNode: the Host check's memory of the last good Host", () => {
   it("parses a Host header seen just before once, not per request", async () => {
     const { port } = await serve(async (request) => new Response(request.url));
     const parse = vi.spyOn(URL, "parse");
-    cleanup.push(() => parse.mockRestore());
+    afterThisTest(() => parse.mockRestore());
     const host = `127.0.0.1:${port}`;
     for (let i = 0; i < 3; i++) expect((await raw(port, `GET /a HTTP/1.1\r\nhost: ${host}`)).status).toBe(200);
     expect(parse.mock.calls.filter(([text]) => text === `http://${host}`)).toHaveLength(1);

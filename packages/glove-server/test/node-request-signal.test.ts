@@ -3,32 +3,14 @@
  * client goes away mid-response, and only then.
  */
 import http from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
-import { listenNode, type Listening } from "glove-server";
+import { describe, expect, it } from "vitest";
+import { httpText, serveNode } from "./support/serve-node.js";
 import { eventually } from "./support/polling.js";
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function serve(handler: (request: Request) => Promise<Response>): Promise<Listening> {
-  const listening = await listenNode(handler);
-  cleanup.push(() => listening.close(0));
-  return listening;
-}
+const serve = serveNode;
 
 function post(port: number, body: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, path: "/echo?x=1", method: "POST", headers: { "content-type": "text/plain", "x-custom": "yes" } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve(text));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
+  return httpText({ host: "127.0.0.1", port, path: "/echo?x=1", method: "POST", headers: { "content-type": "text/plain", "x-custom": "yes" } }, body);
 }
 
 describe("listenNode: the Request handlers get", () => {

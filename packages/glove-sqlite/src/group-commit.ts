@@ -60,6 +60,20 @@ export class GroupCommit {
     return group;
   }
 
+  /**
+   * A write on `db`: queued for its group commit when that is on, run (and committed) at once
+   * otherwise. Every glove store on a connection writes through here.
+   */
+  static write<T>(db: Database, run: () => T, key?: string, selfContained = false): Promise<T> {
+    const group = byDatabase.get(db);
+    if (group) return group.write(run, key, selfContained);
+    try {
+      return Promise.resolve(run());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   /** Transactions this connection committed for queued writes (a figure for tests and benchmarks). */
   get commits(): number {
     return this.#commits;

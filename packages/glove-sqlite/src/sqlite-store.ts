@@ -141,7 +141,7 @@ export class SqliteStore implements StoreAdapter {
 
   /** Runs a write now, or queues it for the connection's group commit (`selfContained`: see GroupCommit.write). */
   #write<T>(run: () => T, selfContained = false): Promise<T> {
-    return this.#group ? this.#group.write(run, this.#key, selfContained) : Promise.resolve(run());
+    return GroupCommit.write(this.db, run, this.#key, selfContained);
   }
 
   // Messages

@@ -84,7 +84,7 @@ export class SqliteCatalog implements ConversationCatalog {
 
   /** Runs a write (one statement each) now, or queues it for the group commit as touching conversation `id`'s row. */
   #write(id: string, run: () => void): Promise<void> {
-    return this.#group ? this.#group.write(run, catalogKey(id), true) : Promise.resolve(run());
+    return GroupCommit.write(this.#db, run, catalogKey(id), true);
   }
 }
 
@@ -154,7 +154,7 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
         });
       }
       const run = purge;
-      return group ? group.write(() => run(conversationId)) : run(conversationId);
+      return GroupCommit.write(database, () => run(conversationId));
     },
     close: async () => {
       group?.flush();

@@ -33,8 +33,7 @@ export class SqliteTraceStore implements TurnTraceStore {
     const write = (this.#write ??= this.#prepareWrite());
     const { conversationId } = trace;
     // With sqliteStorage's group commit the save shares the turn end's commit with the catalog's update.
-    const group = GroupCommit.of(this.db);
-    return group ? group.write(() => write(row, conversationId), tracesKey(conversationId), true) : write(row, conversationId);
+    return GroupCommit.write(this.db, () => write(row, conversationId), tracesKey(conversationId), true);
   }
 
   async get(conversationId: string, turnId: string): Promise<TurnTrace | undefined> {

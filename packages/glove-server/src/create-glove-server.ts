@@ -1,5 +1,6 @@
 import { ConfigurationError } from "glove-core";
 import { agentSource } from "./agents/agent-source.js";
+import { InboxPoller } from "./conversations/inbox-poller.js";
 import { ConversationHost } from "./conversations/conversation-host.js";
 import { HttpError, notFound } from "./errors.js";
 import { extensionsByPath } from "./extensions/server-extension.js";
@@ -61,7 +62,14 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     agents,
     options: resolved,
     quotas: new PrincipalQuotas(resolved),
-    host: scaled?.host ?? new ConversationHost({ catalog: storage.catalog, agents, storeFor, options: resolved, traces: storage.inspect?.traces }),
+    host: scaled?.host ?? new ConversationHost({
+      catalog: storage.catalog,
+      agents,
+      storeFor,
+      options: resolved,
+      traces: storage.inspect?.traces,
+      inboxPoller: new InboxPoller(resolved.inboxPollMs, storage.inboxFingerprints?.bind(storage), resolved.log),
+    }),
   };
   const listeners: Listening[] = [];
   let closing: Promise<void> | undefined;

@@ -9,6 +9,7 @@ import { asHttp } from "./branch-refusals.js";
 import { branchesChangedEvent, branching } from "./branch-view.js";
 import type { AbortOutcome, ConversationHandle, SlotAnswer } from "./conversation-handle.js";
 import { EventLog } from "./event-log.js";
+import type { InboxPoller } from "./inbox-poller.js";
 import { InboxWake } from "./inbox-wake.js";
 import { ObservedStore } from "./observed-store.js";
 import { SideLists } from "./side-lists.js";
@@ -29,6 +30,8 @@ export interface ConversationDeps {
   options: ResolvedServerOptions;
   /** Where turn traces go (storage.inspect.traces); none: turns are not traced. */
   traces?: TurnTraceStore | undefined;
+  /** Re-reads watched inboxes for items resolved elsewhere (one timer for every conversation). */
+  inboxPoller: InboxPoller;
 }
 
 /**
@@ -77,7 +80,7 @@ export class LiveConversation implements ConversationHandle {
     });
     // A conversation that wakes on inbox answers watches its inbox while in memory, read or not.
     const watched = () => this.subscribers > 0 || this.inboxWake.enabled;
-    this.sides = new SideLists(observed.store, this.log, options.inboxPollMs, watched, () => this.inboxWake.poke());
+    this.sides = new SideLists(record.id, observed.store, this.log, deps.inboxPoller, watched, () => this.inboxWake.poke());
     this.turns = new TurnRunner(this, deps.catalog, options, () => {
       this.#closeLeftoverSlots();
       this.inboxWake.poke();

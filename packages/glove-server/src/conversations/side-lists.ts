@@ -1,5 +1,6 @@
 import type { StoreAdapter } from "glove-core";
 import type { EventLog } from "./event-log.js";
+import type { InboxPoller } from "./inbox-poller.js";
 
 /**
  * Tasks and inbox of a conversation, pushed as `tasks` / `inbox` events whenever they change:
@@ -9,12 +10,13 @@ import type { EventLog } from "./event-log.js";
 export class SideLists {
   #tasksSeen = "";
   #inboxSeen = "";
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #unwatch: (() => void) | undefined;
 
   constructor(
+    private readonly conversationId: string,
     private readonly store: StoreAdapter,
     private readonly log: EventLog,
-    private readonly pollMs: number,
+    private readonly poller: InboxPoller,
     private readonly watched: () => boolean,
     /** Called when the inbox changed (an answer may wait for delivery, see inbox-wake.ts). */
     private readonly inboxChanged: () => void = () => undefined,
@@ -25,15 +27,12 @@ export class SideLists {
     if (this.store.getTasks) this.#tasksSeen = JSON.stringify(await this.store.getTasks());
     if (!this.store.getInboxItems) return;
     this.#inboxSeen = JSON.stringify(await this.store.getInboxItems());
-    this.#timer = setInterval(() => {
-      if (this.watched()) void this.refreshInbox();
-    }, this.pollMs);
-    this.#timer.unref?.();
+    this.#unwatch = this.poller.watch(this.conversationId, () => this.#readInbox(), this.watched);
   }
 
   stop(): void {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
   }
 
   async refreshTasks(): Promise<void> {
@@ -47,9 +46,13 @@ export class SideLists {
   }
 
   async refreshInbox(): Promise<void> {
+    await this.#readInbox().catch(() => undefined);
+  }
+
+  /** Reads the inbox and announces a change; throws when the store could not be read (the poller retries). */
+  async #readInbox(): Promise<void> {
     if (!this.store.getInboxItems) return;
-    const items = await this.store.getInboxItems().catch(() => undefined);
-    if (!items) return;
+    const items = await this.store.getInboxItems();
     const seen = JSON.stringify(items);
     if (seen === this.#inboxSeen) return;
     this.#inboxSeen = seen;

@@ -68,7 +68,16 @@ export interface ServerStorage {
    * Studio reads through it). Every storage of this package has one; turns are traced when present.
    */
   inspect?: StorageInspector;
+  /**
+   * A value per conversation that changes whenever its inbox does, for many conversations in one
+   * read (conversations without items may be missing). With it, watching idle inboxes for items
+   * resolved elsewhere costs one read per poll period instead of one per conversation.
+   */
+  inboxFingerprints?: InboxFingerprints;
 }
+
+/** Fingerprints of the inboxes of `conversationIds`, by conversation id. */
+export type InboxFingerprints = (conversationIds: string[]) => Promise<Map<string, string>>;
 
 /**
  * Per-conversation writer numbers: once a writer `take`s the conversation, the stores of earlier

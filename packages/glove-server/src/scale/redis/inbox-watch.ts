@@ -12,24 +12,23 @@ export function inboxDigest(items: InboxItem[]): string {
 /**
  * Items resolved outside a turn (another instance, an external process writing PostgreSQL) reach
  * open streams: while an instance has readers on a conversation it re-reads the inbox every
- * `inboxPollMs`, and a changed list goes to the shared stream as an `inbox` event. Several
- * instances may see the same change; the digest in the conversation's state lets one event through.
+ * `inboxPollMs` (through the instance's InboxPoller), and a changed list goes to the shared stream
+ * as an `inbox` event. Several instances may see the same change; the digest in the
+ * conversation's state lets one event through.
  */
 export class InboxWatch {
-  readonly #timer: ReturnType<typeof setInterval> | undefined;
-  #busy = false;
+  readonly #unwatch: () => void;
+  /** The list as this instance last read it (JSON): unchanged, there is nothing to compare in Redis. */
+  #seen: string | undefined;
 
   private constructor(
     private readonly conversationId: string,
     private readonly store: StoreAdapter,
     private readonly keys: ConversationKeys,
     private readonly shared: ScaleShared,
-    private readonly watched: () => boolean,
+    watched: () => boolean,
   ) {
-    this.#timer = setInterval(() => {
-      if (this.watched()) void this.check();
-    }, shared.options.inboxPollMs);
-    this.#timer.unref?.();
+    this.#unwatch = shared.inbox.watch(conversationId, () => this.check(), watched);
   }
 
   /**
@@ -45,16 +44,16 @@ export class InboxWatch {
   }
 
   stop(): void {
-    if (this.#timer) clearInterval(this.#timer);
+    this.#unwatch();
   }
 
+  /** Reads the inbox; a list changed since the last read goes to the stream unless it is there already. Throws when storage is away. */
   async check(): Promise<void> {
-    if (this.#busy) return;
-    this.#busy = true;
-    try {
-      const items = await this.store.getInboxItems!();
-      const digest = inboxDigest(items);
-      if ((await this.shared.redis.hget(this.keys.state, "inboxDigest")) === digest) return;
+    const items = await this.store.getInboxItems!();
+    const json = JSON.stringify(items);
+    if (json === this.#seen) return;
+    const digest = inboxDigest(items);
+    if ((await this.shared.redis.hget(this.keys.state, "inboxDigest")) !== digest) {
       // Fresh from the catalog: the id base matters only when Redis lost the counter.
       const record = await this.shared.storage.catalog.get(this.conversationId);
       if (!record) return;
@@ -63,10 +62,7 @@ export class InboxWatch {
         (error) => options.log("[glove-server] could not write an event to Redis", error),
         (id, type, json) => tail.deliverLocal(this.conversationId, id, type, json));
       await emitter.emit("inbox", { items }, [digest]);
-    } catch (error) {
-      this.shared.options.log("[glove-server] could not re-read a conversation's inbox", error);
-    } finally {
-      this.#busy = false;
     }
+    this.#seen = json;
   }
 }

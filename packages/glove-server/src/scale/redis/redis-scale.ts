@@ -6,6 +6,7 @@ import { ControlChannel } from "./control-channel.js";
 import { EventTail } from "./event-tail.js";
 import { conversationKeys } from "./keys.js";
 import { resolveRedisScale, type RedisScaleOptions, type ResolvedRedisScale } from "./redis-scale-options.js";
+import { InboxPoller } from "../../conversations/inbox-poller.js";
 import type { ScaleShared, TurnJobData } from "./scale-shared.js";
 import { ScaledHost } from "./scaled-host.js";
 import { withScripts } from "./scripts.js";
@@ -51,6 +52,7 @@ export function redisScale(options: RedisScaleOptions): ServerScale {
         queue,
         control: new ControlChannel(command, subscriber, scale.prefix, instanceId, (error) => log("[glove-server] control message failed", error)),
         tail: new EventTail(command, scale.tailConnections, () => undefined),
+        inbox: new InboxPoller(context.options.inboxPollMs, context.storage.inboxFingerprints?.bind(context.storage), log),
         keys: (id) => conversationKeys(scale.prefix, id),
         storage: context.storage,
         agents: context.agents,

@@ -2,6 +2,7 @@ import type { Queue } from "bullmq";
 import type { AgentSource } from "../../agents/agent-source.js";
 import type { BranchOp } from "../../conversations/conversation-handle.js";
 import type { ResolvedServerOptions } from "../../options.js";
+import type { InboxPoller } from "../../conversations/inbox-poller.js";
 import type { ServerStorage } from "../../storage/types.js";
 import type { ControlChannel } from "./control-channel.js";
 import type { EventTail } from "./event-tail.js";
@@ -15,6 +16,8 @@ export interface ScaleShared {
   queue: Queue<TurnJobData>;
   control: ControlChannel;
   tail: EventTail;
+  /** Re-reads the inboxes this instance's readers watch (one timer, one fingerprint read per period where storage can). */
+  inbox: InboxPoller;
   keys(conversationId: string): ConversationKeys;
   storage: ServerStorage;
   agents: AgentSource;

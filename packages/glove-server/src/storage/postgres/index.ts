@@ -8,6 +8,7 @@ import { inTransaction } from "./pool-helpers.js";
 import { PostgresCatalog } from "./postgres-catalog.js";
 import { PostgresInspector } from "./postgres-inspector.js";
 import { PostgresTurnFence } from "./turn-fence.js";
+import { postgresInboxFingerprints } from "./inbox-fingerprints.js";
 
 export { PostgresCatalog } from "./postgres-catalog.js";
 export { PostgresInspector } from "./postgres-inspector.js";
@@ -51,6 +52,7 @@ export function postgresStorage(options: PostgresStorageOptions): ServerStorage 
     inspect,
     store: (conversationId) => PostgresStore.open({ pool: shared, schema, sessionId: conversationId }),
     turnFence: new PostgresTurnFence(shared, schema),
+    inboxFingerprints: postgresInboxFingerprints(shared, schema),
     delete: async (conversationId) => {
       await inspect.traces.delete(conversationId);
       const { rows } = await shared.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'glove_sessions'", [schema]);

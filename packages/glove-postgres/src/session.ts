@@ -74,8 +74,13 @@ export class PostgresSession {
     try {
       await client.query("BEGIN");
       try {
-        await client.query(`INSERT INTO ${this.tables.sessions} (session_id) VALUES ($1) ON CONFLICT (session_id) DO NOTHING`, [this.sessionId]);
-        const locked = await client.query(`SELECT ${SESSION_COLUMNS} FROM ${this.tables.sessions} WHERE session_id = $1 FOR UPDATE`, [this.sessionId]);
+        const lock = `SELECT ${SESSION_COLUMNS} FROM ${this.tables.sessions} WHERE session_id = $1 FOR UPDATE`;
+        let locked = await client.query(lock, [this.sessionId]);
+        if (locked.rows.length === 0) {
+          // Made when the store opened, so normally there: recreated only when deleted since (one query less per write).
+          await client.query(`INSERT INTO ${this.tables.sessions} (session_id) VALUES ($1) ON CONFLICT (session_id) DO NOTHING`, [this.sessionId]);
+          locked = await client.query(lock, [this.sessionId]);
+        }
         const result = await fn(client, this.#checkRow(locked.rows[0]));
         await client.query("COMMIT");
         return result;

@@ -118,6 +118,34 @@ describe.runIf(enabled)("PostgresStore", () => {
     }
   });
 
+  it("an append locks the session row in one statement, and recreates a row deleted while the store was open", async () => {
+    const own = new pg.Pool({ connectionString: PG_URL, max: 2 });
+    try {
+      const store = await PostgresStore.open({ pool: own, schema, sessionId: "one-lock" });
+      const statements: string[] = [];
+      const query = pg.Client.prototype.query;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        statements.push(String(typeof args[0] === "string" ? args[0] : (args[0] as { text: string }).text));
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      try {
+        await store.appendMessages([{ sender: "user", text: "one", id: "a" }]);
+      } finally {
+        pg.Client.prototype.query = query;
+      }
+      expect(statements.filter((sql) => sql.includes("INSERT INTO") && sql.includes("glove_sessions"))).toEqual([]);
+      expect(statements.filter((sql) => sql.includes("FOR UPDATE"))).toHaveLength(1);
+      // Another process purges the row (and the messages) while this store is open.
+      await own.query(`DELETE FROM ${schema}.glove_messages WHERE session_id = $1`, ["one-lock"]);
+      await own.query(`DELETE FROM ${schema}.glove_sessions WHERE session_id = $1`, ["one-lock"]);
+      await store.appendMessages([{ sender: "user", text: "two", id: "b" }]);
+      expect((await store.getMessages()).map((m) => m.text)).toEqual(["two"]);
+      expect(await store.getMessagePage(0, 5)).toMatchObject({ total: 1 });
+    } finally {
+      await own.end();
+    }
+  });
+
   it("reports corrupt inbox, task and permission rows with the session", async () => {
     // Its own schema: the test drops CHECK constraints to write what a hand edit could.
     const own = uniqueSchema("corrupt");

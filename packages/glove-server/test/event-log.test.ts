@@ -39,6 +39,20 @@ describe("EventLog", () => {
     );
   });
 
+  it("property: hasAfter says whether the frames after a position hold an event of a type, and undefined where readAfter has a gap", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.constantFrom("text_delta", "turn_end", "tasks"), { maxLength: 40 }), fc.integer({ min: -3, max: 45 }), (keep, types, after) => {
+        const log = new EventLog(0, { maxEvents: keep, maxChars: 1e9 });
+        types.forEach((type, i) => (i % 2 ? log.append(type, { i }) : log.appendNumbered(i + 1, type, String(i))));
+        const read = log.readAfter(after, 1e9);
+        for (const type of ["turn_end", "tasks", "inbox"]) {
+          if (read.kind !== "frames") expect(log.hasAfter(after, type)).toBeUndefined();
+          else expect(log.hasAfter(after, type)).toBe(read.text.includes(`\nevent: ${type}\n`));
+        }
+      }),
+    );
+  });
+
   it("trims by characters too, keeping memory bounded whatever the event sizes", () => {
     const log = new EventLog(0, { maxEvents: 1e6, maxChars: 10_000 });
     for (let i = 0; i < 1000; i++) log.append("text_delta", { text: "x".repeat(500) });

@@ -10,6 +10,7 @@ function frameText(id: number, type: string, json: string): string {
 /** One event as it goes over the wire, encoded once for every reader. */
 interface Frame {
   id: number;
+  type: string;
   text: string;
 }
 
@@ -85,7 +86,7 @@ export class EventLog {
     if (this.#closed) return this.#lastId;
     const id = ++this.#lastId;
     const text = frameText(id, type, JSON.stringify(data ?? null));
-    this.#frames.push({ id, text });
+    this.#frames.push({ id, type, text });
     this.#chars += text.length;
     this.#trim();
     this.#onId(id);
@@ -108,7 +109,7 @@ export class EventLog {
     }
     this.#lastId = id;
     const text = frameText(id, type, json);
-    this.#frames.push({ id, text });
+    this.#frames.push({ id, type, text });
     this.#chars += text.length;
     this.#trim();
     this.#wake();
@@ -137,6 +138,15 @@ export class EventLog {
     }
     if (text === "" && this.#closed) return { kind: "closed" };
     return { kind: "frames", text, lastId };
+  }
+
+  /** Whether an event of `type` is kept after `after`; undefined when some after it were dropped (or the log closed). */
+  hasAfter(after: number, type: string): boolean | undefined {
+    if (!this.canResumeAfter(after)) return undefined;
+    for (let index = this.#head + Math.max(0, after - (this.#frames[this.#head]?.id ?? after + 1) + 1); index < this.#frames.length; index++) {
+      if (this.#frames[index]!.type === type) return true;
+    }
+    return false;
   }
 
   /**

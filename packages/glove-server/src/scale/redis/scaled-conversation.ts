@@ -18,8 +18,6 @@ const CLIENT_ID_TTL_S = 24 * 3600;
 const TURN_POLL_MS = 2000;
 /** A claimed turn with no job after this long was lost (its instance died between claim and queueing). */
 const LOST_CLAIM_MS = 10_000;
-/** How a turn_end event's frame starts in the log (see EventLog's frame text). */
-const TURN_END_FRAME = "\nevent: turn_end\n";
 
 type Reply = [Error | null, unknown][] | null;
 
@@ -156,9 +154,8 @@ export class ScaledConversation implements ConversationHandle {
       const poll = new Promise<void>((resolve) => setTimeout(() => resolve(void (timedOut = true)), TURN_POLL_MS).unref());
       while (!timedOut && !this.log.closed) {
         await Promise.race([this.log.waitAfter(seen), poll]);
-        const read = this.log.readAfter(seen);
-        if (read.kind !== "frames" || read.text.includes(TURN_END_FRAME)) break; // a gap may hide a turn_end: ask
-        seen = read.lastId;
+        if (this.log.hasAfter(seen, "turn_end") !== false) break; // a gap may hide a turn_end: ask
+        seen = this.log.lastId;
       }
       if (!timedOut && this.log.closed) await poll;
     }

@@ -3,6 +3,7 @@ import type { BranchRewrite, BranchRewriteOutcome, MessageRecord, SessionRecord,
 import { checkBranchRewrite, decodeBranch, type BranchRow, type CheckedRewrite } from "glove-core";
 import { PostgresStoreError } from "./errors.js";
 import type { PostgresSession } from "./session.js";
+import type { WriterFence } from "./writer-fence.js";
 
 /**
  * The session's branch structure (decision 0025 of glove-core): stretches set aside from the
@@ -15,6 +16,8 @@ export class PostgresBranches {
     private readonly session: PostgresSession,
     /** The store's append guard (a fenced turn's store refuses writes of a worker that lost its turn). */
     private readonly beforeWrite?: (client: PoolClient) => Promise<void>,
+    /** The store's writer fence, checked with the row lock. */
+    private readonly fence?: WriterFence,
   ) {}
 
   async list(): Promise<StoredBranch[]> {
@@ -33,7 +36,7 @@ export class PostgresBranches {
     const invalid = (detail: string) => new PostgresStoreError(this.session.sessionId, `${detail}. Nothing was changed.`, "GLOVE_STORE_INVALID");
     const checked = checkBranchRewrite(this.session.codec, change, invalid);
     const compactions = change.append.map((message) => message.is_compaction === true);
-    return this.session.transaction((client, row) => this.#rewriteLocked(client, row, checked, compactions));
+    return this.session.transaction((client, row) => this.#rewriteLocked(client, row, checked, compactions), this.fence);
   }
 
   async #rewriteLocked(client: PoolClient, row: SessionRecord, change: CheckedRewrite, compactions: boolean[]): Promise<BranchRewriteOutcome> {

@@ -2,6 +2,7 @@ import type { PoolClient } from "pg";
 import type { Message, MessageRecord, SessionRecord, TokenConsumptionCounter } from "glove-core";
 import { planAppend } from "glove-core";
 import type { PostgresSession } from "./session.js";
+import type { WriterFence } from "./writer-fence.js";
 
 /** The session's messages: one row each in glove_messages, numbered from 0 by `seq`. */
 export class PostgresMessages {
@@ -11,11 +12,13 @@ export class PostgresMessages {
   #appendQueue: Promise<unknown> = Promise.resolve();
 
   readonly #beforeAppend: ((client: PoolClient) => Promise<void>) | undefined;
+  readonly #fence: WriterFence | undefined;
 
-  constructor(session: PostgresSession, repairInterruptedToolCalls: boolean, beforeAppend?: (client: PoolClient) => Promise<void>) {
+  constructor(session: PostgresSession, repairInterruptedToolCalls: boolean, beforeAppend?: (client: PoolClient) => Promise<void>, fence?: WriterFence) {
     this.#session = session;
     this.#repair = repairInterruptedToolCalls;
     this.#beforeAppend = beforeAppend;
+    this.#fence = fence;
   }
 
   async all(): Promise<Message[]> {
@@ -73,7 +76,7 @@ export class PostgresMessages {
 
   #queue(msgs: Message[], encoded: string[], tokens: TokenConsumptionCounter | undefined): Promise<void> {
     const snapshot = msgs.slice();
-    const run = this.#appendQueue.then(() => this.#session.transaction((client, row) => this.#appendLocked(client, row, snapshot, encoded, tokens)));
+    const run = this.#appendQueue.then(() => this.#session.transaction((client, row) => this.#appendLocked(client, row, snapshot, encoded, tokens), this.#fence));
     this.#appendQueue = run.catch(() => {});
     return run;
   }

@@ -32,6 +32,7 @@ import { PostgresPermissions } from "./permissions.js";
 import { PostgresSession, tableNames } from "./session.js";
 import { PostgresTasks } from "./tasks.js";
 import { PostgresWaits } from "./waits.js";
+import { checkWriterFence, type WriterFence } from "./writer-fence.js";
 
 /** Options of PostgresStore: the pool or connection string, the schema and the conversation. */
 export interface PostgresStoreOptions {
@@ -55,6 +56,12 @@ export interface PostgresStoreOptions {
    * Sub-agent stores inherit it.
    */
   beforeAppend?: (client: PoolClient) => Promise<void>;
+  /**
+   * Fencing without a query of its own: message appends, model calls and branch rewrites read the
+   * writer fence in the statement that locks the session's row, and a replaced writer's write is
+   * refused (nothing written). See `WriterFence`. Sub-agent stores inherit it.
+   */
+  writerFence?: WriterFence;
 }
 
 /**
@@ -103,13 +110,14 @@ export class PostgresStore implements StoreAdapter {
     }
     const codec = createRecordCodec({ error: (detail, code) => new PostgresStoreError(sessionId, detail, code) });
     this.#session = new PostgresSession({ pool: this.pool, schema: this.schema, tables, sessionId, codec, child });
-    this.#messages = new PostgresMessages(this.#session, options.repairInterruptedToolCalls ?? true, options.beforeAppend);
+    const fence = checkWriterFence(options.writerFence, sessionId);
+    this.#messages = new PostgresMessages(this.#session, options.repairInterruptedToolCalls ?? true, options.beforeAppend, fence);
     this.#counters = new PostgresCounters(this.#session);
     this.#tasks = new PostgresTasks(this.#session);
     this.#permissions = new PostgresPermissions(this.#session);
     this.#inbox = new PostgresInbox(this.#session);
     this.#waits = new PostgresWaits(this.#session);
-    this.#branches = new PostgresBranches(this.#session, options.beforeAppend);
+    this.#branches = new PostgresBranches(this.#session, options.beforeAppend, fence);
   }
 
   /** A store whose schema is migrated and session row created: problems surface here. */

@@ -3,6 +3,7 @@ import type { RecordCodec, SessionRecord, SubStoreInfo } from "glove-core";
 import { emptySessionRecord } from "glove-core";
 import { PostgresStoreError } from "./errors.js";
 import { migrateOnce, quoteSchema } from "./schema.js";
+import { checkFenceHeld, fenceColumn, type WriterFence } from "./writer-fence.js";
 
 /** What a PostgresSession needs; `tables` are those of `schema` (see `tableNames`). */
 export interface PostgresSessionOptions {
@@ -67,20 +68,25 @@ export class PostgresSession {
     return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
   }
 
-  /** A transaction holding this session's row lock: writers of one session take turns. */
-  async transaction<T>(fn: (client: PoolClient, session: SessionRecord) => Promise<T>): Promise<T> {
+  /**
+   * A transaction holding this session's row lock: writers of one session take turns. With a
+   * `fence`, the same statement reads the writer fence and a replaced writer is refused before `fn`.
+   */
+  async transaction<T>(fn: (client: PoolClient, session: SessionRecord) => Promise<T>, fence?: WriterFence): Promise<T> {
     await this.ready();
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
       try {
-        const lock = `SELECT ${SESSION_COLUMNS} FROM ${this.tables.sessions} WHERE session_id = $1 FOR UPDATE`;
-        let locked = await client.query(lock, [this.sessionId]);
+        const lock = `SELECT ${SESSION_COLUMNS}${fence ? `, ${fenceColumn(fence)}` : ""} FROM ${this.tables.sessions} WHERE session_id = $1 FOR UPDATE`;
+        const params = fence ? [this.sessionId, fence.key] : [this.sessionId];
+        let locked = await client.query(lock, params);
         if (locked.rows.length === 0) {
           // Made when the store opened, so normally there: recreated only when deleted since (one query less per write).
           await client.query(`INSERT INTO ${this.tables.sessions} (session_id) VALUES ($1) ON CONFLICT (session_id) DO NOTHING`, [this.sessionId]);
-          locked = await client.query(lock, [this.sessionId]);
+          locked = await client.query(lock, params);
         }
+        if (fence) checkFenceHeld(fence, locked.rows[0]);
         const result = await fn(client, this.#checkRow(locked.rows[0]));
         await client.query("COMMIT");
         return result;

@@ -8,8 +8,9 @@ import type { TurnFence } from "../types.js";
 /**
  * Writer numbers per conversation in `<schema>.gloveserver_turn_fences`. `take` bumps the row (its
  * lock waits for appends in flight, which read the row FOR SHARE); each append of a fenced store
- * re-reads the row inside its own transaction and is refused once the number is not its own. So
- * after `take` returns, no earlier writer can store anything, and what they stored is readable.
+ * re-reads the row (FOR SHARE) in the statement that locks its session row, and is refused once
+ * the number is not its own. So after `take` returns, no earlier writer can store anything, and
+ * what they stored is readable.
  */
 export class PostgresTurnFence implements TurnFence {
   readonly #table: string;
@@ -31,17 +32,13 @@ export class PostgresTurnFence implements TurnFence {
 
   async store(conversationId: string, writer: number, holds: () => boolean = () => true): Promise<StoreAdapter> {
     await this.#init();
-    const table = this.#table;
+    // Checked by the statement that locks the session's row in each write: no query of its own.
+    const refuse = () => new TurnFencedError(conversationId);
     return PostgresStore.open({
       pool: this.pool,
       schema: this.schema,
       sessionId: conversationId,
-      beforeAppend: async (client) => {
-        // Told already that another worker has the turn (before it could bump the row): refuse too.
-        if (!holds()) throw new TurnFencedError(conversationId);
-        const { rows } = await client.query<{ writer: string }>(`SELECT writer FROM ${table} WHERE conversation_id = $1 FOR SHARE`, [conversationId]);
-        if (Number(rows[0]?.writer) !== writer) throw new TurnFencedError(conversationId);
-      },
+      writerFence: { table: this.#table, keyColumn: "conversation_id", key: conversationId, writer, holds, refuse },
     });
   }
 

@@ -186,7 +186,7 @@ describe("glove-server on PostgreSQL: watched inboxes", () => {
       const other = await PostgresStore.open({ pool, schema, sessionId: ids[3]! });
       await other.addInboxItem(item("oat-milk"));
       const event = await streams[3]!.waitForEvent("inbox", (d) => (d.items as InboxItem[]).length === 1, PROMPT_WAIT_MS);
-      expect((event.data.items as InboxItem[])[0]).toMatchObject({ id: "oat-milk", status: "pending" });
+      expect((event.data as { items: InboxItem[] }).items[0]).toMatchObject({ id: "oat-milk", status: "pending" });
       await other.updateInboxItem("oat-milk", { status: "resolved", response: "Tuesday.", resolved_at: new Date().toISOString() });
       await streams[3]!.waitForEvent("inbox", (d) => (d.items as InboxItem[])[0]?.status === "resolved", PROMPT_WAIT_MS);
       expect(streams.filter((s, i) => i !== 3 && s.events.some((e) => e.event === "inbox"))).toHaveLength(0);

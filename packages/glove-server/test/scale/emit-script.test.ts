@@ -68,17 +68,23 @@ describe("the emit script (one event = counter, stream entry and state in one st
     await redis.set(keys.abort, "t1");
     await redis.hset(keys.attempts, "t1", "2", "t0", "1");
     const stale = new TurnEmitter(redis, keys, "old-tok", 0, limits, () => undefined, () => undefined);
-    expect(await stale.end({ turnId: "t1" })).toBe(-1);
+    expect(await stale.end({ turnId: "t1", status: "done" })).toBe(-1);
     expect(await redis.get(keys.abort)).toBe("t1");
     expect(await redis.hgetall(keys.attempts)).toEqual({ t1: "2", t0: "1" });
     const emitter = new TurnEmitter(redis, keys, "tok", 0, limits, () => undefined, () => undefined);
-    expect(await emitter.end({ turnId: "t1" })).toBe(1);
+    expect(await emitter.end({ turnId: "t1", status: "waiting" })).toBe(1);
     expect(await redis.exists(keys.abort, keys.turn, keys.run)).toBe(0);
+    // Only a turn that ended "done" marks that no stored question can wait (the refused one did not either).
+    expect(await redis.hget(keys.state, "noWaits")).toBeNull();
     expect(await redis.hgetall(keys.attempts)).toEqual({ t0: "1" }); // another turn's count stays
     // An abort asked for a later turn is not this turn's to clear.
     await redis.set(keys.abort, "t2");
     await redis.set(keys.run, "tok2");
-    expect(await new TurnEmitter(redis, keys, "tok2", 0, limits, () => undefined, () => undefined).end({ turnId: "t1" })).toBe(2);
+    expect(await new TurnEmitter(redis, keys, "tok2", 0, limits, () => undefined, () => undefined).end({ turnId: "t1", status: "done" })).toBe(2);
     expect(await redis.get(keys.abort)).toBe("t2");
+    expect(await redis.hget(keys.state, "noWaits")).toBe("1");
+    // The next claim takes the mark with it.
+    expect(await redis.gloveClaimTurn(keys.turn, keys.clientMessage(""), keys.state, "t3", "0", 60, Date.now())).toEqual(["ok", "t3", 1]);
+    expect(await redis.hget(keys.state, "noWaits")).toBeNull();
   });
 });

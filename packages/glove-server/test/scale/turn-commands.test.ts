@@ -87,4 +87,40 @@ describe("glove-server scale mode: the work a turn adds", () => {
     await tab.close();
     await server.close();
   }, 60_000);
+
+  it("admits a message after a turn that ended done without reading stored questions (Redis marks it), and reads them when the mark is missing", async () => {
+    const waitReads: string[] = [];
+    const query = env.pool.query.bind(env.pool) as (...args: unknown[]) => Promise<unknown>;
+    const counting = Object.create(env.pool) as typeof env.pool;
+    (counting as unknown as { query: typeof query }).query = (...args: unknown[]) => {
+      if (typeof args[0] === "string" && args[0].includes("glove_waits")) waitReads.push(args[0]);
+      return query(...args);
+    };
+    const storage = postgresStorage({ pool: counting, schema: env.schema }) as ServerStorage;
+    const model = new ScriptedModel([{ text: "one" }, { text: "two" }, { text: "three" }], { delayMs: 1 });
+    const server = scaledServer(env, ({ store }) => testGlove(store, model), { store: storage });
+    const { url } = await server.listen();
+    const id = await createConversation(url);
+    const keys = conversationKeys(env.prefix, id);
+    const tab = new SseClient(`${url}/conversations/${id}/events`);
+    await tab.waitForEvent("snapshot");
+    const turn = async (text: string) => {
+      const sent = await postMessage(url, id, text);
+      expect(sent.status).toBe(202);
+      const { turnId } = (await sent.json()) as { turnId: string };
+      await tab.waitForEvent("turn_end", (d) => d.turnId === turnId);
+    };
+    await turn("first");
+    const afterFirst = waitReads.length;
+    expect(afterFirst).toBeGreaterThan(0); // no mark before the first turn: the store is asked
+    expect(await env.redis.hget(keys.state, "noWaits")).toBe("1");
+    await turn("second");
+    expect(waitReads.length).toBe(afterFirst);
+    // Without the mark (a turn that did not end "done", or Redis lost it) the store is asked again.
+    await env.redis.hdel(keys.state, "noWaits");
+    await turn("third");
+    expect(waitReads.length).toBeGreaterThan(afterFirst);
+    await tab.close();
+    await server.close();
+  }, 60_000);
 });

@@ -116,11 +116,12 @@ export class ScaledConversation implements ConversationHandle {
       return this.#duplicate(record.lastTurnId, text, clientMessageId);
     }
     const turnId = crypto.randomUUID();
-    const [outcome, value] = await this.#claim(turnId, clientMessageId);
+    const [outcome, value, noWaits] = await this.#claim(turnId, clientMessageId);
     if (outcome === "dup") return this.#duplicate(value, text, clientMessageId);
     if (outcome === "busy") throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
     // A turn left waiting for a person still holds the conversation, as it would on its worker.
-    const waiting = await waitingQuestions(this.store).catch(async (error: unknown) => {
+    // The store is asked unless the last turn ended "done" (Redis kept that mark: nothing can wait).
+    const waiting = noWaits ? [] : await waitingQuestions(this.store).catch(async (error: unknown) => {
       await this.#unclaim(value, turnId, clientMessageId);
       throw error;
     });
@@ -264,12 +265,13 @@ export class ScaledConversation implements ConversationHandle {
    * Takes the conversation's turn key for `turnId` (a claim whose instance died is released
    * first): `ok` with the key's value, `dup` with the client message's turn, or `busy`.
    */
-  async #claim(turnId: string, clientMessageId: string | undefined): Promise<[string, string]> {
+  /** [outcome, the holder (ours when "ok"), whether the last turn ended "done" so nothing can wait]. */
+  async #claim(turnId: string, clientMessageId: string | undefined): Promise<[string, string, boolean]> {
     const clientKey = this.keys.clientMessage(clientMessageId ?? "");
-    const claim = async (): Promise<[string, string]> => {
+    const claim = async (): Promise<[string, string, boolean]> => {
       const now = Date.now();
-      const [outcome, value] = await this.shared.redis.gloveClaimTurn(this.keys.turn, clientKey, turnId, clientMessageId === undefined ? "0" : "1", CLIENT_ID_TTL_S, now);
-      return [outcome, outcome === "ok" ? `${turnId}|${now}` : value];
+      const [outcome, value, noWaits] = await this.shared.redis.gloveClaimTurn(this.keys.turn, clientKey, this.keys.state, turnId, clientMessageId === undefined ? "0" : "1", CLIENT_ID_TTL_S, now);
+      return [outcome, outcome === "ok" ? `${turnId}|${now}` : value, noWaits === 1];
     };
     const first = await claim();
     return first[0] === "busy" && (await this.#lostClaim(first[1])) ? claim() : first;

@@ -55,6 +55,7 @@ elseif t == 'turn_end' then
   if holder and string.sub(holder, 1, #ARGV[8]) == ARGV[8] then redis.call('DEL', KEYS[8]) end
   if token ~= '' then redis.call('DEL', KEYS[4]) end
   redis.call('PEXPIRE', KEYS[2], ARGV[7])
+  if ARGV[9] == 'done' then redis.call('HSET', KEYS[3], 'noWaits', '1') end
   if KEYS[10] then
     if redis.call('GET', KEYS[9]) == ARGV[8] then redis.call('DEL', KEYS[9]) end
     redis.call('HDEL', KEYS[10], ARGV[8])
@@ -89,6 +90,8 @@ return 0
 /**
  * Claims the conversation for a new turn: a known client message id answers its turn (`dup`), a
  * queued or running turn answers `busy`, else the turn is recorded (and the client id with it).
+ * An `ok` also takes the state's `noWaits` mark (set by a turn_end "done": no stored question can
+ * wait then) and answers whether it was there; the turn now claimed may leave questions waiting.
  */
 const CLAIM_TURN = `
 if ARGV[2] == '1' then
@@ -99,7 +102,7 @@ local holder = redis.call('GET', KEYS[1])
 if holder then return {'busy', holder} end
 redis.call('SET', KEYS[1], ARGV[1] .. '|' .. ARGV[4])
 if ARGV[2] == '1' then redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[3]) end
-return {'ok', ARGV[1]}
+return {'ok', ARGV[1], redis.call('HDEL', KEYS[3], 'noWaits')}
 `;
 
 /** Deletes a key only while it still holds the given value. */
@@ -113,7 +116,7 @@ export interface ScaleCommands {
   gloveEmitEnd(...args: Array<string | number>): Promise<number>;
   gloveRenew(key: string, token: string, ms: number): Promise<number>;
   gloveBeginRun(turnKey: string, runKey: string, attemptsKey: string, turnId: string, fence: string, lockMs: number): Promise<number>;
-  gloveClaimTurn(turnKey: string, clientKey: string, turnId: string, hasClient: string, ttlSeconds: number, now: number): Promise<[string, string]>;
+  gloveClaimTurn(turnKey: string, clientKey: string, stateKey: string, turnId: string, hasClient: string, ttlSeconds: number, now: number): Promise<[string, string, number?]>;
   gloveDeleteIf(key: string, value: string): Promise<number>;
 }
 
@@ -125,7 +128,7 @@ export function withScripts(redis: Redis): ScaleRedis {
   redis.defineCommand("gloveEmitEnd", { numberOfKeys: 10, lua: EMIT });
   redis.defineCommand("gloveRenew", { numberOfKeys: 1, lua: RENEW });
   redis.defineCommand("gloveBeginRun", { numberOfKeys: 3, lua: BEGIN_RUN });
-  redis.defineCommand("gloveClaimTurn", { numberOfKeys: 2, lua: CLAIM_TURN });
+  redis.defineCommand("gloveClaimTurn", { numberOfKeys: 3, lua: CLAIM_TURN });
   redis.defineCommand("gloveDeleteIf", { numberOfKeys: 1, lua: DELETE_IF });
   return redis as ScaleRedis;
 }

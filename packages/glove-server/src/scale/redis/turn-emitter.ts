@@ -46,10 +46,11 @@ export class TurnEmitter {
 
   /**
    * The worker's `turn_end`: once written, the turn's abort flag and attempt count go in the same
-   * script call (they used to be two more commands after its reply).
+   * script call (they used to be two more commands after its reply). A "done" turn leaves no
+   * question waiting: the script marks that for the next message's admission.
    */
-  end(data: { turnId: string }): Promise<number> {
-    return this.#send("turn_end", data, [data.turnId], true);
+  end(data: { turnId: string; status: string }): Promise<number> {
+    return this.#send("turn_end", data, [data.turnId, data.status], true);
   }
 
   #send(type: string, data: unknown, extra: [string?, string?, string?], ending: boolean): Promise<number> {

@@ -12,6 +12,7 @@ import { checkParityWithMemoryStore } from "../../glove-core/test/stores/store-p
 import { expectLateResultRefused } from "../../../test-support/late-writer.js";
 import { expectWholeModelCalls, killWhileRecording } from "../../../test-support/model-call-crash.js";
 import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
+import { statementsDuring } from "../../../test-support/pg-statements.js";
 
 const problem = await pgProblem();
 const enabled = problem === undefined;
@@ -122,17 +123,7 @@ describe.runIf(enabled)("PostgresStore", () => {
     const own = new pg.Pool({ connectionString: PG_URL, max: 2 });
     try {
       const store = await PostgresStore.open({ pool: own, schema, sessionId: "one-lock" });
-      const statements: string[] = [];
-      const query = pg.Client.prototype.query;
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        statements.push(String(typeof args[0] === "string" ? args[0] : (args[0] as { text: string }).text));
-        return (query as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof query;
-      try {
-        await store.appendMessages([{ sender: "user", text: "one", id: "a" }]);
-      } finally {
-        pg.Client.prototype.query = query;
-      }
+      const statements = await statementsDuring(() => store.appendMessages([{ sender: "user", text: "one", id: "a" }]));
       expect(statements.filter((sql) => sql.includes("INSERT INTO") && sql.includes("glove_sessions"))).toEqual([]);
       expect(statements.filter((sql) => sql.includes("FOR UPDATE"))).toHaveLength(1);
       // Another process purges the row (and the messages) while this store is open.
@@ -274,38 +265,27 @@ describe.runIf(enabled)("PostgresStore across processes", () => {
     class Refused extends Error {}
     let told = true;
     const fenceOf = (writer: number) => ({ table: fences, keyColumn: "conversation_id", key: "fenced-writer", writer, holds: () => told, refuse: () => new Refused(`writer ${writer} was replaced`) });
-    const statements: string[] = [];
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      statements.push(String(typeof args[0] === "string" ? args[0] : (args[0] as { text: string }).text));
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    try {
-      const first = await PostgresStore.open({ pool, schema, sessionId: "fenced-writer", writerFence: fenceOf(1) });
-      const sub = await first.createSubAgentStore("helper", { durable: true });
-      statements.length = 0;
-      await first.appendMessages([{ sender: "user", text: "one", id: "u1" }]);
-      // The fence is read by the locking statement: no statement of its own.
-      expect(statements.filter((sql) => sql.includes("test_writer_fences"))).toHaveLength(1);
-      expect(statements.find((sql) => sql.includes("test_writer_fences"))).toMatch(/FOR UPDATE/);
-      await sub.appendMessages([{ sender: "user", text: "sub one" }]);
-      // Another writer takes over.
-      await pool.query(`UPDATE ${fences} SET writer = 2 WHERE conversation_id = 'fenced-writer'`);
-      const second = await PostgresStore.open({ pool, schema, sessionId: "fenced-writer", writerFence: fenceOf(2) });
-      await expect(first.appendMessages([{ sender: "agent", text: "zombie" }])).rejects.toBeInstanceOf(Refused);
-      await expect(first.recordModelCall({ messages: [{ sender: "agent", text: "zombie call" }], tokens: { tokens_in: 5, tokens_out: 5 } })).rejects.toThrow(/writer 1 was replaced/);
-      await expect(sub.appendMessages([{ sender: "agent", text: "zombie sub" }])).rejects.toBeInstanceOf(Refused);
-      await expect(first.rewriteBranches!({ expected: { count: 1, lastId: "u1" }, keep: 0, remove: [], add: [], append: [{ sender: "user", text: "edit" }] })).rejects.toBeInstanceOf(Refused);
-      await second.recordModelCall({ messages: [{ sender: "agent", text: "two" }], tokens: { tokens_in: 2, tokens_out: 1 } });
-      // Told elsewhere that it lost its turn: refused although the row still names it.
-      told = false;
-      await expect(second.appendMessages([{ sender: "agent", text: "late" }])).rejects.toBeInstanceOf(Refused);
-      const reader = await PostgresStore.open({ pool, schema, sessionId: "fenced-writer" });
-      expect((await reader.getMessages()).map((m) => m.text)).toEqual(["one", "two"]);
-      expect([await reader.getTokenCount(), await reader.getTurnCount()]).toEqual([3, 1]);
-    } finally {
-      pg.Client.prototype.query = query;
-    }
+    const first = await PostgresStore.open({ pool, schema, sessionId: "fenced-writer", writerFence: fenceOf(1) });
+    const sub = await first.createSubAgentStore("helper", { durable: true });
+    const statements = await statementsDuring(() => first.appendMessages([{ sender: "user", text: "one", id: "u1" }]));
+    // The fence is read by the locking statement: no statement of its own.
+    expect(statements.filter((sql) => sql.includes("test_writer_fences"))).toHaveLength(1);
+    expect(statements.find((sql) => sql.includes("test_writer_fences"))).toMatch(/FOR UPDATE/);
+    await sub.appendMessages([{ sender: "user", text: "sub one" }]);
+    // Another writer takes over.
+    await pool.query(`UPDATE ${fences} SET writer = 2 WHERE conversation_id = 'fenced-writer'`);
+    const second = await PostgresStore.open({ pool, schema, sessionId: "fenced-writer", writerFence: fenceOf(2) });
+    await expect(first.appendMessages([{ sender: "agent", text: "zombie" }])).rejects.toBeInstanceOf(Refused);
+    await expect(first.recordModelCall({ messages: [{ sender: "agent", text: "zombie call" }], tokens: { tokens_in: 5, tokens_out: 5 } })).rejects.toThrow(/writer 1 was replaced/);
+    await expect(sub.appendMessages([{ sender: "agent", text: "zombie sub" }])).rejects.toBeInstanceOf(Refused);
+    await expect(first.rewriteBranches!({ expected: { count: 1, lastId: "u1" }, keep: 0, remove: [], add: [], append: [{ sender: "user", text: "edit" }] })).rejects.toBeInstanceOf(Refused);
+    await second.recordModelCall({ messages: [{ sender: "agent", text: "two" }], tokens: { tokens_in: 2, tokens_out: 1 } });
+    // Told elsewhere that it lost its turn: refused although the row still names it.
+    told = false;
+    await expect(second.appendMessages([{ sender: "agent", text: "late" }])).rejects.toBeInstanceOf(Refused);
+    const reader = await PostgresStore.open({ pool, schema, sessionId: "fenced-writer" });
+    expect((await reader.getMessages()).map((m) => m.text)).toEqual(["one", "two"]);
+    expect([await reader.getTokenCount(), await reader.getTurnCount()]).toEqual([3, 1]);
   });
 
   it("refuses a writerFence whose table or column is not a plain identifier", () => {

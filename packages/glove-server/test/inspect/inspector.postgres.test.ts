@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import pg from "pg";
+import { statementsDuring } from "../../../../test-support/pg-statements.js";
 import { postgresStorage } from "glove-server/postgres";
 import { inspectorCases } from "./inspector-cases.js";
 import { postgresSchemas } from "./pg-schemas.js";
@@ -18,17 +18,7 @@ describe("turn traces on PostgreSQL", () => {
       conversationId: "c", turnId, startedAt: new Date(Date.UTC(2026, 1, 1, 0, minute)).toISOString(), endedAt: null, status: "completed" as const, spans: [], truncated: false,
     });
     await traces.save(trace("t0", 0)); // creates the table
-    const statements: string[] = [];
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      statements.push(String(typeof args[0] === "string" ? args[0] : (args[0] as { text: string }).text));
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    try {
-      await traces.save(trace("t1", 1));
-    } finally {
-      pg.Client.prototype.query = query;
-    }
+    const statements = await statementsDuring(() => traces.save(trace("t1", 1)));
     expect(statements.map((sql) => sql.trim().split(/\s+/)[0])).toEqual(["INSERT", "DELETE"]);
     expect((await traces.list("c", { limit: 5 })).map((t) => t.turnId)).toEqual(["t1", "t0"]);
   });

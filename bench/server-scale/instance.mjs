@@ -20,6 +20,8 @@ const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/t
 const REDIS_URL = process.env.GLOVE_REDIS_URL ?? "redis://127.0.0.1:6379";
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10);
 const CHUNK_MS = Number(process.env.BENCH_CHUNK_MS ?? 20);
+/** BENCH_CHUNK_JITTER_MS: each gap between chunks is CHUNK_MS plus a random 0…this many ms (0: conversations stay in step). */
+const JITTER_MS = Number(process.env.BENCH_CHUNK_JITTER_MS ?? 0);
 const now = () => performance.timeOrigin + performance.now();
 
 /** A model with a fixed latency per chunk; the text carries emit times. */
@@ -29,7 +31,7 @@ const model = {
   async prompt(_request, notify, signal) {
     let text = "";
     for (let i = 0; i < CHUNKS; i++) {
-      await sleep(CHUNK_MS, undefined, { signal });
+      await sleep(CHUNK_MS + (JITTER_MS > 0 ? Math.random() * JITTER_MS : 0), undefined, { signal });
       const chunk = `@${now().toFixed(3)} `;
       text += chunk;
       await notify("text_delta", { text: chunk });

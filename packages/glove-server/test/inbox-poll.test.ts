@@ -93,6 +93,18 @@ describe("InboxPoller", () => {
     stopB();
   });
 
+  it("reports failed reads in one line per period, however many failed", async () => {
+    const logged: Array<[string, unknown]> = [];
+    const poller = new InboxPoller(60_000, undefined, (message, error) => logged.push([message, error]));
+    const away = new Error("storage away");
+    const stops = Array.from({ length: 5 }, (_, i) => poller.watch(`c${i}`, async () => Promise.reject(away), () => true));
+    await poller.tick();
+    expect(logged).toEqual([["[glove-server] could not re-read 5 conversations' inboxes; trying again next period", away]]);
+    await poller.tick();
+    expect(logged).toHaveLength(2);
+    for (const stop of stops) stop();
+  });
+
   it("keeps one read per conversation at a time, and stops its timer when nothing is watched", async () => {
     const poller = new InboxPoller(10, undefined, noLog);
     let running = 0;

@@ -52,8 +52,10 @@ export class InboxPoller {
     try {
       const due = [...this.#watchers].filter(([, watcher]) => watcher.watched());
       if (due.length === 0) return;
+      const failures: unknown[] = [];
       if (!this.fingerprints) {
-        await Promise.all(due.map(([, watcher]) => this.#refresh(watcher, undefined)));
+        await Promise.all(due.map(([, watcher]) => this.#refresh(watcher, undefined, failures)));
+        this.#report(failures);
         return;
       }
       for (let i = 0; i < due.length; i += FINGERPRINT_BATCH) {
@@ -66,10 +68,11 @@ export class InboxPoller {
         await Promise.all(
           batch.map(([id, watcher]) => {
             const print = prints ? (prints.get(id) ?? "") : undefined;
-            return print !== undefined && print === watcher.seen ? undefined : this.#refresh(watcher, print);
+            return print !== undefined && print === watcher.seen ? undefined : this.#refresh(watcher, print, failures);
           }),
         );
       }
+      this.#report(failures);
     } finally {
       this.#ticking = false;
     }
@@ -80,7 +83,7 @@ export class InboxPoller {
     this.#timer = undefined;
   }
 
-  async #refresh(watcher: Watcher, print: string | undefined): Promise<void> {
+  async #refresh(watcher: Watcher, print: string | undefined, failures: unknown[]): Promise<void> {
     if (watcher.busy) return;
     watcher.busy = true;
     try {
@@ -88,9 +91,15 @@ export class InboxPoller {
       // Only after a read that started at (or after) this fingerprint: a failed read is retried.
       watcher.seen = print;
     } catch (error) {
-      this.log("[glove-server] could not re-read a conversation's inbox", error);
+      failures.push(error);
     } finally {
       watcher.busy = false;
     }
+  }
+
+  /** One line per period however many reads failed (storage away fails them all). */
+  #report(failures: unknown[]): void {
+    if (failures.length === 0) return;
+    this.log(`[glove-server] could not re-read ${failures.length === 1 ? "a conversation's inbox" : `${failures.length} conversations' inboxes`}; trying again next period`, failures[0]);
   }
 }

@@ -14,7 +14,7 @@ export interface WriterFence {
   key: string;
   /** This writer's number: writes succeed while the row holds it. */
   writer: number;
-  /** Checked first: a writer told elsewhere that it lost its turn refuses at once. */
+  /** Checked with the fence row: false (a writer told elsewhere that it lost its turn) refuses although the row still names it. */
   holds?: () => boolean;
   /** The error a refused write throws (nothing is written). */
   refuse: () => Error;

@@ -68,7 +68,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
       storeFor,
       options: resolved,
       traces: storage.inspect?.traces,
-      inboxPoller: new InboxPoller(resolved.inboxPollMs, storage.inboxFingerprints?.bind(storage), resolved.log),
+      inboxPoller: InboxPoller.for(storage, resolved),
     }),
   };
   const listeners: Listening[] = [];

@@ -128,7 +128,7 @@ export class EventLog {
   /** Every kept frame after `after`, joined; `gap` when some were already dropped. */
   readAfter(after: number, maxChars = 256_000): ReadResult {
     if (!this.canResumeAfter(after)) return this.#closed ? { kind: "closed" } : { kind: "gap" };
-    let index = this.#head + Math.max(0, after - (this.#frames[this.#head]?.id ?? after + 1) + 1);
+    let index = this.#indexAfter(after);
     let text = "";
     let lastId = after;
     while (index < this.#frames.length && text.length < maxChars) {
@@ -143,10 +143,15 @@ export class EventLog {
   /** Whether an event of `type` is kept after `after`; undefined when some after it were dropped (or the log closed). */
   hasAfter(after: number, type: string): boolean | undefined {
     if (!this.canResumeAfter(after)) return undefined;
-    for (let index = this.#head + Math.max(0, after - (this.#frames[this.#head]?.id ?? after + 1) + 1); index < this.#frames.length; index++) {
+    for (let index = this.#indexAfter(after); index < this.#frames.length; index++) {
       if (this.#frames[index]!.type === type) return true;
     }
     return false;
+  }
+
+  /** The index of the first kept frame after `after` (which `canResumeAfter`). */
+  #indexAfter(after: number): number {
+    return this.#head + Math.max(0, after - (this.#frames[this.#head]?.id ?? after + 1) + 1);
   }
 
   /**

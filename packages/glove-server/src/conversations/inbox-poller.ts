@@ -1,4 +1,5 @@
-import type { InboxFingerprints } from "../storage/types.js";
+import type { ResolvedServerOptions } from "../options.js";
+import type { InboxFingerprints, ServerStorage } from "../storage/types.js";
 
 /** Fingerprints asked for in one read. */
 const FINGERPRINT_BATCH = 1000;
@@ -24,6 +25,11 @@ export class InboxPoller {
   readonly #watchers = new Map<string, Watcher>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #ticking = false;
+
+  /** The poller of a server on `storage`, with the fingerprints it offers. */
+  static for(storage: ServerStorage, options: Pick<ResolvedServerOptions, "inboxPollMs" | "log">): InboxPoller {
+    return new InboxPoller(options.inboxPollMs, storage.inboxFingerprints?.bind(storage), options.log);
+  }
 
   constructor(
     private readonly pollMs: number,

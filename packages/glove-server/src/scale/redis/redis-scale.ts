@@ -52,7 +52,7 @@ export function redisScale(options: RedisScaleOptions): ServerScale {
         queue,
         control: new ControlChannel(command, subscriber, scale.prefix, instanceId, (error) => log("[glove-server] control message failed", error)),
         tail: new EventTail(command, scale.tailConnections, () => undefined),
-        inbox: new InboxPoller(context.options.inboxPollMs, context.storage.inboxFingerprints?.bind(context.storage), log),
+        inbox: InboxPoller.for(context.storage, context.options),
         keys: (id) => conversationKeys(scale.prefix, id),
         storage: context.storage,
         agents: context.agents,

@@ -81,7 +81,7 @@ async function announceBranches(d: Drive): Promise<void> {
  * A regenerate or an edit taken over from a dead worker. Its branches_changed may be lost with
  * it, so clients get the whole active branch first. When its rewrite never landed (the worker
  * records the fork in the stream's state), the operation runs from the start; otherwise "continue":
- * the turn goes on from the stored branch as any taken-over turn (the edited message is sent
+ * the turn goes on from the stored branch like every taken-over turn (the edited message is sent
  * again only when it was not stored).
  */
 async function resumeBranch(glove: IGloveRunnable, d: Drive, forked: boolean): Promise<"done" | "continue"> {

@@ -120,7 +120,7 @@ export class PostgresStore implements StoreAdapter {
     this.#branches = new PostgresBranches(this.#session, options.beforeAppend, fence);
   }
 
-  /** A store whose schema is migrated and session row created: problems surface here. */
+  /** A store whose schema is migrated (and, for a sub-store, whose place is recorded): problems surface here. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const store = new PostgresStore(options);
     try {
@@ -132,7 +132,10 @@ export class PostgresStore implements StoreAdapter {
     return store;
   }
 
-  /** Migrates the schema (once per pool) and creates the session row. Idempotent. */
+  /**
+   * Migrates the schema (once per pool); a sub-store also records its parent and namespace. A
+   * conversation's session row is made by its first write. Idempotent.
+   */
   ready(): Promise<void> {
     return this.#session.ready();
   }

@@ -23,7 +23,7 @@ const SESSION_COLUMNS = "message_count, last_compaction_seq, tokens_in, tokens_o
 
 /**
  * What every part of a PostgresStore works on: one session in one schema of a pool. Every query
- * waits for the schema migration and the session row first.
+ * waits for the schema migration (and a sub-store's row) first.
  */
 export class PostgresSession {
   readonly pool: Pool;
@@ -43,7 +43,12 @@ export class PostgresSession {
     this.#child = child;
   }
 
-  /** Migrates the schema (once per pool) and creates the session row. Idempotent; retried after a failure. */
+  /**
+   * Migrates the schema (once per pool) and, for a sub-store, records its place (parent, namespace,
+   * durability) on its session row. Idempotent; retried after a failure. A conversation's own row
+   * is made by its first write (every write upserts it or locks it, recreating it when missing) and
+   * every read takes a missing row as an empty session: opening a store costs no query of its own.
+   */
   ready(): Promise<void> {
     this.#ready ??= this.#init().catch((error: unknown) => {
       this.#ready = undefined;
@@ -55,10 +60,11 @@ export class PostgresSession {
   async #init(): Promise<void> {
     await migrateOnce(this.pool, this.#schema, this.sessionId);
     const child = this.#child;
+    if (!child) return;
     await this.pool.query(
       `INSERT INTO ${this.tables.sessions} (session_id, parent_id, namespace, durable) VALUES ($1, $2, $3, $4)
        ON CONFLICT (session_id) DO NOTHING`,
-      [this.sessionId, child?.parentId ?? null, child?.namespace ?? null, child ? child.durable : null],
+      [this.sessionId, child.parentId, child.namespace, child.durable],
     );
   }
 
@@ -82,7 +88,7 @@ export class PostgresSession {
         const params = fence ? [this.sessionId, fence.key] : [this.sessionId];
         let locked = await client.query(lock, params);
         if (locked.rows.length === 0) {
-          // Made when the store opened, so normally there: recreated only when deleted since (one query less per write).
+          // Missing before a conversation's first write (or when deleted since): made here, then locked.
           await client.query(`INSERT INTO ${this.tables.sessions} (session_id) VALUES ($1) ON CONFLICT (session_id) DO NOTHING`, [this.sessionId]);
           locked = await client.query(lock, params);
         }

@@ -123,6 +123,7 @@ describe.runIf(enabled)("PostgresStore", () => {
     const own = new pg.Pool({ connectionString: PG_URL, max: 2 });
     try {
       const store = await PostgresStore.open({ pool: own, schema, sessionId: "one-lock" });
+      await store.appendMessages([{ sender: "user", text: "zero", id: "z" }]); // the first write makes the row
       const statements = await statementsDuring(() => store.appendMessages([{ sender: "user", text: "one", id: "a" }]));
       expect(statements.filter((sql) => sql.includes("INSERT INTO") && sql.includes("glove_sessions"))).toEqual([]);
       expect(statements.filter((sql) => sql.includes("FOR UPDATE"))).toHaveLength(1);
@@ -132,6 +133,44 @@ describe.runIf(enabled)("PostgresStore", () => {
       await store.appendMessages([{ sender: "user", text: "two", id: "b" }]);
       expect((await store.getMessages()).map((m) => m.text)).toEqual(["two"]);
       expect(await store.getMessagePage(0, 5)).toMatchObject({ total: 1 });
+    } finally {
+      await own.end();
+    }
+  });
+
+  it("opening a conversation's store costs no query once the schema is migrated; its first write of any kind makes the row", async () => {
+    const own = new pg.Pool({ connectionString: PG_URL, max: 2 });
+    try {
+      await PostgresStore.open({ pool: own, schema, sessionId: "migrates-the-pool" });
+      const sessionIds = ["lazy-append", "lazy-tokens", "lazy-turn", "lazy-reset", "lazy-tasks", "lazy-inbox", "lazy-permission", "lazy-call"];
+      const opened = await Promise.all(sessionIds.map((sessionId) => statementsDuring(() => PostgresStore.open({ pool: own, schema, sessionId }))));
+      expect(opened.flat()).toEqual([]);
+      const stores = await Promise.all(sessionIds.map((sessionId) => PostgresStore.open({ pool: own, schema, sessionId })));
+      const [append, tokens, turn, reset, tasks, inbox, permission, call] = stores as [PostgresStore, ...PostgresStore[]];
+      // Never written: reads as an empty session.
+      expect(await append.getMessages()).toEqual([]);
+      expect(await append.messageCount()).toBe(0);
+      expect(await append.getMessagePage(0, 10)).toEqual({ messages: [], total: 0 });
+      expect(await append.getTokenCount()).toBe(0);
+      expect(await append.getTurnCount()).toBe(0);
+      const rows = async (id: string) => (await own.query(`SELECT message_count, tokens_in, turns FROM "${schema}".glove_sessions WHERE session_id = $1`, [id])).rows;
+      expect(await rows("lazy-append")).toEqual([]);
+      await append.appendMessages([{ sender: "user", text: "hi", id: "m1" }]);
+      await tokens.addTokens({ tokens_in: 3, tokens_out: 4 });
+      await turn.incrementTurn();
+      await reset.resetCounters();
+      await tasks.addTasks?.([{ id: "t1", content: "x", activeForm: "xing", status: "pending" }]);
+      await inbox.addInboxItem?.({ id: "i1", tag: "ask", request: "?", response: null, status: "pending", blocking: false, created_at: "2026-01-01T00:00:00.000Z", resolved_at: null });
+      await permission.setPermission?.("tool", "granted");
+      await call.recordModelCall?.({ messages: [{ sender: "agent", text: "ok", id: "a1" }], tokens: { tokens_in: 1, tokens_out: 2 } });
+      expect(await rows("lazy-append")).toEqual([{ message_count: 1, tokens_in: "0", turns: 0 }]);
+      expect(await tokens.getTokenCount()).toBe(7);
+      expect(await turn.getTurnCount()).toBe(1);
+      expect(await reset.getTokenCount()).toBe(0);
+      expect(await tasks.getTasks?.()).toHaveLength(1);
+      expect(await inbox.getInboxItems?.()).toHaveLength(1);
+      expect(await permission.getPermission?.("tool")).toBe("granted");
+      expect((await call.getMessages()).map((m) => m.text)).toEqual(["ok"]);
     } finally {
       await own.end();
     }
@@ -267,6 +306,7 @@ describe.runIf(enabled)("PostgresStore across processes", () => {
     const fenceOf = (writer: number) => ({ table: fences, keyColumn: "conversation_id", key: "fenced-writer", writer, holds: () => told, refuse: () => new Refused(`writer ${writer} was replaced`) });
     const first = await PostgresStore.open({ pool, schema, sessionId: "fenced-writer", writerFence: fenceOf(1) });
     const sub = await first.createSubAgentStore("helper", { durable: true });
+    await first.appendMessages([{ sender: "user", text: "zero", id: "u0" }]); // the first write makes the session row
     const statements = await statementsDuring(() => first.appendMessages([{ sender: "user", text: "one", id: "u1" }]));
     // The fence is read by the locking statement: no statement of its own.
     expect(statements.filter((sql) => sql.includes("test_writer_fences"))).toHaveLength(1);
@@ -278,13 +318,13 @@ describe.runIf(enabled)("PostgresStore across processes", () => {
     await expect(first.appendMessages([{ sender: "agent", text: "zombie" }])).rejects.toBeInstanceOf(Refused);
     await expect(first.recordModelCall({ messages: [{ sender: "agent", text: "zombie call" }], tokens: { tokens_in: 5, tokens_out: 5 } })).rejects.toThrow(/writer 1 was replaced/);
     await expect(sub.appendMessages([{ sender: "agent", text: "zombie sub" }])).rejects.toBeInstanceOf(Refused);
-    await expect(first.rewriteBranches!({ expected: { count: 1, lastId: "u1" }, keep: 0, remove: [], add: [], append: [{ sender: "user", text: "edit" }] })).rejects.toBeInstanceOf(Refused);
+    await expect(first.rewriteBranches!({ expected: { count: 2, lastId: "u1" }, keep: 0, remove: [], add: [], append: [{ sender: "user", text: "edit" }] })).rejects.toBeInstanceOf(Refused);
     await second.recordModelCall({ messages: [{ sender: "agent", text: "two" }], tokens: { tokens_in: 2, tokens_out: 1 } });
     // Told elsewhere that it lost its turn: refused although the row still names it.
     told = false;
     await expect(second.appendMessages([{ sender: "agent", text: "late" }])).rejects.toBeInstanceOf(Refused);
     const reader = await PostgresStore.open({ pool, schema, sessionId: "fenced-writer" });
-    expect((await reader.getMessages()).map((m) => m.text)).toEqual(["one", "two"]);
+    expect((await reader.getMessages()).map((m) => m.text)).toEqual(["zero", "one", "two"]);
     expect([await reader.getTokenCount(), await reader.getTurnCount()]).toEqual([3, 1]);
   });
 

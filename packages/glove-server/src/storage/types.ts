@@ -87,6 +87,11 @@ export interface TurnFence {
   /** Becomes the conversation's writer; returns this writer's number. */
   take(conversationId: string): Promise<number>;
   /**
+   * `take` and the catalog's `get` of the same conversation in one round trip, for a storage that
+   * keeps both in one database (a turn's worker needs both before it starts).
+   */
+  takeWithRecord?(conversationId: string): Promise<{ writer: number; record: ConversationRecord | undefined }>;
+  /**
    * The conversation's store for `writer`: its message appends fail once a later writer took over,
    * or once `holds` says this writer learned elsewhere (e.g. a lost run lock) that it lost the turn.
    */

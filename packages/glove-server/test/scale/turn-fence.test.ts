@@ -3,6 +3,7 @@ import pg from "pg";
 import type { Message } from "glove-core";
 import { postgresStorage, TurnFencedError } from "glove-server/postgres";
 import { PG_URL, uniqueName } from "./support/scale-env.js";
+import { statementsDuring } from "../../../../test-support/pg-statements.js";
 
 const schema = uniqueName("fence");
 const pool = new pg.Pool({ connectionString: PG_URL, max: 6 });
@@ -58,5 +59,25 @@ describe("postgresStorage turnFence: a replaced writer cannot append", () => {
     } finally {
       inFlight.release();
     }
+  });
+
+  it("takeWithRecord bumps the writer and reads the catalog row in one statement; a missing conversation reads as undefined and is still fenced", async () => {
+    const storage = postgresStorage({ pool, schema });
+    const fence = storage.turnFence!;
+    const id = crypto.randomUUID();
+    const record = { id, owner: "ann", agent: "helper", title: "t", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", eventIdsReserved: 40, runningTurnId: "turn-1", lastClientMessageId: null, lastTurnId: null, lastTurnStatus: null, stats: { turns: 2, tokens_in: 5, tokens_out: 6 } };
+    await storage.catalog.create(record);
+    const first = await fence.store(id, await fence.take(id));
+    await first.appendMessages([hi]);
+    let taken: Awaited<ReturnType<NonNullable<typeof fence.takeWithRecord>>> | undefined;
+    const statements = await statementsDuring(async () => (taken = await fence.takeWithRecord!(id)));
+    expect(statements).toHaveLength(1);
+    expect(taken).toEqual({ writer: 2, record: await storage.catalog.get(id) });
+    expect(taken!.record).toMatchObject({ owner: "ann", agent: "helper", eventIdsReserved: 40, runningTurnId: "turn-1", stats: { turns: 2, tokens_in: 5, tokens_out: 6 } });
+    const refused = await first.appendMessages([answer("from the first")]).catch((error: unknown) => error);
+    expect(TurnFencedError.isInstance(refused)).toBe(true);
+    const gone = crypto.randomUUID();
+    expect(await fence.takeWithRecord!(gone)).toEqual({ writer: 1, record: undefined });
+    expect(await fence.take(gone)).toBe(2);
   });
 });

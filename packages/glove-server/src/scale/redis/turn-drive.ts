@@ -4,12 +4,36 @@ import { type PeopleWaits, rerunCallIds, toolsOf, waitsOnStoredQuestions } from 
 import type { ScaleShared, TurnJobData } from "./scale-shared.js";
 import type { TurnEmitter } from "./turn-emitter.js";
 
+/** The fields of the conversation's Redis state that say where an earlier worker left the turn. */
+export const TURN_PLACE_FIELDS = ["turnBase", "baseTurn", "messageCount", "branched"] as const;
+
+/** Where an earlier worker left the turn, as the state hash holds it (read with the worker's first commands). */
+export interface TurnPlace {
+  /** The history's length when the turn started. */
+  turnBase: string | null;
+  /** The turn that set `turnBase`: equal to this job's, the turn was started already. */
+  baseTurn: string | null;
+  /** The history's length as announced to clients. */
+  messageCount: string | null;
+  /** The turn whose branch rewrite landed. */
+  branched: string | null;
+}
+
+/** `TURN_PLACE_FIELDS`' values, in their order, as a TurnPlace. */
+export function turnPlace(values: Array<string | null>): TurnPlace {
+  const [turnBase = null, baseTurn = null, messageCount = null, branched = null] = values;
+  return { turnBase, baseTurn, messageCount, branched };
+}
+
 /** What one job's turn works with. */
 export interface Drive {
   data: TurnJobData;
   attempt: number;
-  /** The history as the worker read it after taking the fence. */
-  history: Message[];
+  /** The history's length, read after the worker took the fence. */
+  count: number;
+  /** The history as stored after the fence (read once, when first asked: a fresh turn does not ask). */
+  history: () => Promise<Message[]>;
+  place: TurnPlace;
   store: StoreAdapter;
   emitter: TurnEmitter;
   people: PeopleWaits;
@@ -26,18 +50,17 @@ export interface Drive {
  * questions is not answered as interrupted: it stays "waiting".
  */
 export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: Drive): Promise<"done" | "waiting"> {
-  const { data, history, emitter, signal } = d;
+  const { data, count, place, emitter, signal } = d;
   const { redis } = shared;
   const keys = shared.keys(data.conversationId);
-  // Two plain commands: they join this tick's other commands in one write (no MULTI needed).
-  const [state, abortFor] = await Promise.all([redis.hmget(keys.state, "turnBase", "baseTurn", "messageCount", "branched"), redis.get(keys.abort)]);
-  const started = state[1] === data.turnId;
-  if (abortFor === data.turnId) d.abort();
+  // Read now, not with the worker's first commands: an abort sent before the control channel was served lands here.
+  if ((await redis.get(keys.abort)) === data.turnId) d.abort();
+  const started = place.baseTurn === data.turnId;
   if (!started) {
     const announced = data.clientMessageId !== undefined ? { turnId: data.turnId, clientMessageId: data.clientMessageId } : { turnId: data.turnId };
     // One round trip: commands on one connection keep their order (the base is set before turn_start).
     await Promise.all([
-      redis.hset(keys.state, "turnBase", String(history.length), "baseTurn", data.turnId),
+      redis.hset(keys.state, "turnBase", String(count), "baseTurn", data.turnId),
       emitter.emit("turn_start", data.branch ? { ...announced, branch: data.branch.kind } : announced, [data.turnId]),
     ]);
     if (data.branch) {
@@ -52,9 +75,10 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
     await emitter.emit("turn_resumed", { turnId: data.turnId, attempt: d.attempt, slotId: data.answer.slotId, toolCallId: data.answer.toolCallId }, [data.turnId]);
   } else {
     await emitter.emit("turn_resumed", { turnId: data.turnId, attempt: d.attempt }, [data.turnId]);
-    const base = Number(state[0] ?? history.length);
-    if (data.branch && (await resumeBranch(glove, d, state[3] === data.turnId)) === "done") return "done";
-    if (!data.branch) await announceUnseen(emitter, history, Number(state[2] ?? history.length));
+    const history = await d.history();
+    const base = Number(place.turnBase ?? history.length);
+    if (data.branch && (await resumeBranch(glove, d, history, place.branched === data.turnId)) === "done") return "done";
+    if (!data.branch) await announceUnseen(emitter, history, Number(place.messageCount ?? history.length));
     const userStored = data.answer !== undefined || data.branch?.kind === "regenerate" || history.slice(base).some((m) => m.sender === "user" && !m.tool_results?.length);
     if (signal.aborted) throw new AbortError("A client aborted the turn.");
     if (!userStored) {
@@ -63,6 +87,7 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
     }
   }
   if (signal.aborted) throw new AbortError("A client aborted the turn.");
+  const history = await d.history();
   if (await waitsOnStoredQuestions(d.store, history)) return "waiting";
   if (!glove.continueTurn) throw new AbortError("This agent cannot continue a turn (its Glove has no continueTurn).");
   // Calls run again to continue (meeting recorded answers) announce no tool_use: counted here.
@@ -84,8 +109,8 @@ async function announceBranches(d: Drive): Promise<void> {
  * the turn goes on from the stored branch like every taken-over turn (the edited message is sent
  * again only when it was not stored).
  */
-async function resumeBranch(glove: IGloveRunnable, d: Drive, forked: boolean): Promise<"done" | "continue"> {
-  await d.emitter.emit("branches_changed", await branchesChangedEvent(d.store, 0, d.history), [String(d.history.length)]);
+async function resumeBranch(glove: IGloveRunnable, d: Drive, history: Message[], forked: boolean): Promise<"done" | "continue"> {
+  await d.emitter.emit("branches_changed", await branchesChangedEvent(d.store, 0, history), [String(history.length)]);
   if (!forked) {
     await runBranchOp(glove, d.data.branch!, d.signal);
     await announceBranches(d);

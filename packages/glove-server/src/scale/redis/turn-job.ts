@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
 import { DelayedError } from "./drivers.js";
-import { AbortError, GloveError, repairForInterruptedTools, SlotBoard, type IGloveRunnable, type StoreAdapter, type SubscriberAdapter } from "glove-core";
+import { AbortError, GloveError, repairForInterruptedTools, SlotBoard, type IGloveRunnable, type Message, type StoreAdapter, type SubscriberAdapter } from "glove-core";
 import { branchesChangedEvent } from "../../conversations/branch-view.js";
 import { ObservedStore } from "../../conversations/observed-store.js";
 import { TurnTracing } from "../../conversations/turn-tracing.js";
@@ -11,7 +11,7 @@ import type { ControlReply, ControlRequest } from "./control-channel.js";
 import { inboxDigest } from "./inbox-watch.js";
 import { statsOf } from "./keys.js";
 import { PeopleWaits } from "./people-waits.js";
-import { driveTurn } from "./turn-drive.js";
+import { driveTurn, TURN_PLACE_FIELDS, turnPlace } from "./turn-drive.js";
 import { ID_RESERVE, type ScaleShared, type TurnJobData } from "./scale-shared.js";
 import { TurnEmitter } from "./turn-emitter.js";
 
@@ -116,7 +116,9 @@ export class TurnWorker {
     // it now) are refused inside their own transaction, and everything they stored before is in
     // the history read below. Taken with the catalog read: no round trip in between.
     const fenceStore = storage.turnFence;
-    const [record, writer] = await Promise.all([storage.catalog.get(data.conversationId), fenceStore?.take(data.conversationId)]);
+    const { record, writer } = fenceStore?.takeWithRecord
+      ? await fenceStore.takeWithRecord(data.conversationId)
+      : await Promise.all([storage.catalog.get(data.conversationId), fenceStore?.take(data.conversationId)]).then(([record, writer]) => ({ record, writer }));
     if (!record) {
       await redis.gloveDeleteIf(keys.turn, (await redis.get(keys.turn)) ?? "");
       return "interrupted"; // deleted meanwhile
@@ -133,15 +135,21 @@ export class TurnWorker {
     // The counter exists before the catalog moves on, so a reader that sees the new catalog value
     // also finds the counter (and starts its copy of the stream from it, not from the catalog).
     // The stats come along: from here on only this worker's events change them (the run lock is ours).
-    // The history is read in the same round trip (it is already fenced). Plain commands, not a
-    // MULTI: they keep their order on the connection and join the other commands of this tick in
-    // one write (a MULTI is a write of its own), and nothing here needs them atomic.
-    const [, seqValue, [turns, tokensIn, tokensOut], history] = await Promise.all([
+    // So does where an earlier worker left the turn (driveTurn). The history's length is read in the
+    // same round trip (it is already fenced); its messages only when the turn continues one that
+    // was started (a fresh turn's Glove reads what it needs: no whole-history read per turn).
+    // Plain commands, not a MULTI: they keep their order on the connection and join the other
+    // commands of this tick in one write (a MULTI is a write of its own), and nothing here needs
+    // them atomic.
+    let historyRead: Promise<Message[]> | undefined;
+    const history = () => (historyRead ??= inner.getMessages());
+    const [, seqValue, state, count] = await Promise.all([
       redis.set(keys.seq, String(record.eventIdsReserved), "NX"),
       redis.get(keys.seq),
-      redis.hmget(keys.state, "turns", "tokensIn", "tokensOut"),
-      inner.getMessages(),
+      redis.hmget(keys.state, "turns", "tokensIn", "tokensOut", ...TURN_PLACE_FIELDS),
+      inner.messageCount ? inner.messageCount() : history().then((messages) => messages.length),
     ]);
+    const [turns, tokensIn, tokensOut] = state;
     const seqNow = Number(seqValue ?? 0);
     if (seqNow + ID_RESERVE / 2 > record.eventIdsReserved) {
       await storage.catalog.update(record.id, { eventIdsReserved: Math.max(seqNow, record.eventIdsReserved) + ID_RESERVE });
@@ -161,7 +169,7 @@ export class TurnWorker {
         void emitter.emit("branches_changed", await branchesChangedEvent(inner, keep, messages), [String(keep + messages.length)]);
       },
     });
-    observed.setMessageCount(history.length);
+    observed.setMessageCount(count);
     // Counting goes on from what the stream's state holds (a dead worker's calls included).
     emitter.stats = statsOf({ turns, tokensIn, tokensOut }, record.stats);
     const people = new PeopleWaits();
@@ -212,7 +220,7 @@ export class TurnWorker {
         turn.leave = (reason) => this.#leave(turn, reason, () => people.only(running, slots), () => resolve("waiting"));
       });
       const abort = () => void this.#stop(turn, "aborted", "A client aborted the turn.");
-      const work = driveTurn(this.shared, glove, { data, attempt, history, store: observed.store, emitter, people, signal: turn.controller.signal, abort });
+      const work = driveTurn(this.shared, glove, { data, attempt, count, history, place: turnPlace(state.slice(3)), store: observed.store, emitter, people, signal: turn.controller.signal, abort });
       work.then(() => (turn.leave = undefined), () => (turn.leave = undefined));
       status = await Promise.race([work, left]);
     } catch (caught) {

@@ -47,11 +47,12 @@ export function postgresStorage(options: PostgresStorageOptions): ServerStorage 
   }
   const shared = pool;
   const inspect = new PostgresInspector(shared, schema, options.traces);
+  const catalog = new PostgresCatalog(shared, schema);
   return {
-    catalog: new PostgresCatalog(shared, schema),
+    catalog,
     inspect,
     store: (conversationId) => PostgresStore.open({ pool: shared, schema, sessionId: conversationId }),
-    turnFence: new PostgresTurnFence(shared, schema),
+    turnFence: new PostgresTurnFence(shared, schema, catalog),
     inboxFingerprints: postgresInboxFingerprints(shared, schema),
     delete: async (conversationId) => {
       await inspect.traces.delete(conversationId);

@@ -19,6 +19,11 @@ export class PostgresCatalog implements ConversationCatalog {
   }
   readonly #schema: string;
 
+  /** The catalog's table, schema-qualified (for statements that join it). */
+  get table(): string {
+    return this.#table;
+  }
+
   /** Creates the table once (concurrent servers are fine: IF NOT EXISTS under an advisory lock). */
   ready(): Promise<void> {
     this.#ready ??= (async () => {

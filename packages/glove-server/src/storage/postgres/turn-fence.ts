@@ -2,8 +2,10 @@ import type { Pool } from "pg";
 import type { StoreAdapter } from "glove-core";
 import { PostgresStore } from "./drivers.js";
 import { createUnderLock } from "./pool-helpers.js";
+import type { PostgresCatalog } from "./postgres-catalog.js";
+import { recordFromRow } from "../record-columns.js";
 import { TurnFencedError } from "../turn-fenced-error.js";
-import type { TurnFence } from "../types.js";
+import type { ConversationRecord, TurnFence } from "../types.js";
 
 /**
  * Writer numbers per conversation in `<schema>.gloveserver_turn_fences`. `take` bumps the row (its
@@ -16,18 +18,35 @@ export class PostgresTurnFence implements TurnFence {
   readonly #table: string;
   #ready: Promise<void> | undefined;
 
-  constructor(private readonly pool: Pool, private readonly schema: string) {
+  constructor(
+    private readonly pool: Pool,
+    private readonly schema: string,
+    private readonly catalog: PostgresCatalog,
+  ) {
     this.#table = `${schema}.gloveserver_turn_fences`;
   }
 
   async take(conversationId: string): Promise<number> {
     await this.#init();
-    const { rows } = await this.pool.query<{ writer: string }>(
-      `INSERT INTO ${this.#table} (conversation_id, writer) VALUES ($1, 1)
-       ON CONFLICT (conversation_id) DO UPDATE SET writer = ${this.#table}.writer + 1 RETURNING writer`,
+    const { rows } = await this.pool.query<{ writer: string }>(`${this.#bump} RETURNING writer`, [conversationId]);
+    return Number(rows[0]!.writer);
+  }
+
+  /** The bump and the catalog row in one statement (the row as of the statement's start, like a read of its own). */
+  async takeWithRecord(conversationId: string): Promise<{ writer: number; record: ConversationRecord | undefined }> {
+    await Promise.all([this.#init(), this.catalog.ready()]);
+    const { rows } = await this.pool.query<Record<string, unknown>>(
+      `WITH taken AS (${this.#bump} RETURNING writer)
+       SELECT taken.writer AS glove_fence_writer, c.* FROM taken LEFT JOIN ${this.catalog.table} c ON c.id = $1`,
       [conversationId],
     );
-    return Number(rows[0]!.writer);
+    const row = rows[0]!;
+    return { writer: Number(row.glove_fence_writer), record: row.id === null || row.id === undefined ? undefined : recordFromRow(row) };
+  }
+
+  get #bump(): string {
+    return `INSERT INTO ${this.#table} (conversation_id, writer) VALUES ($1, 1)
+       ON CONFLICT (conversation_id) DO UPDATE SET writer = ${this.#table}.writer + 1`;
   }
 
   async store(conversationId: string, writer: number, holds: () => boolean = () => true): Promise<StoreAdapter> {

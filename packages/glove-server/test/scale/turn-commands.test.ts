@@ -123,4 +123,42 @@ describe("glove-server scale mode: the work a turn adds", () => {
     await tab.close();
     await server.close();
   }, 60_000);
+
+  it("a turn's worker opens its store with no query, takes the fence with the catalog row in one statement, and reads the history's length, not the history", async () => {
+    const statements: string[] = [];
+    const query = env.pool.query.bind(env.pool) as (...args: unknown[]) => Promise<unknown>;
+    const counting = Object.create(env.pool) as typeof env.pool;
+    (counting as unknown as { query: typeof query }).query = (...args: unknown[]) => {
+      statements.push(String(typeof args[0] === "string" ? args[0] : (args[0] as { text: string }).text));
+      return query(...args);
+    };
+    const storage = postgresStorage({ pool: counting, schema: env.schema }) as ServerStorage;
+    const model = new ScriptedModel([{ text: "one" }, { text: "two" }], { delayMs: 1 });
+    const server = scaledServer(env, ({ store }) => testGlove(store, model), { store: storage });
+    const { url } = await server.listen();
+    const id = await createConversation(url);
+    const tab = new SseClient(`${url}/conversations/${id}/events`);
+    await tab.waitForEvent("snapshot");
+    const turn = async (text: string) => {
+      const sent = await postMessage(url, id, text);
+      expect(sent.status).toBe(202);
+      const { turnId } = (await sent.json()) as { turnId: string };
+      await tab.waitForEvent("turn_end", (d) => d.turnId === turnId);
+    };
+    await turn("first");
+    statements.length = 0;
+    await turn("second");
+    const matching = (pattern: RegExp) => statements.filter((sql) => pattern.test(sql.replace(/\s+/g, " ")));
+    expect(matching(/INSERT INTO \S+glove_sessions/)).toEqual([]);
+    expect(matching(/SELECT seq, body FROM \S+glove_messages WHERE session_id = \$1 ORDER BY seq/)).toEqual([]);
+    const fences = matching(/gloveserver_turn_fences/);
+    expect(fences).toHaveLength(1);
+    expect(fences[0]).toMatch(/gloveserver_conversations/);
+    expect(matching(/SELECT \* FROM \S+gloveserver_conversations WHERE id/)).toHaveLength(1); // the admission's
+    // The length read instead of the history is right: the second turn's messages follow the first's.
+    const appended = tab.events.filter((e) => e.event === "messages_appended").map((e) => (e.data as { startIndex: number }).startIndex);
+    expect(appended).toEqual([0, 1, 2, 3]);
+    await tab.close();
+    await server.close();
+  }, 60_000);
 });

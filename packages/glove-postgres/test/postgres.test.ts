@@ -146,7 +146,7 @@ describe.runIf(enabled)("PostgresStore", () => {
       const opened = await Promise.all(sessionIds.map((sessionId) => statementsDuring(() => PostgresStore.open({ pool: own, schema, sessionId }))));
       expect(opened.flat()).toEqual([]);
       const stores = await Promise.all(sessionIds.map((sessionId) => PostgresStore.open({ pool: own, schema, sessionId })));
-      const [append, tokens, turn, reset, tasks, inbox, permission, call] = stores as [PostgresStore, ...PostgresStore[]];
+      const [append, tokens, turn, reset, tasks, inbox, permission, call] = stores as [PostgresStore, PostgresStore, PostgresStore, PostgresStore, PostgresStore, PostgresStore, PostgresStore, PostgresStore];
       // Never written: reads as an empty session.
       expect(await append.getMessages()).toEqual([]);
       expect(await append.messageCount()).toBe(0);

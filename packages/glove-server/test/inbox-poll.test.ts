@@ -3,14 +3,22 @@
  * PostgreSQL storage one fingerprint query per period covers every watched conversation, and only
  * a conversation whose inbox changed reads it (before: one inbox query per conversation per period).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import pg from "pg";
-import type { InboxItem } from "glove-core";
+import BetterSqlite3 from "better-sqlite3";
+import type { InboxItem, StoreAdapter } from "glove-core";
 import { PostgresStore } from "glove-postgres";
+import { GroupCommit, SqliteStore } from "glove-sqlite";
 import { postgresStorage } from "glove-server/postgres";
+import { sqliteStorage } from "../src/index.js";
 import { InboxPoller } from "../src/conversations/inbox-poller.js";
 import { postgresInboxFingerprints } from "../src/storage/postgres/inbox-fingerprints.js";
+import { sqliteInboxFingerprints } from "../src/storage/sqlite-inbox-fingerprints.js";
+import type { InboxFingerprints } from "../src/storage/types.js";
 import { startServer } from "./support/harness.js";
 import { eventually } from "./support/polling.js";
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
@@ -127,45 +135,80 @@ describe("InboxPoller", () => {
   });
 });
 
-describe("postgresInboxFingerprints", () => {
-  it("changes exactly when the inbox a store reads changes (random adds, updates, consumes over three sessions)", async () => {
+/** Random adds, updates and consumes over the stores' sessions: the fingerprint changes exactly when the list a store reads does. */
+async function expectFingerprintsFollowInbox(stores: StoreAdapter[], sessions: string[], fingerprints: InboxFingerprints, clear: () => Promise<unknown>): Promise<void> {
+  const op = fc.record({
+    session: fc.integer({ min: 0, max: sessions.length - 1 }),
+    item: fc.constantFrom("i0", "i1", "i2"),
+    kind: fc.constantFrom("add", "resolve", "consume", "same"),
+    text: fc.string({ maxLength: 12 }),
+  });
+  await fc.assert(
+    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+      await clear();
+      const lists = async () => Promise.all(stores.map(async (s) => JSON.stringify(await s.getInboxItems!())));
+      let beforeLists = await lists();
+      let beforePrints = await fingerprints(sessions);
+      for (const { session, item: id, kind, text } of ops) {
+        const store = stores[session]!;
+        const present = (await store.getInboxItems!()).find((i) => i.id === id);
+        if (kind === "add") await store.addInboxItem!(item(id, { request: text || "?" }));
+        else if (kind === "resolve" && present) await store.updateInboxItem!(id, { status: "resolved", response: text, resolved_at: "2026-11-27T01:00:00.000Z" });
+        else if (kind === "consume" && present) await store.consumeInboxItem!(id);
+        else if (kind === "same" && present) await store.updateInboxItem!(id, { status: present.status });
+        const afterLists = await lists();
+        const afterPrints = await fingerprints(sessions);
+        sessions.forEach((sessionId, i) => {
+          const listChanged = afterLists[i] !== beforeLists[i];
+          const printChanged = (afterPrints.get(sessionId) ?? "") !== (beforePrints.get(sessionId) ?? "");
+          expect(printChanged).toBe(listChanged);
+        });
+        beforeLists = afterLists;
+        beforePrints = afterPrints;
+      }
+    }),
+    { numRuns: 25 },
+  );
+}
+
+describe("inbox fingerprints", () => {
+  it("PostgreSQL: change exactly when the inbox a store reads changes (random adds, updates, consumes over three sessions)", async () => {
     const schema = newSchema();
     const sessions = ["s0", "s1", "s2"];
     const stores = await Promise.all(sessions.map((sessionId) => PostgresStore.open({ pool, schema, sessionId })));
-    const fingerprints = postgresInboxFingerprints(pool, schema);
-    const op = fc.record({
-      session: fc.integer({ min: 0, max: 2 }),
-      item: fc.constantFrom("i0", "i1", "i2"),
-      kind: fc.constantFrom("add", "resolve", "consume", "same"),
-      text: fc.string({ maxLength: 12 }),
-    });
-    await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
-        await pool.query(`DELETE FROM ${schema}.glove_inbox`);
-        const lists = async () => Promise.all(stores.map(async (s) => JSON.stringify(await s.getInboxItems())));
-        let beforeLists = await lists();
-        let beforePrints = await fingerprints(sessions);
-        for (const { session, item: id, kind, text } of ops) {
-          const store = stores[session]!;
-          const present = (await store.getInboxItems()).find((i) => i.id === id);
-          if (kind === "add") await store.addInboxItem(item(id, { request: text || "?" }));
-          else if (kind === "resolve" && present) await store.updateInboxItem(id, { status: "resolved", response: text, resolved_at: "2026-11-27T01:00:00.000Z" });
-          else if (kind === "consume" && present) await store.consumeInboxItem!(id);
-          else if (kind === "same" && present) await store.updateInboxItem(id, { status: present.status });
-          const afterLists = await lists();
-          const afterPrints = await fingerprints(sessions);
-          sessions.forEach((sessionId, i) => {
-            const listChanged = afterLists[i] !== beforeLists[i];
-            const printChanged = (afterPrints.get(sessionId) ?? "") !== (beforePrints.get(sessionId) ?? "");
-            expect(printChanged).toBe(listChanged);
-          });
-          beforeLists = afterLists;
-          beforePrints = afterPrints;
-        }
-      }),
-      { numRuns: 25 },
-    );
+    await expectFingerprintsFollowInbox(stores, sessions, postgresInboxFingerprints(pool, schema), () => pool.query(`DELETE FROM ${schema}.glove_inbox`));
   }, SLOW_WORK_MS);
+
+  it("SQLite: the same, with the writes group-committed (a fingerprint sees writes still queued)", async () => {
+    const database = new BetterSqlite3(":memory:");
+    GroupCommit.enable(database);
+    const sessions = ["s0", "s1", "s2"];
+    const stores = sessions.map((sessionId) => new SqliteStore({ database, sessionId }));
+    const fingerprints = sqliteInboxFingerprints(database);
+    await expectFingerprintsFollowInbox(stores, sessions, fingerprints, async () => database.prepare("DELETE FROM glove_inbox").run());
+    // A write queued in this turn of the loop is seen (the read commits it first).
+    const before = (await fingerprints(["s0"])).get("s0");
+    const write = stores[0]!.addInboxItem!(item("queued"));
+    const seen = (await fingerprints(["s0"])).get("s0");
+    await write;
+    expect(seen).not.toBe(before);
+    expect(seen).toBe((await fingerprints(["s0"])).get("s0"));
+    // Separators inside the text move nothing across columns: these two items differ.
+    database.prepare("DELETE FROM glove_inbox").run();
+    await stores[1]!.addInboxItem!(item("same", { tag: "x", request: "a','b" }));
+    await stores[2]!.addInboxItem!(item("same", { tag: "x','a", request: "b" }));
+    const prints = await fingerprints(["s1", "s2"]);
+    expect(prints.get("s1")).not.toBe(prints.get("s2"));
+    database.close();
+  }, SLOW_WORK_MS);
+
+  it("SQLite: a file no store opened yet has no fingerprints", async () => {
+    const database = new BetterSqlite3(":memory:");
+    expect(await sqliteInboxFingerprints(database)(["a", "b"])).toEqual(new Map());
+    new SqliteStore({ database, sessionId: "a" });
+    expect(await sqliteInboxFingerprints(database)(["a"])).toEqual(new Map());
+    database.close();
+  });
 });
 
 describe("glove-server on PostgreSQL: watched inboxes", () => {
@@ -207,3 +250,46 @@ describe("glove-server on PostgreSQL: watched inboxes", () => {
     }
   }, SLOW_WORK_MS);
 });
+
+describe("glove-server on SQLite: watched inboxes", () => {
+  it("cost one fingerprint statement per period, not one inbox read per conversation, and a change another connection makes still reaches its stream", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "glove-inbox-poll-"));
+    const database = new BetterSqlite3(join(dir, "glove.db"));
+    database.pragma("journal_mode = WAL");
+    const counts = { fingerprints: 0, inboxReads: 0 };
+    const statementClass = database.prepare("SELECT 1").constructor as { prototype: { all: (...args: unknown[]) => unknown; source: string } };
+    const all = statementClass.prototype.all;
+    statementClass.prototype.all = function (this: { source: string }, ...args: unknown[]) {
+      if (this.source.includes("glove_inbox") && this.source.includes("json_each")) counts.fingerprints += 1;
+      else if (/FROM glove_inbox WHERE session_id = \? ORDER BY position/.test(this.source)) counts.inboxReads += 1;
+      return all.apply(this, args);
+    };
+    const server = await startServer({ store: sqliteStorage({ database }), events: { inboxPollMs: 25 } });
+    const other = new BetterSqlite3(join(dir, "glove.db"));
+    try {
+      const ids = await Promise.all(Array.from({ length: 8 }, () => server.conversation()));
+      const streams = ids.map((id) => server.events(id));
+      await Promise.all(streams.map((s) => s.waitForEvent("snapshot")));
+      const startReads = counts.inboxReads;
+      expect(await eventually(() => counts.fingerprints >= 12, PROMPT_WAIT_MS)).toBe(true);
+      expect(counts.inboxReads - startReads).toBeLessThanOrEqual(ids.length);
+      const settled = counts.inboxReads;
+      const fingerprintsThen = counts.fingerprints;
+      expect(await eventually(() => counts.fingerprints >= fingerprintsThen + 6, PROMPT_WAIT_MS)).toBe(true);
+      expect(counts.inboxReads).toBe(settled);
+      // Another connection to the file (another process, say) adds an item to one conversation.
+      const store = new SqliteStore({ database: other, sessionId: ids[3]! });
+      await store.addInboxItem(item("oat-milk"));
+      const event = await streams[3]!.waitForEvent("inbox", (d) => (d.items as InboxItem[]).length === 1, PROMPT_WAIT_MS);
+      expect((event.data as { items: InboxItem[] }).items[0]).toMatchObject({ id: "oat-milk", status: "pending" });
+      expect(streams.filter((s, i) => i !== 3 && s.events.some((e) => e.event === "inbox"))).toHaveLength(0);
+    } finally {
+      statementClass.prototype.all = all;
+      await server.close();
+      other.close();
+      database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, SLOW_WORK_MS);
+});
+

@@ -5,4 +5,4 @@ export { readMessagePage } from "./message-page.js";
 export type { SqliteMessagePageOptions } from "./message-page.js";
 export { SCHEMA_VERSION } from "./schema.js";
 export { INTERRUPTED_TOOL_MESSAGE } from "glove-core";
-export { GroupCommit } from "./group-commit.js";
+export { GroupCommit, sessionWritesKey } from "./group-commit.js";

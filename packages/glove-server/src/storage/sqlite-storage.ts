@@ -5,6 +5,7 @@ import type { Database, Statement } from "better-sqlite3";
 import { ConfigurationError } from "glove-core";
 import { GroupCommit, SqliteStore } from "glove-sqlite";
 import { SqliteInspector } from "./inspect/sqlite-inspector.js";
+import { sqliteInboxFingerprints } from "./sqlite-inbox-fingerprints.js";
 import type { TraceLimits } from "./inspect/trace-limits.js";
 import { purgeStatements } from "./purge-sql.js";
 import { ADDED_COLUMNS, CATALOG_COLUMNS, changedColumns, insertedColumns, recordFromRow, STATS_COLUMNS } from "./record-columns.js";
@@ -137,6 +138,7 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
     catalog: new SqliteCatalog(database),
     inspect,
     store: (conversationId) => new SqliteStore({ database, sessionId: conversationId }),
+    inboxFingerprints: sqliteInboxFingerprints(database),
     delete: async (conversationId) => {
       if (!purge) {
         const exists = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_sessions'").get();

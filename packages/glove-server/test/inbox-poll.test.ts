@@ -211,6 +211,37 @@ describe("inbox fingerprints", () => {
   });
 });
 
+/**
+ * Eight conversations with an open stream on `server`, idle: fingerprints are read every period and
+ * no inbox after the first sight of each; then `otherProcess` stores an item (and resolves it, when
+ * it can) in one conversation's inbox, and only that conversation's stream hears of it.
+ */
+async function expectIdleInboxesPolledByFingerprint(
+  server: Awaited<ReturnType<typeof startServer>>,
+  counts: { fingerprints: number; inboxReads: number },
+  otherProcess: (conversationId: string) => Promise<StoreAdapter>,
+): Promise<void> {
+  const ids = await Promise.all(Array.from({ length: 8 }, () => server.conversation()));
+  const streams = ids.map((id) => server.events(id));
+  await Promise.all(streams.map((s) => s.waitForEvent("snapshot")));
+  const startReads = counts.inboxReads;
+  expect(await eventually(() => counts.fingerprints >= 12, PROMPT_WAIT_MS)).toBe(true);
+  // First sight reads each inbox once; after that nothing changed, so nothing is read.
+  expect(counts.inboxReads - startReads).toBeLessThanOrEqual(ids.length);
+  const settled = counts.inboxReads;
+  const fingerprintsThen = counts.fingerprints;
+  expect(await eventually(() => counts.fingerprints >= fingerprintsThen + 6, PROMPT_WAIT_MS)).toBe(true);
+  expect(counts.inboxReads).toBe(settled);
+  // Another process stores an item of one conversation, then resolves it: only its stream hears of it.
+  const other = await otherProcess(ids[3]!);
+  await other.addInboxItem!(item("oat-milk"));
+  const event = await streams[3]!.waitForEvent("inbox", (d) => (d.items as InboxItem[]).length === 1, PROMPT_WAIT_MS);
+  expect((event.data as { items: InboxItem[] }).items[0]).toMatchObject({ id: "oat-milk", status: "pending" });
+  await other.updateInboxItem!("oat-milk", { status: "resolved", response: "Tuesday.", resolved_at: new Date().toISOString() });
+  await streams[3]!.waitForEvent("inbox", (d) => (d.items as InboxItem[])[0]?.status === "resolved", PROMPT_WAIT_MS);
+  expect(streams.filter((s, i) => i !== 3 && s.events.some((e) => e.event === "inbox"))).toHaveLength(0);
+}
+
 describe("glove-server on PostgreSQL: watched inboxes", () => {
   it("cost one fingerprint query per period, not one inbox query per conversation, and a change still reaches its stream", async () => {
     const schema = newSchema();
@@ -226,25 +257,7 @@ describe("glove-server on PostgreSQL: watched inboxes", () => {
     };
     const server = await startServer({ store: postgresStorage({ pool: counting, schema }), events: { inboxPollMs: 25 } });
     try {
-      const ids = await Promise.all(Array.from({ length: 8 }, () => server.conversation()));
-      const streams = ids.map((id) => server.events(id));
-      await Promise.all(streams.map((s) => s.waitForEvent("snapshot")));
-      const startReads = counts.inboxReads;
-      expect(await eventually(() => counts.fingerprints >= 12, PROMPT_WAIT_MS)).toBe(true);
-      // First sight reads each inbox once; after that nothing changed, so nothing is read.
-      expect(counts.inboxReads - startReads).toBeLessThanOrEqual(ids.length);
-      const settled = counts.inboxReads;
-      const fingerprintsThen = counts.fingerprints;
-      expect(await eventually(() => counts.fingerprints >= fingerprintsThen + 6, PROMPT_WAIT_MS)).toBe(true);
-      expect(counts.inboxReads).toBe(settled);
-      // Another process resolves an item of one conversation: only its stream hears of it.
-      const other = await PostgresStore.open({ pool, schema, sessionId: ids[3]! });
-      await other.addInboxItem(item("oat-milk"));
-      const event = await streams[3]!.waitForEvent("inbox", (d) => (d.items as InboxItem[]).length === 1, PROMPT_WAIT_MS);
-      expect((event.data as { items: InboxItem[] }).items[0]).toMatchObject({ id: "oat-milk", status: "pending" });
-      await other.updateInboxItem("oat-milk", { status: "resolved", response: "Tuesday.", resolved_at: new Date().toISOString() });
-      await streams[3]!.waitForEvent("inbox", (d) => (d.items as InboxItem[])[0]?.status === "resolved", PROMPT_WAIT_MS);
-      expect(streams.filter((s, i) => i !== 3 && s.events.some((e) => e.event === "inbox"))).toHaveLength(0);
+      await expectIdleInboxesPolledByFingerprint(server, counts, (sessionId) => PostgresStore.open({ pool, schema, sessionId }));
     } finally {
       await server.close();
     }
@@ -267,22 +280,8 @@ describe("glove-server on SQLite: watched inboxes", () => {
     const server = await startServer({ store: sqliteStorage({ database }), events: { inboxPollMs: 25 } });
     const other = new BetterSqlite3(join(dir, "glove.db"));
     try {
-      const ids = await Promise.all(Array.from({ length: 8 }, () => server.conversation()));
-      const streams = ids.map((id) => server.events(id));
-      await Promise.all(streams.map((s) => s.waitForEvent("snapshot")));
-      const startReads = counts.inboxReads;
-      expect(await eventually(() => counts.fingerprints >= 12, PROMPT_WAIT_MS)).toBe(true);
-      expect(counts.inboxReads - startReads).toBeLessThanOrEqual(ids.length);
-      const settled = counts.inboxReads;
-      const fingerprintsThen = counts.fingerprints;
-      expect(await eventually(() => counts.fingerprints >= fingerprintsThen + 6, PROMPT_WAIT_MS)).toBe(true);
-      expect(counts.inboxReads).toBe(settled);
-      // Another connection to the file (another process, say) adds an item to one conversation.
-      const store = new SqliteStore({ database: other, sessionId: ids[3]! });
-      await store.addInboxItem(item("oat-milk"));
-      const event = await streams[3]!.waitForEvent("inbox", (d) => (d.items as InboxItem[]).length === 1, PROMPT_WAIT_MS);
-      expect((event.data as { items: InboxItem[] }).items[0]).toMatchObject({ id: "oat-milk", status: "pending" });
-      expect(streams.filter((s, i) => i !== 3 && s.events.some((e) => e.event === "inbox"))).toHaveLength(0);
+      // Another connection to the file stands for another process.
+      await expectIdleInboxesPolledByFingerprint(server, counts, async (sessionId) => new SqliteStore({ database: other, sessionId }));
     } finally {
       statementClass.prototype.all = all;
       await server.close();

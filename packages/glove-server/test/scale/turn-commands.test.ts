@@ -37,6 +37,39 @@ async function watchCommands(keys: string[]): Promise<{ commands: string[][]; st
   };
 }
 
+/** The test pool, with every statement the server sends through it also given to `seen`. */
+function countingPool(seen: (sql: string) => void): typeof env.pool {
+  const query = env.pool.query.bind(env.pool) as (...args: unknown[]) => Promise<unknown>;
+  const counting = Object.create(env.pool) as typeof env.pool;
+  (counting as unknown as { query: typeof query }).query = (...args: unknown[]) => {
+    seen(String(typeof args[0] === "string" ? args[0] : (args[0] as { text: string }).text));
+    return query(...args);
+  };
+  return counting;
+}
+
+/** A scaled server on `pool` answering from `texts`, one conversation with an open stream, and a way to run a turn to its end. */
+async function serverWithConversation(pool: typeof env.pool, texts: string[]) {
+  const storage = postgresStorage({ pool, schema: env.schema }) as ServerStorage;
+  const model = new ScriptedModel(texts.map((text) => ({ text })), { delayMs: 1 });
+  const server = scaledServer(env, ({ store }) => testGlove(store, model), { store: storage });
+  const { url } = await server.listen();
+  const id = await createConversation(url);
+  const tab = new SseClient(`${url}/conversations/${id}/events`);
+  await tab.waitForEvent("snapshot");
+  const turn = async (text: string) => {
+    const sent = await postMessage(url, id, text);
+    expect(sent.status).toBe(202);
+    const { turnId } = (await sent.json()) as { turnId: string };
+    await tab.waitForEvent("turn_end", (d) => d.turnId === turnId);
+  };
+  const close = async () => {
+    await tab.close();
+    await server.close();
+  };
+  return { id, tab, turn, close };
+}
+
 describe("glove-server scale mode: the work a turn adds", () => {
   it("asks Redis for the conversation's turn only at turn_end (not per event), sends no MULTI nor SUBSCRIBE, clears the turn's keys in turn_end's script, and marks the catalog once", async () => {
     const storage = postgresStorage({ pool: env.pool, schema: env.schema }) as ServerStorage;
@@ -90,26 +123,9 @@ describe("glove-server scale mode: the work a turn adds", () => {
 
   it("admits a message after a turn that ended done without reading stored questions (Redis marks it), and reads them when the mark is missing", async () => {
     const waitReads: string[] = [];
-    const query = env.pool.query.bind(env.pool) as (...args: unknown[]) => Promise<unknown>;
-    const counting = Object.create(env.pool) as typeof env.pool;
-    (counting as unknown as { query: typeof query }).query = (...args: unknown[]) => {
-      if (typeof args[0] === "string" && args[0].includes("glove_waits")) waitReads.push(args[0]);
-      return query(...args);
-    };
-    const storage = postgresStorage({ pool: counting, schema: env.schema }) as ServerStorage;
-    const model = new ScriptedModel([{ text: "one" }, { text: "two" }, { text: "three" }], { delayMs: 1 });
-    const server = scaledServer(env, ({ store }) => testGlove(store, model), { store: storage });
-    const { url } = await server.listen();
-    const id = await createConversation(url);
+    const pool = countingPool((sql) => sql.includes("glove_waits") && waitReads.push(sql));
+    const { id, turn, close } = await serverWithConversation(pool, ["one", "two", "three"]);
     const keys = conversationKeys(env.prefix, id);
-    const tab = new SseClient(`${url}/conversations/${id}/events`);
-    await tab.waitForEvent("snapshot");
-    const turn = async (text: string) => {
-      const sent = await postMessage(url, id, text);
-      expect(sent.status).toBe(202);
-      const { turnId } = (await sent.json()) as { turnId: string };
-      await tab.waitForEvent("turn_end", (d) => d.turnId === turnId);
-    };
     await turn("first");
     const afterFirst = waitReads.length;
     expect(afterFirst).toBeGreaterThan(0); // no mark before the first turn: the store is asked
@@ -120,31 +136,12 @@ describe("glove-server scale mode: the work a turn adds", () => {
     await env.redis.hdel(keys.state, "noWaits");
     await turn("third");
     expect(waitReads.length).toBeGreaterThan(afterFirst);
-    await tab.close();
-    await server.close();
+    await close();
   }, 60_000);
 
   it("a turn's worker opens its store with no query, takes the fence with the catalog row in one statement, and reads the history's length, not the history", async () => {
     const statements: string[] = [];
-    const query = env.pool.query.bind(env.pool) as (...args: unknown[]) => Promise<unknown>;
-    const counting = Object.create(env.pool) as typeof env.pool;
-    (counting as unknown as { query: typeof query }).query = (...args: unknown[]) => {
-      statements.push(String(typeof args[0] === "string" ? args[0] : (args[0] as { text: string }).text));
-      return query(...args);
-    };
-    const storage = postgresStorage({ pool: counting, schema: env.schema }) as ServerStorage;
-    const model = new ScriptedModel([{ text: "one" }, { text: "two" }], { delayMs: 1 });
-    const server = scaledServer(env, ({ store }) => testGlove(store, model), { store: storage });
-    const { url } = await server.listen();
-    const id = await createConversation(url);
-    const tab = new SseClient(`${url}/conversations/${id}/events`);
-    await tab.waitForEvent("snapshot");
-    const turn = async (text: string) => {
-      const sent = await postMessage(url, id, text);
-      expect(sent.status).toBe(202);
-      const { turnId } = (await sent.json()) as { turnId: string };
-      await tab.waitForEvent("turn_end", (d) => d.turnId === turnId);
-    };
+    const { tab, turn, close } = await serverWithConversation(countingPool((sql) => statements.push(sql)), ["one", "two"]);
     await turn("first");
     statements.length = 0;
     await turn("second");
@@ -158,7 +155,6 @@ describe("glove-server scale mode: the work a turn adds", () => {
     // The length read instead of the history is right: the second turn's messages follow the first's.
     const appended = tab.events.filter((e) => e.event === "messages_appended").map((e) => (e.data as { startIndex: number }).startIndex);
     expect(appended).toEqual([0, 1, 2, 3]);
-    await tab.close();
-    await server.close();
+    await close();
   }, 60_000);
 });

@@ -4,37 +4,17 @@
  * same storage lists the question and resumes the whole chain when it is answered over HTTP.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { Glove, SUBAGENT_DISPATCH_TOOL_NAME, type Message, type StoreAdapter, type SubAgentFactory } from "glove-core";
+import type { Message, StoreAdapter } from "glove-core";
 import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
 import { createGloveServer, memoryStorage, type GloveServer, type ServerStorage } from "glove-server";
 import { authenticate } from "./support/harness.js";
 import { SseClient } from "./support/sse-client.js";
+import { invoke, subagentChain } from "./support/subagent-chain.js";
 import { expectValidHistory } from "./suite/server-suite.js";
 
-const invoke = (name: string, id: string): ScriptedStep => ({ toolCalls: [{ name: SUBAGENT_DISPATCH_TOOL_NAME, input: { name, prompt: `Over to the ${name}.` }, id }] });
 type Scripts = { main: ScriptedStep[]; planner: ScriptedStep[]; researcher: ScriptedStep[] };
-
-/** main → planner → researcher → `pick_day`, which asks and then records what it did (once). */
-function chain(store: StoreAdapter, scripts: Scripts, done: string[]): Glove {
-  const child = (name: string, steps: ScriptedStep[], build: (glove: Glove) => Glove): SubAgentFactory =>
-    async ({ parentStore, displayManager }) =>
-      build(new Glove({ model: new ScriptedModel(steps), displayManager, systemPrompt: name })).build(await parentStore.createSubAgentStore!(name, { durable: true }));
-  const researcher = child("researcher", scripts.researcher, (g) =>
-    g.fold({
-      name: "pick_day",
-      description: "Asks which day.",
-      inputSchema: z.object({ topic: z.string() }),
-      async do(input, display) {
-        const answer = await display.pushAndWait<unknown, { day: string }>({ input: { question: `Which day for ${input.topic}?` } });
-        done.push(answer.day);
-        return `on ${answer.day}`;
-      },
-    }),
-  );
-  const planner = child("planner", scripts.planner, (g) => g.defineSubAgent({ name: "researcher", factory: researcher }));
-  return new Glove({ store, model: new ScriptedModel(scripts.main), systemPrompt: "main" }).defineSubAgent({ name: "planner", factory: planner });
-}
+const chain = (store: StoreAdapter, scripts: Scripts, done: string[]) =>
+  subagentChain(store, { main: new ScriptedModel(scripts.main), planner: new ScriptedModel(scripts.planner), researcher: new ScriptedModel(scripts.researcher) }, done);
 
 const servers: GloveServer[] = [];
 afterEach(async () => {

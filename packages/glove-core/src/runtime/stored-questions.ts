@@ -102,6 +102,16 @@ export async function recordAnswer(store: WaitStore, history: readonly Message[]
   return settleFirst(store, slotId, { status: "resolved", value: value === undefined ? null : value });
 }
 
+/**
+ * Records the answer to a stored question of this conversation, or of a subagent below one of its
+ * unanswered calls (then in the subagent's store, where it was asked; the child's tools are not
+ * known here, so their resolveSchema is not applied). Returns the wait as this conversation sees it:
+ * a subagent's question under the subagent call leading to it. Refuses like `recordAnswer`.
+ */
+export async function recordStoredAnswer(store: WaitStore, history: readonly Message[], tools: Tool<unknown>[], slotId: string, answer: StoredAnswer): Promise<StoredWait> {
+  return (await answerBelow(store, history, slotId, answer, recordAnswer)) ?? (await recordAnswer(store, history, tools, slotId, answer));
+}
+
 async function settleFirst(store: WaitStore, slotId: string, outcome: { status: "resolved" | "rejected"; value: unknown }): Promise<StoredWait> {
   const { won, wait } = await store.settleWait(slotId, { ...outcome, settled_at: new Date().toISOString() });
   if (!won || !wait) throw new SlotAnswerError(slotId, "already_answered", `Question ${slotId} was already ${wait?.status ?? "closed"}; the first answer won.`);
@@ -116,7 +126,7 @@ async function settleFirst(store: WaitStore, slotId: string, outcome: { status: 
 export async function answerAndResume(agent: Agent, store: WaitStore, slotId: string, answer: StoredAnswer, signal?: AbortSignal): Promise<ModelPromptResult> {
   const history = await agent.context.modelView();
   // A subagent's question is recorded in its store; this turn resumes through the subagent call.
-  const wait = (await answerBelow(store, history, slotId, answer, recordAnswer)) ?? (await recordAnswer(store, history, agent.executor.tools, slotId, answer));
+  const wait = await recordStoredAnswer(store, history, agent.executor.tools, slotId, answer);
   const rerun = await callsToRerun(agent.executor.tools, store, history, { answeredOnly: false });
   await agent.executor.bus.emit("turn_resumed", { slot_id: slotId, call_id: wait.toolCallId, tool_name: wait.toolName });
   return resumeTurn(agent, signal, undefined, rerun);

@@ -1,4 +1,14 @@
-import { pendingQuestions, recordAnswer, repairForInterruptedTools, storeKeepsWaits, type Message, type PendingQuestion, type StoreAdapter, type WireSlot } from "glove-core";
+import {
+  pendingQuestions,
+  recordStoredAnswer,
+  repairForInterruptedTools,
+  storeKeepsWaits,
+  SUBAGENT_DISPATCH_TOOL_NAME,
+  type Message,
+  type PendingQuestion,
+  type StoreAdapter,
+  type WireSlot,
+} from "glove-core";
 import type { SlotAnswer } from "../../conversations/conversation-handle.js";
 import { questionSlot, refusalToHttp } from "../../conversations/waiting-turns.js";
 import { conflict, HttpError, notFound, quoted } from "../../errors.js";
@@ -31,6 +41,8 @@ export interface StoredAnswerContext {
  * schema (400, the question keeps waiting) and recorded with `settleWait` (the first answer wins
  * across instances: 409 after), then an "answer" job resumes the turn wherever it lands. While
  * other questions of the turn still wait, the answer is only recorded: the last one resumes it.
+ * A subagent's question is recorded in the subagent's store; its turn resumes through the call
+ * that runs the subagent.
  */
 export async function answerStoredQuestion(
   context: StoredAnswerContext,
@@ -41,22 +53,24 @@ export async function answerStoredQuestion(
   const status = "resolve" in answer ? "resolved" : "rejected";
   const unknown = () => notFound(`No slot ${quoted(slotId)} waits for an answer in this conversation.`);
   if (!storeKeepsWaits(store)) throw unknown();
-  const wait = (await store.getWaits()).find((w) => w.id === slotId && w.kind === "question");
-  if (!wait) throw unknown();
-  if (wait.status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${wait.status}; the first answer won.`);
+  const own = (await store.getWaits()).find((w) => w.id === slotId && w.kind === "question");
+  if (own && own.status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${own.status}; the first answer won.`);
+  // Not this conversation's own: a subagent's, still waiting below one of its calls?
+  if (!own && !(await pendingQuestions(store, await store.getMessages())).some((question) => question.id === slotId)) throw unknown();
   const turnId = crypto.randomUUID();
   const release = await context.claim(turnId);
   if (!release) {
     throw conflict("GLOVE_BUSY", "A turn is running in this conversation; answer its questions once it has ended (turn_end), or abort it first.");
   }
   let resumes: boolean;
+  let wait: { toolCallId: string; toolName: string };
   try {
     const glove = await shared.agents.open({ conversationId: record.id, agent: record.agent, principal: { id: record.owner }, store });
     const tools = toolsOf(glove);
     shared.agents.release(record.agent, record.id);
     if (!tools) throw new HttpError(501, "GLOVE_NOT_SUPPORTED", `Agent ${quoted(record.agent)} is not a glove-core Glove: its stored questions cannot be answered on another instance.`);
     const history = await store.getMessages();
-    await recordAnswer(store, history, tools, slotId, answer);
+    wait = await recordStoredAnswer(store, history, tools, slotId, answer);
     resumes = (await pendingQuestions(store, history)).length === 0;
   } catch (error) {
     await release();
@@ -74,9 +88,14 @@ export async function answerStoredQuestion(
   return { slotId, status, turnId };
 }
 
-/** The stored questions that still wait: one cheap read when none does. */
+/**
+ * The stored questions that still wait, subagents' included: one cheap read when none can (no
+ * pending wait of its own, and no subagent call that kept a durable store its questions live in).
+ */
 export async function waitingQuestions(store: StoreAdapter): Promise<PendingQuestion[]> {
-  if (!storeKeepsWaits(store) || (await store.getWaits({ status: "pending" })).length === 0) return [];
+  if (!storeKeepsWaits(store)) return [];
+  const waits = await store.getWaits();
+  if (!waits.some((wait) => wait.status === "pending" || wait.toolName === SUBAGENT_DISPATCH_TOOL_NAME)) return [];
   return pendingQuestions(store, await store.getMessages());
 }
 

@@ -69,5 +69,7 @@ describe("a question asked inside subagents", () => {
     expectValidHistory(state.messages as Message[]);
     expect((state.messages as Message[]).at(-1)?.text).toBe("Trip planned.");
     expect(state.slots).toEqual([]);
+    // Its call has its result now: the question waits nowhere (subagent stores are searched below unanswered calls).
+    expect((await second.api(`/conversations/${id}/slots/${pushed.slot.id}`, { resolve: { day: "Friday" } })).status).toBe(404);
   });
 });

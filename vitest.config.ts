@@ -9,9 +9,18 @@ export default defineConfig({
   // Vitest passes ssr.resolve.conditions to Node as --conditions, which also steer `require()`:
   // "import"/"module" there make CommonJS packages load the ESM build of their dependencies
   // (pg requiring pg-pool gets a module namespace and crashes). Vite adds import/require itself.
-  ssr: { resolve: { conditions: ["glove-source", "node", "development|production"], externalConditions: ["glove-source"] } },
+  ssr: {
+    resolve: { conditions: ["glove-source", "node", "development|production"], externalConditions: ["glove-source"] },
+  },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "packages/*/test/**/*.test.tsx", "examples/*/test/**/*.test.ts", "bench/**/test/**/*.test.ts", "test-install/**/*.test.ts", "test-docs/**/*.test.ts"],
+    include: [
+      "packages/*/test/**/*.test.ts",
+      "packages/*/test/**/*.test.tsx",
+      "examples/*/test/**/*.test.ts",
+      "bench/**/test/**/*.test.ts",
+      "test-install/**/*.test.ts",
+      "test-docs/**/*.test.ts",
+    ],
     // Generous: most tests take milliseconds, but servers, stores and property runs go at the
     // machine's pace, and a loaded machine must make them slow, not failed. Work that builds,
     // spawns or packs sets its own (longer) timeout, see test-support/timeouts.ts.

@@ -18,7 +18,9 @@ function membersOf(path: string, name: string): string[] {
   return [...body.matchAll(/^ {2}(?:readonly )?(\w+)\??[:(<]/gm)].map((m) => m[1]!);
 }
 
-const packages = readdirSync(join(root, "packages")).filter((name) => !JSON.parse(read(`packages/${name}/package.json`)).private);
+const packages = readdirSync(join(root, "packages")).filter(
+  (name) => !JSON.parse(read(`packages/${name}/package.json`)).private,
+);
 
 describe("the docs name everything", () => {
   it("the install command packs every package", () => {
@@ -28,8 +30,12 @@ describe("the docs name everything", () => {
 
   it("docs/README.md links every package's README and every concept and guide page", () => {
     const index = read("docs/README.md");
-    const pages = ["concepts", "guides"].flatMap((dir) => readdirSync(join(root, "docs", dir)).map((file) => `${dir}/${file}`));
-    const missing = [...packages.map((name) => `../packages/${name}/README.md`), ...pages].filter((link) => !index.includes(`](${link})`));
+    const pages = ["concepts", "guides"].flatMap((dir) =>
+      readdirSync(join(root, "docs", dir)).map((file) => `${dir}/${file}`),
+    );
+    const missing = [...packages.map((name) => `../packages/${name}/README.md`), ...pages].filter(
+      (link) => !index.includes(`](${link})`),
+    );
     expect(missing).toEqual([]);
   });
 

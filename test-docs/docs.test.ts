@@ -19,7 +19,10 @@ const outDir = join(root, "test-docs", ".doctest");
 const RUNS_AT_LEAST = 20; // fewer runnable blocks means pages lost their examples (or the pattern broke)
 
 /** Tracked and new (not ignored) files, repository-relative; docs/api (generated) is ignored by git. */
-const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
+const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+  cwd: root,
+  encoding: "utf8",
+})
   .split("\n")
   .filter((file) => file && existsSync(join(root, file)));
 
@@ -40,11 +43,25 @@ const notRun: string[] = [];
 for (const page of pages) {
   const text = readFileSync(join(root, page), "utf8");
   for (const match of text.matchAll(/^```(ts|tsx|ts-norun|tsx-norun)\n([\s\S]*?)^```$/gm)) {
-    const heading = text.slice(0, match.index).match(/^#{1,3} (.+)$/gm)?.at(-1)?.replace(/^#+ /, "") ?? "intro";
+    const heading =
+      text
+        .slice(0, match.index)
+        .match(/^#{1,3} (.+)$/gm)
+        ?.at(-1)
+        ?.replace(/^#+ /, "") ?? "intro";
     const run = !match[1]!.endsWith("-norun");
     if (!run) notRun.push(`${page} (${heading})`);
-    const name = `${page.replace(/^docs\//, "").replace(/\.md$/, "").replace(/[^\w]+/g, "-")}-${blocks.filter((b) => b.page === page).length + 1}`;
-    blocks.push({ page, heading, code: match[2]!, file: join(outDir, `${name}.${match[1]!.replace("-norun", "")}`), run });
+    const name = `${page
+      .replace(/^docs\//, "")
+      .replace(/\.md$/, "")
+      .replace(/[^\w]+/g, "-")}-${blocks.filter((b) => b.page === page).length + 1}`;
+    blocks.push({
+      page,
+      heading,
+      code: match[2]!,
+      file: join(outDir, `${name}.${match[1]!.replace("-norun", "")}`),
+      run,
+    });
   }
 }
 
@@ -52,7 +69,10 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 // Decision records are kept as written, and some only declare a type for the reader; the directive
 // shares the first line so the type checker's line numbers stay the page's.
-const header = (page: string) => (page.startsWith("docs/decisions/") ? "/* eslint-disable @typescript-eslint/no-unused-vars -- a declaration for the reader */ " : "");
+const header = (page: string) =>
+  page.startsWith("docs/decisions/")
+    ? "/* eslint-disable @typescript-eslint/no-unused-vars -- a declaration for the reader */ "
+    : "";
 for (const block of blocks) writeFileSync(block.file, `${header(block.page)}${block.code}\nexport {};\n`);
 
 /**
@@ -63,7 +83,17 @@ let provider: Server | undefined;
 function anthropicStream(text: string): string {
   const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   return (
-    event("message_start", { message: { id: "msg_docs", type: "message", role: "assistant", model: "claude-docs", content: [], stop_reason: null, usage: { input_tokens: 12, output_tokens: 1 } } }) +
+    event("message_start", {
+      message: {
+        id: "msg_docs",
+        type: "message",
+        role: "assistant",
+        model: "claude-docs",
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 12, output_tokens: 1 },
+      },
+    }) +
     event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }) +
     event("content_block_delta", { index: 0, delta: { type: "text_delta", text } }) +
     event("content_block_stop", { index: 0 }) +
@@ -74,7 +104,9 @@ function anthropicStream(text: string): string {
 beforeAll(async () => {
   provider = createServer((req, res) => {
     req.resume();
-    req.on("end", () => res.writeHead(200, { "content-type": "text/event-stream" }).end(anthropicStream("Hello! Bonjour! Hola!")));
+    req.on("end", () =>
+      res.writeHead(200, { "content-type": "text/event-stream" }).end(anthropicStream("Hello! Bonjour! Hola!")),
+    );
   });
   await new Promise<void>((resolve) => provider!.listen(0, "127.0.0.1", resolve));
   process.env.ANTHROPIC_API_KEY = "docs-test-key";
@@ -89,7 +121,9 @@ afterAll(async () => {
 describe("docs/ examples", () => {
   const runnable = blocks.filter((b) => b.run);
   it(`has examples (${blocks.length} type-checked, ${runnable.length} run; ${notRun.length} ts-norun blocks are type-checked only)`, () => {
-    console.log(`docs/: ${blocks.length} code blocks type-checked, ${runnable.length} run; not run (ts-norun):\n  ${notRun.join("\n  ")}`);
+    console.log(
+      `docs/: ${blocks.length} code blocks type-checked, ${runnable.length} run; not run (ts-norun):\n  ${notRun.join("\n  ")}`,
+    );
     expect(runnable.length).toBeGreaterThanOrEqual(RUNS_AT_LEAST);
   });
 
@@ -98,10 +132,16 @@ describe("docs/ examples", () => {
     // the examples count (the packages are type-checked by `npm run typecheck`).
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
     const run = promisify(execFile);
-    const output = await run(process.execPath, [tsc, "-p", join(root, "test-docs", "tsconfig.json"), "--pretty", "false"], { cwd: root, maxBuffer: 64 << 20 })
+    const output = await run(
+      process.execPath,
+      [tsc, "-p", join(root, "test-docs", "tsconfig.json"), "--pretty", "false"],
+      { cwd: root, maxBuffer: 64 << 20 },
+    )
       .then(() => "")
       .catch((error: { stdout?: string }) => error.stdout ?? String(error));
-    const ours = output.split("\n").filter((line) => line.startsWith(`test-docs${sep}.doctest`) || line.startsWith("test-docs/.doctest"));
+    const ours = output
+      .split("\n")
+      .filter((line) => line.startsWith(`test-docs${sep}.doctest`) || line.startsWith("test-docs/.doctest"));
     const explained = ours.map((line) => {
       const block = blocks.find((b) => line.includes(relative(root, b.file)));
       return block ? `${line}\n    in ${block.page} (${block.heading})` : line;
@@ -148,7 +188,8 @@ describe("links", () => {
         // ../shared/… is fine where it names a folder of the repository (glove-core's models/shared).
         for (const [path] of line.matchAll(/(?:\.\.\/)+shared\/[\w./-]*/g)) {
           const resolved = resolve(root, dirname(file), path);
-          if (!resolved.startsWith(root + sep) || !existsSync(dirname(resolved))) offenders.push(`${file}:${i + 1}: ${path}`);
+          if (!resolved.startsWith(root + sep) || !existsSync(dirname(resolved)))
+            offenders.push(`${file}:${i + 1}: ${path}`);
         }
       });
     }

@@ -20,7 +20,15 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 /** Every publishable package; glove-react brings react 19 (its peer) and its types along below. */
-const PACKAGES = ["glove-core", "glove-sqlite", "glove-postgres", "glove-mcp", "glove-server", "glove-react", "glove-studio"];
+const PACKAGES = [
+  "glove-core",
+  "glove-sqlite",
+  "glove-postgres",
+  "glove-mcp",
+  "glove-server",
+  "glove-react",
+  "glove-studio",
+];
 /** Every step packs, installs, compiles or spawns node: its pace is the machine's load, so no step has a tight limit. */
 const TIMEOUT = SLOW_WORK_MS;
 
@@ -33,7 +41,9 @@ async function sh(command: string, args: string[], cwd: string): Promise<string>
     return stdout;
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(" ")} (in ${cwd}) failed: ${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
+    throw new Error(
+      `${command} ${args.join(" ")} (in ${cwd}) failed: ${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`,
+    );
   }
 }
 
@@ -48,82 +58,141 @@ function readmeExample(pkg: string, n: number): string {
   return out.outputText;
 }
 
-describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")("the packed packages install and run outside the workspace", () => {
-  const dir = mkdtempSync(join(tmpdir(), "glove-install-"));
-  const app = join(dir, "app");
+describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")(
+  "the packed packages install and run outside the workspace",
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), "glove-install-"));
+    const app = join(dir, "app");
 
-  beforeAll(async () => {
-    await sh(process.execPath, [TSC, "-b", ...PACKAGES.map((p) => join("packages", p))], ROOT);
-    const packed = JSON.parse(
-      await sh("npm", ["pack", "--json", "--pack-destination", dir, ...PACKAGES.flatMap((p) => ["--workspace", p])], ROOT),
-    ) as { filename: string }[];
-    expect(packed).toHaveLength(PACKAGES.length);
-    await sh("mkdir", ["-p", app], dir);
-    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "glove-install-check", private: true, type: "module" }, null, 2));
-    // --ignore-scripts: better-sqlite3 would compile its native addon here (minutes on a small
-    // machine); nothing below opens a SQLite database, so the JavaScript is all that is needed.
-    await sh(
-      "npm",
-      ["install", ...packed.map((p) => join(dir, p.filename)), "zod@^4", "react@^19", "react-dom@^19", "@types/react@^19", "ai@^6", "@ai-sdk/react@^3", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"],
-      app,
+    beforeAll(async () => {
+      await sh(process.execPath, [TSC, "-b", ...PACKAGES.map((p) => join("packages", p))], ROOT);
+      const packed = JSON.parse(
+        await sh(
+          "npm",
+          ["pack", "--json", "--pack-destination", dir, ...PACKAGES.flatMap((p) => ["--workspace", p])],
+          ROOT,
+        ),
+      ) as { filename: string }[];
+      expect(packed).toHaveLength(PACKAGES.length);
+      await sh("mkdir", ["-p", app], dir);
+      writeFileSync(
+        join(app, "package.json"),
+        JSON.stringify({ name: "glove-install-check", private: true, type: "module" }, null, 2),
+      );
+      // --ignore-scripts: better-sqlite3 would compile its native addon here (minutes on a small
+      // machine); nothing below opens a SQLite database, so the JavaScript is all that is needed.
+      await sh(
+        "npm",
+        [
+          "install",
+          ...packed.map((p) => join(dir, p.filename)),
+          "zod@^4",
+          "react@^19",
+          "react-dom@^19",
+          "@types/react@^19",
+          "ai@^6",
+          "@ai-sdk/react@^3",
+          "--no-audit",
+          "--no-fund",
+          "--prefer-offline",
+          "--ignore-scripts",
+        ],
+        app,
+      );
+    }, TIMEOUT);
+
+    // GLOVE_KEEP_INSTALL_DIR=1 keeps the app to look at (its path is in the failure messages).
+    afterAll(
+      () => process.env.GLOVE_KEEP_INSTALL_DIR === "1" || rmSync(dir, { recursive: true, force: true }),
+      TIMEOUT,
     );
-  }, TIMEOUT);
 
-  // GLOVE_KEEP_INSTALL_DIR=1 keeps the app to look at (its path is in the failure messages).
-  afterAll(() => process.env.GLOVE_KEEP_INSTALL_DIR === "1" || rmSync(dir, { recursive: true, force: true }), TIMEOUT);
-
-  it("resolves every peer to our own packages, once", async () => {
-    for (const pkg of PACKAGES) {
-      expect(JSON.parse(readFileSync(join(app, "node_modules", pkg, "package.json"), "utf8")).version).toBe("0.1.0");
-      for (const parent of PACKAGES) expect(existsSync(join(app, "node_modules", parent, "node_modules", pkg))).toBe(false);
-    }
-    const lock = JSON.parse(readFileSync(join(app, "package-lock.json"), "utf8")) as { packages: Record<string, { resolved?: string }> };
-    expect(lock.packages["node_modules/glove-core"]?.resolved).toMatch(/^file:/);
-    // npm ls exits non-zero on a missing or invalid peer.
-    await sh("npm", ["ls", "--all", ...PACKAGES], app);
-  }, TIMEOUT);
-
-  it("installs glove-server without bullmq, ioredis or pg of its own, and names them when the scale mode is imported", async () => {
-    const manifest = JSON.parse(readFileSync(join(app, "node_modules", "glove-server", "package.json"), "utf8")) as {
-      dependencies?: Record<string, string>;
-      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-    };
-    for (const name of ["bullmq", "ioredis", "pg"]) {
-      expect(manifest.dependencies?.[name], name).toBeUndefined();
-      expect(manifest.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
-    }
-    // Nothing installed here needs a queue or Redis (pg is here: glove-postgres depends on it).
-    for (const name of ["bullmq", "ioredis", "msgpackr"]) expect(existsSync(join(app, "node_modules", name)), name).toBe(false);
-    writeFileSync(
-      join(app, "scale-missing.mjs"),
-      `try { await import("glove-server/redis"); console.log("{}"); } catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, packageName: error.packageName, message: error.message })); }\n`,
+    it(
+      "resolves every peer to our own packages, once",
+      async () => {
+        for (const pkg of PACKAGES) {
+          expect(JSON.parse(readFileSync(join(app, "node_modules", pkg, "package.json"), "utf8")).version).toBe(
+            "0.1.0",
+          );
+          for (const parent of PACKAGES)
+            expect(existsSync(join(app, "node_modules", parent, "node_modules", pkg))).toBe(false);
+        }
+        const lock = JSON.parse(readFileSync(join(app, "package-lock.json"), "utf8")) as {
+          packages: Record<string, { resolved?: string }>;
+        };
+        expect(lock.packages["node_modules/glove-core"]?.resolved).toMatch(/^file:/);
+        // npm ls exits non-zero on a missing or invalid peer.
+        await sh("npm", ["ls", "--all", ...PACKAGES], app);
+      },
+      TIMEOUT,
     );
-    const failure = JSON.parse(await sh(process.execPath, ["scale-missing.mjs"], app)) as Record<string, string>;
-    expect(failure).toMatchObject({ name: "MissingDependencyError", code: "GLOVE_MISSING_DEPENDENCY", packageName: "bullmq" });
-    expect(failure.message).toContain("Install it in your app: npm install bullmq ioredis");
-  }, TIMEOUT);
 
-  it("runs glove-core's first README example with plain node", async () => {
-    writeFileSync(join(app, "core-example.mjs"), readmeExample("glove-core", 1));
-    await sh(process.execPath, ["core-example.mjs"], app);
-  }, TIMEOUT);
+    it(
+      "installs glove-server without bullmq, ioredis or pg of its own, and names them when the scale mode is imported",
+      async () => {
+        const manifest = JSON.parse(
+          readFileSync(join(app, "node_modules", "glove-server", "package.json"), "utf8"),
+        ) as {
+          dependencies?: Record<string, string>;
+          peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+        };
+        for (const name of ["bullmq", "ioredis", "pg"]) {
+          expect(manifest.dependencies?.[name], name).toBeUndefined();
+          expect(manifest.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
+        }
+        // Nothing installed here needs a queue or Redis (pg is here: glove-postgres depends on it).
+        for (const name of ["bullmq", "ioredis", "msgpackr"])
+          expect(existsSync(join(app, "node_modules", name)), name).toBe(false);
+        writeFileSync(
+          join(app, "scale-missing.mjs"),
+          `try { await import("glove-server/redis"); console.log("{}"); } catch (error) { console.log(JSON.stringify({ name: error.name, code: error.code, packageName: error.packageName, message: error.message })); }\n`,
+        );
+        const failure = JSON.parse(await sh(process.execPath, ["scale-missing.mjs"], app)) as Record<string, string>;
+        expect(failure).toMatchObject({
+          name: "MissingDependencyError",
+          code: "GLOVE_MISSING_DEPENDENCY",
+          packageName: "bullmq",
+        });
+        expect(failure.message).toContain("Install it in your app: npm install bullmq ioredis");
+      },
+      TIMEOUT,
+    );
 
-  it("runs glove-server's first README example (glove-core peer, memory storage) with plain node", async () => {
-    writeFileSync(join(app, "server-example.mjs"), readmeExample("glove-server", 1));
-    await sh(process.execPath, ["server-example.mjs"], app);
-  }, TIMEOUT);
+    it(
+      "runs glove-core's first README example with plain node",
+      async () => {
+        writeFileSync(join(app, "core-example.mjs"), readmeExample("glove-core", 1));
+        await sh(process.execPath, ["core-example.mjs"], app);
+      },
+      TIMEOUT,
+    );
 
-  it("runs glove-studio from its tarball: the command, its built page, and a README example", async () => {
-    expect(await sh("npx", ["glove-studio", "--help"], app)).toContain("Usage: glove-studio");
-    expect(existsSync(join(app, "node_modules", "glove-studio", "dist", "ui", "index.html"))).toBe(true);
-    writeFileSync(join(app, "studio-example.mjs"), readmeExample("glove-studio", 2));
-    await sh(process.execPath, ["studio-example.mjs"], app);
-  }, TIMEOUT);
+    it(
+      "runs glove-server's first README example (glove-core peer, memory storage) with plain node",
+      async () => {
+        writeFileSync(join(app, "server-example.mjs"), readmeExample("glove-server", 1));
+        await sh(process.execPath, ["server-example.mjs"], app);
+      },
+      TIMEOUT,
+    );
 
-  it("imports glove-mcp and glove-mcp/oauth, and folds a bridged tool into our Glove", async () => {
-    writeFileSync(
-      join(app, "mcp-example.mjs"),
-      `import { Glove, Displaymanager } from "glove-core";
+    it(
+      "runs glove-studio from its tarball: the command, its built page, and a README example",
+      async () => {
+        expect(await sh("npx", ["glove-studio", "--help"], app)).toContain("Usage: glove-studio");
+        expect(existsSync(join(app, "node_modules", "glove-studio", "dist", "ui", "index.html"))).toBe(true);
+        writeFileSync(join(app, "studio-example.mjs"), readmeExample("glove-studio", 2));
+        await sh(process.execPath, ["studio-example.mjs"], app);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      "imports glove-mcp and glove-mcp/oauth, and folds a bridged tool into our Glove",
+      async () => {
+        writeFileSync(
+          join(app, "mcp-example.mjs"),
+          `import { Glove, Displaymanager } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
 import { bridgeMcpTool, mountMcp } from "glove-mcp";
 import * as oauth from "glove-mcp/oauth";
@@ -134,14 +203,18 @@ new Glove({ model: new ScriptedModel([{ text: "ok" }]), displayManager: new Disp
   .fold(args)
   .build();
 `,
+        );
+        await sh(process.execPath, ["mcp-example.mjs"], app);
+      },
+      TIMEOUT,
     );
-    await sh(process.execPath, ["mcp-example.mjs"], app);
-  }, TIMEOUT);
 
-  it.each(["node10", "nodenext"])("types compile for a consumer with moduleResolution %s", async (resolution) => {
-    writeFileSync(
-      join(app, "types-check.ts"),
-      `import { Glove, Displaymanager, ConfigurationError, type GloveFoldArgs } from "glove-core";
+    it.each(["node10", "nodenext"])(
+      "types compile for a consumer with moduleResolution %s",
+      async (resolution) => {
+        writeFileSync(
+          join(app, "types-check.ts"),
+          `import { Glove, Displaymanager, ConfigurationError, type GloveFoldArgs } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
 import { Displaymanager as DM } from "glove-core/display-manager";
 import type * as Anthropic from "glove-core/models/anthropic";
@@ -163,50 +236,86 @@ const glove = new Glove({ model: new ScriptedModel([{ text: "ok" }]), displayMan
 const server = createGloveServer({ agents: { a: ({ store }) => new Glove({ store, model: new ScriptedModel([]), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }) }, authenticate: () => null, store: memoryStorage() });
 export type Checked = [typeof glove, typeof server, typeof bridgeMcpTool, typeof SqliteStore, typeof PostgresStore, typeof ConfigurationError, typeof Anthropic, typeof runMcpOAuth, typeof postgresStorage];
 `,
+        );
+        const module = resolution === "node10" ? "ES2022" : "NodeNext";
+        writeFileSync(
+          join(app, `tsconfig.${resolution}.json`),
+          JSON.stringify({
+            compilerOptions: {
+              module,
+              moduleResolution: resolution,
+              target: "ES2022",
+              strict: true,
+              esModuleInterop: true,
+              noEmit: true,
+            },
+            files: ["types-check.ts"],
+          }),
+        );
+        await sh(process.execPath, [TSC, "-p", `tsconfig.${resolution}.json`], app);
+      },
+      TIMEOUT,
     );
-    const module = resolution === "node10" ? "ES2022" : "NodeNext";
-    writeFileSync(
-      join(app, `tsconfig.${resolution}.json`),
-      JSON.stringify({ compilerOptions: { module, moduleResolution: resolution, target: "ES2022", strict: true, esModuleInterop: true, noEmit: true }, files: ["types-check.ts"] }),
-    );
-    await sh(process.execPath, [TSC, "-p", `tsconfig.${resolution}.json`], app);
-  }, TIMEOUT);
 
-  /**
-   * Every file in test-install/<folder>/ compiles together under strict + nodenext +
-   * exactOptionalPropertyTypes against the tarballs, and each `*.run.ts` then runs with plain node
-   * (transpiled, as a bundler-free app would ship it).
-   */
-  async function compileAndRun(folder: string, skipLibCheck: boolean): Promise<void> {
-    const source = join(ROOT, "test-install", folder);
-    const files = readdirSync(source).filter((f) => f.endsWith(".ts")).sort();
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) writeFileSync(join(app, file), readFileSync(join(source, file), "utf8"));
-    writeFileSync(
-      join(app, `tsconfig.${folder}.json`),
-      JSON.stringify({
-        compilerOptions: { module: "NodeNext", moduleResolution: "nodenext", target: "ES2022", strict: true, exactOptionalPropertyTypes: true, skipLibCheck, noEmit: true, types: [] },
-        files,
-      }),
-    );
-    await sh(process.execPath, [TSC, "-p", `tsconfig.${folder}.json`], app);
-    for (const file of files.filter((f) => f.endsWith(".run.ts"))) {
-      const js = ts.transpileModule(readFileSync(join(source, file), "utf8"), {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
-      }).outputText;
-      const out = file.replace(/\.ts$/, ".mjs");
-      writeFileSync(join(app, out), js);
-      await sh(process.execPath, [out], app);
+    /**
+     * Every file in test-install/<folder>/ compiles together under strict + nodenext +
+     * exactOptionalPropertyTypes against the tarballs, and each `*.run.ts` then runs with plain node
+     * (transpiled, as a bundler-free app would ship it).
+     */
+    async function compileAndRun(folder: string, skipLibCheck: boolean): Promise<void> {
+      const source = join(ROOT, "test-install", folder);
+      const files = readdirSync(source)
+        .filter((f) => f.endsWith(".ts"))
+        .sort();
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) writeFileSync(join(app, file), readFileSync(join(source, file), "utf8"));
+      writeFileSync(
+        join(app, `tsconfig.${folder}.json`),
+        JSON.stringify({
+          compilerOptions: {
+            module: "NodeNext",
+            moduleResolution: "nodenext",
+            target: "ES2022",
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            skipLibCheck,
+            noEmit: true,
+            types: [],
+          },
+          files,
+        }),
+      );
+      await sh(process.execPath, [TSC, "-p", `tsconfig.${folder}.json`], app);
+      for (const file of files.filter((f) => f.endsWith(".run.ts"))) {
+        const js = ts.transpileModule(readFileSync(join(source, file), "utf8"), {
+          compilerOptions: {
+            module: ts.ModuleKind.ESNext,
+            target: ts.ScriptTarget.ES2022,
+            verbatimModuleSyntax: false,
+          },
+        }).outputText;
+        const out = file.replace(/\.ts$/, ".mjs");
+        writeFileSync(join(app, out), js);
+        await sh(process.execPath, [out], app);
+      }
     }
-  }
 
-  /** Code a newcomer writes, from the docs (test-install/newcomer/), our declaration files checked too. */
-  it("compiles and runs the newcomer's code under strict + nodenext + exactOptionalPropertyTypes", () => compileAndRun("newcomer", false), TIMEOUT);
+    /** Code a newcomer writes, from the docs (test-install/newcomer/), our declaration files checked too. */
+    it(
+      "compiles and runs the newcomer's code under strict + nodenext + exactOptionalPropertyTypes",
+      () => compileAndRun("newcomer", false),
+      TIMEOUT,
+    );
 
-  /**
-   * An AI SDK page moved onto glove-server (test-install/newcomer-ai-sdk/): useChat with
-   * glove-react/ai-sdk's transport, and the transport run with node. skipLibCheck as in the AI SDK's
-   * own templates: its declaration files do not compile under exactOptionalPropertyTypes.
-   */
-  it("compiles an AI SDK useChat page on glove-react/ai-sdk and runs its transport", () => compileAndRun("newcomer-ai-sdk", true), TIMEOUT);
-});
+    /**
+     * An AI SDK page moved onto glove-server (test-install/newcomer-ai-sdk/): useChat with
+     * glove-react/ai-sdk's transport, and the transport run with node. skipLibCheck as in the AI SDK's
+     * own templates: its declaration files do not compile under exactOptionalPropertyTypes.
+     */
+    it(
+      "compiles an AI SDK useChat page on glove-react/ai-sdk and runs its transport",
+      () => compileAndRun("newcomer-ai-sdk", true),
+      TIMEOUT,
+    );
+  },
+);

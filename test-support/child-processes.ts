@@ -20,7 +20,10 @@ export function buildForChildProcesses(packageDir: string): void {
 }
 
 function withBuildLock(build: () => void): void {
-  const lock = join(tmpdir(), `glove-test-build-${createHash("sha256").update(repoRoot).digest("hex").slice(0, 12)}.lock`);
+  const lock = join(
+    tmpdir(),
+    `glove-test-build-${createHash("sha256").update(repoRoot).digest("hex").slice(0, 12)}.lock`,
+  );
   // Another test file's build may take long on a loaded machine: wait nearly as long as a build may take.
   const giveUpAt = Date.now() + SLOW_WORK_MS - 10_000;
   for (;;) {
@@ -66,7 +69,10 @@ export async function killWhileToolRuns(script: string, args: string[]): Promise
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child never started its tool; stderr: ${stderr}`)), PROMPT_WAIT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`child never started its tool; stderr: ${stderr}`)),
+      PROMPT_WAIT_MS,
+    );
     child.stdout.on("data", (chunk: Buffer) => {
       if (chunk.toString().includes("TOOL_RUNNING")) {
         clearTimeout(timer);

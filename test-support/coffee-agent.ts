@@ -18,7 +18,8 @@ export function expectNoOrphanedToolCalls(messages: readonly Message[]): void {
   messages.forEach((m, i) => {
     if (!m.tool_calls?.length) return;
     const answered = new Set(messages[i + 1]?.tool_results?.map((r) => r.call_id));
-    for (const call of m.tool_calls) expect(answered.has(call.id), `tool call ${call.id} of message ${i} has no result`).toBe(true);
+    for (const call of m.tool_calls)
+      expect(answered.has(call.id), `tool call ${call.id} of message ${i} has no result`).toBe(true);
   });
 }
 
@@ -26,9 +27,16 @@ export function expectNoOrphanedToolCalls(messages: readonly Message[]): void {
  * The agent on `store` posts an inbox item; `resolveElsewhere` answers it (from another process);
  * the next request must carry the answer, and the item ends consumed.
  */
-export async function expectInboxAnswerReachesNextRequest(store: StoreAdapter, resolveElsewhere: (itemId: string) => void | Promise<void>): Promise<void> {
+export async function expectInboxAnswerReachesNextRequest(
+  store: StoreAdapter,
+  resolveElsewhere: (itemId: string) => void | Promise<void>,
+): Promise<void> {
   const model = new ScriptedModel([
-    { toolCalls: [{ name: "glove_post_to_inbox", input: { tag: "oat_milk", request: "When is oat milk back?", blocking: false } }] },
+    {
+      toolCalls: [
+        { name: "glove_post_to_inbox", input: { tag: "oat_milk", request: "When is oat milk back?", blocking: false } },
+      ],
+    },
     { text: "I've asked; I'll let you know." },
     { text: "Good news: oat milk is back." },
   ]);

@@ -31,7 +31,11 @@ export function expectValidHistory(messages: readonly Message[]): void {
 }
 
 /** Runs a child until `ready` says so, then kills it with SIGKILL. Fails when it exits first. */
-async function killWhen(script: string, args: string[], ready: (stdout: string) => boolean | Promise<boolean>): Promise<string> {
+async function killWhen(
+  script: string,
+  args: string[],
+  ready: (stdout: string) => boolean | Promise<boolean>,
+): Promise<string> {
   const child = spawn(process.execPath, [script, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -46,7 +50,10 @@ async function killWhen(script: string, args: string[], ready: (stdout: string) 
   );
   const giveUpAt = Date.now() + PROMPT_WAIT_MS;
   while (!(await ready(stdout))) {
-    if (exit) throw new Error(`child ${script} exited (${JSON.stringify(exit)}) before it was killed; stdout: ${stdout}; stderr: ${stderr}`);
+    if (exit)
+      throw new Error(
+        `child ${script} exited (${JSON.stringify(exit)}) before it was killed; stdout: ${stdout}; stderr: ${stderr}`,
+      );
     if (Date.now() > giveUpAt) {
       child.kill("SIGKILL");
       throw new Error(`child ${script} never got ready; stdout: ${stdout}; stderr: ${stderr}`);
@@ -71,9 +78,13 @@ function printed(stdout: string, tag: string): unknown {
  * turn finished with the answer, each effect happened once, the history is valid and the
  * question was answered once.
  */
-export async function expectKilledQuestionAnsweredOnce({ script, args, store, effectsFile }: DurableCrashTarget, restarts: number): Promise<void> {
+export async function expectKilledQuestionAnsweredOnce(
+  { script, args, store, effectsFile }: DurableCrashTarget,
+  restarts: number,
+): Promise<void> {
   const child = (mode: string) => [...args, effectsFile, mode, "Grace"];
-  const pendingQuestions = async () => ((await store.getWaits?.({ status: "pending" })) ?? []).filter((w) => w.kind === "question");
+  const pendingQuestions = async () =>
+    ((await store.getWaits?.({ status: "pending" })) ?? []).filter((w) => w.kind === "question");
   // 1. The process that asks dies while it waits, once the question is stored.
   await killWhen(script, child("ask"), async () => (await pendingQuestions()).length > 0);
   const [question] = await pendingQuestions();
@@ -82,19 +93,32 @@ export async function expectKilledQuestionAnsweredOnce({ script, args, store, ef
   // 2. Processes that start, see the question, and die too.
   for (let i = 1; i < restarts; i++) {
     const out = await killWhen(script, child("list"), (stdout) => stdout.includes("PENDING "));
-    expect(printed(out, "PENDING")).toEqual([expect.objectContaining({ id: question!.id, toolName: "book_table", toolCallId: "call-book-1", input: { restaurant: "Chez Ada" } })]);
+    expect(printed(out, "PENDING")).toEqual([
+      expect.objectContaining({
+        id: question!.id,
+        toolName: "book_table",
+        toolCallId: "call-book-1",
+        input: { restaurant: "Chez Ada" },
+      }),
+    ]);
   }
 
   // 3. A new process answers: the turn resumes there and finishes.
   const { code, out } = await runNode(script, child("answer"));
   expect(code, out).toBe(0);
-  expect(printed(out, "RESULT")).toEqual({ text: "success: Chez Ada for Grace (deposit-1)", pending: [question!.id], after: [] });
+  expect(printed(out, "RESULT")).toEqual({
+    text: "success: Chez Ada for Grace (deposit-1)",
+    pending: [question!.id],
+    after: [],
+  });
 
   // The deposit (before the wait) ran once, in the killed process; the booking once, after the answer.
   expect(readFileSync(effectsFile, "utf8")).toBe("deposit\nbooked Grace\n");
   const messages = await store.getMessages();
   expectValidHistory(messages);
-  expect(messages.flatMap((m) => m.tool_results ?? []).map((r) => [r.call_id, r.result.status])).toEqual([["call-book-1", "success"]]);
+  expect(messages.flatMap((m) => m.tool_results ?? []).map((r) => [r.call_id, r.result.status])).toEqual([
+    ["call-book-1", "success"],
+  ]);
   expect(messages.at(-1)).toMatchObject({ sender: "agent", text: "success: Chez Ada for Grace (deposit-1)" });
   const waits = (await store.getWaits?.()) ?? [];
   expect(waits.map((w) => [w.kind, w.status, w.value])).toEqual([

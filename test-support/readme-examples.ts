@@ -16,7 +16,13 @@ export interface ReadmeExamplesOptions {
 }
 
 /** Runs every ```ts block of a package README as a test, so documented examples cannot rot. */
-export function describeReadmeExamples({ title, packageDir, atLeast, enabled = true, rewrite = (code) => code }: ReadmeExamplesOptions): void {
+export function describeReadmeExamples({
+  title,
+  packageDir,
+  atLeast,
+  enabled = true,
+  rewrite = (code) => code,
+}: ReadmeExamplesOptions): void {
   const readme = readFileSync(join(packageDir, "README.md"), "utf8");
   const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
   const outDir = join(packageDir, "test", ".doctest");
@@ -27,7 +33,11 @@ export function describeReadmeExamples({ title, packageDir, atLeast, enabled = t
       if (blocks.length < atLeast) throw new Error(`expected the README's examples, found ${blocks.length}`);
     });
     blocks.forEach((code, i) => {
-      const heading = readme.slice(0, readme.indexOf(code)).match(/^## (.+)$/gm)?.at(-1) ?? "intro";
+      const heading =
+        readme
+          .slice(0, readme.indexOf(code))
+          .match(/^## (.+)$/gm)
+          ?.at(-1) ?? "intro";
       it(`example ${i + 1} (${heading.replace(/^## /, "")}) runs`, async () => {
         const file = join(outDir, `readme-${i + 1}.ts`);
         writeFileSync(file, `${rewrite(code)}\nexport {};\n`);

@@ -13,7 +13,11 @@ interface ChatMessage {
 const TOOLS = [
   {
     type: "function",
-    function: { name: "lookup", description: LOOKUP_DESCRIPTION, parameters: z.toJSONSchema(lookupSchema, { io: "input" }) },
+    function: {
+      name: "lookup",
+      description: LOOKUP_DESCRIPTION,
+      parameters: z.toJSONSchema(lookupSchema, { io: "input" }),
+    },
   },
 ];
 
@@ -36,7 +40,13 @@ export function createBareSession(baseURL: string, onEvent?: (type: string, data
     const res = await fetch(url, {
       method: "POST",
       headers,
-      body: JSON.stringify({ model: MODEL, messages, tools: TOOLS, stream: true, stream_options: { include_usage: true } }),
+      body: JSON.stringify({
+        model: MODEL,
+        messages,
+        tools: TOOLS,
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     });
     if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
     const decoder = new TextDecoder();
@@ -57,7 +67,12 @@ export function createBareSession(baseURL: string, onEvent?: (type: string, data
           continue;
         }
         const json = JSON.parse(data) as {
-          choices: Array<{ delta: { content?: string; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> } }>;
+          choices: Array<{
+            delta: {
+              content?: string;
+              tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }>;
+            };
+          }>;
         };
         const delta = json.choices[0]?.delta;
         if (!delta) continue;
@@ -78,7 +93,11 @@ export function createBareSession(baseURL: string, onEvent?: (type: string, data
     await emit("token_consumption", { tokens_in: 0, tokens_out: 0 });
     const message: ChatMessage = { role: "assistant", content: text || null };
     if (calls.length) {
-      message.tool_calls = calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } }));
+      message.tool_calls = calls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.args },
+      }));
     }
     return message;
   }
@@ -92,7 +111,9 @@ export function createBareSession(baseURL: string, onEvent?: (type: string, data
         if (!reply.tool_calls) return;
         for (const c of reply.tool_calls) {
           const parsed = lookupSchema.safeParse(JSON.parse(c.function.arguments));
-          const result = parsed.success ? runLookup(parsed.data) : { status: "error", data: null, message: parsed.error.message };
+          const result = parsed.success
+            ? runLookup(parsed.data)
+            : { status: "error", data: null, message: parsed.error.message };
           await emit("tool_use_result", { id: c.id, result });
           messages.push({ role: "tool", tool_call_id: c.id, content: JSON.stringify(result) });
         }

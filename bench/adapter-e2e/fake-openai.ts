@@ -48,24 +48,38 @@ export function answer(messages: ChatMessage[], plan: AnswerPlan = {}): string {
   const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
   let out = frame(chunk({ role: "assistant", content: "" }));
   if (toolTurns < (plan.toolTurns ?? TOOL_TURNS)) {
-    if (plan.preamble !== false) for (const w of ["Let ", "me ", "look ", "that ", "up."]) out += frame(chunk({ content: w }));
+    if (plan.preamble !== false)
+      for (const w of ["Let ", "me ", "look ", "that ", "up."]) out += frame(chunk({ content: w }));
     const id = `call_${lastUser}_${toolTurns}`;
-    out += frame(chunk({ tool_calls: [{ index: 0, id, type: "function", function: { name: "lookup", arguments: "" } }] }));
+    out += frame(
+      chunk({ tool_calls: [{ index: 0, id, type: "function", function: { name: "lookup", arguments: "" } }] }),
+    );
     out += frame(chunk({ tool_calls: [{ index: 0, function: { arguments: '{"query":"item ' } }] }));
     out += frame(chunk({ tool_calls: [{ index: 0, function: { arguments: `${toolTurns + 1}"}` } }] }));
     out += frame(chunk({}, "tool_calls"));
-    out += frame({ ...chunk({}), choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: 20, total_tokens: promptTokens + 20 } });
+    out += frame({
+      ...chunk({}),
+      choices: [],
+      usage: { prompt_tokens: promptTokens, completion_tokens: 20, total_tokens: promptTokens + 20 },
+    });
   } else {
     const words = (plan.text ?? DEFAULT_TEXT).split(" ");
     for (const w of words) out += frame(chunk({ content: `${w} ` }));
     out += frame(chunk({}, "stop"));
-    out += frame({ ...chunk({}), choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: 16, total_tokens: promptTokens + 16 } });
+    out += frame({
+      ...chunk({}),
+      choices: [],
+      usage: { prompt_tokens: promptTokens, completion_tokens: 16, total_tokens: promptTokens + 16 },
+    });
   }
   return out + "data: [DONE]\n\n";
 }
 
 /** An OpenAI chat-completions server on 127.0.0.1 playing `answer`. */
-export async function startFakeOpenAI(port = 0, plan: AnswerPlan = {}): Promise<{ server: Server; url: string; requests: () => number }> {
+export async function startFakeOpenAI(
+  port = 0,
+  plan: AnswerPlan = {},
+): Promise<{ server: Server; url: string; requests: () => number }> {
   let requests = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

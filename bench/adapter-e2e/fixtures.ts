@@ -6,6 +6,9 @@ export const lookupSchema = z.object({ query: z.string() });
 export const LOOKUP_DESCRIPTION = "Look an item up in the inventory.";
 
 /** The tool both loops run: same input, same output. */
-export function runLookup(input: { query: string }): { status: "success"; data: { query: string; inStock: boolean; quantity: number } } {
+export function runLookup(input: { query: string }): {
+  status: "success";
+  data: { query: string; inStock: boolean; quantity: number };
+} {
   return { status: "success", data: { query: input.query, inStock: true, quantity: input.query.length * 7 } };
 }

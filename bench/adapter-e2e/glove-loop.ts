@@ -23,7 +23,9 @@ export function createGloveSession(baseURL: string, viaFetch = false): E2ESessio
     baseURL,
     apiKey: "sk-bench",
     maxRetries: 0,
-    ...(viaFetch ? { fetch: (input: string | URL | Request, init?: RequestInit) => globalThis.fetch(input, init) } : {}),
+    ...(viaFetch
+      ? { fetch: (input: string | URL | Request, init?: RequestInit) => globalThis.fetch(input, init) }
+      : {}),
   });
   let events = 0;
   const subscriber: SubscriberAdapter = {
@@ -36,9 +38,18 @@ export function createGloveSession(baseURL: string, viaFetch = false): E2ESessio
     model,
     displayManager: new Displaymanager(),
     systemPrompt: SYSTEM_PROMPT,
-    compaction_config: { compaction_instructions: "Summarise.", compaction_context_limit: Number.MAX_SAFE_INTEGER, max_turns: 1_000_000 },
+    compaction_config: {
+      compaction_instructions: "Summarise.",
+      compaction_context_limit: Number.MAX_SAFE_INTEGER,
+      max_turns: 1_000_000,
+    },
   })
-    .fold({ name: "lookup", description: LOOKUP_DESCRIPTION, inputSchema: lookupSchema, do: async (input) => runLookup(input) })
+    .fold({
+      name: "lookup",
+      description: LOOKUP_DESCRIPTION,
+      inputSchema: lookupSchema,
+      do: async (input) => runLookup(input),
+    })
     .addSubscriber(subscriber)
     .build();
   return {

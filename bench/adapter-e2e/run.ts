@@ -87,20 +87,35 @@ async function main(): Promise<void> {
     const ratio = g / b;
     const f = (n: number) => n.toFixed(1);
     const messages = REQUESTS * (2 + 2 * TOOL_TURNS);
-    console.log(`adapter-e2e — Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-    console.log(`${REQUESTS} requests × ${TOOL_TURNS} tool turns (+1 text turn) = ${REQUESTS * CALLS_PER_REQUEST} model calls per session; conversation grows to ${messages} messages; ${REPS} reps (median).`);
+    console.log(
+      `adapter-e2e — Node ${process.version}, ${os.cpus().length} CPUs, load ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(" ")}`,
+    );
+    console.log(
+      `${REQUESTS} requests × ${TOOL_TURNS} tool turns (+1 text turn) = ${REQUESTS * CALLS_PER_REQUEST} model calls per session; conversation grows to ${messages} messages; ${REPS} reps (median).`,
+    );
     console.log("");
     console.log("| loop | CPU µs/call | wall µs/call | CPU µs/call, requests 1–10 | CPU µs/call, last 10 |");
     console.log("|---|---:|---:|---:|---:|");
     for (const loop of NAMES) {
-      console.log(`| ${loop} | ${f(med(loop, "cpuUs"))} | ${f(med(loop, "wallUs"))} | ${f(med(loop, "firstCpuUs"))} | ${f(med(loop, "lastCpuUs"))} |`);
+      console.log(
+        `| ${loop} | ${f(med(loop, "cpuUs"))} | ${f(med(loop, "wallUs"))} | ${f(med(loop, "firstCpuUs"))} | ${f(med(loop, "lastCpuUs"))} |`,
+      );
     }
     console.log("");
     console.log(`glove/bare CPU: ${ratio.toFixed(2)}× (target ≤ ${TARGET}×) → ${ratio <= TARGET ? "PASS" : "FAIL"}`);
-    console.log(`per-rep ratios: ${samples.glove.map((s, i) => (s.cpuUs / samples.bare[i]!.cpuUs).toFixed(2)).join(" ")}`);
+    console.log(
+      `per-rep ratios: ${samples.glove.map((s, i) => (s.cpuUs / samples.bare[i]!.cpuUs).toFixed(2)).join(" ")}`,
+    );
     const gf = med("glove-fetch", "cpuUs");
-    console.log(`glove-fetch/bare CPU: ${(gf / b).toFixed(2)}× (the adapter given \`fetch\`: the transport before decision 0035); glove/glove-fetch: ${(g / gf).toFixed(2)}×`);
-    console.log(`per-rep glove-fetch/bare: ${samples["glove-fetch"].map((s, i) => (s.cpuUs / samples.bare[i]!.cpuUs).toFixed(2)).join(" ")}`);
+    console.log(
+      `glove-fetch/bare CPU: ${(gf / b).toFixed(2)}× (the adapter given \`fetch\`: the transport before decision 0035); glove/glove-fetch: ${(g / gf).toFixed(2)}×`,
+    );
+    console.log(
+      `per-rep glove-fetch/bare: ${samples["glove-fetch"].map((s, i) => (s.cpuUs / samples.bare[i]!.cpuUs).toFixed(2)).join(" ")}`,
+    );
   } finally {
     child.kill();
   }

@@ -49,7 +49,10 @@ export function packageOf(source: string): string {
 }
 
 async function build(options: MeasureOptions): Promise<OutputChunk[]> {
-  const [{ build: viteBuild }, { default: react }] = await Promise.all([import("vite"), import("@vitejs/plugin-react")]);
+  const [{ build: viteBuild }, { default: react }] = await Promise.all([
+    import("vite"),
+    import("@vitejs/plugin-react"),
+  ]);
   const output = (await viteBuild({
     configFile: false,
     root: PAGE_DIR,
@@ -66,7 +69,9 @@ async function build(options: MeasureOptions): Promise<OutputChunk[]> {
       rollupOptions: { input: join(PAGE_DIR, "main.tsx"), external: [/^react(-dom)?($|\/)/] },
     },
   })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
-  return (Array.isArray(output) ? output : [output]).flatMap((result) => result.output).filter((item): item is OutputChunk => item.type === "chunk");
+  return (Array.isArray(output) ? output : [output])
+    .flatMap((result) => result.output)
+    .filter((item): item is OutputChunk => item.type === "chunk");
 }
 
 /** Minified bytes of the chunk by source file, from its source map (a segment runs to the next one). */
@@ -80,7 +85,7 @@ function bytesBySource(chunk: OutputChunk, into: Map<string, string[]>): void {
     const first = segments[0]?.[0] ?? text.length;
     if (first > 0) push(into, "(unmapped)", text.slice(0, first));
     segments.forEach((segment, i) => {
-      const source = segment.length > 1 ? chunk.map!.sources[segment[1]!] ?? "(unmapped)" : "(unmapped)";
+      const source = segment.length > 1 ? (chunk.map!.sources[segment[1]!] ?? "(unmapped)") : "(unmapped)";
       push(into, source, text.slice(segment[0], segments[i + 1]?.[0] ?? text.length));
     });
   });
@@ -110,11 +115,13 @@ export async function measurePage(options: MeasureOptions = {}): Promise<BundleR
   const sources = new Map<string, string[]>();
   for (const chunk of start) bytesBySource(chunk, sources);
   const texts = new Map<string, string>();
-  for (const [source, parts] of sources) texts.set(packageOf(source), (texts.get(packageOf(source)) ?? "") + parts.join(""));
+  for (const [source, parts] of sources)
+    texts.set(packageOf(source), (texts.get(packageOf(source)) ?? "") + parts.join(""));
   const packages = [...texts]
     .map(([name, text]) => ({ name, minified: bytes(text), gzip: gzip(text) }))
     .sort((a, b) => b.minified - a.minified);
-  const sum = (list: OutputChunk[], size: (code: string) => number) => list.reduce((total, chunk) => total + size(chunk.code), 0);
+  const sum = (list: OutputChunk[], size: (code: string) => number) =>
+    list.reduce((total, chunk) => total + size(chunk.code), 0);
   return {
     start: {
       files: [...start].map((chunk) => chunk.fileName),

@@ -8,13 +8,19 @@ import { BUDGET_BYTES, measurePage } from "./measure.js";
 const from = process.env.BENCH_FROM === "dist" ? "dist" : "source";
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
-console.log(`Building bench/bundle-size/page with Vite (production, minified, React external; workspace packages from their ${from === "dist" ? "built dist/" : "TypeScript sources"})…`);
+console.log(
+  `Building bench/bundle-size/page with Vite (production, minified, React external; workspace packages from their ${from === "dist" ? "built dist/" : "TypeScript sources"})…`,
+);
 const report = await measurePage({ from });
 console.log(`\nloaded at start: ${report.start.files.join(", ")}`);
 console.log("\n| package | minified | gzip (alone) |");
 console.log("|---|---:|---:|");
 for (const p of report.start.packages) console.log(`| ${p.name} | ${kib(p.minified)} | ${kib(p.gzip)} |`);
 console.log(`| **total at start** | **${kib(report.start.minified)}** | **${kib(report.start.gzip)}** |`);
-console.log(`\non demand (local mode, never fetched by a server-mode page): ${kib(report.lazy.minified)} minified, ${kib(report.lazy.gzip)} gzip (${report.lazy.files.join(", ")})`);
+console.log(
+  `\non demand (local mode, never fetched by a server-mode page): ${kib(report.lazy.minified)} minified, ${kib(report.lazy.gzip)} gzip (${report.lazy.files.join(", ")})`,
+);
 const ok = report.start.minified <= BUDGET_BYTES;
-console.log(`\nbudget: ${kib(report.start.minified)} at start, minified (target ≤ ${kib(BUDGET_BYTES)}): ${ok ? "PASS" : "FAIL"}`);
+console.log(
+  `\nbudget: ${kib(report.start.minified)} at start, minified (target ≤ ${kib(BUDGET_BYTES)}): ${ok ? "PASS" : "FAIL"}`,
+);

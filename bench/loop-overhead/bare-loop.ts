@@ -22,14 +22,18 @@ const TOOLS = new Map<string, BareTool>([
     "search",
     async (raw) => {
       const parsed = searchSchema.safeParse(raw);
-      return parsed.success ? { status: "success", data: runSearch(parsed.data) } : { status: "error", data: null, message: parsed.error.message };
+      return parsed.success
+        ? { status: "success", data: runSearch(parsed.data) }
+        : { status: "error", data: null, message: parsed.error.message };
     },
   ],
   [
     "price",
     async (raw) => {
       const parsed = priceSchema.safeParse(raw);
-      return parsed.success ? { status: "success", data: runPrice(parsed.data) } : { status: "error", data: null, message: parsed.error.message };
+      return parsed.success
+        ? { status: "success", data: runPrice(parsed.data) }
+        : { status: "error", data: null, message: parsed.error.message };
     },
   ],
 ]);
@@ -41,7 +45,9 @@ async function fakeModel(messages: readonly Message[], emit: Emit): Promise<Mess
   const last = messages[messages.length - 1];
   const toolTurn = !last?.tool_results?.length;
   const text = toolTurn ? TOOL_TURN_TEXT : TEXT_TURN_TEXT;
-  const calls: ToolCall[] = toolTurn ? [{ tool_name: "search", input_args: SEARCH_INPUT, id: `bare_${callSeq++}` }] : [];
+  const calls: ToolCall[] = toolTurn
+    ? [{ tool_name: "search", input_args: SEARCH_INPUT, id: `bare_${callSeq++}` }]
+    : [];
   for (const chunk of text.match(/\S+\s*|\s+/g) ?? [text]) await emit("text_delta", { text: chunk });
   for (const c of calls) await emit("tool_use", { id: c.id, name: c.tool_name, input: c.input_args });
   await emit("model_response_complete", {
@@ -74,7 +80,9 @@ export function createBareSession(history: Message[]): LoopSession {
         const results: ToolResult[] = [];
         for (const call of reply.tool_calls) {
           const tool = TOOLS.get(call.tool_name);
-          const result: ToolResultData = tool ? await tool(call.input_args) : { status: "error", data: null, message: "unknown tool" };
+          const result: ToolResultData = tool
+            ? await tool(call.input_args)
+            : { status: "error", data: null, message: "unknown tool" };
           await emit("tool_use_result", { tool_name: call.tool_name, call_id: call.id, result });
           results.push({ tool_name: call.tool_name, call_id: call.id, result });
         }

@@ -49,7 +49,10 @@ export function makeHistory(length: number): Message[] {
   const out: Message[] = [];
   for (let i = 0; length - out.length >= 2; i++) {
     const question: Message = { sender: "user", text: `Question number ${i}: what do you have about topic ${i}?` };
-    const answer: Message = { sender: "agent", text: `Here is what I found about topic ${i}: two books, both in stock.` };
+    const answer: Message = {
+      sender: "agent",
+      text: `Here is what I found about topic ${i}: two books, both in stock.`,
+    };
     if (length - out.length < 4) {
       out.push(question, answer); // a plain exchange fills the remainder
       continue;
@@ -59,7 +62,11 @@ export function makeHistory(length: number): Message[] {
     out.push(
       question,
       { sender: "agent", text: TOOL_TURN_TEXT, tool_calls: [call] },
-      { sender: "user", text: "", tool_results: [{ tool_name: "search", call_id: call.id, result: { status: "success", data } }] },
+      {
+        sender: "user",
+        text: "",
+        tool_results: [{ tool_name: "search", call_id: call.id, result: { status: "success", data } }],
+      },
       answer,
     );
   }

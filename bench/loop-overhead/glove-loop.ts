@@ -58,8 +58,18 @@ export async function createGloveSession(history: Message[]): Promise<LoopSessio
     // High limits: no compaction during the benchmark.
     compaction_config: { compaction_instructions: "Summarise.", compaction_context_limit: Number.MAX_SAFE_INTEGER },
   })
-    .fold({ name: "search", description: "Search the catalogue.", inputSchema: searchSchema, do: async (input) => runSearch(input) })
-    .fold({ name: "price", description: "Price of a book by ISBN.", inputSchema: priceSchema, do: async (input) => runPrice(input) })
+    .fold({
+      name: "search",
+      description: "Search the catalogue.",
+      inputSchema: searchSchema,
+      do: async (input) => runSearch(input),
+    })
+    .fold({
+      name: "price",
+      description: "Price of a book by ISBN.",
+      inputSchema: priceSchema,
+      do: async (input) => runPrice(input),
+    })
     .addSubscriber(subscriber)
     .build();
 

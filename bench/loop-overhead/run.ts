@@ -11,7 +11,11 @@ const env = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const REPS = env("BENCH_REPS", 7);
 const SESSIONS = env("BENCH_SESSIONS", 200);
 const REQUESTS = env("BENCH_REQUESTS", 2);
-const opts: MeasureOptions = { sessions: SESSIONS, requestsPerSession: REQUESTS, gcBefore: process.env.BENCH_GC !== "0" };
+const opts: MeasureOptions = {
+  sessions: SESSIONS,
+  requestsPerSession: REQUESTS,
+  gcBefore: process.env.BENCH_GC !== "0",
+};
 
 type LoopName = "glove" | "bare";
 const loops: Record<LoopName, (history: ReturnType<typeof makeHistory>) => Promise<LoopSession>> = {
@@ -42,7 +46,8 @@ async function main(): Promise<void> {
     }
   }
 
-  const med = (loop: LoopName, L: number, field: keyof PerCall) => median(results.get(key(loop, L))!.map((r) => r[field]));
+  const med = (loop: LoopName, L: number, field: keyof PerCall) =>
+    median(results.get(key(loop, L))!.map((r) => r[field]));
   const fmt = (n: number, digits = 1) => n.toFixed(digits);
   const base = med("glove", LENGTHS[0], "cpuUs");
   const baseBare = med("bare", LENGTHS[0], "cpuUs");
@@ -70,7 +75,9 @@ async function main(): Promise<void> {
       `full GC before each timed region: ${gcOn ? "yes" : "no"}`,
   );
   console.log("");
-  console.log("| L (history) | glove CPU µs/call | bare CPU µs/call | glove/bare | glove growth vs L=10 | bare growth vs L=10 | glove wall µs/call | bare wall µs/call |");
+  console.log(
+    "| L (history) | glove CPU µs/call | bare CPU µs/call | glove/bare | glove growth vs L=10 | bare growth vs L=10 | glove wall µs/call | bare wall µs/call |",
+  );
   console.log("|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     console.log(
@@ -80,7 +87,9 @@ async function main(): Promise<void> {
   console.log("");
   const worst = Math.max(...rows.map((r) => r.growth));
   const pass = worst <= MAX_GROWTH;
-  console.log(`Glove per-call CPU growth from L=${LENGTHS[0]} to L=${LENGTHS[LENGTHS.length - 1]}: ${fmt(rows[rows.length - 1]!.growth, 2)}× (max over lengths ${fmt(worst, 2)}×, target ≤ ${MAX_GROWTH}×)`);
+  console.log(
+    `Glove per-call CPU growth from L=${LENGTHS[0]} to L=${LENGTHS[LENGTHS.length - 1]}: ${fmt(rows[rows.length - 1]!.growth, 2)}× (max over lengths ${fmt(worst, 2)}×, target ≤ ${MAX_GROWTH}×)`,
+  );
   console.log(pass ? "PASS" : "FAIL");
 }
 

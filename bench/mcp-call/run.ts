@@ -19,7 +19,11 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 
 const require = createRequire(import.meta.url);
-const serverScript = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")), "dist", "index.js");
+const serverScript = path.join(
+  path.dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")),
+  "dist",
+  "index.js",
+);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -39,18 +43,26 @@ const connection = await connectMcp({
   name: "Memory",
   description: "knowledge graph",
   url: "stdio://memory",
-  stdio: { command: process.execPath, args: [serverScript], env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: path.join(dir, "g.jsonl") } },
+  stdio: {
+    command: process.execPath,
+    args: [serverScript],
+    env: { PATH: process.env.PATH ?? "", MEMORY_FILE_PATH: path.join(dir, "g.jsonl") },
+  },
 });
 try {
   const folds = bridgeMcpTools(connection, true);
   const readGraph = folds.find((f) => f.name === "memory__read_graph")!;
   const display = new Displaymanager();
-  await connection.client.callTool({ name: "create_entities", arguments: { entities: [{ name: "Ada", entityType: "person", observations: ["likes tea"] }] } });
+  await connection.client.callTool({
+    name: "create_entities",
+    arguments: { entities: [{ name: "Ada", entityType: "person", observations: ["likes tea"] }] },
+  });
 
   // A fresh conversation per batch, so the loop figure is not about history length.
   const freshGlove = () => {
     const steps: ScriptedStep[] = [];
-    for (let i = 0; i < CALLS; i++) steps.push({ toolCalls: [{ name: "memory__read_graph", input: {} }] }, { text: "ok" });
+    for (let i = 0; i < CALLS; i++)
+      steps.push({ toolCalls: [{ name: "memory__read_graph", input: {} }] }, { text: "ok" });
     return new Glove({
       store: new MemoryStore("bench"),
       model: new ScriptedModel(steps),

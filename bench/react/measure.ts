@@ -11,7 +11,16 @@ import type { ChatKind, PageResult } from "./types.js";
 export type { ChatKind, PageResult };
 
 export const CHROMIUM = process.env.GLOVE_CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export interface Sample extends PageResult {
   /** Main-thread busy time during the stream (CDP TaskDuration delta). */
@@ -29,7 +38,8 @@ export interface BenchOptions {
 }
 
 export async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install chromium, or set GLOVE_CHROMIUM).`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium is not installed at ${CHROMIUM} (apt-get install chromium, or set GLOVE_CHROMIUM).`);
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }
 
@@ -48,7 +58,11 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
 }
 
 async function once(page: Page, cdp: CDPSession, kind: ChatKind, options: BenchOptions): Promise<Sample> {
-  await page.evaluate(([k, t, e]) => (globalThis as unknown as BenchWindow).__bench.prepare(k, t, e), [kind, options.tokens, options.entries] as const);
+  await page.evaluate(([k, t, e]) => (globalThis as unknown as BenchWindow).__bench.prepare(k, t, e), [
+    kind,
+    options.tokens,
+    options.entries,
+  ] as const);
   const before = await metrics(cdp);
   const result = await page.evaluate(() => (globalThis as unknown as BenchWindow).__bench.go());
   const after = await metrics(cdp);

@@ -44,7 +44,8 @@ export async function servePage(dir: string): Promise<PageServer> {
     const file = resolve(join(root, path === "/" ? "index.html" : path));
     if (!file.startsWith(root + sep)) return void response.writeHead(404).end();
     readFile(file).then(
-      (body) => response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body),
+      (body) =>
+        response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body),
       () => response.writeHead(404).end(),
     );
   });

@@ -16,7 +16,12 @@ const num = (name: string, fallback: number) => {
   return value;
 };
 
-const options = { tokens: num("BENCH_TOKENS", 5000), entries: num("BENCH_ENTRIES", 500), reps: num("BENCH_REPS", 5), warmup: num("BENCH_WARMUP", 1) };
+const options = {
+  tokens: num("BENCH_TOKENS", 5000),
+  entries: num("BENCH_ENTRIES", 500),
+  reps: num("BENCH_REPS", 5),
+  warmup: num("BENCH_WARMUP", 1),
+};
 const f1 = (n: number) => n.toFixed(1);
 
 const dir = await mkdtemp(join(tmpdir(), "glove-bench-react-"));
@@ -26,21 +31,31 @@ try {
   const server = await servePage(dir);
   const browser = await launch();
   try {
-    console.log(`Chromium ${browser.version()}: ${options.tokens} tokens into ${options.entries} entries, ${options.reps} reps (+${options.warmup} warm-up), alternating order`);
+    console.log(
+      `Chromium ${browser.version()}: ${options.tokens} tokens into ${options.entries} entries, ${options.reps} reps (+${options.warmup} warm-up), alternating order`,
+    );
     const samples: Sample[] = await runBench(browser, server.url, options);
     for (const s of samples) {
-      console.log(`  ${s.kind.padEnd(5)} commits ${String(s.commits).padStart(5)}  wall ${f1(s.wallMs).padStart(7)} ms  task ${f1(s.taskMs).padStart(7)} ms  script ${f1(s.scriptMs).padStart(7)} ms  render ${f1(s.renderMs).padStart(7)} ms  long tasks ${s.longTasks} (${f1(s.longTaskMs)} ms)${s.longTasks ? ` at ${s.longTaskSpans.map(([at, ms]) => `${at}+${ms}`).join(", ")}` : ""}`);
+      console.log(
+        `  ${s.kind.padEnd(5)} commits ${String(s.commits).padStart(5)}  wall ${f1(s.wallMs).padStart(7)} ms  task ${f1(s.taskMs).padStart(7)} ms  script ${f1(s.scriptMs).padStart(7)} ms  render ${f1(s.renderMs).padStart(7)} ms  long tasks ${s.longTasks} (${f1(s.longTaskMs)} ms)${s.longTasks ? ` at ${s.longTaskSpans.map(([at, ms]) => `${at}+${ms}`).join(", ")}` : ""}`,
+      );
     }
     const { glove, plain } = summarise(samples);
-    console.log("\n| chat | commits | tokens/commit | wall ms | main-thread task ms | script ms | React render ms | long tasks (ms) |");
+    console.log(
+      "\n| chat | commits | tokens/commit | wall ms | main-thread task ms | script ms | React render ms | long tasks (ms) |",
+    );
     console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (const s of [glove, plain]) {
-      console.log(`| ${s.kind === "glove" ? "glove-react" : "hand-written useState"} | ${s.commits} | ${f1(options.tokens / s.commits)} | ${f1(s.wallMs)} | ${f1(s.taskMs)} | ${f1(s.scriptMs)} | ${f1(s.renderMs)} | ${s.longTasks} (${f1(s.longTaskMs)}) |`);
+      console.log(
+        `| ${s.kind === "glove" ? "glove-react" : "hand-written useState"} | ${s.commits} | ${f1(options.tokens / s.commits)} | ${f1(s.wallMs)} | ${f1(s.taskMs)} | ${f1(s.scriptMs)} | ${f1(s.renderMs)} | ${s.longTasks} (${f1(s.longTaskMs)}) |`,
+      );
     }
     const fewer = options.tokens / glove.commits;
     const ratio = glove.taskMs / plain.taskMs;
     console.log(`\ncommits: ${f1(fewer)}× fewer than tokens (target ≥ 20×): ${fewer >= 20 ? "PASS" : "FAIL"}`);
-    console.log(`main-thread time: glove-react ${f1(glove.taskMs)} ms vs hand-written ${f1(plain.taskMs)} ms = ${ratio.toFixed(2)}× (target ≤ 1×): ${ratio <= 1 ? "PASS" : "FAIL"}`);
+    console.log(
+      `main-thread time: glove-react ${f1(glove.taskMs)} ms vs hand-written ${f1(plain.taskMs)} ms = ${ratio.toFixed(2)}× (target ≤ 1×): ${ratio <= 1 ? "PASS" : "FAIL"}`,
+    );
   } finally {
     await browser.close();
     await server.close();

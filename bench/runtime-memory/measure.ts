@@ -42,7 +42,8 @@ export async function runtimeMemory(options: RunOptions): Promise<MemorySample[]
   const samples: MemorySample[] = [{ conversations: 0, heapMb: heapMb(), open: 0 }];
   for (let i = 1; i <= options.conversations; i++) {
     await runtime.processRequest("assistant", `conversation-${i}`, `Hello number ${i}`);
-    if (i % options.sampleEvery === 0) samples.push({ conversations: i, heapMb: heapMb(), open: runtime.openConversations });
+    if (i % options.sampleEvery === 0)
+      samples.push({ conversations: i, heapMb: heapMb(), open: runtime.openConversations });
   }
   runtime.close();
   owner.close();

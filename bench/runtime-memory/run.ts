@@ -11,7 +11,10 @@ const maxOpen = Number(process.env.BENCH_MAX_OPEN ?? 100);
 function table(label: string, samples: MemorySample[]): void {
   console.log(`\n${label}`);
   console.log("conversations | open Gloves | heap MB");
-  for (const s of samples) console.log(`${String(s.conversations).padStart(13)} | ${String(s.open).padStart(11)} | ${s.heapMb.toFixed(1).padStart(7)}`);
+  for (const s of samples)
+    console.log(
+      `${String(s.conversations).padStart(13)} | ${String(s.open).padStart(11)} | ${s.heapMb.toFixed(1).padStart(7)}`,
+    );
 }
 
 if (!(globalThis as { gc?: unknown }).gc) console.log("(run with --expose-gc for stable heap figures)");

@@ -18,15 +18,28 @@ Redis.prototype.sendCommand = function (command, ...rest) {
   let name = command.name;
   if (name === "evalsha" || name === "eval") {
     const firstKey = String(command.args[2] ?? "");
-    name = `${name} ${firstKey.split(":").slice(-1)[0].replace(/^[0-9a-f-]{36}$/, "<id>")} (${command.args[1]} keys, ${command.args.length - 2 - Number(command.args[1])} args)`;
+    name = `${name} ${firstKey
+      .split(":")
+      .slice(-1)[0]
+      .replace(
+        /^[0-9a-f-]{36}$/,
+        "<id>",
+      )} (${command.args[1]} keys, ${command.args.length - 2 - Number(command.args[1])} args)`;
   }
   bump(counts.redis, name);
   return sendCommand.call(this, command, ...rest);
 };
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (config, ...rest) {
-  const text = typeof config === "string" ? config : config?.text ?? config?.name ?? "?";
-  bump(counts.pg, String(text).replace(/\s+/g, " ").replace(/"?[a-z0-9_]+"?\.(glove)/g, "$1").trim().slice(0, 80));
+  const text = typeof config === "string" ? config : (config?.text ?? config?.name ?? "?");
+  bump(
+    counts.pg,
+    String(text)
+      .replace(/\s+/g, " ")
+      .replace(/"?[a-z0-9_]+"?\.(glove)/g, "$1")
+      .trim()
+      .slice(0, 80),
+  );
   return query.call(this, config, ...rest);
 };
 // Socket writes (each one a syscall; on loopback the receiver's side runs in it too) by peer.
@@ -36,5 +49,9 @@ net.Socket.prototype._writeGeneric = function (...args) {
   return writeGeneric.apply(this, args);
 };
 process.on("exit", () => {
-  if (process.env.BENCH_COUNT_DIR) writeFileSync(`${process.env.BENCH_COUNT_DIR}/${process.argv[2] ?? "process"}${process.env.BENCH_GLOVE_SERVER === process.env.BENCH_BEFORE ? "-before" : ""}-${process.pid}.json`, JSON.stringify(counts, null, 1));
+  if (process.env.BENCH_COUNT_DIR)
+    writeFileSync(
+      `${process.env.BENCH_COUNT_DIR}/${process.argv[2] ?? "process"}${process.env.BENCH_GLOVE_SERVER === process.env.BENCH_BEFORE ? "-before" : ""}-${process.pid}.json`,
+      JSON.stringify(counts, null, 1),
+    );
 });

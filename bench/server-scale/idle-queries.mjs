@@ -16,7 +16,7 @@ const pg = require("pg");
 const counts = new Map();
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (config, ...rest) {
-  const text = typeof config === "string" ? config : config?.text ?? "?";
+  const text = typeof config === "string" ? config : (config?.text ?? "?");
   const key = String(text).replace(/\s+/g, " ").slice(0, 60);
   counts.set(key, (counts.get(key) ?? 0) + 1);
   return query.call(this, config, ...rest);
@@ -39,23 +39,57 @@ const sqliteDir = mode === "sqlite" ? mkdtempSync(join(tmpdir(), "glove-idle-"))
 const { redisScale } = await imp("glove-server/dist/scale/redis/index.js");
 const { Glove, Displaymanager } = await imp("glove-core/dist/index.js");
 const schema = `idle_${process.pid}`;
-const model = { name: "m", setSystemPrompt() {}, async prompt() { return { messages: [{ sender: "agent", text: "x" }], tokens_in: 1, tokens_out: 1 }; } };
+const model = {
+  name: "m",
+  setSystemPrompt() {},
+  async prompt() {
+    return { messages: [{ sender: "agent", text: "x" }], tokens_in: 1, tokens_out: 1 };
+  },
+};
 const server = createGloveServer({
   authenticate: () => ({ id: "u" }),
-  store: sqliteDir ? sqliteStorage({ path: join(sqliteDir, "glove.db") }) : postgresStorage({ connectionString: "postgres://postgres@127.0.0.1:5432/test", schema }),
+  store: sqliteDir
+    ? sqliteStorage({ path: join(sqliteDir, "glove.db") })
+    : postgresStorage({ connectionString: "postgres://postgres@127.0.0.1:5432/test", schema }),
   ...(mode === "scale" ? { scale: redisScale({ redis: "redis://127.0.0.1:6379", prefix: `idle${process.pid}` }) } : {}),
   limits: { conversationsPerPrincipal: Infinity, conversationsPerMinute: Infinity },
-  agents: { a: ({ store }) => new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "s", compaction_config: { compaction_instructions: "s" } }) },
+  agents: {
+    a: ({ store }) =>
+      new Glove({
+        store,
+        model,
+        displayManager: new Displaymanager(),
+        systemPrompt: "s",
+        compaction_config: { compaction_instructions: "s" },
+      }),
+  },
 });
 const { url } = await server.listen();
 const streams = [];
 for (let i = 0; i < Number(N); i++) {
-  const id = (await (await fetch(`${url}/conversations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()).id;
+  const id = (
+    await (
+      await fetch(`${url}/conversations`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      })
+    ).json()
+  ).id;
   const controller = new AbortController();
   const response = await fetch(`${url}/conversations/${id}/events`, { signal: controller.signal });
   const reader = response.body.getReader();
   await reader.read();
-  void (async () => { try { for (;;) { const { done } = await reader.read(); if (done) break; } } catch { /* aborted at the end */ } })();
+  void (async () => {
+    try {
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) break;
+      }
+    } catch {
+      /* aborted at the end */
+    }
+  })();
   streams.push(controller);
 }
 await new Promise((r) => setTimeout(r, 5000)); // first sights done

@@ -10,7 +10,10 @@ import { pathToFileURL } from "node:url";
 
 // BENCH_GLOVE_SERVER: another build of glove-server (a copy of its package.json and dist/, e.g. of
 // an earlier commit) to compare in the same run; it resolves glove-core etc. from where it lies.
-const from = (path, name) => (process.env.BENCH_GLOVE_SERVER ? import(pathToFileURL(`${process.env.BENCH_GLOVE_SERVER}/dist/${path}`).href) : import(name));
+const from = (path, name) =>
+  process.env.BENCH_GLOVE_SERVER
+    ? import(pathToFileURL(`${process.env.BENCH_GLOVE_SERVER}/dist/${path}`).href)
+    : import(name);
 const { createGloveServer } = await from("index.js", "glove-server");
 const { postgresStorage } = await from("storage/postgres/index.js", "glove-server/postgres");
 const { redisScale } = await from("scale/redis/index.js", "glove-server/redis");
@@ -50,11 +53,22 @@ const server = createGloveServer({
   ...(mode === "scale" ? { scale: redisScale({ redis: REDIS_URL, prefix, concurrency: 1000 }) } : {}),
   events: { heartbeatMs: 600_000 },
   // The bench's one user drives every conversation: no per-principal quotas.
-  limits: { conversationsPerPrincipal: Infinity, conversationsPerMinute: Infinity, concurrentTurnsPerPrincipal: Infinity, turnsPerMinute: Infinity },
+  limits: {
+    conversationsPerPrincipal: Infinity,
+    conversationsPerMinute: Infinity,
+    concurrentTurnsPerPrincipal: Infinity,
+    turnsPerMinute: Infinity,
+  },
   maxLiveConversations: 100_000,
   agents: {
     assistant: ({ store }) =>
-      new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "bench", compaction_config: { compaction_instructions: "Summarize." } }),
+      new Glove({
+        store,
+        model,
+        displayManager: new Displaymanager(),
+        systemPrompt: "bench",
+        compaction_config: { compaction_instructions: "Summarize." },
+      }),
   },
 });
 const { url } = await server.listen();
@@ -74,7 +88,10 @@ if (process.env.BENCH_PROFILE) {
     }
     profiling = false;
     const { profile } = await session.post("Profiler.stop");
-    writeFileSync(`${process.env.BENCH_PROFILE}/${mode}-${process.pid}-${Date.now()}.cpuprofile`, JSON.stringify(profile));
+    writeFileSync(
+      `${process.env.BENCH_PROFILE}/${mode}-${process.pid}-${Date.now()}.cpuprofile`,
+      JSON.stringify(profile),
+    );
     process.stdout.write("PROFILED\n");
   });
 }

@@ -11,7 +11,9 @@ import process from "node:process";
 import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 
-const built = process.env.BENCH_GLOVE_SERVER ? `${process.env.BENCH_GLOVE_SERVER}/` : new URL("../../packages/glove-server/", import.meta.url).pathname;
+const built = process.env.BENCH_GLOVE_SERVER
+  ? `${process.env.BENCH_GLOVE_SERVER}/`
+  : new URL("../../packages/glove-server/", import.meta.url).pathname;
 const { PickupWorker } = await import(`${built}dist/scale/redis/pickup-worker.js`);
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 1000);
@@ -29,11 +31,15 @@ async function round(Make) {
   let t0 = 0;
   let finished;
   const all = new Promise((resolve) => (finished = resolve));
-  const worker = new Make(name, async () => {
-    starts.push(performance.now() - t0);
-    await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
-    if (++done === JOBS) finished();
-  }, { connection, prefix, concurrency: JOBS, autorun: false });
+  const worker = new Make(
+    name,
+    async () => {
+      starts.push(performance.now() - t0);
+      await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+      if (++done === JOBS) finished();
+    },
+    { connection, prefix, concurrency: JOBS, autorun: false },
+  );
   // Every fetch outside a completion is a moveToActive call (a script run in Redis): count them.
   let fetches = 0;
   let empty = 0;
@@ -56,24 +62,45 @@ async function round(Make) {
   await queue.obliterate({ force: true });
   await queue.close();
   starts.sort((a, b) => a - b);
-  return { first: starts[0], p50: starts[Math.floor(starts.length / 2)], last: starts.at(-1), cpuMs: (cpu.user + cpu.system) / 1000, fetches, empty };
+  return {
+    first: starts[0],
+    p50: starts[Math.floor(starts.length / 2)],
+    last: starts.at(-1),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    fetches,
+    empty,
+  };
 }
 
-const builds = [["BullMQ Worker", Worker], ["PickupWorker", PickupWorker]];
+const builds = [
+  ["BullMQ Worker", Worker],
+  ["PickupWorker", PickupWorker],
+];
 const samples = builds.map(() => []);
-console.log(`pickup — Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}; ${JOBS} jobs at once, concurrency ${JOBS}, ${HOLD_MS} ms per job, ${REPS} interleaved reps (medians)`);
+console.log(
+  `pickup — Node ${process.version}, ${os.cpus().length} CPUs, load ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}; ${JOBS} jobs at once, concurrency ${JOBS}, ${HOLD_MS} ms per job, ${REPS} interleaved reps (medians)`,
+);
 for (let rep = 0; rep < REPS; rep++) {
   for (const [k, [label, Make]] of builds.entries()) {
     const s = await round(Make);
     samples[k].push(s);
-    console.log(`  rep ${rep + 1}: ${label}: first ${s.first.toFixed(0)} ms, p50 ${s.p50.toFixed(0)} ms, last ${s.last.toFixed(0)} ms, CPU ${s.cpuMs.toFixed(0)} ms, load ${os.loadavg()[0].toFixed(2)}`);
+    console.log(
+      `  rep ${rep + 1}: ${label}: first ${s.first.toFixed(0)} ms, p50 ${s.p50.toFixed(0)} ms, last ${s.last.toFixed(0)} ms, CPU ${s.cpuMs.toFixed(0)} ms, load ${os.loadavg()[0].toFixed(2)}`,
+    );
   }
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-console.log("\n| worker | first start (ms) | p50 start (ms) | last start (ms) | worker CPU (ms) | moveToActive calls | of them empty |\n|---|---|---|---|---|---|---|");
+console.log(
+  "\n| worker | first start (ms) | p50 start (ms) | last start (ms) | worker CPU (ms) | moveToActive calls | of them empty |\n|---|---|---|---|---|---|---|",
+);
 for (const [k, [label]] of builds.entries()) {
   const m = (key) => median(samples[k].map((s) => s[key])).toFixed(0);
-  console.log(`| ${label} | ${m("first")} | ${m("p50")} | ${m("last")} | ${m("cpuMs")} | ${m("fetches")} | ${m("empty")} |`);
+  console.log(
+    `| ${label} | ${m("first")} | ${m("p50")} | ${m("last")} | ${m("cpuMs")} | ${m("fetches")} | ${m("empty")} |`,
+  );
 }
 const cleanup = new Redis(connection);
 let cursor = "0";

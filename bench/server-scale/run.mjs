@@ -39,7 +39,9 @@ function start(mode, schema, prefix, before, index) {
   const build = before ?? process.env.BENCH_AFTER;
   const env = build ? { ...process.env, BENCH_GLOVE_SERVER: build } : process.env;
   const argv = [INSTANCE, mode, schema, prefix];
-  const [command, args] = PIN ? ["taskset", ["-c", String(index % CORES), process.execPath, ...argv]] : [process.execPath, argv];
+  const [command, args] = PIN
+    ? ["taskset", ["-c", String(index % CORES), process.execPath, ...argv]]
+    : [process.execPath, argv];
   const child = spawn(command, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"], env });
   return new Promise((resolve, reject) => {
     let out = "";
@@ -54,7 +56,9 @@ function start(mode, schema, prefix, before, index) {
 
 /** Ends the profile of the timed part (BENCH_PROFILE) and waits until the instance wrote it. */
 function profiled(instance) {
-  const written = new Promise((resolve) => instance.child.stdout.on("data", (c) => c.toString().includes("PROFILED") && resolve()));
+  const written = new Promise((resolve) =>
+    instance.child.stdout.on("data", (c) => c.toString().includes("PROFILED") && resolve()),
+  );
   instance.child.kill("SIGUSR2");
   return Promise.race([written, new Promise((resolve) => setTimeout(resolve, 10_000))]);
 }
@@ -138,13 +142,18 @@ async function round(label, mode, count, before) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(100, CONVERSATIONS - i) }, async (_, k) => {
           const user = `u${i + k}`;
-          const response = await fetch(`${instances[(i + k) % count].url}/conversations`, { method: "POST", headers: auth(user), body: "{}" });
+          const response = await fetch(`${instances[(i + k) % count].url}/conversations`, {
+            method: "POST",
+            headers: auth(user),
+            body: "{}",
+          });
           return { id: (await response.json()).id, user };
         }),
       );
       ids.push(...batch);
     }
-    for (const [i, { id, user }] of ids.entries()) streams.push(openStream(`${instances[(i + 1) % count].url}/conversations/${id}/events`, user, latencies));
+    for (const [i, { id, user }] of ids.entries())
+      streams.push(openStream(`${instances[(i + 1) % count].url}/conversations/${id}/events`, user, latencies));
     await Promise.all(streams.map((s) => s.state.ready));
     latencies.length = 0;
     const postedAt = ids.map(() => []);
@@ -160,9 +169,14 @@ async function round(label, mode, count, before) {
           const target = instances[(i + 2 + t) % count].url;
           // The single process announces turn_end a moment before it accepts the next message: retry a 409.
           for (let attempt = 0; ; attempt++) {
-            const response = await fetch(`${target}/conversations/${id}/messages`, { method: "POST", headers: auth(user), body: JSON.stringify({ text: `turn ${t}` }) });
+            const response = await fetch(`${target}/conversations/${id}/messages`, {
+              method: "POST",
+              headers: auth(user),
+              body: JSON.stringify({ text: `turn ${t}` }),
+            });
             if (response.status === 202) break;
-            if (response.status !== 409 || attempt > 200) throw new Error(`${label}: POST answered ${response.status} ${await response.text()}`);
+            if (response.status !== 409 || attempt > 200)
+              throw new Error(`${label}: POST answered ${response.status} ${await response.text()}`);
             await new Promise((resolve) => setTimeout(resolve, 5));
           }
           await waitEnds(streams[i], t + 1);
@@ -172,11 +186,18 @@ async function round(label, mode, count, before) {
     const seconds = (now() - started) / 1000;
     if (PROFILE) await Promise.all(instances.map(profiled));
     const cpu = process.cpuUsage(cpuBefore);
-    const serverCpu = instances.reduce((sum, i, k) => sum + (processCpu(i.child.pid) ?? NaN) - (serverCpuBefore[k] ?? NaN), 0);
+    const serverCpu = instances.reduce(
+      (sum, i, k) => sum + (processCpu(i.child.pid) ?? NaN) - (serverCpuBefore[k] ?? NaN),
+      0,
+    );
     const events = streams.reduce((sum, s) => sum + s.state.events, 0);
     const sorted = [...latencies].sort((a, b) => a - b);
-    const waits = streams.flatMap((s, i) => s.state.startedAt.map((at, t) => at - postedAt[i][t])).sort((a, b) => a - b);
-    const durations = streams.flatMap((s) => s.state.endedAt.map((at, t) => at - s.state.startedAt[t])).sort((a, b) => a - b);
+    const waits = streams
+      .flatMap((s, i) => s.state.startedAt.map((at, t) => at - postedAt[i][t]))
+      .sort((a, b) => a - b);
+    const durations = streams
+      .flatMap((s) => s.state.endedAt.map((at, t) => at - s.state.startedAt[t]))
+      .sort((a, b) => a - b);
     return {
       label,
       count,
@@ -209,46 +230,75 @@ async function round(label, mode, count, before) {
   }
 }
 
-log(`server-scale — Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-if (PIN) log(`pinned: instance k on core k mod ${CORES}, the clients on core ${CORES - 1}; Redis and PostgreSQL unpinned`);
-log(`${CONVERSATIONS} concurrent conversations × ${TURNS} turns, ${REPS} interleaved reps (medians); model: ${env("BENCH_CHUNKS", 10)} chunks, one per ${env("BENCH_CHUNK_MS", 20)} ms; SSE on another instance than the POST; clients in this process.`);
+log(
+  `server-scale — Node ${process.version}, ${os.cpus().length} CPUs, load ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+);
+if (PIN)
+  log(`pinned: instance k on core k mod ${CORES}, the clients on core ${CORES - 1}; Redis and PostgreSQL unpinned`);
+log(
+  `${CONVERSATIONS} concurrent conversations × ${TURNS} turns, ${REPS} interleaved reps (medians); model: ${env("BENCH_CHUNKS", 10)} chunks, one per ${env("BENCH_CHUNK_MS", 20)} ms; SSE on another instance than the POST; clients in this process.`,
+);
 // Rounds interleaved over REPS repetitions (this machine is shared: load drifts), medians reported.
 const scaled = (count) => `scale, ${count} instance${count > 1 ? "s" : ""}`;
 const configs = [
   { label: "single process (no scale)", mode: "single", count: 1 },
   ...INSTANCES.map((count) => ({ label: scaled(count), mode: "scale", count })),
   // BENCH_BEFORE=<dir>: the same scale rounds on an earlier build of glove-server (see instance.mjs).
-  ...(BEFORE ? INSTANCES.map((count) => ({ label: `${scaled(count)}, before`, mode: "scale", count, before: BEFORE })) : []),
+  ...(BEFORE
+    ? INSTANCES.map((count) => ({ label: `${scaled(count)}, before`, mode: "scale", count, before: BEFORE }))
+    : []),
 ];
 const samples = configs.map(() => []);
 for (let rep = 0; rep < REPS; rep++) {
   for (const [k, config] of configs.entries()) {
     const sample = await round(config.label, config.mode, config.count, config.before);
     samples[k].push(sample);
-    log(`  rep ${rep + 1}: ${config.label}: ${sample.eventsPerS.toFixed(0)} events/s, p50 ${sample.p50.toFixed(1)} ms, p99 ${sample.p99.toFixed(1)} ms, server CPU ${sample.serverUsPerEvent.toFixed(0)} µs/event, load ${os.loadavg()[0].toFixed(2)}`);
+    log(
+      `  rep ${rep + 1}: ${config.label}: ${sample.eventsPerS.toFixed(0)} events/s, p50 ${sample.p50.toFixed(1)} ms, p99 ${sample.p99.toFixed(1)} ms, server CPU ${sample.serverUsPerEvent.toFixed(0)} µs/event, load ${os.loadavg()[0].toFixed(2)}`,
+    );
   }
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const results = samples.map((runs) => {
   const out = { ...runs[0] };
-  for (const key of Object.keys(out)) if (typeof out[key] === "number" && key !== "count") out[key] = median(runs.map((r) => r[key]));
+  for (const key of Object.keys(out))
+    if (typeof out[key] === "number" && key !== "count") out[key] = median(runs.map((r) => r[key]));
   return out;
 });
 log();
-log("| server | turns/s | events/s | p50 latency (ms) | p99 latency (ms) | wall (s) | POST → turn_start p50 (ms) | turn_start → turn_end p50 (ms) | server CPU (s) | server CPU / event (µs) | client CPU (s) |");
+log(
+  "| server | turns/s | events/s | p50 latency (ms) | p99 latency (ms) | wall (s) | POST → turn_start p50 (ms) | turn_start → turn_end p50 (ms) | server CPU (s) | server CPU / event (µs) | client CPU (s) |",
+);
 log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of results) {
-  log(`| ${r.label} | ${r.turnsPerS.toFixed(1)} | ${r.eventsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.seconds.toFixed(1)} | ${r.waitP50.toFixed(0)} | ${r.turnP50.toFixed(0)} | ${r.serverCpuS.toFixed(1)} | ${r.serverUsPerEvent.toFixed(0)} | ${r.clientCpuS.toFixed(1)} |`);
+  log(
+    `| ${r.label} | ${r.turnsPerS.toFixed(1)} | ${r.eventsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.seconds.toFixed(1)} | ${r.waitP50.toFixed(0)} | ${r.turnP50.toFixed(0)} | ${r.serverCpuS.toFixed(1)} | ${r.serverUsPerEvent.toFixed(0)} | ${r.clientCpuS.toFixed(1)} |`,
+  );
 }
 const single = results[0];
 const one = results.find((r) => !r.before && r.label.startsWith("scale") && r.count === 1);
 log();
 for (const r of results.filter((r) => one && !r.before && r.label.startsWith("scale") && r.count > 1)) {
-  log(`Scaling (${r.count} ÷ 1 instance, events/s): ${(r.eventsPerS / one.eventsPerS).toFixed(2)}× (ideal ${r.count}.0×; this machine has ${CORES} cores shared by the instances, Redis, PostgreSQL and the clients, so ~${Math.min(r.count, CORES)}× is the ceiling and less is expected).`);
+  log(
+    `Scaling (${r.count} ÷ 1 instance, events/s): ${(r.eventsPerS / one.eventsPerS).toFixed(2)}× (ideal ${r.count}.0×; this machine has ${CORES} cores shared by the instances, Redis, PostgreSQL and the clients, so ~${Math.min(r.count, CORES)}× is the ceiling and less is expected).`,
+  );
 }
 const before = results.find((r) => r.before && r.count === 1);
-if (one && before) log(`This build vs BENCH_BEFORE (1 instance): server CPU per event ${(one.serverUsPerEvent / before.serverUsPerEvent).toFixed(2)}×, p50 latency ${before.p50.toFixed(1)} → ${one.p50.toFixed(1)} ms, POST → turn_start p50 ${before.waitP50.toFixed(0)} → ${one.waitP50.toFixed(0)} ms.`);
+if (one && before)
+  log(
+    `This build vs BENCH_BEFORE (1 instance): server CPU per event ${(one.serverUsPerEvent / before.serverUsPerEvent).toFixed(2)}×, p50 latency ${before.p50.toFixed(1)} → ${one.p50.toFixed(1)} ms, POST → turn_start p50 ${before.waitP50.toFixed(0)} → ${one.waitP50.toFixed(0)} ms.`,
+  );
 if (one) {
-  log(`Per-event overhead of the scale mode vs the single process (1 instance each, same run): server CPU per event ${(one.serverUsPerEvent / single.serverUsPerEvent).toFixed(2)}× (${single.serverUsPerEvent.toFixed(0)} → ${one.serverUsPerEvent.toFixed(0)} µs, Redis's and PostgreSQL's own CPU not counted); latency p50 +${(one.p50 - single.p50).toFixed(1)} ms (${(one.p50 / single.p50).toFixed(2)}×), p99 +${(one.p99 - single.p99).toFixed(1)} ms; throughput ${(one.eventsPerS / single.eventsPerS).toFixed(2)}× of the single process.`);
+  log(
+    `Per-event overhead of the scale mode vs the single process (1 instance each, same run): server CPU per event ${(one.serverUsPerEvent / single.serverUsPerEvent).toFixed(2)}× (${single.serverUsPerEvent.toFixed(0)} → ${one.serverUsPerEvent.toFixed(0)} µs, Redis's and PostgreSQL's own CPU not counted); latency p50 +${(one.p50 - single.p50).toFixed(1)} ms (${(one.p50 / single.p50).toFixed(2)}×), p99 +${(one.p99 - single.p99).toFixed(1)} ms; throughput ${(one.eventsPerS / single.eventsPerS).toFixed(2)}× of the single process.`,
+  );
 }
-log(`load after: ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+log(
+  `load after: ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+);

@@ -70,7 +70,10 @@ export function readBody(req: IncomingMessage): Promise<string> {
 
 export function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -143,7 +146,15 @@ export async function startBareTarget(initial: BareConfig, turns?: BareTurns): P
     if (parts[2] === "events" && req.method === "GET") {
       res.writeHead(200, SSE_HEADERS);
       res.flushHeaders();
-      const snapshot = { id: parts[1], agent: "stream", messages: [], slots: [], tasks: [], busy: false, lastEventId: conversation.lastId };
+      const snapshot = {
+        id: parts[1],
+        agent: "stream",
+        messages: [],
+        slots: [],
+        tasks: [],
+        busy: false,
+        lastEventId: conversation.lastId,
+      };
       res.write(`retry: 1000\n\nid: ${conversation.lastId}\nevent: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
       conversation.streams.add(res);
       res.on("close", () => conversation.streams.delete(res));

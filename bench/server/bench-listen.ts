@@ -7,7 +7,9 @@ export interface BenchListening {
   close(): Promise<void>;
 }
 
-export async function listenBench(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Promise<BenchListening> {
+export async function listenBench(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+): Promise<BenchListening> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {

@@ -53,16 +53,28 @@ export interface TimedHooks {
   after?(): Promise<void>;
 }
 
-export async function streamRound(target: Target, conversations: number, hooks: TimedHooks = {}): Promise<StreamSample> {
+export async function streamRound(
+  target: Target,
+  conversations: number,
+  hooks: TimedHooks = {},
+): Promise<StreamSample> {
   const client = new BenchClient(target.url);
   try {
     const ids = await pool(Array.from({ length: conversations }), 50, () => client.createConversation("stream"));
     const streams = ids.map((id) => client.openStream(id));
-    await within(Promise.all(streams.map((s) => s.snapshot)), STEP_TIMEOUT_MS, `${target.kind}: ${conversations} snapshots`);
+    await within(
+      Promise.all(streams.map((s) => s.snapshot)),
+      STEP_TIMEOUT_MS,
+      `${target.kind}: ${conversations} snapshots`,
+    );
     await hooks.before?.();
     const before = await target.stats();
     const t0 = performance.now();
-    await within(Promise.all(ids.map((id) => client.postMessage(id, "Go."))), STEP_TIMEOUT_MS, `${target.kind}: posting`);
+    await within(
+      Promise.all(ids.map((id) => client.postMessage(id, "Go."))),
+      STEP_TIMEOUT_MS,
+      `${target.kind}: posting`,
+    );
     await within(Promise.all(streams.map((s) => s.turnEnd)), STEP_TIMEOUT_MS, `${target.kind}: ${conversations} turns`);
     const wallMs = performance.now() - t0;
     const after = await target.stats();
@@ -116,7 +128,12 @@ export function median(values: readonly number[]): number {
 }
 
 /** `rounds` rounds of N conversations, added up (small N needs several to measure anything). */
-export async function streamRounds(target: Target, conversations: number, rounds: number, hooks: TimedHooks = {}): Promise<StreamSample> {
+export async function streamRounds(
+  target: Target,
+  conversations: number,
+  rounds: number,
+  hooks: TimedHooks = {},
+): Promise<StreamSample> {
   const samples: StreamSample[] = [];
   for (let r = 0; r < rounds; r++) {
     const first = r === 0 ? { before: hooks.before } : {};
@@ -171,7 +188,11 @@ export interface StreamingOptions {
  * For each N: a warm-up round on each server (glove's also measures its frames per socket write, which
  * the bare server is given when `batch` is "match"), then `reps` rounds alternating which goes first.
  */
-export async function streamingBench(glove: Target, bare: Target, options: StreamingOptions): Promise<{ turn: WireEvent[]; cells: StreamCell[] }> {
+export async function streamingBench(
+  glove: Target,
+  bare: Target,
+  options: StreamingOptions,
+): Promise<{ turn: WireEvent[]; cells: StreamCell[] }> {
   const turn = await captureTurn(glove);
   await bare.configure({ events: turn });
   const cells: StreamCell[] = [];
@@ -203,11 +224,22 @@ export async function streamingBench(glove: Target, bare: Target, options: Strea
     if (options.profileDir) {
       const file = join(options.profileDir, `glove-server-N${n}.cpuprofile`);
       // From the first POST to the last turn_end (with several rounds, the setup between them too).
-      await streamRounds(glove, n, rounds, { before: () => glove.profile("start"), after: () => glove.profile("stop", file) });
+      await streamRounds(glove, n, rounds, {
+        before: () => glove.profile("start"),
+        after: () => glove.profile("stop", file),
+      });
       options.log?.(`  profile of one more glove round: ${file}`);
     }
     const ratios = samples.glove.map((g, i) => g.cpuUs / g.events / (samples.bare[i]!.cpuUs / samples.bare[i]!.events));
-    cells.push({ conversations: n, rounds, batch: median(batches), glove: medianSample(samples.glove), bare: medianSample(samples.bare), ratio: median(ratios), ratios });
+    cells.push({
+      conversations: n,
+      rounds,
+      batch: median(batches),
+      glove: medianSample(samples.glove),
+      bare: medianSample(samples.bare),
+      ratio: median(ratios),
+      ratios,
+    });
   }
   return { turn, cells };
 }

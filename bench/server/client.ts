@@ -11,7 +11,10 @@ export class BenchClient {
   readonly #agent = new http.Agent({ keepAlive: true, maxSockets: 100, timeout: 4000 });
   readonly #base: URL;
 
-  constructor(base: string, readonly token = TOKEN) {
+  constructor(
+    base: string,
+    readonly token = TOKEN,
+  ) {
     this.#base = new URL(base);
   }
 
@@ -37,14 +40,18 @@ export class BenchClient {
           agent: this.#agent,
           headers: {
             authorization: `Bearer ${this.token}`,
-            ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+            ...(payload === undefined
+              ? {}
+              : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
           },
         },
         (res) => {
           let text = "";
           res.setEncoding("utf8");
           res.on("data", (chunk: string) => (text += chunk));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : undefined }));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : undefined }),
+          );
           res.on("error", reject);
         },
       );
@@ -102,26 +109,40 @@ export class EventStream {
   #fail: (error: Error) => void = () => undefined;
   readonly #request: http.ClientRequest;
 
-  constructor(base: URL, path: string, token: string, private readonly capture: boolean) {
+  constructor(
+    base: URL,
+    path: string,
+    token: string,
+    private readonly capture: boolean,
+  ) {
     const failed = new Promise<never>((_, reject) => (this.#fail = reject));
     failed.catch(() => undefined);
     this.snapshot = Promise.race([new Promise<void>((resolve) => (this.#onSnapshot = resolve)), failed]);
     this.turnEnd = Promise.race([new Promise<void>((resolve) => (this.#onTurnEnd = resolve)), failed]);
     this.snapshot.catch(() => undefined);
     this.turnEnd.catch(() => undefined);
-    this.#request = http.get({ host: base.hostname, port: base.port, path, agent: false, headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" } }, (res) => {
-      if (res.statusCode !== 200) {
-        this.#fail(new Error(`events: HTTP ${res.statusCode}`));
-        res.resume();
-        return;
-      }
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => this.#data(chunk));
-      res.on("end", () => {
-        if (!this.#ended) this.#fail(new Error("events: the stream ended before turn_end"));
-      });
-      res.on("error", () => undefined);
-    });
+    this.#request = http.get(
+      {
+        host: base.hostname,
+        port: base.port,
+        path,
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          this.#fail(new Error(`events: HTTP ${res.statusCode}`));
+          res.resume();
+          return;
+        }
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => this.#data(chunk));
+        res.on("end", () => {
+          if (!this.#ended) this.#fail(new Error("events: the stream ended before turn_end"));
+        });
+        res.on("error", () => undefined);
+      },
+    );
     this.#request.on("error", (error) => {
       if (!this.#ended) this.#fail(error);
     });
@@ -184,7 +205,11 @@ export class EventStream {
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
-export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

@@ -10,9 +10,38 @@ export const env = (name: string, fallback: number): number => {
 };
 
 const VOCABULARY = [
-  "the", "agent", "streams", "tokens", "to", "every", "browser", "tab", "while", "tools", "run",
-  "server", "events", "carry", "an", "id", "so", "clients", "resume", "after", "reconnect", "and",
-  "never", "miss", "a", "word", "of", "answer", "model", "turn", "conversation", "history",
+  "the",
+  "agent",
+  "streams",
+  "tokens",
+  "to",
+  "every",
+  "browser",
+  "tab",
+  "while",
+  "tools",
+  "run",
+  "server",
+  "events",
+  "carry",
+  "an",
+  "id",
+  "so",
+  "clients",
+  "resume",
+  "after",
+  "reconnect",
+  "and",
+  "never",
+  "miss",
+  "a",
+  "word",
+  "of",
+  "answer",
+  "model",
+  "turn",
+  "conversation",
+  "history",
 ];
 
 /** A fixed answer of `words` words (deterministic, so both servers stream the same frames). */
@@ -43,18 +72,20 @@ export function bearer(header: string | null | undefined): string | undefined {
  */
 export function benchAgents(options: BenchAgentOptions = {}) {
   const text = answerText(options.words ?? 200);
-  const make = (answer: string) => ({ store }: { store: StoreAdapter }) =>
-    new Glove({
-      store,
-      model: new ScriptedModel([], {
-        chunkSize: options.chunkSize ?? 4,
-        delayMs: options.delayMs ?? 0,
-        record: false,
-        fallback: { text: answer },
-      }),
-      displayManager: new Displaymanager(),
-      systemPrompt: "You are the server benchmark's agent.",
-      compaction_config: { compaction_instructions: "Summarize.", max_turns: 1_000_000 },
-    });
+  const make =
+    (answer: string) =>
+    ({ store }: { store: StoreAdapter }) =>
+      new Glove({
+        store,
+        model: new ScriptedModel([], {
+          chunkSize: options.chunkSize ?? 4,
+          delayMs: options.delayMs ?? 0,
+          record: false,
+          fallback: { text: answer },
+        }),
+        displayManager: new Displaymanager(),
+        systemPrompt: "You are the server benchmark's agent.",
+        compaction_config: { compaction_instructions: "Summarize.", max_turns: 1_000_000 },
+      });
   return { stream: make(text), short: make("Noted, thanks for that.") };
 }

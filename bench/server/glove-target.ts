@@ -41,7 +41,12 @@ export async function startGloveTarget(options: GloveTargetOptions = {}): Promis
     // No heartbeat inside a measurement.
     events: { heartbeatMs: 3_600_000 },
     // The bench's one user drives every conversation: no per-principal quotas.
-    limits: { conversationsPerPrincipal: Infinity, conversationsPerMinute: Infinity, concurrentTurnsPerPrincipal: Infinity, turnsPerMinute: Infinity },
+    limits: {
+      conversationsPerPrincipal: Infinity,
+      conversationsPerMinute: Infinity,
+      concurrentTurnsPerPrincipal: Infinity,
+      turnsPerMinute: Infinity,
+    },
   });
   // Generous request timeouts: under valgrind (peers/run-callgrind.ts) a request arrives 50× slower.
   const listening = await server.listen({ port: 0, headersTimeoutMs: 600_000, requestTimeoutMs: 600_000 });

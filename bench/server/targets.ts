@@ -81,10 +81,20 @@ export async function serve(kind: TargetKind, options: TargetOptions): Promise<S
   }
   if (kind === "glove") {
     const glove = await startGloveTarget(options.glove);
-    return { url: glove.url, live: () => glove.server.liveConversations, configure: () => undefined, close: () => glove.close() };
+    return {
+      url: glove.url,
+      live: () => glove.server.liveConversations,
+      configure: () => undefined,
+      close: () => glove.close(),
+    };
   }
   const bare = await startBareTarget(options.bare ?? { events: [], batch: 1 });
-  return { url: bare.url, live: () => bare.liveConversations, configure: (c) => bare.configure(c), close: () => bare.close() };
+  return {
+    url: bare.url,
+    live: () => bare.liveConversations,
+    configure: (c) => bare.configure(c),
+    close: () => bare.close(),
+  };
 }
 
 function readStats(live: number): ServerStats {
@@ -161,7 +171,10 @@ export async function inProcessTarget(kind: TargetKind, options: TargetOptions =
     collect: async () => (await answer(serving, { op: "collect" })) as ServerStats,
     configure: async (config) => void (await answer(serving, { op: "configure", config })),
     profile: async (action: "start" | "stop", file?: string) =>
-      void (await answer(serving, action === "start" ? { op: "profile", action } : { op: "profile", action, file: file! })),
+      void (await answer(
+        serving,
+        action === "start" ? { op: "profile", action } : { op: "profile", action, file: file! },
+      )),
     close: async () => {
       await serving.close();
       restore();
@@ -181,7 +194,11 @@ export interface SpawnOptions {
 }
 
 /** The server in a child process running `child.js` (compiled bench only). */
-export async function spawnTarget(kind: TargetKind, options: TargetOptions = {}, spawnOptions: SpawnOptions = {}): Promise<Target> {
+export async function spawnTarget(
+  kind: TargetKind,
+  options: TargetOptions = {},
+  spawnOptions: SpawnOptions = {},
+): Promise<Target> {
   const file = spawnOptions.childFile ?? fileURLToPath(new URL("./child.js", import.meta.url));
   const nodeArgs = ["--expose-gc", ...(spawnOptions.execArgv ?? [])];
   const [wrapper, ...wrapperArgs] = spawnOptions.wrapper ?? [];

@@ -11,15 +11,20 @@ export const COMPACT_EVERY_TURNS = 40;
 export function conversationModel(): ScriptedModel {
   const step = (request: PromptRequest): ScriptedTurn => {
     const last = request.messages.at(-1);
-    if (last?.is_compaction_request) return { text: "Summary: the user asked many lookup questions; all were answered." };
-    if (last?.tool_results?.length) return { text: `The answer is ${JSON.stringify(last.tool_results[0]!.result.data)}.` };
+    if (last?.is_compaction_request)
+      return { text: "Summary: the user asked many lookup questions; all were answered." };
+    if (last?.tool_results?.length)
+      return { text: `The answer is ${JSON.stringify(last.tool_results[0]!.result.data)}.` };
     return { text: "Let me look that up.", toolCalls: [{ name: "lookup", input: { query: last?.text ?? "" } }] };
   };
   return new ScriptedModel([], { name: "store-load", fallback: step });
 }
 
 /** A Glove on `store` with the `lookup` tool; a new one has a cold Context (as a new process would). */
-export function conversationAgent(store: StoreAdapter, model: ScriptedModel = conversationModel()): { agent: IGloveRunnable; model: ScriptedModel } {
+export function conversationAgent(
+  store: StoreAdapter,
+  model: ScriptedModel = conversationModel(),
+): { agent: IGloveRunnable; model: ScriptedModel } {
   const agent = new Glove({
     store,
     model,

@@ -127,5 +127,7 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`store-load: ${TOTAL} messages, compaction every 40 model turns, medians of ${REPS} reads / ${COLD_REPS} cold requests / the last 50 warm requests\n`);
+console.log(
+  `store-load: ${TOTAL} messages, compaction every 40 model turns, medians of ${REPS} reads / ${COLD_REPS} cold requests / the last 50 warm requests\n`,
+);
 console.log(out.join("\n\n"));

@@ -4,7 +4,12 @@ import { sqliteStorage, type ServerStorage } from "glove-server";
 import { BIG_ID, seedRecord, seedStores } from "./seed.js";
 
 /** A sqliteStorage file with the bench's data; the catalog in one transaction through the catalog itself. */
-export async function sqliteData(dir: string, conversations: number, messages: number, traces: number): Promise<{ storage: ServerStorage; close(): Promise<void> }> {
+export async function sqliteData(
+  dir: string,
+  conversations: number,
+  messages: number,
+  traces: number,
+): Promise<{ storage: ServerStorage; close(): Promise<void> }> {
   const database = new BetterSqlite3(join(dir, `studio-data-${conversations}.db`));
   database.pragma("journal_mode = WAL");
   const storage = sqliteStorage({ database });

@@ -13,7 +13,10 @@ import { traceOverhead } from "./trace-overhead.js";
  * on SQLite and PostgreSQL (BENCH_PG_URL, default the local test database; BENCH_PG=0 skips it).
  * A ratio near 1 means the read does not grow with the data. The last line is `RESULTS <json>`.
  */
-const size = { conversations: Number(process.env.BENCH_CONVERSATIONS ?? 100_000), messages: Number(process.env.BENCH_MESSAGES ?? 10_000) };
+const size = {
+  conversations: Number(process.env.BENCH_CONVERSATIONS ?? 100_000),
+  messages: Number(process.env.BENCH_MESSAGES ?? 10_000),
+};
 const baseline = { conversations: 1_000, messages: 100 };
 const runs = Number(process.env.BENCH_RUNS ?? 30);
 const traces = 200;
@@ -22,14 +25,17 @@ const pgUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/te
 type Open = (s: typeof size) => Promise<{ storage: ServerStorage; close(): Promise<void> }>;
 const dir = mkdtempSync(join(tmpdir(), "glove-bench-studio-data-"));
 const backends: Array<[string, Open]> = [["SQLite", (s) => sqliteData(dir, s.conversations, s.messages, traces)]];
-if (process.env.BENCH_PG !== "0") backends.push(["PostgreSQL", (s) => postgresData(pgUrl, s.conversations, s.messages, traces)]);
+if (process.env.BENCH_PG !== "0")
+  backends.push(["PostgreSQL", (s) => postgresData(pgUrl, s.conversations, s.messages, traces)]);
 
 const results: Array<{ backend: string; operation: string; baselineMs: number; largeMs: number; ratio: number }> = [];
 for (const [backend, open] of backends) {
   const small = await open(baseline);
   const seedStart = performance.now();
   const large = await open(size);
-  console.log(`${backend}: seeded ${size.conversations} conversations and ${size.messages} messages in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+  console.log(
+    `${backend}: seeded ${size.conversations} conversations and ${size.messages} messages in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  );
   const smallOps = operations(baseline.messages);
   const largeOps = operations(size.messages);
   for (let k = 0; k < largeOps.length; k++) {
@@ -43,10 +49,15 @@ for (const [backend, open] of backends) {
 }
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`\nMedian of ${runs} calls; baseline ${baseline.conversations} conversations / ${baseline.messages} messages, large ${size.conversations} / ${size.messages}\n`);
+console.log(
+  `\nMedian of ${runs} calls; baseline ${baseline.conversations} conversations / ${baseline.messages} messages, large ${size.conversations} / ${size.messages}\n`,
+);
 console.log("| backend | read | baseline (ms) | large (ms) | ratio |");
 console.log("|---|---|---:|---:|---:|");
-for (const r of results) console.log(`| ${r.backend} | ${r.operation} | ${r.baselineMs.toFixed(2)} | ${r.largeMs.toFixed(2)} | ${r.ratio.toFixed(1)} |`);
+for (const r of results)
+  console.log(
+    `| ${r.backend} | ${r.operation} | ${r.baselineMs.toFixed(2)} | ${r.largeMs.toFixed(2)} | ${r.ratio.toFixed(1)} |`,
+  );
 
 // Recording traces must not slow turns: the same turns on a server that records them and one that does not.
 const overhead = await traceOverhead(5, Number(process.env.BENCH_ROUNDS ?? 60));

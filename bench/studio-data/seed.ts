@@ -70,7 +70,12 @@ export function bigTrace(n: number): TurnTrace {
  * pending question in each waiting conversation. The catalog rows are written by the caller (in
  * bulk, per database).
  */
-export async function seedStores(storage: ServerStorage, conversations: number, messages: number, traces: number): Promise<void> {
+export async function seedStores(
+  storage: ServerStorage,
+  conversations: number,
+  messages: number,
+  traces: number,
+): Promise<void> {
   const big = await storage.store(BIG_ID);
   for (let from = 0; from < messages; from += 1000) {
     await big.appendMessages(Array.from({ length: Math.min(1000, messages - from) }, (_, k) => bigMessage(from + k)));
@@ -83,7 +88,18 @@ export async function seedStores(storage: ServerStorage, conversations: number, 
       { sender: "user", text: "Book a table" },
       { sender: "agent", text: "", tool_calls: [{ id: callId, tool_name: "book", input_args: {} }] },
     ]);
-    await store.addWait!({ id: `q-${i}`, kind: "question", toolCallId: callId, toolName: "book", position: 0, renderer: "confirm", input: {}, status: "pending", created_at: new Date(START).toISOString(), settled_at: null });
+    await store.addWait!({
+      id: `q-${i}`,
+      kind: "question",
+      toolCallId: callId,
+      toolName: "book",
+      position: 0,
+      renderer: "confirm",
+      input: {},
+      status: "pending",
+      created_at: new Date(START).toISOString(),
+      settled_at: null,
+    });
     (store as { close?: () => unknown }).close?.();
   }
 }

@@ -36,7 +36,12 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
 }
 
 /** Opens the list at `url`, then scrolls to its end `pages` times, one page load each. */
-export async function measureList(browser: Browser, url: string, conversations: number, pages: number): Promise<ListSample> {
+export async function measureList(
+  browser: Browser,
+  url: string,
+  conversations: number,
+  pages: number,
+): Promise<ListSample> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   try {
     const cdp = await page.context().newCDPSession(page);
@@ -54,10 +59,19 @@ export async function measureList(browser: Browser, url: string, conversations: 
       const m0 = await metrics(cdp);
       const w0 = Date.now();
       await rows.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-      await page.waitForFunction((h) => (globalThis as unknown as PageGlobals).document.querySelector('[data-testid="conversation-rows"]')!.scrollHeight > h, before);
+      await page.waitForFunction(
+        (h) =>
+          (globalThis as unknown as PageGlobals).document.querySelector('[data-testid="conversation-rows"]')!
+            .scrollHeight > h,
+        before,
+      );
       const wallMs = Date.now() - w0;
       const m1 = await metrics(cdp);
-      costs.push({ wallMs, taskMs: ((m1.TaskDuration ?? 0) - (m0.TaskDuration ?? 0)) * 1000, scriptMs: ((m1.ScriptDuration ?? 0) - (m0.ScriptDuration ?? 0)) * 1000 });
+      costs.push({
+        wallMs,
+        taskMs: ((m1.TaskDuration ?? 0) - (m0.TaskDuration ?? 0)) * 1000,
+        scriptMs: ((m1.ScriptDuration ?? 0) - (m0.ScriptDuration ?? 0)) * 1000,
+      });
     }
     const domRows = await page.getByTestId("conversation-row").count();
     const loadedRows = Math.round((await height()) / ROW_PX);

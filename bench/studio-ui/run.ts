@@ -27,8 +27,15 @@ const dir = await mkdtemp(join(tmpdir(), "glove-bench-studio-"));
 try {
   const uiDir = join(dir, "ui");
   const { build } = await import("vite");
-  await build({ configFile: fileURLToPath(new URL("../../../packages/glove-studio/ui/vite.config.ts", import.meta.url)), build: { outDir: uiDir, emptyOutDir: true }, logLevel: "warn" });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  await build({
+    configFile: fileURLToPath(new URL("../../../packages/glove-studio/ui/vite.config.ts", import.meta.url)),
+    build: { outDir: uiDir, emptyOutDir: true },
+    logLevel: "warn",
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+  });
   const samples = new Map<number, ListSample[]>();
   try {
     const studios = [];
@@ -52,17 +59,30 @@ try {
   } finally {
     await browser.close();
   }
-  console.log("\n| conversations | first rows ms | per page: wall ms | main-thread task ms | script ms | rows in the DOM |");
+  console.log(
+    "\n| conversations | first rows ms | per page: wall ms | main-thread task ms | script ms | rows in the DOM |",
+  );
   console.log("|---:|---:|---:|---:|---:|---:|");
   const summary = sizes.map((size) => {
     const list = samples.get(size)!;
     const all = list.flatMap((s) => s.pages);
-    const row = { size, first: median(list.map((s) => s.firstRowsMs)), wall: median(all.map((p) => p.wallMs)), task: median(all.map((p) => p.taskMs)), script: median(all.map((p) => p.scriptMs)), dom: Math.max(...list.map((s) => s.domRows)) };
-    console.log(`| ${size.toLocaleString("en-US")} | ${f1(row.first)} | ${f1(row.wall)} | ${f1(row.task)} | ${f1(row.script)} | ${row.dom} |`);
+    const row = {
+      size,
+      first: median(list.map((s) => s.firstRowsMs)),
+      wall: median(all.map((p) => p.wallMs)),
+      task: median(all.map((p) => p.taskMs)),
+      script: median(all.map((p) => p.scriptMs)),
+      dom: Math.max(...list.map((s) => s.domRows)),
+    };
+    console.log(
+      `| ${size.toLocaleString("en-US")} | ${f1(row.first)} | ${f1(row.wall)} | ${f1(row.task)} | ${f1(row.script)} | ${row.dom} |`,
+    );
     return row;
   });
   const [small, large] = summary as [(typeof summary)[number], (typeof summary)[number]];
-  console.log(`\nper-page main-thread time, ${large.size} vs ${small.size}: ${(large.task / small.task).toFixed(2)}×; wall ${(large.wall / small.wall).toFixed(2)}×; first rows ${(large.first / small.first).toFixed(2)}×`);
+  console.log(
+    `\nper-page main-thread time, ${large.size} vs ${small.size}: ${(large.task / small.task).toFixed(2)}×; wall ${(large.wall / small.wall).toFixed(2)}×; first rows ${(large.first / small.first).toFixed(2)}×`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -91,8 +91,15 @@ async function call(server: GloveServer, path: string, body: unknown): Promise<{
  * `settled(started so far)` says the server is done with them (they left memory, or their
  * questions are stored).
  */
-async function fill(server: GloveServer, kind: ConversationKind, count: number, batch: number, settled: (started: number) => boolean, timeoutMs: number): Promise<void> {
-  for (let started = 0; started < count; ) {
+async function fill(
+  server: GloveServer,
+  kind: ConversationKind,
+  count: number,
+  batch: number,
+  settled: (started: number) => boolean,
+  timeoutMs: number,
+): Promise<void> {
+  for (let started = 0; started < count;) {
     const size = Math.min(batch, count - started);
     await Promise.all(
       Array.from({ length: size }, async (_, i) => {
@@ -101,8 +108,15 @@ async function fill(server: GloveServer, kind: ConversationKind, count: number, 
       }),
     );
     started += size;
-    for (const giveUpAt = Date.now() + timeoutMs; !settled(started); await new Promise((resolve) => setTimeout(resolve, 10))) {
-      if (Date.now() > giveUpAt) throw new Error(`${kind}: after ${started} conversations the server still holds ${server.liveConversations} in memory.`);
+    for (
+      const giveUpAt = Date.now() + timeoutMs;
+      !settled(started);
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    ) {
+      if (Date.now() > giveUpAt)
+        throw new Error(
+          `${kind}: after ${started} conversations the server still holds ${server.liveConversations} in memory.`,
+        );
     }
   }
 }
@@ -129,12 +143,18 @@ export async function waitingMemory(options: WaitingMemoryOptions): Promise<Wait
     idleTimeoutMs: kind === "waiting-in-memory" ? 3_600_000 : 1,
     maxLiveConversations: 1_000_000,
     events: { heartbeatMs: 3_600_000 },
-    limits: { conversationsPerPrincipal: Infinity, conversationsPerMinute: Infinity, concurrentTurnsPerPrincipal: Infinity, turnsPerMinute: Infinity },
+    limits: {
+      conversationsPerPrincipal: Infinity,
+      conversationsPerMinute: Infinity,
+      concurrentTurnsPerPrincipal: Infinity,
+      turnsPerMinute: Infinity,
+    },
   });
   let asked = 0;
   const run = async (count: number) => {
     const before = asked;
-    const settled = (started: number) => (kind === "waiting-in-memory" ? pending() === before + started : server.liveConversations === 0);
+    const settled = (started: number) =>
+      kind === "waiting-in-memory" ? pending() === before + started : server.liveConversations === 0;
     await fill(server, kind, count, batch, settled, options.settleTimeoutMs ?? 120_000);
     asked += asks(kind) ? count : 0;
   };

@@ -19,16 +19,21 @@ const row = (r: WaitingMemoryResult) =>
 
 const results: WaitingMemoryResult[] = [];
 for (const kind of ["idle", "waiting", "waiting-in-memory"] satisfies ConversationKind[]) {
-  results.push(await waitingMemory({ conversations: kind === "waiting-in-memory" ? kept : conversations, kind, warmUp }));
+  results.push(
+    await waitingMemory({ conversations: kind === "waiting-in-memory" ? kept : conversations, kind, warmUp }),
+  );
 }
 const [idle, waiting, inMemory] = results as [WaitingMemoryResult, WaitingMemoryResult, WaitingMemoryResult];
 console.log(`Each kind after ${warmUp} conversations of the same kind (heap after a forced GC)\n`);
-console.log("| conversations | count | heap before (KiB) | heap after (KiB) | bytes each | in memory | pending questions |");
+console.log(
+  "| conversations | count | heap before (KiB) | heap after (KiB) | bytes each | in memory | pending questions |",
+);
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const r of results) console.log(row(r));
 console.log(
   `\nA waiting conversation that left memory: ${waiting.bytesPerConversation.toFixed(0)} B of heap (${(waiting.bytesPerConversation - idle.bytesPerConversation).toFixed(0)} B more than an idle one); kept in memory: ${kib(inMemory.bytesPerConversation)} KiB.`,
 );
-const pass = waiting.bytesPerConversation <= TARGET_BYTES && waiting.live === 0 && waiting.pendingQuestions === conversations;
+const pass =
+  waiting.bytesPerConversation <= TARGET_BYTES && waiting.live === 0 && waiting.pendingQuestions === conversations;
 console.log(pass ? "PASS (≤ 1 KiB each)" : "FAIL (target ≤ 1 KiB each)");
 console.log(`RESULTS ${JSON.stringify(results)}`);

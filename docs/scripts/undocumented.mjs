@@ -16,9 +16,12 @@ const index = (r) => {
 index(project);
 
 const summary = (r) =>
-  [r.comment, r.getSignature?.comment, ...(r.signatures ?? []).map((s) => s.comment), ...(r.type?.declaration?.signatures ?? []).map((s) => s.comment)].some(
-    (c) => c?.summary?.some((part) => part.text.trim()),
-  );
+  [
+    r.comment,
+    r.getSignature?.comment,
+    ...(r.signatures ?? []).map((s) => s.comment),
+    ...(r.type?.declaration?.signatures ?? []).map((s) => s.comment),
+  ].some((c) => c?.summary?.some((part) => part.text.trim()));
 
 const showMembers = process.argv.includes("--members");
 let exports = 0;
@@ -38,5 +41,7 @@ for (const mod of project.children ?? []) {
     }
   }
 }
-console.log(`API reference: ${exports} exports, ${missing.length} without a one-line summary; ${members} members, ${missingMembers} without one.`);
+console.log(
+  `API reference: ${exports} exports, ${missing.length} without a one-line summary; ${members} members, ${missingMembers} without one.`,
+);
 if (showMembers || process.argv.includes("--list")) for (const name of missing) console.log(`  ${name}`);

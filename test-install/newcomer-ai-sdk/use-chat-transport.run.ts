@@ -6,7 +6,15 @@ import { createGloveServer, memoryStorage } from "glove-server";
 import { GloveChatTransport } from "glove-react/ai-sdk";
 
 const server = createGloveServer({
-  agents: { assistant: ({ store }) => new Glove({ store, model: new ScriptedModel([{ text: "Hello from Glove." }]), displayManager: new Displaymanager(), systemPrompt: "Be brief." }) },
+  agents: {
+    assistant: ({ store }) =>
+      new Glove({
+        store,
+        model: new ScriptedModel([{ text: "Hello from Glove." }]),
+        displayManager: new Displaymanager(),
+        systemPrompt: "Be brief.",
+      }),
+  },
   authenticate: () => ({ id: "demo" }),
   store: memoryStorage(),
 });
@@ -22,7 +30,9 @@ const stream = await transport.sendMessages({
 });
 const reader = stream.getReader();
 let text = "";
-for (let next = await reader.read(); !next.done; next = await reader.read()) if (next.value.type === "text-delta") text += next.value.delta;
+for (let next = await reader.read(); !next.done; next = await reader.read())
+  if (next.value.type === "text-delta") text += next.value.delta;
 const messages = await transport.loadMessages(chatId);
 await server.close();
-if (text !== "Hello from Glove." || messages.length !== 2 || messages[1]?.role !== "assistant") throw new Error(`unexpected: ${text} ${JSON.stringify(messages)}`);
+if (text !== "Hello from Glove." || messages.length !== 2 || messages[1]?.role !== "assistant")
+  throw new Error(`unexpected: ${text} ${JSON.stringify(messages)}`);

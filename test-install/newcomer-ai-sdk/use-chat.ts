@@ -6,7 +6,12 @@ import { ChatTransportError, GloveChatTransport, ServerRequestError } from "glov
 
 const maybe = (value?: string): string | undefined => value;
 
-export const transport = new GloveChatTransport({ server: "/api/glove", agent: maybe(), headers: undefined, credentials: undefined });
+export const transport = new GloveChatTransport({
+  server: "/api/glove",
+  agent: maybe(),
+  headers: undefined,
+  credentials: undefined,
+});
 
 export function useGloveChat(id: string, initialMessages: UIMessage[]) {
   return useChat({

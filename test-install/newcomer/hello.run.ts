@@ -4,7 +4,10 @@ import { ScriptedModel } from "glove-core/testing";
 import { z } from "zod";
 
 const glove = new Glove({
-  model: new ScriptedModel([{ toolCalls: [{ name: "get_weather", input: { city: "Lagos" } }] }, { text: "Sunny in Lagos." }]),
+  model: new ScriptedModel([
+    { toolCalls: [{ name: "get_weather", input: { city: "Lagos" } }] },
+    { text: "Sunny in Lagos." },
+  ]),
   displayManager: new Displaymanager(),
   systemPrompt: "You are a helpful assistant.",
   compaction_config: { compaction_instructions: "Summarize the conversation." },

@@ -9,7 +9,10 @@ import { createGloveServer, listenNode, memoryStorage, type Listening } from "gl
 import { z } from "zod";
 
 const glove = new Glove({
-  model: new ScriptedModel([{ toolCalls: [{ name: "get_weather", input: { city: "Lagos" } }] }, { text: "Sunny in Lagos." }]),
+  model: new ScriptedModel([
+    { toolCalls: [{ name: "get_weather", input: { city: "Lagos" } }] },
+    { text: "Sunny in Lagos." },
+  ]),
   systemPrompt: "You are a helpful assistant.",
 })
   .fold({
@@ -40,12 +43,14 @@ asker.displayManager.subscribe((stack) => {
 });
 await asker.processRequest("Sign me up");
 const answered = (await asker.store.getMessages()).flatMap((m) => m.tool_results ?? [])[0]?.result;
-if (JSON.stringify(answered?.data) !== '{"age":40}') throw new Error(`unexpected tool result: ${JSON.stringify(answered)}`);
+if (JSON.stringify(answered?.data) !== '{"age":40}')
+  throw new Error(`unexpected tool result: ${JSON.stringify(answered)}`);
 
 // A subagent's store that keeps its history between invocations.
 const parent = new MemoryStore("newcomer");
 const notes = await parent.createSubAgentStore("notes", { durable: true });
-if ((await parent.createSubAgentStore("notes", { durable: true })) !== notes) throw new Error("a durable sub-store is the same store");
+if ((await parent.createSubAgentStore("notes", { durable: true })) !== notes)
+  throw new Error("a durable sub-store is the same store");
 
 /** One MCP server in one line: a local command over stdio (or `{ url }`). */
 export function addEverything(agent: IGloveRunnable): Promise<McpMount> {
@@ -60,5 +65,7 @@ export function serve(page: (request: Request) => Promise<Response>): Promise<Li
     authenticate: () => ({ id: "demo" }),
     store: memoryStorage(),
   });
-  return listenNode((request) => (new URL(request.url).pathname.startsWith("/api/") ? server.fetch(request) : page(request)));
+  return listenNode((request) =>
+    new URL(request.url).pathname.startsWith("/api/") ? server.fetch(request) : page(request),
+  );
 }

@@ -46,4 +46,8 @@ export function chatConfig(conversationId: string | undefined): UseGloveConfig {
   return { server: "/api/glove", conversationId, agent: maybe(), headers: undefined };
 }
 
-export const client = new GloveClient({ server: maybe("/api/glove"), conversationId: maybe(), offlineAfter: undefined });
+export const client = new GloveClient({
+  server: maybe("/api/glove"),
+  conversationId: maybe(),
+  offlineAfter: undefined,
+});

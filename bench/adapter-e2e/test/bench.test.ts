@@ -15,7 +15,17 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 describe("adapter-e2e bench loops do the same work (not timing)", () => {
   it("the fake model plays 3 tool turns then text", () => {
     expect(answer([{ role: "user" }])).toContain('"name":"lookup"');
-    expect(answer([{ role: "user" }, { role: "assistant" }, { role: "tool" }, { role: "assistant" }, { role: "tool" }, { role: "assistant" }, { role: "tool" }])).toContain('"finish_reason":"stop"');
+    expect(
+      answer([
+        { role: "user" },
+        { role: "assistant" },
+        { role: "tool" },
+        { role: "assistant" },
+        { role: "tool" },
+        { role: "assistant" },
+        { role: "tool" },
+      ]),
+    ).toContain('"finish_reason":"stop"');
   });
 
   it("both loops make the same calls and end with the same conversation shape", async () => {
@@ -30,7 +40,13 @@ describe("adapter-e2e bench loops do the same work (not timing)", () => {
     expect(bareCalls).toBe(gloveCalls);
     const gloveShape = (await glove.messages()).map((m) => {
       const msg = m as { sender: string; tool_calls?: unknown[]; tool_results?: unknown[] };
-      return msg.tool_results ? "tool" : msg.sender === "agent" ? (msg.tool_calls ? "assistant+call" : "assistant") : "user";
+      return msg.tool_results
+        ? "tool"
+        : msg.sender === "agent"
+          ? msg.tool_calls
+            ? "assistant+call"
+            : "assistant"
+          : "user";
     });
     const bareShape = (await bare.messages()).map((m) => {
       const msg = m as { role: string; tool_calls?: unknown[] };
@@ -49,7 +65,8 @@ describe("adapter-e2e bench loops do the same work (not timing)", () => {
     for (let i = 0; i < 2; i++) await viaFetch.request();
     expect(requests() - before).toBe(2 * (TOOL_TURNS + 1));
     for (let i = 0; i < 2; i++) await native.request();
-    const withoutIds = async (session: typeof native) => (await session.messages()).map((m) => ({ ...(m as object), id: undefined }));
+    const withoutIds = async (session: typeof native) =>
+      (await session.messages()).map((m) => ({ ...(m as object), id: undefined }));
     expect(await withoutIds(viaFetch)).toEqual(await withoutIds(native));
     expect(viaFetch.events).toBe(native.events);
   });

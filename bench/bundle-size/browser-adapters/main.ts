@@ -6,4 +6,11 @@ import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
 import { createAdapter } from "glove-core/models/providers";
 import { createRelayModel } from "glove-core/models/relay";
 
-export const adapters = [AnthropicAdapter, BedrockAdapter, MiMoAdapter, OpenAICompatAdapter, createAdapter, createRelayModel];
+export const adapters = [
+  AnthropicAdapter,
+  BedrockAdapter,
+  MiMoAdapter,
+  OpenAICompatAdapter,
+  createAdapter,
+  createRelayModel,
+];

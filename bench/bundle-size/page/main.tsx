@@ -35,4 +35,6 @@ function Conversation({ id }: { id?: string }) {
   return <Render glove={glove} />;
 }
 
-createRoot(document.getElementById("root")!).render(<Conversation id={new URLSearchParams(location.search).get("c") ?? undefined} />);
+createRoot(document.getElementById("root")!).render(
+  <Conversation id={new URLSearchParams(location.search).get("c") ?? undefined} />,
+);

@@ -8,7 +8,9 @@ const REQUESTS = 3;
 
 /** What must match between the loops: who spoke, and which turns carried tool calls or results. */
 function shape(messages: Message[]): string[] {
-  return messages.map((m) => `${m.sender}${m.tool_calls?.length ? "+calls" : ""}${m.tool_results?.length ? "+results" : ""}`);
+  return messages.map(
+    (m) => `${m.sender}${m.tool_calls?.length ? "+calls" : ""}${m.tool_results?.length ? "+results" : ""}`,
+  );
 }
 
 describe("loop-overhead bench", () => {

@@ -3,7 +3,13 @@
  * shared token source, drawn by `<Render>` with its default renderers.
  */
 import { useEffect, useRef, type ReactNode } from "react";
-import { MemoryStore, type Message, type ModelAdapter, type ModelPromptResult, type NotifySubscribersFunction } from "glove-core";
+import {
+  MemoryStore,
+  type Message,
+  type ModelAdapter,
+  type ModelPromptResult,
+  type NotifySubscribersFunction,
+} from "glove-core";
 import { Render, useGlove } from "glove-react";
 import type { ChatControls } from "./plain-chat.js";
 import { fullText, historyText, streamTokens } from "./tokens.js";
@@ -28,12 +34,25 @@ class FeedModel implements ModelAdapter {
 /** A store holding `entries` messages of history (what the timeline shows before the stream). */
 export async function historyStore(entries: number): Promise<MemoryStore> {
   const store = new MemoryStore("bench");
-  const messages: Message[] = Array.from({ length: entries }, (_, i) => ({ sender: i % 2 === 0 ? "user" : "agent", text: historyText(i) }));
+  const messages: Message[] = Array.from({ length: entries }, (_, i) => ({
+    sender: i % 2 === 0 ? "user" : "agent",
+    text: historyText(i),
+  }));
   await store.appendMessages(messages);
   return store;
 }
 
-export function GloveChat({ store, entries, tokens, onReady }: { store: MemoryStore; entries: number; tokens: number; onReady: (controls: ChatControls) => void }): ReactNode {
+export function GloveChat({
+  store,
+  entries,
+  tokens,
+  onReady,
+}: {
+  store: MemoryStore;
+  entries: number;
+  tokens: number;
+  onReady: (controls: ChatControls) => void;
+}): ReactNode {
   const model = useRef(new FeedModel(tokens)).current;
   const glove = useGlove({ model, store, systemPrompt: "Benchmark." });
   const done = useRef<(() => void) | null>(null);

@@ -39,7 +39,11 @@ async function prepare(kind: ChatKind, tokens: number, entries: number): Promise
     };
     root.render(
       <Profiler id={kind} onRender={onRender}>
-        {store ? <GloveChat store={store} entries={entries} tokens={tokens} onReady={resolve} /> : <PlainChat entries={entries} tokens={tokens} onReady={resolve} />}
+        {store ? (
+          <GloveChat store={store} entries={entries} tokens={tokens} onReady={resolve} />
+        ) : (
+          <PlainChat entries={entries} tokens={tokens} onReady={resolve} />
+        )}
       </Profiler>,
     );
   });

@@ -16,9 +16,21 @@ export interface ChatControls {
   start(): Promise<void>;
 }
 
-export function PlainChat({ entries, tokens, onReady }: { entries: number; tokens: number; onReady: (controls: ChatControls) => void }): ReactNode {
+export function PlainChat({
+  entries,
+  tokens,
+  onReady,
+}: {
+  entries: number;
+  tokens: number;
+  onReady: (controls: ChatControls) => void;
+}): ReactNode {
   const [messages, setMessages] = useState<ChatMessage[]>(() =>
-    Array.from({ length: entries }, (_, i) => ({ id: i, sender: i % 2 === 0 ? "user" : "agent", text: historyText(i) })),
+    Array.from({ length: entries }, (_, i) => ({
+      id: i,
+      sender: i % 2 === 0 ? "user" : "agent",
+      text: historyText(i),
+    })),
   );
   const [streaming, setStreaming] = useState("");
   const [done, setDone] = useState<(() => void) | null>(null);

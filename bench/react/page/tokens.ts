@@ -7,7 +7,10 @@ import { tokenAt } from "../text.js";
 export { fullText, historyText, tokenAt } from "../text.js";
 
 /** Calls `onToken` for each token, one macrotask each; resolves after the last. */
-export function streamTokens(count: number, onToken: (token: string, index: number) => void | Promise<void>): Promise<void> {
+export function streamTokens(
+  count: number,
+  onToken: (token: string, index: number) => void | Promise<void>,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (count <= 0) return resolve();
     const channel = new MessageChannel();

@@ -27,29 +27,33 @@ describe("react bench (tiny, in Chromium)", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("streams the same tokens into the same timeline with both chats and reports finite numbers", async () => {
-    const options = { tokens: 120, entries: 20, reps: 2, warmup: 0 };
-    const samples = await runBench(browser, server.url, options);
-    expect(samples.map((s) => s.kind)).toEqual(["glove", "plain", "plain", "glove"]);
-    for (const s of samples) {
-      expect(s).toMatchObject({ tokens: 120, entries: 20 });
-      // The whole answer is on screen, after the history and the question.
-      expect(s.answerChars).toBe(fullText(120).length);
-      expect(s.elements).toBe(22);
-      expect(Number.isInteger(s.commits)).toBe(true);
-      expect(s.commits).toBeGreaterThan(0);
-      for (const value of [s.wallMs, s.taskMs, s.scriptMs, s.renderMs, s.longTaskMs]) {
-        expect(Number.isFinite(value)).toBe(true);
-        expect(value).toBeGreaterThanOrEqual(0);
+  it(
+    "streams the same tokens into the same timeline with both chats and reports finite numbers",
+    async () => {
+      const options = { tokens: 120, entries: 20, reps: 2, warmup: 0 };
+      const samples = await runBench(browser, server.url, options);
+      expect(samples.map((s) => s.kind)).toEqual(["glove", "plain", "plain", "glove"]);
+      for (const s of samples) {
+        expect(s).toMatchObject({ tokens: 120, entries: 20 });
+        // The whole answer is on screen, after the history and the question.
+        expect(s.answerChars).toBe(fullText(120).length);
+        expect(s.elements).toBe(22);
+        expect(Number.isInteger(s.commits)).toBe(true);
+        expect(s.commits).toBeGreaterThan(0);
+        for (const value of [s.wallMs, s.taskMs, s.scriptMs, s.renderMs, s.longTaskMs]) {
+          expect(Number.isFinite(value)).toBe(true);
+          expect(value).toBeGreaterThanOrEqual(0);
+        }
+        expect(s.wallMs).toBeGreaterThan(0);
+        expect(s.longTaskSpans).toHaveLength(s.longTasks);
       }
-      expect(s.wallMs).toBeGreaterThan(0);
-      expect(s.longTaskSpans).toHaveLength(s.longTasks);
-    }
-    // The hand-written chat commits at most once per token (plus the question and the answer).
-    for (const s of samples.filter((x) => x.kind === "plain")) expect(s.commits).toBeLessThanOrEqual(120 + 2);
-    const summary = summarise(samples);
-    expect(summary.glove.kind).toBe("glove");
-    expect(summary.plain.commits).toBeGreaterThan(0);
-    expect(Number.isFinite(summary.glove.taskMs / summary.plain.taskMs)).toBe(true);
-  }, SLOW_WORK_MS);
+      // The hand-written chat commits at most once per token (plus the question and the answer).
+      for (const s of samples.filter((x) => x.kind === "plain")) expect(s.commits).toBeLessThanOrEqual(120 + 2);
+      const summary = summarise(samples);
+      expect(summary.glove.kind).toBe("glove");
+      expect(summary.plain.commits).toBeGreaterThan(0);
+      expect(Number.isFinite(summary.glove.taskMs / summary.plain.taskMs)).toBe(true);
+    },
+    SLOW_WORK_MS,
+  );
 });

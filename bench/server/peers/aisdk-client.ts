@@ -34,7 +34,11 @@ export class AiSdkClient {
           path: `/conversations/${id}/chat`,
           method: "POST",
           agent: this.#agent,
-          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
+          headers: {
+            authorization: `Bearer ${TOKEN}`,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(payload),
+          },
         },
         (res) => {
           answered = true;

@@ -22,11 +22,20 @@ export interface RunningAiSdk {
 }
 
 const tools = {
-  lookup: tool({ description: LOOKUP_DESCRIPTION, inputSchema: lookupSchema, execute: async (input) => runLookup(input) }),
+  lookup: tool({
+    description: LOOKUP_DESCRIPTION,
+    inputSchema: lookupSchema,
+    execute: async (input) => runLookup(input),
+  }),
 };
 
 export async function startAiSdkPeer(options: PeerOptions): Promise<RunningAiSdk> {
-  const provider = createOpenAICompatible({ name: "bench", baseURL: options.modelURL, apiKey: "sk-bench", includeUsage: true });
+  const provider = createOpenAICompatible({
+    name: "bench",
+    baseURL: options.modelURL,
+    apiKey: "sk-bench",
+    includeUsage: true,
+  });
   const model = provider.chatModel(MODEL);
   const conversations = new Map<string, ModelMessage[]>();
 

@@ -14,7 +14,13 @@ const run = promisify(execFile);
 
 /** `wrapper` for spawnTarget: the server's node under callgrind, dumps in `dir`. */
 export function callgrindWrapper(dir: string): string[] {
-  return ["valgrind", "--tool=callgrind", "--smc-check=all-non-file", "--instr-atstart=no", `--callgrind-out-file=${join(dir, "callgrind.%p")}`];
+  return [
+    "valgrind",
+    "--tool=callgrind",
+    "--smc-check=all-non-file",
+    "--instr-atstart=no",
+    `--callgrind-out-file=${join(dir, "callgrind.%p")}`,
+  ];
 }
 
 /** Sends a callgrind command; IPC pings wake the server's event loop until callgrind has taken it. */

@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { startFakeOpenAI, type AnswerPlan } from "../../adapter-e2e/fake-openai.js";
 
 /** 20 words: streamed as 20 text chunks. */
-export const ANSWER = "Item 1 is in stock: seven units in the warehouse, ready to ship today, with delivery in two working days.";
+export const ANSWER =
+  "Item 1 is in stock: seven units in the warehouse, ready to ship today, with delivery in two working days.";
 /** The tool call comes without text before it: every text event of a turn is the answer's. */
 export const PLAN: AnswerPlan = { toolTurns: 1, text: ANSWER, preamble: false };
 
@@ -17,7 +18,9 @@ export interface FakeModel {
 /** In a child process (the bench: its CPU is billed to nobody). */
 export async function spawnFakeModel(): Promise<FakeModel> {
   const file = fileURLToPath(new URL("../../adapter-e2e/server-main.js", import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, [file, JSON.stringify(PLAN)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child: ChildProcess = spawn(process.execPath, [file, JSON.stringify(PLAN)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout!.setEncoding("utf8");
   while (!out.includes("\n")) {

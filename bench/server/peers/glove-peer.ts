@@ -13,11 +13,26 @@ export function startGlovePeer(options: PeerOptions): Promise<RunningGlove> {
       chat: ({ store }) =>
         new Glove({
           store,
-          model: new OpenAICompatAdapter({ provider: "openai", model: MODEL, baseURL: options.modelURL, apiKey: "sk-bench", maxRetries: 0 }),
+          model: new OpenAICompatAdapter({
+            provider: "openai",
+            model: MODEL,
+            baseURL: options.modelURL,
+            apiKey: "sk-bench",
+            maxRetries: 0,
+          }),
           displayManager: new Displaymanager(),
           systemPrompt: SYSTEM_PROMPT,
-          compaction_config: { compaction_instructions: "Summarise.", compaction_context_limit: Number.MAX_SAFE_INTEGER, max_turns: 1_000_000 },
-        }).fold({ name: "lookup", description: LOOKUP_DESCRIPTION, inputSchema: lookupSchema, do: async (input) => runLookup(input) }),
+          compaction_config: {
+            compaction_instructions: "Summarise.",
+            compaction_context_limit: Number.MAX_SAFE_INTEGER,
+            max_turns: 1_000_000,
+          },
+        }).fold({
+          name: "lookup",
+          description: LOOKUP_DESCRIPTION,
+          inputSchema: lookupSchema,
+          do: async (input) => runLookup(input),
+        }),
     },
   });
 }

@@ -63,7 +63,11 @@ async function oneMessage(client: BenchClient, id: string): Promise<void> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** One message at a time, each timed on its own: server CPU and wall time. */
-async function timedMessages(target: Target, client: BenchClient, ids: string[]): Promise<{ cpuUs: number; wallMs: number }> {
+async function timedMessages(
+  target: Target,
+  client: BenchClient,
+  ids: string[],
+): Promise<{ cpuUs: number; wallMs: number }> {
   const cpu: number[] = [];
   const wall: number[] = [];
   for (const id of ids) {
@@ -76,7 +80,11 @@ async function timedMessages(target: Target, client: BenchClient, ids: string[])
   return { cpuUs: median(cpu), wallMs: median(wall) };
 }
 
-export async function peerMemory(target: Target, conversations: number, options: PeerMemoryOptions = {}): Promise<PeerMemory> {
+export async function peerMemory(
+  target: Target,
+  conversations: number,
+  options: PeerMemoryOptions = {},
+): Promise<PeerMemory> {
   const client = new BenchClient(target.url);
   const chat = new AiSdkClient(target.url);
   try {
@@ -101,7 +109,13 @@ export async function peerMemory(target: Target, conversations: number, options:
       const sample = ids.slice(0, wake);
       const asleep = await timedMessages(target, client, sample);
       const awake = await timedMessages(target, client, sample);
-      result.wake = { messages: wake, asleepCpuUs: asleep.cpuUs, asleepWallMs: asleep.wallMs, awakeCpuUs: awake.cpuUs, awakeWallMs: awake.wallMs };
+      result.wake = {
+        messages: wake,
+        asleepCpuUs: asleep.cpuUs,
+        asleepWallMs: asleep.wallMs,
+        awakeCpuUs: awake.cpuUs,
+        awakeWallMs: awake.wallMs,
+      };
     }
     return result;
   } finally {

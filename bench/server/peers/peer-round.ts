@@ -26,13 +26,20 @@ export interface PeerSample {
   lastText: string;
 }
 
-async function timed(target: Target, run: () => Promise<unknown>): Promise<{ cpuUs: number; threadCpuUs: number; wallMs: number }> {
+async function timed(
+  target: Target,
+  run: () => Promise<unknown>,
+): Promise<{ cpuUs: number; threadCpuUs: number; wallMs: number }> {
   const before = await target.stats();
   const t0 = performance.now();
   await run();
   const wallMs = performance.now() - t0;
   const after = await target.stats();
-  return { cpuUs: after.cpuUs - before.cpuUs, threadCpuUs: (after.threadCpuUs ?? 0) - (before.threadCpuUs ?? 0), wallMs };
+  return {
+    cpuUs: after.cpuUs - before.cpuUs,
+    threadCpuUs: (after.threadCpuUs ?? 0) - (before.threadCpuUs ?? 0),
+    wallMs,
+  };
 }
 
 /** glove-server and the bare loop: a conversation, an SSE stream on it, messages posted to it. */
@@ -67,7 +74,10 @@ async function eventStreamRound(target: Target, conversations: number, turns: nu
       cpuUs,
       threadCpuUs,
       wallMs,
-      lastText: last.events.filter((e) => e.type === "text_delta").map((e) => (e.data as { text: string }).text).join(""),
+      lastText: last.events
+        .filter((e) => e.type === "text_delta")
+        .map((e) => (e.data as { text: string }).text)
+        .join(""),
     };
   } finally {
     client.close();
@@ -108,5 +118,7 @@ async function aiSdkRound(target: Target, conversations: number, turns: number):
 }
 
 export function peerRound(target: Target, conversations: number, turns: number): Promise<PeerSample> {
-  return target.kind === "aisdk-peer" ? aiSdkRound(target, conversations, turns) : eventStreamRound(target, conversations, turns);
+  return target.kind === "aisdk-peer"
+    ? aiSdkRound(target, conversations, turns)
+    : eventStreamRound(target, conversations, turns);
 }

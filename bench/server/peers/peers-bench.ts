@@ -47,7 +47,8 @@ export async function peersBench(targets: Target[], options: PeersOptions): Prom
   if (!bare) throw new Error("the peers bench needs the bare-peer target as its baseline");
   const cells: PeerCell[] = [];
   for (const n of options.sizes) {
-    for (let i = 0; i < (options.warmup ?? 1); i++) for (const target of targets) await peerRound(target, n, options.turns); // not counted
+    for (let i = 0; i < (options.warmup ?? 1); i++)
+      for (const target of targets) await peerRound(target, n, options.turns); // not counted
     const samples: Record<string, PeerSample[]> = {};
     for (let rep = 0; rep < options.reps; rep++) {
       const order = [...targets.slice(rep % targets.length), ...targets.slice(0, rep % targets.length)];
@@ -60,7 +61,16 @@ export async function peersBench(targets: Target[], options: PeersOptions): Prom
       }
     }
     const bareSamples = samples[labelOf(bare)]!;
-    const cell: PeerCell = { conversations: n, turns: options.turns, cpuPerText: {}, threadCpuPerText: {}, ratios: {}, ratio: {}, textPerTurn: {}, samples };
+    const cell: PeerCell = {
+      conversations: n,
+      turns: options.turns,
+      cpuPerText: {},
+      threadCpuPerText: {},
+      ratios: {},
+      ratio: {},
+      textPerTurn: {},
+      samples,
+    };
     for (const target of targets) {
       const label = labelOf(target);
       const own = samples[label]!;

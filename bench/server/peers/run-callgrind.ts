@@ -26,7 +26,11 @@ const rows: Array<{ label: string; perText: number; sample: PeerSample }> = [];
 try {
   for (const peer of PEERS) {
     const [kind, storage] = peer.split(":") as [PeerKind, "memory" | "sqlite" | undefined];
-    const target = await spawnTarget(kind, { peer: { modelURL: model.url, storage: storage ?? "memory" } }, { wrapper: callgrindWrapper(dir) });
+    const target = await spawnTarget(
+      kind,
+      { peer: { modelURL: model.url, storage: storage ?? "memory" } },
+      { wrapper: callgrindWrapper(dir) },
+    );
     try {
       for (let i = 0; i < WARMUP; i++) await peerRound(target, N, TURNS);
       let sample: PeerSample | undefined;
@@ -41,7 +45,10 @@ try {
   await model.close();
 }
 const bare = rows.find((r) => r.label === "bare-peer");
-log(`\nInstructions per streamed text event (callgrind Ir, server process, ${N} conversations × ${TURNS} messages, dumps in ${dir}):\n`);
+log(
+  `\nInstructions per streamed text event (callgrind Ir, server process, ${N} conversations × ${TURNS} messages, dumps in ${dir}):\n`,
+);
 log("| peer | Ir / text event | **÷ bare loop** |");
 log("|---|---:|---:|");
-for (const r of rows) log(`| ${r.label} | ${Math.round(r.perText)} | **${bare ? (r.perText / bare.perText).toFixed(2) : "n/a"}×** |`);
+for (const r of rows)
+  log(`| ${r.label} | ${Math.round(r.perText)} | **${bare ? (r.perText / bare.perText).toFixed(2) : "n/a"}×** |`);

@@ -13,7 +13,10 @@ import { HIBERNATE_SETTLE_MS, peerMemory, type WakeCost } from "./peer-memory.js
 import type { PeerKind } from "./peer-options.js";
 import { peersBench, peersTable } from "./peers-bench.js";
 
-const SIZES = (process.env.BENCH_SIZES ?? "50,200").split(",").map(Number).filter((n) => n > 0);
+const SIZES = (process.env.BENCH_SIZES ?? "50,200")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
 const STORAGES = (process.env.BENCH_STORAGE ?? "memory,sqlite").split(",") as Array<"memory" | "sqlite">;
 const REPS = env("BENCH_REPS", 5);
 const TURNS = env("BENCH_TURNS", 2);
@@ -27,11 +30,21 @@ const BEFORE = process.env.BENCH_BEFORE;
 const AISDK = process.env.BENCH_AISDK !== "0";
 const log = (line = "") => console.log(line);
 
-log(`server peers — Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+log(
+  `server peers — Node ${process.version}, ${os.cpus().length} CPUs, load ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+);
 const model = await spawnFakeModel();
-const spawn = (kind: PeerKind, storage: "memory" | "sqlite" = "memory") => spawnTarget(kind, { peer: { modelURL: model.url, storage } });
+const spawn = (kind: PeerKind, storage: "memory" | "sqlite" = "memory") =>
+  spawnTarget(kind, { peer: { modelURL: model.url, storage } });
 const spawnBefore = (storage: "memory" | "sqlite") =>
-  spawnTarget("glove-peer", { peer: { modelURL: model.url, storage } }, { childFile: join(resolve(BEFORE!), "bench/dist/server/child.js"), label: "glove-peer@before" });
+  spawnTarget(
+    "glove-peer",
+    { peer: { modelURL: model.url, storage } },
+    { childFile: join(resolve(BEFORE!), "bench/dist/server/child.js"), label: "glove-peer@before" },
+  );
 const tables: string[] = [];
 try {
   for (const storage of STORAGES) {
@@ -43,7 +56,9 @@ try {
     const glove = await spawn("glove-peer", storage);
     const before = BEFORE ? await spawnBefore(storage) : undefined;
     try {
-      log(`\nstorage ${storage}: ${SIZES.join(", ")} conversations × ${TURNS} messages, ${WARMUP} warm-up rounds, ${REPS} reps`);
+      log(
+        `\nstorage ${storage}: ${SIZES.join(", ")} conversations × ${TURNS} messages, ${WARMUP} warm-up rounds, ${REPS} reps`,
+      );
       const targets = [bare, aisdk, before, glove].filter((t): t is Target => t !== undefined);
       const cells = await peersBench(targets, { sizes: SIZES, reps: REPS, turns: TURNS, warmup: WARMUP, log });
       tables.push(...peersTable(cells, storage).slice(tables.length ? 2 : 0));
@@ -54,11 +69,17 @@ try {
   log();
   for (const line of tables) log(line);
   if (IDLE > 0) {
-    log(`\nHeap per live idle conversation (${IDLE} conversations, one message each, streams closed; glove-server read ${HIBERNATE_SETTLE_MS / 1000} s later, past its default replay window; full GC before each reading):\n`);
+    log(
+      `\nHeap per live idle conversation (${IDLE} conversations, one message each, streams closed; glove-server read ${HIBERNATE_SETTLE_MS / 1000} s later, past its default replay window; full GC before each reading):\n`,
+    );
     log("| peer | storage | live | heap before MiB | heap after MiB | **heap KiB/conversation** |");
     log("|---|---|---:|---:|---:|---:|");
     const wakes: Array<["memory" | "sqlite", WakeCost]> = [];
-    const runs: Array<[PeerKind, "memory" | "sqlite"]> = [["aisdk-peer", "memory"], ["glove-peer", "memory"], ["glove-peer", "sqlite"]];
+    const runs: Array<[PeerKind, "memory" | "sqlite"]> = [
+      ["aisdk-peer", "memory"],
+      ["glove-peer", "memory"],
+      ["glove-peer", "sqlite"],
+    ];
     for (const [kind, storage] of runs) {
       const target: Target = await spawn(kind, storage);
       try {
@@ -66,21 +87,32 @@ try {
         const m = await peerMemory(target, IDLE, glove ? { settleMs: HIBERNATE_SETTLE_MS, wake: WAKE } : {});
         if (m.wake) wakes.push([storage, m.wake]);
         const mib = (b: number) => (b / 1024 / 1024).toFixed(1);
-        log(`| ${kind} | ${kind === "glove-peer" ? storage : "(in memory)"} | ${m.live} | ${mib(m.heapBefore)} | ${mib(m.heapAfter)} | **${(m.heapPerConversation / 1024).toFixed(1)}** |`);
+        log(
+          `| ${kind} | ${kind === "glove-peer" ? storage : "(in memory)"} | ${m.live} | ${mib(m.heapBefore)} | ${mib(m.heapAfter)} | **${(m.heapPerConversation / 1024).toFixed(1)}** |`,
+        );
       } finally {
         await target.close();
       }
     }
     if (wakes.length > 0) {
-      log(`\nWaking (one message each to ${WAKE} hibernating conversations, then one more each while awake; medians):\n`);
+      log(
+        `\nWaking (one message each to ${WAKE} hibernating conversations, then one more each while awake; medians):\n`,
+      );
       log("| storage | server CPU µs, asleep | awake | **÷** | wall ms, asleep | awake |");
       log("|---|---:|---:|---:|---:|---:|");
       for (const [storage, w] of wakes) {
-        log(`| ${storage} | ${w.asleepCpuUs.toFixed(0)} | ${w.awakeCpuUs.toFixed(0)} | **${(w.asleepCpuUs / w.awakeCpuUs).toFixed(2)}×** | ${w.asleepWallMs.toFixed(1)} | ${w.awakeWallMs.toFixed(1)} |`);
+        log(
+          `| ${storage} | ${w.asleepCpuUs.toFixed(0)} | ${w.awakeCpuUs.toFixed(0)} | **${(w.asleepCpuUs / w.awakeCpuUs).toFixed(2)}×** | ${w.asleepWallMs.toFixed(1)} | ${w.awakeWallMs.toFixed(1)} |`,
+        );
       }
     }
   }
 } finally {
   await model.close();
 }
-log(`\nload after: ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+log(
+  `\nload after: ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+);

@@ -8,9 +8,21 @@ import type { PeerKind, PeerOptions } from "./peer-options.js";
 export async function servePeer(kind: PeerKind, options: PeerOptions): Promise<Serving> {
   const running =
     kind === "glove-peer"
-      ? await startGlovePeer(options).then((g) => ({ url: g.url, live: () => g.server.liveConversations, close: () => g.close() }))
+      ? await startGlovePeer(options).then((g) => ({
+          url: g.url,
+          live: () => g.server.liveConversations,
+          close: () => g.close(),
+        }))
       : kind === "bare-peer"
-        ? await startBarePeer(options).then((b) => ({ url: b.url, live: () => b.liveConversations, close: () => b.close() }))
-        : await startAiSdkPeer(options).then((a) => ({ url: a.url, live: () => a.liveConversations, close: () => a.close() }));
+        ? await startBarePeer(options).then((b) => ({
+            url: b.url,
+            live: () => b.liveConversations,
+            close: () => b.close(),
+          }))
+        : await startAiSdkPeer(options).then((a) => ({
+            url: a.url,
+            live: () => a.liveConversations,
+            close: () => a.close(),
+          }));
   return { ...running, configure: () => undefined };
 }

@@ -24,7 +24,9 @@ describe("server peers bench (tiny, in process)", () => {
     return t;
   };
   // The tool call, then the 20-chunk answer, once per message.
-  const perMessage = ANSWER.split(" ").map((w) => `${w} `).join("");
+  const perMessage = ANSWER.split(" ")
+    .map((w) => `${w} `)
+    .join("");
 
   it(
     "glove-server, the AI SDK and the bare loop stream the same answer after the tool call, and the ratios are finite",
@@ -59,7 +61,12 @@ describe("server peers bench (tiny, in process)", () => {
       const { url } = await model();
       const bare = await target("bare-peer", url);
       const glove = await target("glove-peer", url);
-      const cells = await peersBench([bare, { ...glove, label: "glove-peer@before" }, glove], { sizes: [2], reps: 1, turns: 1, warmup: 0 });
+      const cells = await peersBench([bare, { ...glove, label: "glove-peer@before" }, glove], {
+        sizes: [2],
+        reps: 1,
+        turns: 1,
+        warmup: 0,
+      });
       expect(Object.keys(cells[0]!.ratio).sort()).toEqual(["bare-peer", "glove-peer", "glove-peer@before"]);
       expect(cells[0]!.samples["glove-peer@before"]![0]!.textDeltas).toBe(2 * 20);
       expect(peersTable(cells, "memory")).toHaveLength(2 + 3);
@@ -71,7 +78,10 @@ describe("server peers bench (tiny, in process)", () => {
     "memory: every conversation stays live on glove-server (SQLite) and the AI SDK after its message",
     async () => {
       const { url } = await model();
-      for (const [kind, storage] of [["glove-peer", "sqlite"], ["aisdk-peer", "memory"]] as const) {
+      for (const [kind, storage] of [
+        ["glove-peer", "sqlite"],
+        ["aisdk-peer", "memory"],
+      ] as const) {
         const m = await peerMemory(await target(kind, url, storage), 4, { warmup: 2 });
         expect(m.live).toBe(6);
         expect(Number.isFinite(m.heapPerConversation)).toBe(true);

@@ -20,9 +20,17 @@ describe("server bench (tiny, in process)", () => {
   it("both servers stream the same frames to every client, and the figures are finite", async () => {
     const glove = await target("glove", { glove: { words: 30, chunkSize: 4 } });
     const bare = await target("bare");
-    const { turn, cells } = await streamingBench(glove, bare, { sizes: [3, 7], reps: 2, batch: "match", minConversations: 6 });
+    const { turn, cells } = await streamingBench(glove, bare, {
+      sizes: [3, 7],
+      reps: 2,
+      batch: "match",
+      minConversations: 6,
+    });
 
-    const text = turn.filter((e) => e.type === "text_delta").map((e) => (e.data as { text: string }).text).join("");
+    const text = turn
+      .filter((e) => e.type === "text_delta")
+      .map((e) => (e.data as { text: string }).text)
+      .join("");
     expect(text).toBe(answerText(30));
     expect(turn[0]!.type).toBe("turn_start");
     expect(turn.at(-1)).toMatchObject({ type: "turn_end", data: { status: "done" } });
@@ -48,12 +56,25 @@ describe("server bench (tiny, in process)", () => {
 
     const table = streamingTable(cells);
     expect(table).toHaveLength(2 + cells.length);
-    expect(table.slice(2).every((row) => !row.includes("n/a") && row.split("|").length === table[0]!.split("|").length)).toBe(true);
+    expect(
+      table.slice(2).every((row) => !row.includes("n/a") && row.split("|").length === table[0]!.split("|").length),
+    ).toBe(true);
     expect(verdict(cells)).toMatch(/N=3 [\d.]+×, N=7 [\d.]+× \(target ≤ 1\.3×\) → (PASS|FAIL)$/);
   });
 
   it("the bare server is given as many frames per event-loop turn as make glove-server's socket writes", () => {
-    const sample = (flushes: number): StreamSample => ({ conversations: 10, turns: 10, events: 2940, textDeltas: 2880, wallMs: 1, cpuUs: 1, writes: 2940, writeBytes: 1, flushes, uniform: true });
+    const sample = (flushes: number): StreamSample => ({
+      conversations: 10,
+      turns: 10,
+      events: 2940,
+      textDeltas: 2880,
+      wallMs: 1,
+      cpuUs: 1,
+      writes: 2940,
+      writeBytes: 1,
+      flushes,
+      uniform: true,
+    });
     expect(matchedBatch(sample(40))).toBe(98); // 4 socket writes a turn: the POST's answer and 3 for 294 frames
     expect(matchedBatch(sample(2950))).toBe(1); // one per frame
     expect(matchedBatch(sample(2940))).toBe(1); // one per frame, the POST's answer sharing one
@@ -76,7 +97,12 @@ describe("server bench (tiny, in process)", () => {
     expect(Number.isFinite(kept.heapPerConversation)).toBe(true);
 
     const evicting = await target("glove", { glove: { storage: "sqlite", idleTimeoutMs: 100 } });
-    const evicted = await memoryRun(evicting, { conversations: 6, warmup: 2, waitForEviction: true, evictionTimeoutMs: 10_000 });
+    const evicted = await memoryRun(evicting, {
+      conversations: 6,
+      warmup: 2,
+      waitForEviction: true,
+      evictionTimeoutMs: 10_000,
+    });
     expect(evicted.evicted).toBe(true);
     expect(evicted.after.live).toBe(0);
     expect(Number.isFinite(evicted.rssPerConversation)).toBe(true);

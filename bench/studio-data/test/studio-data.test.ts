@@ -20,7 +20,16 @@ async function checkReads(storage: ServerStorage): Promise<void> {
   const answers = new Map<string, unknown>();
   for (const op of operations(MESSAGES)) answers.set(op.name, await op.run(storage.inspect!));
   const [first, tenth, filtered, waiting, count, start, middle, end, traces, one] = [...answers.values()] as [
-    ConversationPage, ConversationPage, ConversationPage, ConversationPage, ConversationPage, MessagePage, MessagePage, MessagePage, TurnTrace[], TurnTrace,
+    ConversationPage,
+    ConversationPage,
+    ConversationPage,
+    ConversationPage,
+    ConversationPage,
+    MessagePage,
+    MessagePage,
+    MessagePage,
+    TurnTrace[],
+    TurnTrace,
   ];
   const all = CONVERSATIONS + 1;
   expect(first.total).toBe(all);
@@ -35,40 +44,63 @@ async function checkReads(storage: ServerStorage): Promise<void> {
   const waits = Array.from({ length: CONVERSATIONS }, (_, i) => i).filter((i) => i % 500 === 3 && !isRunning(i));
   expect(waiting.items.map((c) => c.id).sort()).toEqual(waits.map((i) => `conv-${String(i).padStart(6, "0")}`));
   expect(count.total).toBe(CONVERSATIONS / 100);
-  expect(start).toEqual({ messages: Array.from({ length: MESSAGE_PAGE }, (_, i) => bigMessage(i)), offset: 0, total: MESSAGES });
+  expect(start).toEqual({
+    messages: Array.from({ length: MESSAGE_PAGE }, (_, i) => bigMessage(i)),
+    offset: 0,
+    total: MESSAGES,
+  });
   expect(middle.messages[0]).toEqual(bigMessage(MESSAGES / 2));
   expect(end.messages.at(-1)).toEqual(bigMessage(MESSAGES - 1));
-  expect(traces.map((t) => t.turnId)).toEqual(Array.from({ length: 20 }, (_, i) => `turn-${String(199 - i).padStart(4, "0")}`));
+  expect(traces.map((t) => t.turnId)).toEqual(
+    Array.from({ length: 20 }, (_, i) => `turn-${String(199 - i).padStart(4, "0")}`),
+  );
   expect(one.spans).toHaveLength(30);
 }
 
 describe("studio-data bench: its reads answer correctly (small sizes, not timing)", () => {
-  it("on SQLite", async () => {
-    const data = await sqliteData(dir, CONVERSATIONS, MESSAGES, 200);
-    try {
-      await checkReads(data.storage);
-    } finally {
-      await data.close();
-    }
-  }, SLOW_WORK_MS);
+  it(
+    "on SQLite",
+    async () => {
+      const data = await sqliteData(dir, CONVERSATIONS, MESSAGES, 200);
+      try {
+        await checkReads(data.storage);
+      } finally {
+        await data.close();
+      }
+    },
+    SLOW_WORK_MS,
+  );
 
-  it("on PostgreSQL", async () => {
-    const data = await postgresData(process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test", CONVERSATIONS, MESSAGES, 200);
-    try {
-      await checkReads(data.storage);
-    } finally {
-      await data.close();
-    }
-  }, SLOW_WORK_MS);
+  it(
+    "on PostgreSQL",
+    async () => {
+      const data = await postgresData(
+        process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+        CONVERSATIONS,
+        MESSAGES,
+        200,
+      );
+      try {
+        await checkReads(data.storage);
+      } finally {
+        await data.close();
+      }
+    },
+    SLOW_WORK_MS,
+  );
 });
 
 describe("studio-data bench: trace overhead runs the same turns with and without recording", () => {
-  it("both servers finish every turn; only the traced one stores traces", async () => {
-    const result = await traceOverhead(3, 2);
-    expect(result.turns).toBe(11);
-    expect(result.tracesStored).toBe(11);
-    expect(result.untracedStored).toBe(0);
-    expect(result.tracedMs).toBeGreaterThan(0);
-    expect(result.untracedMs).toBeGreaterThan(0);
-  }, SLOW_WORK_MS);
+  it(
+    "both servers finish every turn; only the traced one stores traces",
+    async () => {
+      const result = await traceOverhead(3, 2);
+      expect(result.turns).toBe(11);
+      expect(result.tracesStored).toBe(11);
+      expect(result.untracedStored).toBe(0);
+      expect(result.tracedMs).toBeGreaterThan(0);
+      expect(result.untracedMs).toBeGreaterThan(0);
+    },
+    SLOW_WORK_MS,
+  );
 });

@@ -20,10 +20,17 @@ describe("studio-ui bench (tiny, in Chromium)", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "glove-bench-studio-test-"));
     const { build } = await import("vite");
-    await build({ configFile: fileURLToPath(new URL("../../../packages/glove-studio/ui/vite.config.ts", import.meta.url)), build: { outDir: join(dir, "ui"), emptyOutDir: true }, logLevel: "warn" });
+    await build({
+      configFile: fileURLToPath(new URL("../../../packages/glove-studio/ui/vite.config.ts", import.meta.url)),
+      build: { outDir: join(dir, "ui"), emptyOutDir: true },
+      logLevel: "warn",
+    });
     seeded = seededStorage(dir, 450);
     studio = await startStudio({ storage: seeded.storage, port: 0, uiDir: join(dir, "ui") });
-    browser = await chromium.launch({ executablePath: process.env.GLOVE_CHROMIUM ?? "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+    browser = await chromium.launch({
+      executablePath: process.env.GLOVE_CHROMIUM ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu"],
+    });
   }, SLOW_WORK_MS);
   afterAll(async () => {
     await browser?.close();

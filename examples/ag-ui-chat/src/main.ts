@@ -13,8 +13,15 @@ const chat = await startAgUiChat({ port }).catch((error: unknown) => {
   process.exit(1);
 });
 console.log(`Glove Bistro on assistant-ui (AG-UI): open ${chat.url}`);
-console.log(chat.model.kind === "live" ? `Model: ${chat.model.provider} (from the environment).` : `Model: the offline walkthrough. ${chat.model.reason}`);
-console.log(`Any AG-UI client can run the agent: POST ${chat.url}${AG_UI_PATH} with "authorization: Bearer ${chat.token}".`);
+console.log(
+  chat.model.kind === "live"
+    ? `Model: ${chat.model.provider} (from the environment).`
+    : `Model: the offline walkthrough. ${chat.model.reason}`,
+);
+console.log(
+  `Any AG-UI client can run the agent: POST ${chat.url}${AG_UI_PATH} with "authorization: Bearer ${chat.token}".`,
+);
 
 // Ctrl-C: running turns end as "interrupted", questions stay stored for the next start.
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void chat.close().then(() => process.exit(0)));
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => void chat.close().then(() => process.exit(0)));

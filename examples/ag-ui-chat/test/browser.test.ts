@@ -25,7 +25,11 @@ const streams: Array<Promise<string>> = [];
 
 async function buildPage(outDir: string): Promise<void> {
   const { build } = await import("vite");
-  await build({ configFile: join(EXAMPLE_DIR, "ui", "vite.config.ts"), build: { outDir, emptyOutDir: true, sourcemap: false }, logLevel: "warn" });
+  await build({
+    configFile: join(EXAMPLE_DIR, "ui", "vite.config.ts"),
+    build: { outDir, emptyOutDir: true, sourcemap: false },
+    logLevel: "warn",
+  });
 }
 
 beforeAll(async () => {
@@ -37,7 +41,9 @@ beforeAll(async () => {
 }, SLOW_WORK_MS);
 
 afterAll(async () => {
-  const events = (await Promise.all(streams)).flatMap((text) => [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as unknown));
+  const events = (await Promise.all(streams)).flatMap((text) =>
+    [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as unknown),
+  );
   expect(events.length).toBeGreaterThan(20);
   for (const event of events) validated(event);
   await browser?.close();
@@ -63,8 +69,14 @@ async function send(page: Page, text: string): Promise<void> {
 }
 
 /** The thread's active branch and branch points, read with the page's own session (its cookie). */
-async function branchesOf(page: Page, threadId: string): Promise<{ messages: Array<{ text: string }>; points: unknown[] }> {
-  return (await (await page.request.get(`${chat.url}/api/conversations/${threadId}/branches`)).json()) as { messages: Array<{ text: string }>; points: unknown[] };
+async function branchesOf(
+  page: Page,
+  threadId: string,
+): Promise<{ messages: Array<{ text: string }>; points: unknown[] }> {
+  return (await (await page.request.get(`${chat.url}/api/conversations/${threadId}/branches`)).json()) as {
+    messages: Array<{ text: string }>;
+    points: unknown[];
+  };
 }
 
 /** Polls until the assertion holds, for as long as a loaded machine may need (never a tight timeout). */
@@ -100,7 +112,8 @@ describe("assistant-ui on glove-server's AG-UI route", () => {
     const page = await openPage();
     let threadId = "";
     page.on("request", (request) => {
-      if (new URL(request.url()).pathname === "/api/ag-ui") threadId = (request.postDataJSON() as { threadId: string }).threadId;
+      if (new URL(request.url()).pathname === "/api/ag-ui")
+        threadId = (request.postDataJSON() as { threadId: string }).threadId;
     });
     await send(page, "Hi there");
     await poll(() => lastAnswer(page).innerText()).toMatch(/for the inbox\.$/);
@@ -118,7 +131,9 @@ describe("assistant-ui on glove-server's AG-UI route", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await poll(() => lastAnswer(page).innerText()).toContain("Anything catch your eye?");
     // The page shows the words as they stream; the server stores the answer when its turn ends.
-    await poll(async () => (await branchesOf(page, threadId)).messages.at(-1)?.text).toContain("Anything catch your eye?");
+    await poll(async () => (await branchesOf(page, threadId)).messages.at(-1)?.text).toContain(
+      "Anything catch your eye?",
+    );
     const edited = await branchesOf(page, threadId);
     expect(edited.messages[0]?.text).toBe("What's on the menu?");
     expect(edited.points.length).toBeGreaterThanOrEqual(1);
@@ -139,7 +154,9 @@ describe("assistant-ui on glove-server's AG-UI route", () => {
     expect(chat.bookings.size).toBe(0);
     await prompt.getByRole("button", { name: "Allow" }).click();
 
-    await poll(() => page.locator('[data-role="assistant"]').allInnerTexts()).toContainEqual(expect.stringContaining("See you soon!"));
+    await poll(() => page.locator('[data-role="assistant"]').allInnerTexts()).toContainEqual(
+      expect.stringContaining("See you soon!"),
+    );
     expect([...chat.bookings.values()]).toEqual([expect.objectContaining({ name: "Ada", guests: 2, time: "20:00" })]);
     await poll(() => prompt.count()).toBe(0);
     // The whole booking, each message once and every call with its result, as the server has it.
@@ -147,7 +164,14 @@ describe("assistant-ui on glove-server's AG-UI route", () => {
     const answers = await page.locator('[data-role="assistant"]').allInnerTexts();
     expect(answers.filter((text) => text.includes("Booking it now")).length).toBe(1);
     const calls = await page.locator(".tool").allInnerTexts();
-    expect(calls.map((line) => line.split(" ")[0])).toEqual(["glove_update_tasks", "show_menu", "reservation_form", "glove_update_tasks", "book_table", "glove_update_tasks"]);
+    expect(calls.map((line) => line.split(" ")[0])).toEqual([
+      "glove_update_tasks",
+      "show_menu",
+      "reservation_form",
+      "glove_update_tasks",
+      "book_table",
+      "glove_update_tasks",
+    ]);
     expect(calls.filter((line) => !line.endsWith("✓"))).toEqual([]);
     if (process.env.AG_UI_CHAT_SCREENSHOT) await page.screenshot({ path: process.env.AG_UI_CHAT_SCREENSHOT });
     expect(pageErrors).toEqual([]);

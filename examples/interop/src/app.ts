@@ -86,8 +86,11 @@ export async function startInterop(options: InteropOptions = {}): Promise<Intero
 }
 
 function notFound(): Response {
-  return new Response("Not found. The pages are at /glove-react/, /assistant-ui/ and /use-chat/ (build them with `npm run build:ui`), the API under /api.\n", {
-    status: 404,
-    headers: { "content-type": "text/plain; charset=utf-8" },
-  });
+  return new Response(
+    "Not found. The pages are at /glove-react/, /assistant-ui/ and /use-chat/ (build them with `npm run build:ui`), the API under /api.\n",
+    {
+      status: 404,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    },
+  );
 }

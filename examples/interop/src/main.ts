@@ -16,4 +16,5 @@ console.log(`One glove-server, three frontends (offline model): ${app.url}`);
 for (const page of PAGES) console.log(`  ${page.title}: ${app.url}${pageBase(page)}`);
 console.log(`The API: ${app.url}/api with "authorization: Bearer ${app.token}".`);
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void app.close().then(() => process.exit(0)));
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => void app.close().then(() => process.exit(0)));

@@ -22,8 +22,16 @@ export interface PageSource {
 
 export const PAGES: readonly PageSource[] = [
   { mount: "glove-react", title: "glove-react (the native routes)", uiRoot: join(PACKAGE_DIR, "..", "web-chat", "ui") },
-  { mount: "assistant-ui", title: "assistant-ui (the AG-UI route)", uiRoot: join(PACKAGE_DIR, "..", "ag-ui-chat", "ui") },
-  { mount: "use-chat", title: "the AI SDK's useChat (GloveChatTransport)", uiRoot: join(PACKAGE_DIR, "..", "use-chat", "ui") },
+  {
+    mount: "assistant-ui",
+    title: "assistant-ui (the AG-UI route)",
+    uiRoot: join(PACKAGE_DIR, "..", "ag-ui-chat", "ui"),
+  },
+  {
+    mount: "use-chat",
+    title: "the AI SDK's useChat (GloveChatTransport)",
+    uiRoot: join(PACKAGE_DIR, "..", "use-chat", "ui"),
+  },
 ];
 
 /** The Vite `base` of a page: its mount path with slashes around it. */
@@ -57,5 +65,11 @@ export function indexPage(): Response {
 <ul>
 ${links}
 </ul>`;
-  return new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'none'", "cache-control": "no-store" } });
+  return new Response(html, {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": "default-src 'none'",
+      "cache-control": "no-store",
+    },
+  });
 }

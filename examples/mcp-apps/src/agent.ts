@@ -3,12 +3,20 @@
  * conversation. Without an API key an offline script plays the model: it calls the app of the
  * server the user names, then says so.
  */
-import { Displaymanager, Glove, type Message, type ModelAdapter, type PromptRequest, type StoreAdapter } from "glove-core";
+import {
+  Displaymanager,
+  Glove,
+  type Message,
+  type ModelAdapter,
+  type PromptRequest,
+  type StoreAdapter,
+} from "glove-core";
 import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
 import { bridgeMcpTools, type McpConnection } from "glove-mcp";
 import type { AgentContext } from "glove-server";
 
-export const SYSTEM_PROMPT = "You show the user MCP Apps: call basic__get-time for the time, budget__get-budget-data for the budget allocator. Answer in one short sentence.";
+export const SYSTEM_PROMPT =
+  "You show the user MCP Apps: call basic__get-time for the time, budget__get-budget-data for the budget allocator. Answer in one short sentence.";
 
 /** The words that pick an app in the offline script, and the bridged tool each one calls. */
 export const OFFLINE_APPS: ReadonlyArray<{ word: RegExp; tool: string }> = [
@@ -35,7 +43,11 @@ export function offlineTurn(request: PromptRequest): ScriptedTurn {
 }
 
 /** One Glove per conversation, with every connected server's tools; the page answers its prompts. */
-export function appsAgent(connections: readonly McpConnection[], onOpen: (context: AgentContext, glove: Glove) => void, model?: () => ModelAdapter) {
+export function appsAgent(
+  connections: readonly McpConnection[],
+  onOpen: (context: AgentContext, glove: Glove) => void,
+  model?: () => ModelAdapter,
+) {
   return (context: AgentContext) => {
     const glove = new Glove({
       store: context.store as StoreAdapter,

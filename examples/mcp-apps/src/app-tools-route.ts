@@ -24,7 +24,10 @@ const STATUS: Record<McpAppErrorReason, number> = {
 };
 
 function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
 }
 
 interface ToolsCallBody {
@@ -44,7 +47,14 @@ async function readBody(request: Request): Promise<ToolsCallBody | undefined> {
     return undefined;
   }
   const b = body as Partial<ToolsCallBody> | null;
-  if (!b || typeof b !== "object" || typeof b.conversationId !== "string" || typeof b.server !== "string" || typeof b.name !== "string") return undefined;
+  if (
+    !b ||
+    typeof b !== "object" ||
+    typeof b.conversationId !== "string" ||
+    typeof b.server !== "string" ||
+    typeof b.name !== "string"
+  )
+    return undefined;
   return { conversationId: b.conversationId, server: b.server, name: b.name, arguments: b.arguments };
 }
 
@@ -57,21 +67,30 @@ export function appToolsRoute(options: {
     if (request.method !== "POST") return json(405, { error: "method_not_allowed", message: "POST a tools/call." });
     // Only this page may call: another site's script would send its own Origin.
     const origin = request.headers.get("origin");
-    if (origin !== null && origin !== new URL(request.url).origin) return json(403, { error: "forbidden_origin", message: "Cross-origin calls are refused." });
+    if (origin !== null && origin !== new URL(request.url).origin)
+      return json(403, { error: "forbidden_origin", message: "Cross-origin calls are refused." });
     const principal = await options.authenticate(request);
     if (!principal) return json(401, { error: "unauthenticated", message: "Sign in first." });
     const body = await readBody(request);
-    if (!body) return json(400, { error: "invalid_request", message: "Send JSON { conversationId, server, name, arguments }." });
+    if (!body)
+      return json(400, { error: "invalid_request", message: "Send JSON { conversationId, server, name, arguments }." });
     const open = options.conversations.get(body.conversationId);
     // Someone else's conversation is reported as missing, like glove-server does.
-    if (!open || open.owner !== principal.id) return json(404, { error: "conversation_not_found", message: "No such open conversation." });
+    if (!open || open.owner !== principal.id)
+      return json(404, { error: "conversation_not_found", message: "No such open conversation." });
     const connection = options.connections.get(body.server);
-    if (!connection) return json(404, { error: "server_not_found", message: `No MCP server ${JSON.stringify(body.server)}.` });
+    if (!connection)
+      return json(404, { error: "server_not_found", message: `No MCP server ${JSON.stringify(body.server)}.` });
     try {
-      const result = await callAppTool(connection, { name: body.name, arguments: body.arguments }, { permission: glovePermission(open.glove), signal: request.signal });
+      const result = await callAppTool(
+        connection,
+        { name: body.name, arguments: body.arguments },
+        { permission: glovePermission(open.glove), signal: request.signal },
+      );
       return json(200, result);
     } catch (error) {
-      if (McpAppError.isInstance(error)) return json(STATUS[error.reason], { error: error.reason, message: error.message });
+      if (McpAppError.isInstance(error))
+        return json(STATUS[error.reason], { error: error.reason, message: error.message });
       return json(502, { error: "tool_failed", message: error instanceof Error ? error.message : String(error) });
     }
   };

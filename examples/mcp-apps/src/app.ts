@@ -26,14 +26,25 @@ export function appServerScript(pkg: "server-basic-react" | "server-budget-alloc
 
 /** Both example servers over stdio, as `npm start` runs them (offline, no setup). */
 export function defaultServers(): McpCatalogueEntry[] {
-  const stdio = (id: string, name: string, pkg: "server-basic-react" | "server-budget-allocator"): McpCatalogueEntry => ({
+  const stdio = (
+    id: string,
+    name: string,
+    pkg: "server-basic-react" | "server-budget-allocator",
+  ): McpCatalogueEntry => ({
     id,
     name,
     description: `${name} (@modelcontextprotocol/${pkg})`,
     url: `stdio://${id}`,
-    stdio: { command: process.execPath, args: [appServerScript(pkg), "--stdio"], env: { PATH: process.env.PATH ?? "" } },
+    stdio: {
+      command: process.execPath,
+      args: [appServerScript(pkg), "--stdio"],
+      env: { PATH: process.env.PATH ?? "" },
+    },
   });
-  return [stdio("basic", "Get time", "server-basic-react"), stdio("budget", "Budget allocator", "server-budget-allocator")];
+  return [
+    stdio("basic", "Get time", "server-basic-react"),
+    stdio("budget", "Budget allocator", "server-budget-allocator"),
+  ];
 }
 
 export interface McpAppsDemoOptions {
@@ -70,7 +81,11 @@ export async function startMcpAppsDemo(options: McpAppsDemoOptions = {}): Promis
   const authenticate = () => LOCAL_USER;
   const server = createGloveServer({
     agents: {
-      apps: appsAgent([...connections.values()], (context, glove) => conversations.set(context.conversationId, { glove, owner: context.principal.id }), options.model),
+      apps: appsAgent(
+        [...connections.values()],
+        (context, glove) => conversations.set(context.conversationId, { glove, owner: context.principal.id }),
+        options.model,
+      ),
     },
     authenticate,
     basePath: API_BASE,
@@ -83,7 +98,8 @@ export async function startMcpAppsDemo(options: McpAppsDemoOptions = {}): Promis
       const { pathname } = new URL(request.url);
       if (pathname === APP_TOOLS_PATH) return toolsCall(request);
       if (pathname === API_BASE || pathname.startsWith(`${API_BASE}/`)) return server.fetch(request);
-      if (request.method === "GET") return (await pageFile(uiDir, pathname)) ?? new Response("Not found.\n", { status: 404 });
+      if (request.method === "GET")
+        return (await pageFile(uiDir, pathname)) ?? new Response("Not found.\n", { status: 404 });
       return new Response("Not found.\n", { status: 404 });
     },
     { port: options.port ?? 8788, host: "127.0.0.1" },

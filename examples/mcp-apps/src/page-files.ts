@@ -28,6 +28,8 @@ export async function pageFile(uiDir: string, pathname: string): Promise<Respons
       },
     });
   } catch {
-    return isIndex ? new Response("The page is not built: run `npm start -w glove-example-mcp-apps`.\n", { status: 503 }) : undefined;
+    return isIndex
+      ? new Response("The page is not built: run `npm start -w glove-example-mcp-apps`.\n", { status: 503 })
+      : undefined;
   }
 }

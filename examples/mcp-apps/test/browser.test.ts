@@ -26,7 +26,10 @@ beforeAll(async () => {
   demo = await startMcpAppsDemo({
     port: 0,
     uiDir: page.dir,
-    servers: [stdioAppEntry("server-basic-react", "basic"), { id: "budget", name: "Budget allocator", description: "budgets", url: budgetHttp.url }],
+    servers: [
+      stdioAppEntry("server-basic-react", "basic"),
+      { id: "budget", name: "Budget allocator", description: "budgets", url: budgetHttp.url },
+    ],
   });
   browser = await launchChromium();
 }, SLOW_WORK_MS);
@@ -65,42 +68,52 @@ describe("MCP Apps in Chromium", () => {
   // in the DOM, computed visible, with a 0 × 0 box), so the click waits out its timeout. One of its
   // causes is fixed (a size report of 0 collapsed the frame for good, host-bridge.ts); the rest is
   // not understood yet. A retry re-runs the whole flow in a new tab; a second failure still fails.
-  it("server-basic-react (stdio): renders with its result, calls get-time through the prompt, sends a message, survives a reload", { retry: 1 }, async () => {
-    const tab = await open();
-    await send(tab, "What is the time?");
-    // The model's call of get-time is gated like any tool that is not read-only.
-    await answerPrompt(tab, "Allow", "basic__get-time");
-    await expect.poll(() => appFrames(tab).count(), { timeout: PROMPT_WAIT_MS }).toBe(1);
-    const frame = tab.frameLocator('iframe[data-glove-role="mcp-app"]');
-    const time = frame.locator("code").first();
-    await expect.poll(async () => (await time.textContent()) ?? "", { timeout: PROMPT_WAIT_MS }).toMatch(ISO_TIME);
-    const first = (await time.textContent())!;
-    // The host sized the frame from the app's size-changed (not the 160 px it starts at).
-    await expect.poll(async () => (await appFrames(tab).first().boundingBox())?.height ?? 0, { timeout: PROMPT_WAIT_MS }).not.toBe(160);
+  it(
+    "server-basic-react (stdio): renders with its result, calls get-time through the prompt, sends a message, survives a reload",
+    { retry: 1 },
+    async () => {
+      const tab = await open();
+      await send(tab, "What is the time?");
+      // The model's call of get-time is gated like any tool that is not read-only.
+      await answerPrompt(tab, "Allow", "basic__get-time");
+      await expect.poll(() => appFrames(tab).count(), { timeout: PROMPT_WAIT_MS }).toBe(1);
+      const frame = tab.frameLocator('iframe[data-glove-role="mcp-app"]');
+      const time = frame.locator("code").first();
+      await expect.poll(async () => (await time.textContent()) ?? "", { timeout: PROMPT_WAIT_MS }).toMatch(ISO_TIME);
+      const first = (await time.textContent())!;
+      // The host sized the frame from the app's size-changed (not the 160 px it starts at).
+      await expect
+        .poll(async () => (await appFrames(tab).first().boundingBox())?.height ?? 0, { timeout: PROMPT_WAIT_MS })
+        .not.toBe(160);
 
-    // The app's own call of get-time meets the conversation's permission prompt.
-    await frame.getByRole("button", { name: "Get Server Time" }).click();
-    await answerPrompt(tab, "Allow", "basic__get-time");
-    await expect.poll(async () => (await time.textContent()) ?? "", { timeout: PROMPT_WAIT_MS }).not.toBe(first);
-    expect(await time.textContent()).toMatch(ISO_TIME);
+      // The app's own call of get-time meets the conversation's permission prompt.
+      await frame.getByRole("button", { name: "Get Server Time" }).click();
+      await answerPrompt(tab, "Allow", "basic__get-time");
+      await expect.poll(async () => (await time.textContent()) ?? "", { timeout: PROMPT_WAIT_MS }).not.toBe(first);
+      expect(await time.textContent()).toMatch(ISO_TIME);
 
-    // Declined: the server is not called and the app is told (server-basic-react shows [ERROR]).
-    await frame.getByRole("button", { name: "Get Server Time" }).click();
-    await answerPrompt(tab, "Deny", "basic__get-time");
-    await expect.poll(async () => (await time.textContent()) ?? "", { timeout: PROMPT_WAIT_MS }).toBe("[ERROR]");
+      // Declined: the server is not called and the app is told (server-basic-react shows [ERROR]).
+      await frame.getByRole("button", { name: "Get Server Time" }).click();
+      await answerPrompt(tab, "Deny", "basic__get-time");
+      await expect.poll(async () => (await time.textContent()) ?? "", { timeout: PROMPT_WAIT_MS }).toBe("[ERROR]");
 
-    // ui/message: the app's text becomes the user's message, and the agent answers it.
-    await frame.locator("textarea").fill("Hello from inside the app");
-    await frame.getByRole("button", { name: "Send Message" }).click();
-    await expect.poll(() => tab.locator('[data-glove-role="user"]', { hasText: "Hello from inside the app" }).count(), { timeout: PROMPT_WAIT_MS }).toBe(1);
+      // ui/message: the app's text becomes the user's message, and the agent answers it.
+      await frame.locator("textarea").fill("Hello from inside the app");
+      await frame.getByRole("button", { name: "Send Message" }).click();
+      await expect
+        .poll(() => tab.locator('[data-glove-role="user"]', { hasText: "Hello from inside the app" }).count(), {
+          timeout: PROMPT_WAIT_MS,
+        })
+        .toBe(1);
 
-    // After a reload the slot comes back from the conversation's snapshot, with the same result.
-    await tab.reload();
-    await expect.poll(() => appFrames(tab).count(), { timeout: PROMPT_WAIT_MS }).toBe(1);
-    const again = tab.frameLocator('iframe[data-glove-role="mcp-app"]').locator("code").first();
-    await expect.poll(async () => (await again.textContent()) ?? "", { timeout: PROMPT_WAIT_MS }).toBe(first);
-    await tab.close();
-  });
+      // After a reload the slot comes back from the conversation's snapshot, with the same result.
+      await tab.reload();
+      await expect.poll(() => appFrames(tab).count(), { timeout: PROMPT_WAIT_MS }).toBe(1);
+      const again = tab.frameLocator('iframe[data-glove-role="mcp-app"]').locator("code").first();
+      await expect.poll(async () => (await again.textContent()) ?? "", { timeout: PROMPT_WAIT_MS }).toBe(first);
+      await tab.close();
+    },
+  );
 
   it("server-budget-allocator (HTTP): renders its app from the structured result", async () => {
     const tab = await open();
@@ -108,7 +121,9 @@ describe("MCP Apps in Chromium", () => {
     await answerPrompt(tab, "Allow", "budget__get-budget-data");
     await expect.poll(() => appFrames(tab).count(), { timeout: PROMPT_WAIT_MS }).toBe(1);
     const frame = tab.frameLocator('iframe[data-glove-role="mcp-app"]');
-    await expect.poll(async () => (await frame.locator("body").textContent()) ?? "", { timeout: PROMPT_WAIT_MS }).toContain("Marketing");
+    await expect
+      .poll(async () => (await frame.locator("body").textContent()) ?? "", { timeout: PROMPT_WAIT_MS })
+      .toContain("Marketing");
     await tab.close();
   });
 

@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${demo.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  fetch(`${demo.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 describe("the MCP Apps demo", () => {
   it("connects both published servers over stdio", () => {
@@ -37,13 +41,26 @@ describe("the MCP Apps demo", () => {
   it("puts the app's slot in the conversation's snapshot once the user allowed the call", async () => {
     const { id } = (await (await post("/api/conversations", { agent: "apps" })).json()) as { id: string };
     expect((await post(`/api/conversations/${id}/messages`, { text: "What is the time?" })).status).toBeLessThan(300);
-    const slots = async () => ((await (await fetch(`${demo.url}/api/conversations/${id}`)).json()) as { slots: WireSlot[] }).slots;
+    const slots = async () =>
+      ((await (await fetch(`${demo.url}/api/conversations/${id}`)).json()) as { slots: WireSlot[] }).slots;
     let prompt: WireSlot | undefined;
-    await expect.poll(async () => (prompt = (await slots()).find((s) => s.renderer === "permission_request" && s.status === "pending")), { timeout: PROMPT_WAIT_MS }).toBeDefined();
+    await expect
+      .poll(
+        async () =>
+          (prompt = (await slots()).find((s) => s.renderer === "permission_request" && s.status === "pending")),
+        { timeout: PROMPT_WAIT_MS },
+      )
+      .toBeDefined();
     expect((await post(`/api/conversations/${id}/slots/${prompt!.id}`, { resolve: true })).status).toBeLessThan(300);
     let app: WireSlot | undefined;
-    await expect.poll(async () => (app = (await slots()).find((s) => s.renderer === "mcp_app")), { timeout: PROMPT_WAIT_MS }).toBeDefined();
-    const input = app!.input as { server: { id: string }; resource: { uri: string; html: string }; toolResult: { content: Array<{ text: string }> } };
+    await expect
+      .poll(async () => (app = (await slots()).find((s) => s.renderer === "mcp_app")), { timeout: PROMPT_WAIT_MS })
+      .toBeDefined();
+    const input = app!.input as {
+      server: { id: string };
+      resource: { uri: string; html: string };
+      toolResult: { content: Array<{ text: string }> };
+    };
     expect(input.server.id).toBe("basic");
     expect(input.resource.uri).toBe("ui://get-time/mcp-app.html");
     expect(input.resource.html).toMatch(/<html/i);
@@ -58,7 +75,13 @@ describe("the MCP Apps demo", () => {
       (await post(route, "{not json")).status,
       (await post(route, { conversationId: 1, server: "basic", name: "get-time" })).status,
       (await post(route, { conversationId: "nope", server: "basic", name: "get-time" })).status,
-      (await post(route, { conversationId: created.id, server: "basic", name: "get-time" }, { origin: "https://evil.example" })).status,
+      (
+        await post(
+          route,
+          { conversationId: created.id, server: "basic", name: "get-time" },
+          { origin: "https://evil.example" },
+        )
+      ).status,
       (await post(route, "x".repeat(300 * 1024))).status,
     ];
     expect(statuses).toEqual([405, 400, 400, 404, 403, 400]);

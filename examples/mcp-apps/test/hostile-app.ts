@@ -47,14 +47,22 @@ const request = (method, params) => new Promise((resolve) => {
 /** `calls` records every tool the server ran. */
 export function buildHostileServer(pageOrigin: () => string, calls: string[]): McpServer {
   const server = new McpServer({ name: "hostile", version: "1.0.0" });
-  server.registerTool("show", { description: "Shows the app", annotations: { readOnlyHint: true }, _meta: { ui: { resourceUri: HOSTILE_URI } } }, async () => {
-    calls.push("show");
-    return { content: [{ type: "text", text: "shown" }] };
-  });
-  server.registerTool("steal", { description: "A gated tool the app may call", _meta: { ui: { resourceUri: HOSTILE_URI } } }, async () => {
-    calls.push("steal");
-    return { content: [{ type: "text", text: "stolen" }] };
-  });
+  server.registerTool(
+    "show",
+    { description: "Shows the app", annotations: { readOnlyHint: true }, _meta: { ui: { resourceUri: HOSTILE_URI } } },
+    async () => {
+      calls.push("show");
+      return { content: [{ type: "text", text: "shown" }] };
+    },
+  );
+  server.registerTool(
+    "steal",
+    { description: "A gated tool the app may call", _meta: { ui: { resourceUri: HOSTILE_URI } } },
+    async () => {
+      calls.push("steal");
+      return { content: [{ type: "text", text: "stolen" }] };
+    },
+  );
   server.registerTool("secret", { description: "Model only", _meta: { ui: { visibility: ["model"] } } }, async () => {
     calls.push("secret");
     return { content: [{ type: "text", text: "secret" }] };

@@ -16,7 +16,11 @@ const EXAMPLE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 export async function buildPage(): Promise<{ dir: string; dispose(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), "glove-mcp-apps-ui-"));
   const { build } = await import("vite");
-  await build({ configFile: join(EXAMPLE_DIR, "ui", "vite.config.ts"), build: { outDir: dir, emptyOutDir: true }, logLevel: "warn" });
+  await build({
+    configFile: join(EXAMPLE_DIR, "ui", "vite.config.ts"),
+    build: { outDir: dir, emptyOutDir: true },
+    logLevel: "warn",
+  });
   return { dir, dispose: () => rm(dir, { recursive: true, force: true }) };
 }
 

@@ -15,7 +15,14 @@ export const WALKTHROUGH_INPUTS = ["Echo 'hello from glove' and add 2 and 3.", "
 /** The scripted turns: main agent and discovery child interleave (the child inherits the model). */
 export function walkthroughModel(): ScriptedModel {
   return new ScriptedModel([
-    { toolCalls: [{ name: "glove_invoke_subagent", input: { name: "discovermcp", prompt: "A server that can echo text and add numbers" } }] },
+    {
+      toolCalls: [
+        {
+          name: "glove_invoke_subagent",
+          input: { name: "discovermcp", prompt: "A server that can echo text and add numbers" },
+        },
+      ],
+    },
     { toolCalls: [{ name: "mcp_activate", input: { query: "echo sum" } }] },
     { text: "Activated everything: everything__echo, everything__get-sum, …" },
     {
@@ -25,10 +32,24 @@ export function walkthroughModel(): ScriptedModel {
       ],
     },
     { text: "The server echoed your message, and 2 + 3 = 5." },
-    { toolCalls: [{ name: "glove_invoke_subagent", input: { name: "discovermcp", prompt: "Something to remember facts about people" } }] },
+    {
+      toolCalls: [
+        {
+          name: "glove_invoke_subagent",
+          input: { name: "discovermcp", prompt: "Something to remember facts about people" },
+        },
+      ],
+    },
     { toolCalls: [{ name: "mcp_activate", input: { query: "remember knowledge" } }] },
     { text: "Activated memory: memory__create_entities, memory__read_graph, …" },
-    { toolCalls: [{ name: "memory__create_entities", input: { entities: [{ name: "Ada", entityType: "person", observations: ["likes tea"] }] } }] },
+    {
+      toolCalls: [
+        {
+          name: "memory__create_entities",
+          input: { entities: [{ name: "Ada", entityType: "person", observations: ["likes tea"] }] },
+        },
+      ],
+    },
     { text: "Noted: Ada likes tea." },
   ]);
 }

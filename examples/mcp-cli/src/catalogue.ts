@@ -78,7 +78,8 @@ export async function startLocalCatalogue(): Promise<LocalCatalogue> {
     {
       id: "everything",
       name: "Everything",
-      description: "Reference MCP server: echo a message, add two numbers (sum, arithmetic), sample images and resources.",
+      description:
+        "Reference MCP server: echo a message, add two numbers (sum, arithmetic), sample images and resources.",
       tags: ["echo", "sum", "math", "demo"],
       url: everything.url,
     },

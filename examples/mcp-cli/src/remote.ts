@@ -29,11 +29,17 @@ const SCOPES: Record<string, string> = {
 
 export const DEFAULT_TOKEN_FILE = ".glove/mcp-oauth.json";
 
-function preRegisteredClient(entry: McpCatalogueEntry, env: NodeJS.ProcessEnv): RunMcpOAuthOptions["preRegisteredClient"] {
+function preRegisteredClient(
+  entry: McpCatalogueEntry,
+  env: NodeJS.ProcessEnv,
+): RunMcpOAuthOptions["preRegisteredClient"] {
   const spec = entry.metadata?.preRegistered as { clientIdEnv: string; clientSecretEnv: string } | undefined;
   if (!spec) return undefined;
   const clientId = env[spec.clientIdEnv];
-  if (!clientId) throw new Error(`${entry.name} needs pre-registered OAuth credentials: set ${spec.clientIdEnv} and ${spec.clientSecretEnv}.`);
+  if (!clientId)
+    throw new Error(
+      `${entry.name} needs pre-registered OAuth credentials: set ${spec.clientIdEnv} and ${spec.clientSecretEnv}.`,
+    );
   const secret = env[spec.clientSecretEnv];
   return { client_id: clientId, ...(secret ? { client_secret: secret } : {}) };
 }

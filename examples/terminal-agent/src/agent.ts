@@ -50,7 +50,8 @@ export function parseSession(argv: readonly string[], env: NodeJS.ProcessEnv): {
     const arg = argv[i]!;
     if (arg === "--session") {
       session = argv[++i]?.trim();
-      if (!session || session.startsWith("--")) return { problem: "--session needs a name, e.g. npm run terminal -- --session groceries" };
+      if (!session || session.startsWith("--"))
+        return { problem: "--session needs a name, e.g. npm run terminal -- --session groceries" };
     } else if (arg.startsWith("--session=")) {
       session = arg.slice("--session=".length).trim();
       if (!session) return { problem: "--session needs a name, e.g. npm run terminal -- --session=groceries" };

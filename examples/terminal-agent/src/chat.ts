@@ -42,7 +42,9 @@ export async function runChat(options: ChatOptions): Promise<void> {
   const agent = createAgent({ model: options.model, dataDir: options.dataDir });
   agent.glove.addSubscriber(ui);
   const unwatch = ui.watch(agent.display);
-  ui.line(`Glove terminal agent (model: ${options.model.name}). Notes live in ${agent.notes.path}. Type "exit" to quit.`);
+  ui.line(
+    `Glove terminal agent (model: ${options.model.name}). Notes live in ${agent.notes.path}. Type "exit" to quit.`,
+  );
   try {
     for (;;) {
       const text = await io.readLine("\nyou> ");

@@ -40,8 +40,7 @@ export function createModel(provider: ProviderName, env: Env): ModelAdapter {
 }
 
 export type ModelChoice =
-  | { kind: "live"; provider: ProviderName; model: ModelAdapter }
-  | { kind: "offline"; reason: string };
+  { kind: "live"; provider: ProviderName; model: ModelAdapter } | { kind: "offline"; reason: string };
 
 function isProvider(name: string): name is ProviderName {
   return Object.hasOwn(PROVIDERS, name);
@@ -57,7 +56,8 @@ export function detectProvider(env: Env): { provider?: ProviderName; problem?: s
   for (const [provider, key] of Object.entries(PROVIDER_KEYS)) {
     if (env[key]?.trim() && isProvider(provider)) return { provider };
   }
-  if (env.AWS_ACCESS_KEY_ID?.trim() && env.AWS_SECRET_ACCESS_KEY?.trim() && env.GLOVE_MODEL?.trim()) return { provider: "bedrock" };
+  if (env.AWS_ACCESS_KEY_ID?.trim() && env.AWS_SECRET_ACCESS_KEY?.trim() && env.GLOVE_MODEL?.trim())
+    return { provider: "bedrock" };
   return {};
 }
 

@@ -135,8 +135,12 @@ export class TerminalUi implements SubscriberAdapter {
     try {
       if (slot.renderer === PERMISSION_REQUEST_RENDERER) {
         const request = slot.input as PermissionRequestInput;
-        this.line(`  ?? ${request.tool_name} needs your permission to run with ${short(JSON.stringify(request.input))}`);
-        const reply = (await this.prompter.ask(`Allow ${request.tool_name}? [y/N/always] `, signal)).trim().toLowerCase();
+        this.line(
+          `  ?? ${request.tool_name} needs your permission to run with ${short(JSON.stringify(request.input))}`,
+        );
+        const reply = (await this.prompter.ask(`Allow ${request.tool_name}? [y/N/always] `, signal))
+          .trim()
+          .toLowerCase();
         if (signal.aborted) return this.line("  (prompt closed)");
         const always = reply === "always" || reply === "a";
         const granted = always || reply === "y" || reply === "yes";

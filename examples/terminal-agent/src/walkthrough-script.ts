@@ -18,7 +18,10 @@ export interface Scene {
 type Todo = { content: string; activeForm: string; status: "pending" | "in_progress" | "completed" };
 
 function tasks(...todos: Array<[string, string, Todo["status"]]>): { name: string; input: { todos: Todo[] } } {
-  return { name: TASK_TOOL_NAME, input: { todos: todos.map(([content, activeForm, status]) => ({ content, activeForm, status })) } };
+  return {
+    name: TASK_TOOL_NAME,
+    input: { todos: todos.map(([content, activeForm, status]) => ({ content, activeForm, status })) },
+  };
 }
 
 function resultOf(ctx: SceneContext, tool: string): ToolResult | undefined {
@@ -31,11 +34,38 @@ function outcome(result: ToolResult | undefined): string {
 }
 
 const UNIT_WORDS: Record<string, Unit> = {
-  kilometers: "km", kilometres: "km", miles: "mi", mile: "mi", meters: "m", metres: "m", feet: "ft",
-  kilograms: "kg", kilos: "kg", pounds: "lb", lbs: "lb", grams: "g", ounces: "oz",
-  liters: "l", litres: "l", gallons: "gal", celsius: "C", fahrenheit: "F", kelvin: "K",
+  kilometers: "km",
+  kilometres: "km",
+  miles: "mi",
+  mile: "mi",
+  meters: "m",
+  metres: "m",
+  feet: "ft",
+  kilograms: "kg",
+  kilos: "kg",
+  pounds: "lb",
+  lbs: "lb",
+  grams: "g",
+  ounces: "oz",
+  liters: "l",
+  litres: "l",
+  gallons: "gal",
+  celsius: "C",
+  fahrenheit: "F",
+  kelvin: "K",
 };
-const PAIRS: Partial<Record<Unit, Unit>> = { km: "mi", mi: "km", kg: "lb", lb: "kg", C: "F", F: "C", l: "gal", gal: "l", m: "ft", ft: "m" };
+const PAIRS: Partial<Record<Unit, Unit>> = {
+  km: "mi",
+  mi: "km",
+  kg: "lb",
+  lb: "kg",
+  C: "F",
+  F: "C",
+  l: "gal",
+  gal: "l",
+  m: "ft",
+  ft: "m",
+};
 
 function unit(word: string | undefined): Unit | undefined {
   if (!word) return undefined;
@@ -59,7 +89,8 @@ function noteText(userText: string): string {
 
 /** The note the user wants deleted: one sharing a word with the request, else the newest. */
 function pickNote(ctx: SceneContext): number | undefined {
-  const listed = resultOf(ctx, "list_notes")?.result.renderData as { notes?: Array<{ id: number; text: string }> } | undefined;
+  const listed = resultOf(ctx, "list_notes")?.result.renderData as
+    { notes?: Array<{ id: number; text: string }> } | undefined;
   const notes = listed?.notes ?? [];
   const words = ctx.userText.toLowerCase().match(/[a-z]{4,}/g) ?? [];
   const hit = notes.find((n) => words.some((w) => n.text.toLowerCase().includes(w.replace(/s$/, ""))));
@@ -85,17 +116,30 @@ export const SCENES: Scene[] = [
     turns: [
       () => ({
         text: "Two steps, so I'll keep a task list.",
-        toolCalls: [tasks(["Convert the amount", "Converting the amount", "in_progress"], ["Save the result as a note", "Saving the result as a note", "pending"])],
+        toolCalls: [
+          tasks(
+            ["Convert the amount", "Converting the amount", "in_progress"],
+            ["Save the result as a note", "Saving the result as a note", "pending"],
+          ),
+        ],
       }),
       (ctx) => ({ toolCalls: [{ name: "convert_units", input: parseConversion(ctx.userText) }] }),
       (ctx) => ({
         toolCalls: [
-          tasks(["Convert the amount", "Converting the amount", "completed"], ["Save the result as a note", "Saving the result as a note", "in_progress"]),
+          tasks(
+            ["Convert the amount", "Converting the amount", "completed"],
+            ["Save the result as a note", "Saving the result as a note", "in_progress"],
+          ),
           { name: "add_note", input: { text: `Conversion: ${outcome(resultOf(ctx, "convert_units"))}` } },
         ],
       }),
       (ctx) => ({
-        toolCalls: [tasks(["Convert the amount", "Converting the amount", "completed"], ["Save the result as a note", "Saving the result as a note", "completed"])],
+        toolCalls: [
+          tasks(
+            ["Convert the amount", "Converting the amount", "completed"],
+            ["Save the result as a note", "Saving the result as a note", "completed"],
+          ),
+        ],
         text: `${outcome(resultOf(ctx, "add_note"))}.`,
       }),
       () => ({ text: "All done: both tasks are complete." }),
@@ -117,7 +161,10 @@ export const SCENES: Scene[] = [
       (ctx) => {
         const id = pickNote(ctx);
         if (id === undefined) return { text: "You have no notes, so there is nothing to delete." };
-        return { text: `Deleting note #${id}; the runtime will ask you first.`, toolCalls: [{ name: "delete_note", input: { id } }] };
+        return {
+          text: `Deleting note #${id}; the runtime will ask you first.`,
+          toolCalls: [{ name: "delete_note", input: { id } }],
+        };
       },
       (ctx) => {
         const result = resultOf(ctx, "delete_note");
@@ -164,9 +211,11 @@ export class WalkthroughDirector {
       this.turn = 0;
       this.userText = last.text;
     }
-    for (const r of results) if (r.result.status === "success" && !READ_ONLY.has(r.tool_name)) this.done.push(String(r.result.data));
+    for (const r of results)
+      if (r.result.status === "success" && !READ_ONLY.has(r.tool_name)) this.done.push(String(r.result.data));
     const build = this.scenes[this.scene]?.turns[this.turn++];
-    if (!build) return { text: "That's all I can do offline. Set ANTHROPIC_API_KEY or OPENAI_API_KEY to talk to a real model." };
+    if (!build)
+      return { text: "That's all I can do offline. Set ANTHROPIC_API_KEY or OPENAI_API_KEY to talk to a real model." };
     return build({ userText: this.userText, results });
   };
 

@@ -53,7 +53,7 @@ export async function runWalkthrough(options: WalkthroughOptions): Promise<void>
 
   ui.line("Offline walkthrough: a scripted model drives the real Glove runtime and tools.");
   ui.line(`Notes are kept in ${agent.notes.path}. Compaction runs every ${WALKTHROUGH_MAX_TURNS} model turns here.`);
-  if (!interactive) ui.line("stdin is not a TTY: playing the suggested inputs and answering prompts with \"y\".");
+  if (!interactive) ui.line('stdin is not a TTY: playing the suggested inputs and answering prompts with "y".');
   if (completed > 0) ui.line(`Resuming after scene ${completed} of ${SCENES.length}.`);
   try {
     for (const [index, scene] of SCENES.entries()) {
@@ -74,7 +74,14 @@ export async function runWalkthrough(options: WalkthroughOptions): Promise<void>
 
 /** How many scenes a stored conversation already played: one real user message each. */
 function scenesPlayed(history: readonly Message[]): number {
-  return history.filter((m) => m.sender === "user" && !m.tool_results?.length && !m.is_skill_injection && !m.is_compaction && !m.is_compaction_request).length;
+  return history.filter(
+    (m) =>
+      m.sender === "user" &&
+      !m.tool_results?.length &&
+      !m.is_skill_injection &&
+      !m.is_compaction &&
+      !m.is_compaction_request,
+  ).length;
 }
 
 /** The user's line (Enter = the suggestion), the suggestion itself when not interactive, undefined to quit. */

@@ -61,7 +61,10 @@ describe("convert_units tool", () => {
   });
 
   it("reports an impossible conversion as a tool error", async () => {
-    expect(await run({ value: 1, from: "kg", to: "mi" })).toMatchObject({ status: "error", message: expect.stringMatching(/kg to mi/) });
+    expect(await run({ value: 1, from: "kg", to: "mi" })).toMatchObject({
+      status: "error",
+      message: expect.stringMatching(/kg to mi/),
+    });
   });
 });
 

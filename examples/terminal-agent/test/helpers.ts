@@ -29,6 +29,9 @@ export function runTool<I>(agent: TerminalAgent, tool: GloveFoldArgs<I>, input: 
 }
 
 /** An agent on a scripted model that answers nothing unless given steps. */
-export function scriptedAgent(dataDir: string, model = new ScriptedModel([])): TerminalAgent & { model: ScriptedModel } {
+export function scriptedAgent(
+  dataDir: string,
+  model = new ScriptedModel([]),
+): TerminalAgent & { model: ScriptedModel } {
   return { ...createAgent({ model, dataDir }), model };
 }

@@ -19,8 +19,17 @@ describe("node examples/terminal-agent/dist/main.js", () => {
   it("plays the offline walkthrough when stdin is not a TTY, and exits 0", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, GLOVE_DATA_DIR: dir };
     // No provider may be configured, whatever this machine's environment holds.
-    const providerVars = getAvailableProviders().map((p) => p.envVar).filter(Boolean);
-    for (const key of [...providerVars, "GLOVE_PROVIDER", "GLOVE_MODEL", "GLOVE_BASE_URL", "AWS_SECRET_ACCESS_KEY", "AWS_BEARER_TOKEN_BEDROCK"]) {
+    const providerVars = getAvailableProviders()
+      .map((p) => p.envVar)
+      .filter(Boolean);
+    for (const key of [
+      ...providerVars,
+      "GLOVE_PROVIDER",
+      "GLOVE_MODEL",
+      "GLOVE_BASE_URL",
+      "AWS_SECRET_ACCESS_KEY",
+      "AWS_BEARER_TOKEN_BEDROCK",
+    ]) {
       delete env[key as string];
     }
     const run = spawnSync(process.execPath, ["examples/terminal-agent/dist/main.js"], {

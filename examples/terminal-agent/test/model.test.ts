@@ -8,7 +8,9 @@ describe("selectModel", () => {
     const choice = selectModel({});
     expect(choice).toEqual({
       kind: "offline",
-      reason: expect.stringMatching(/^No model provider configured \(set ANTHROPIC_API_KEY or OPENAI_API_KEY, or GLOVE_PROVIDER=ollama GLOVE_MODEL=llama3.*offline walkthrough\.$/),
+      reason: expect.stringMatching(
+        /^No model provider configured \(set ANTHROPIC_API_KEY or OPENAI_API_KEY, or GLOVE_PROVIDER=ollama GLOVE_MODEL=llama3.*offline walkthrough\.$/,
+      ),
     });
     expect(choice.kind === "offline" && choice.reason).not.toContain("\n");
   });
@@ -20,7 +22,9 @@ describe("selectModel", () => {
     expect(detectProvider({ MOONSHOT_API_KEY: "k" })).toEqual({ provider: "kimi" });
     expect(detectProvider({ GLOVE_PROVIDER: "ollama" })).toEqual({ provider: "ollama" });
     expect(detectProvider({ ANTHROPIC_API_KEY: "  " })).toEqual({});
-    expect(detectProvider({ GLOVE_PROVIDER: "acme" }).problem).toMatch(/not one of openai, anthropic, .*ollama, lmstudio, bedrock/);
+    expect(detectProvider({ GLOVE_PROVIDER: "acme" }).problem).toMatch(
+      /not one of openai, anthropic, .*ollama, lmstudio, bedrock/,
+    );
   });
 
   it("builds a live adapter for a configured provider, with GLOVE_MODEL overriding the default", () => {
@@ -48,7 +52,9 @@ describe("selectModel", () => {
       req.on("end", () => {
         bodies.push(JSON.parse(raw) as { model: string; messages: unknown[] });
         res.writeHead(200, { "content-type": "text/event-stream" });
-        res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "hello from llama" }, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`);
+        res.end(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "hello from llama" }, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`,
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -58,7 +64,10 @@ describe("selectModel", () => {
       expect(choice.kind).toBe("live");
       if (choice.kind !== "live") return;
       expect(choice.model.name).toBe("ollama:llama3");
-      const result = await choice.model.prompt({ messages: [{ sender: "user", text: "hi" }], systemPrompt: "sys" }, async () => {});
+      const result = await choice.model.prompt(
+        { messages: [{ sender: "user", text: "hi" }], systemPrompt: "sys" },
+        async () => {},
+      );
       expect(result.messages[0]!.text).toBe("hello from llama");
       expect(bodies[0]!.model).toBe("llama3");
     } finally {

@@ -21,7 +21,10 @@ describe("NotesFile", () => {
     await notes.add("first");
     await notes.add("second");
     const onDisk = JSON.parse(await readFile(notes.path, "utf8")) as { notes: Array<{ id: number; text: string }> };
-    expect(onDisk.notes.map((n) => [n.id, n.text])).toEqual([[1, "first"], [2, "second"]]);
+    expect(onDisk.notes.map((n) => [n.id, n.text])).toEqual([
+      [1, "first"],
+      [2, "second"],
+    ]);
     // A new instance (a new run of the agent) sees the same notes.
     expect((await new NotesFile(notes.dataDir).list()).map((n) => n.text)).toEqual(["first", "second"]);
   });

@@ -84,4 +84,3 @@ describe("delete_note", () => {
     expect(out.text()).toContain("There is no note #99");
   });
 });
-

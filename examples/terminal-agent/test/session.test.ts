@@ -21,8 +21,22 @@ afterAll(() => cleanup());
 
 function start(args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, GLOVE_DATA_DIR: dir };
-  for (const key of ["GLOVE_SESSION", "GLOVE_PROVIDER", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY"]) delete env[key];
-  return spawnSync(process.execPath, ["examples/terminal-agent/dist/main.js", ...args], { cwd: root, env, input: "", encoding: "utf8", timeout: SLOW_WORK_MS });
+  for (const key of [
+    "GLOVE_SESSION",
+    "GLOVE_PROVIDER",
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "GEMINI_API_KEY",
+    "OPENROUTER_API_KEY",
+  ])
+    delete env[key];
+  return spawnSync(process.execPath, ["examples/terminal-agent/dist/main.js", ...args], {
+    cwd: root,
+    env,
+    input: "",
+    encoding: "utf8",
+    timeout: SLOW_WORK_MS,
+  });
 }
 
 describe("npm run terminal -- --session NAME", () => {
@@ -30,7 +44,9 @@ describe("npm run terminal -- --session NAME", () => {
     const first = start(["--session", "groceries"]);
     expect(first.stderr).toBe("");
     expect(first.status).toBe(0);
-    expect(first.stdout.split("\n")[1]).toBe(`Session "groceries" is new; it is kept in ${sessionsDbPath(dir)} (resume it with --session groceries).`);
+    expect(first.stdout.split("\n")[1]).toBe(
+      `Session "groceries" is new; it is kept in ${sessionsDbPath(dir)} (resume it with --session groceries).`,
+    );
 
     const store = new SqliteStore({ dbPath: sessionsDbPath(dir), sessionId: "groceries" });
     const saved = await store.getMessages();
@@ -41,7 +57,9 @@ describe("npm run terminal -- --session NAME", () => {
     const second = start(["--session=groceries"]);
     expect(second.stderr).toBe("");
     expect(second.status).toBe(0);
-    expect(second.stdout.split("\n")[1]).toBe(`Session "groceries": resuming ${saved.length} earlier messages from ${sessionsDbPath(dir)}.`);
+    expect(second.stdout.split("\n")[1]).toBe(
+      `Session "groceries": resuming ${saved.length} earlier messages from ${sessionsDbPath(dir)}.`,
+    );
     const reopened = new SqliteStore({ dbPath: sessionsDbPath(dir), sessionId: "groceries" });
     const after = await reopened.getMessages();
     reopened.close();
@@ -66,7 +84,9 @@ describe("npm run terminal -- --session NAME", () => {
     expect(resumed.stdout).not.toContain(`you> ${SCENES[0]!.suggestion}`);
     expect(resumed.stdout).toContain(`you> ${SCENES[1]!.suggestion}`);
     const store = new SqliteStore({ dbPath: sessionsDbPath(dir), sessionId: "halfway" });
-    const userTurns = (await store.getMessages()).filter((m) => m.sender === "user" && !m.tool_results?.length && !m.is_compaction && !m.is_compaction_request);
+    const userTurns = (await store.getMessages()).filter(
+      (m) => m.sender === "user" && !m.tool_results?.length && !m.is_compaction && !m.is_compaction_request,
+    );
     store.close();
     expect(userTurns.map((m) => m.text)).toEqual(SCENES.map((scene) => scene.suggestion));
   });
@@ -75,7 +95,9 @@ describe("npm run terminal -- --session NAME", () => {
     const run = start(["--session"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe("--session needs a name, e.g. npm run terminal -- --session groceries\n");
-    expect(start(["--bogus"]).stderr).toMatch(/^unknown argument "--bogus"; usage: npm run terminal \[-- --session NAME\]/);
+    expect(start(["--bogus"]).stderr).toMatch(
+      /^unknown argument "--bogus"; usage: npm run terminal \[-- --session NAME\]/,
+    );
   });
 });
 

@@ -52,7 +52,8 @@ describe("offline walkthrough", () => {
     const replies = ["", "convert 10 mi to km", "note: call mom", "", "n", "exit"];
     // Answer each prompt only once it is shown, like a person would.
     out.stream.on("data", () => {
-      if (/(you> |\[y\/N\/always\] |\[y\/N\] )$/.test(out.text()) && replies.length) input.write(`${replies.shift()}\n`);
+      if (/(you> |\[y\/N\/always\] |\[y\/N\] )$/.test(out.text()) && replies.length)
+        input.write(`${replies.shift()}\n`);
     });
     await runWalkthrough({ input, output: out.stream, dataDir: dir, interactive: true, delayMs: 0 });
     const text = out.text();

@@ -3,7 +3,8 @@ import type { AgentFactory } from "glove-server";
 import { offlineModel } from "./offline-model.js";
 import { sendEmailTool, weatherTool, type SentEmail } from "./tools.js";
 
-export const SYSTEM_PROMPT = "You are a helpful assistant in a web page. Use get_weather for the weather and send_email to send an email. Answer in one short sentence.";
+export const SYSTEM_PROMPT =
+  "You are a helpful assistant in a web page. Use get_weather for the weather and send_email to send an email. Answer in one short sentence.";
 
 export interface AssistantOptions {
   /** Emails send_email "sent" (shared by every conversation of the server). */
@@ -17,7 +18,12 @@ export interface AssistantOptions {
 /** The agent factory glove-server calls for each conversation it opens. */
 export function assistantAgent(options: AssistantOptions): AgentFactory {
   return ({ store }) => {
-    const glove = new Glove({ store, model: options.model?.() ?? offlineModel(30), displayManager: new Displaymanager(), systemPrompt: SYSTEM_PROMPT })
+    const glove = new Glove({
+      store,
+      model: options.model?.() ?? offlineModel(30),
+      displayManager: new Displaymanager(),
+      systemPrompt: SYSTEM_PROMPT,
+    })
       .fold(weatherTool)
       .fold(sendEmailTool(options.outbox));
     for (const tool of options.extraTools ?? []) glove.fold(tool);

@@ -55,7 +55,12 @@ export async function startUseChat(options: UseChatOptions = {}): Promise<UseCha
       const { pathname } = new URL(request.url);
       if (pathname === API_BASE || pathname.startsWith(`${API_BASE}/`)) return server.fetch(request);
       const file = request.method === "GET" ? await pageFile(uiDir, pathname) : undefined;
-      return file ?? new Response("Not found. The page is at / (build it with `npm run build:ui`), the API under /api.\n", { status: 404 });
+      return (
+        file ??
+        new Response("Not found. The page is at / (build it with `npm run build:ui`), the API under /api.\n", {
+          status: 404,
+        })
+      );
     },
     { port: options.port ?? 8788 },
   );

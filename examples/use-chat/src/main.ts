@@ -7,7 +7,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 const app = await startUseChat({ port });
-console.log(`useChat on glove-server: open ${app.url} (offline model: ask for "the weather in Paris" or to "email ada").`);
+console.log(
+  `useChat on glove-server: open ${app.url} (offline model: ask for "the weather in Paris" or to "email ada").`,
+);
 const stop = () => void app.close().then(() => process.exit(0));
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

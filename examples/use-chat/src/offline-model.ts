@@ -17,9 +17,11 @@ function lastUserText(messages: readonly Message[]): string {
 /** What the model says once a tool answered: the result, or why there is none. */
 function afterTool(message: Message): ScriptedTurn {
   const result = message.tool_results![0]!;
-  if (result.result.status !== "success") return { text: `That did not work: ${result.result.message ?? "the tool failed"}.` };
+  if (result.result.status !== "success")
+    return { text: `That did not work: ${result.result.message ?? "the tool failed"}.` };
   const data = result.result.data as Record<string, unknown>;
-  if (result.tool_name === "get_weather") return { text: `The weather in ${String(data.city)}: ${String(data.forecast)}.` };
+  if (result.tool_name === "get_weather")
+    return { text: `The weather in ${String(data.city)}: ${String(data.forecast)}.` };
   return { text: `Done: the email to ${String(data.to)} is sent.` };
 }
 
@@ -28,9 +30,14 @@ export function offlineTurn(request: PromptRequest): ScriptedTurn {
   if (last?.tool_results?.length) return afterTool(last);
   const text = lastUserText(request.messages);
   const weather = /weather in ([\p{L} -]+)/iu.exec(text);
-  if (weather) return { text: "Let me look that up.", toolCalls: [{ name: "get_weather", input: { city: weather[1]!.trim() } }] };
+  if (weather)
+    return { text: "Let me look that up.", toolCalls: [{ name: "get_weather", input: { city: weather[1]!.trim() } }] };
   const email = /email (\S+)/i.exec(text);
-  if (email) return { text: "I will send it once you allow it.", toolCalls: [{ name: "send_email", input: { to: email[1]!, subject: "Hello from Glove" } }] };
+  if (email)
+    return {
+      text: "I will send it once you allow it.",
+      toolCalls: [{ name: "send_email", input: { to: email[1]!, subject: "Hello from Glove" } }],
+    };
   return { text: `You said: ${text}. Ask me about the weather in a city, or to email someone.` };
 }
 

@@ -14,7 +14,8 @@ const PAGE_POLICY = "default-src 'self'; object-src 'none'; base-uri 'none'; fra
 
 /** The file answering GET `pathname`, or undefined when the page has none there. */
 export async function pageFile(dir: string, pathname: string): Promise<Response | undefined> {
-  const name = pathname === "/" ? "index.html" : pathname.startsWith("/assets/") ? normalize(pathname.slice(1)) : undefined;
+  const name =
+    pathname === "/" ? "index.html" : pathname.startsWith("/assets/") ? normalize(pathname.slice(1)) : undefined;
   // normalize() folds "..": a name that climbs out of assets/ is not a page file.
   if (name === undefined || (name !== "index.html" && !name.startsWith("assets/"))) return undefined;
   const body = await readFile(join(dir, name)).catch(() => undefined);

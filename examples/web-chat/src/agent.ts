@@ -39,14 +39,20 @@ export function bistroAgent(options: AgentOptions) {
     const model: ModelAdapter =
       options.source.kind === "live"
         ? createModel(options.source.provider, options.env)
-        : new ScriptedModel([], { name: "offline-walkthrough", delayMs: options.offlineDelayMs, record: false, fallback: offlineTurn });
+        : new ScriptedModel([], {
+            name: "offline-walkthrough",
+            delayMs: options.offlineDelayMs,
+            record: false,
+            fallback: offlineTurn,
+          });
     return new Glove({
       store,
       model,
       displayManager: new Displaymanager(),
       systemPrompt: SYSTEM_PROMPT,
       compaction_config: {
-        compaction_instructions: "Summarise the conversation: what the guest asked, what was booked (names, times, confirmation codes) and anything still open.",
+        compaction_instructions:
+          "Summarise the conversation: what the guest asked, what was booked (names, times, confirmation codes) and anything still open.",
       },
     })
       .fold(showMenuTool)

@@ -5,7 +5,13 @@
 import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createGloveServer, listenNode, type AgentFactory, type GloveServer, type GloveServerEventOptions } from "glove-server";
+import {
+  createGloveServer,
+  listenNode,
+  type AgentFactory,
+  type GloveServer,
+  type GloveServerEventOptions,
+} from "glove-server";
 import { bistroAgent, modelSource, type ModelSource } from "./agent.js";
 import { cookieUser, demoAuthenticate, mintCookie } from "./auth.js";
 import { staticUi } from "./static-ui.js";
@@ -70,7 +76,11 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
   const bookings = new Map<string, Booking>();
   const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
   const server = createGloveServer({
-    agents: { bistro: options.agent ? options.agent(bookings) : bistroAgent({ source: model, env, offlineDelayMs: options.offlineDelayMs ?? 40, bookings }) },
+    agents: {
+      bistro: options.agent
+        ? options.agent(bookings)
+        : bistroAgent({ source: model, env, offlineDelayMs: options.offlineDelayMs ?? 40, bookings }),
+    },
     authenticate: demoAuthenticate(token),
     dataDir,
     basePath: API_BASE,
@@ -93,7 +103,10 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
         }
       }
       if (pathname === "/favicon.ico") return new Response(null, { status: 204 });
-      return new Response("Not found. The UI is at / and the API under /api.\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+      return new Response("Not found. The UI is at / and the API under /api.\n", {
+        status: 404,
+        headers: { "content-type": "text/plain; charset=utf-8" },
+      });
     },
     { port: options.port ?? 8787, host: options.host ?? "127.0.0.1" },
   );

@@ -20,7 +20,8 @@ try {
 
 const J = `-H 'content-type: application/json'`;
 console.log(`Glove Bistro web chat: open ${chat.url}`);
-if (!existsSync(join(DEFAULT_UI_DIR, "index.html"))) console.log("(The UI is not built: `npm start` at the repo root builds it; the API works meanwhile.)");
+if (!existsSync(join(DEFAULT_UI_DIR, "index.html")))
+  console.log("(The UI is not built: `npm start` at the repo root builds it; the API works meanwhile.)");
 console.log(
   chat.model.kind === "live"
     ? `Model: ${chat.model.provider} (from the environment).`

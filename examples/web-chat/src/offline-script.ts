@@ -58,8 +58,11 @@ const GREETING: Step[] = [
 ];
 
 const MENU_SCENE: Step[] = [
-  (ctx) => ({ text: "Here is today's menu.", toolCalls: [ctx.call("show_menu", { note: "Everything is vegetarian except the trout." })] }),
-  () => ({ text: "Anything catch your eye? Say \"book a table\" and I'll reserve one." }),
+  (ctx) => ({
+    text: "Here is today's menu.",
+    toolCalls: [ctx.call("show_menu", { note: "Everything is vegetarian except the trout." })],
+  }),
+  () => ({ text: 'Anything catch your eye? Say "book a table" and I\'ll reserve one.' }),
 ];
 
 const BOOKING: Step[] = [
@@ -70,13 +73,21 @@ const BOOKING: Step[] = [
   (ctx) => {
     const guests = guestsIn(ctx.userText);
     return {
-      toolCalls: [ctx.call("reservation_form", { question: "Who is the table for, how many guests, and what time?", ...(guests ? { guests } : {}) })],
+      toolCalls: [
+        ctx.call("reservation_form", {
+          question: "Who is the table for, how many guests, and what time?",
+          ...(guests ? { guests } : {}),
+        }),
+      ],
     };
   },
   (ctx) => {
     const form = result(ctx, "reservation_form");
     if (form?.result.status !== "success") {
-      return { text: "No problem, I won't book anything.", toolCalls: [tasks(ctx, "completed", "completed", "completed")] };
+      return {
+        text: "No problem, I won't book anything.",
+        toolCalls: [tasks(ctx, "completed", "completed", "completed")],
+      };
     }
     return {
       text: "Thanks! Booking it now; glove-core will ask for your permission first.",
@@ -86,9 +97,15 @@ const BOOKING: Step[] = [
   (ctx) => {
     const booked = result(ctx, "book_table");
     if (booked?.result.status === "success") {
-      return { text: `${String(booked.result.data)} See you soon!`, toolCalls: [tasks(ctx, "completed", "completed", "completed")] };
+      return {
+        text: `${String(booked.result.data)} See you soon!`,
+        toolCalls: [tasks(ctx, "completed", "completed", "completed")],
+      };
     }
-    return { text: `I did not book the table: ${booked?.result.message ?? "it did not run"}`, toolCalls: [tasks(ctx, "completed", "completed", "completed")] };
+    return {
+      text: `I did not book the table: ${booked?.result.message ?? "it did not run"}`,
+      toolCalls: [tasks(ctx, "completed", "completed", "completed")],
+    };
   },
   () => ({ text: "All three tasks are done." }),
 ];
@@ -104,7 +121,9 @@ const WAITLIST: Step[] = [
       }),
     ],
   }),
-  () => ({ text: "The request waits in the inbox until the restaurant answers; the answer will arrive in this conversation." }),
+  () => ({
+    text: "The request waits in the inbox until the restaurant answers; the answer will arrive in this conversation.",
+  }),
 ];
 
 function sceneFor(text: string): Step[] {
@@ -135,6 +154,9 @@ export function offlineTurn(request: PromptRequest): ScriptedTurn {
     call: (name, input) => ({ name, input, id: `offline_${messages.length}_${n++}` }),
   };
   const build = scene[step];
-  if (!build) return { text: "That's all the offline walkthrough does. Set ANTHROPIC_API_KEY or OPENAI_API_KEY to talk to a real model." };
+  if (!build)
+    return {
+      text: "That's all the offline walkthrough does. Set ANTHROPIC_API_KEY or OPENAI_API_KEY to talk to a real model.",
+    };
   return build(ctx);
 }

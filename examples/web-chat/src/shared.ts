@@ -83,4 +83,9 @@ export interface NoticeInput {
   text?: string;
 }
 
-export const SUGGESTIONS = ["What can you do?", "Show me the menu", "Book a table for two tonight", "Put me on the waitlist for Friday"];
+export const SUGGESTIONS = [
+  "What can you do?",
+  "Show me the menu",
+  "Book a table for two tonight",
+  "Put me on the waitlist for Friday",
+];

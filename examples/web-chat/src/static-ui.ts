@@ -61,7 +61,10 @@ export function staticUi(dir: string): StaticUi {
         body = await readFile(file);
       } catch {
         if (!index) return undefined;
-        return new Response(head ? null : NOT_BUILT, { status: 503, headers: { "content-type": TYPES[".html"]!, "cache-control": "no-store" } });
+        return new Response(head ? null : NOT_BUILT, {
+          status: 503,
+          headers: { "content-type": TYPES[".html"]!, "cache-control": "no-store" },
+        });
       }
       const headers = new Headers({
         "content-type": TYPES[extname(file)] ?? "application/octet-stream",

@@ -12,7 +12,12 @@ import { buildUi } from "./support/browser.js";
 import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
 /** Server-only modules: glove-server, its storage and queue drivers, the example's server files (src/shared.ts is for both). */
-const SERVER_MODULES = [/packages\/glove-(server|sqlite|postgres|mcp)\//, /node_modules\/(better-sqlite3|bullmq|ioredis|pg|pg-[a-z]+)\//, /web-chat\/src\/(?!shared\.ts$)/, /^node:/];
+const SERVER_MODULES = [
+  /packages\/glove-(server|sqlite|postgres|mcp)\//,
+  /node_modules\/(better-sqlite3|bullmq|ioredis|pg|pg-[a-z]+)\//,
+  /web-chat\/src\/(?!shared\.ts$)/,
+  /^node:/,
+];
 
 /** Strings only the server's code has: the tools' `do` bodies, the agent's prompt and model, node imports. */
 const SERVER_TEXT = [
@@ -25,7 +30,8 @@ const SERVER_TEXT = [
 const NODE_IMPORT = /(?:from|import)\s*\(?\s*["'`]node:/;
 
 /** glove-core's agent loop (local mode): never needed by a server-mode page at start. */
-const LOOP_MODULES = /packages\/glove-core\/src\/(glove|glove-parts|runtime\/(agent|executor|prompt-machine)|models\/|plugins\/|extensions\/|stores\/)/;
+const LOOP_MODULES =
+  /packages\/glove-core\/src\/(glove|glove-parts|runtime\/(agent|executor|prompt-machine)|models\/|plugins\/|extensions\/|stores\/)/;
 
 interface Asset {
   code: string;
@@ -58,13 +64,16 @@ describe("web UI bundle", () => {
     expect(assets.size).toBeGreaterThan(0);
     const found: string[] = [];
     for (const [file, asset] of assets) {
-      for (const source of asset.sources) if (SERVER_MODULES.some((pattern) => pattern.test(source))) found.push(`${file}: ${source}`);
+      for (const source of asset.sources)
+        if (SERVER_MODULES.some((pattern) => pattern.test(source))) found.push(`${file}: ${source}`);
       for (const text of SERVER_TEXT) if (asset.code.includes(text)) found.push(`${file}: "${text}"`);
       if (NODE_IMPORT.test(asset.code)) found.push(`${file}: a node: import`);
     }
     expect(found).toEqual([]);
     // The shared schemas did come along (the views are typed from them): their messages are there.
-    expect([...assets.values()].some((asset) => asset.sources.some((source) => source.endsWith("web-chat/src/shared.ts")))).toBe(true);
+    expect(
+      [...assets.values()].some((asset) => asset.sources.some((source) => source.endsWith("web-chat/src/shared.ts"))),
+    ).toBe(true);
   });
 
   it("loads no Glove loop at start: server mode needs none", () => {
@@ -73,9 +82,16 @@ describe("web UI bundle", () => {
     const loop = start.flatMap((asset) => asset.sources.filter((source) => LOOP_MODULES.test(source)));
     expect(loop).toEqual([]);
     for (const text of ["show_menu", "reservation_form", "book_table", "Use a 24-hour time like 19:30"]) {
-      expect(start.some((asset) => asset.code.includes(text)), text).toBe(true);
+      expect(
+        start.some((asset) => asset.code.includes(text)),
+        text,
+      ).toBe(true);
     }
     // The loop is still there for local mode, in a chunk fetched only when asked for.
-    expect([...assets].some(([file, asset]) => !atStart.includes(file) && asset.sources.some((source) => LOOP_MODULES.test(source)))).toBe(true);
+    expect(
+      [...assets].some(
+        ([file, asset]) => !atStart.includes(file) && asset.sources.some((source) => LOOP_MODULES.test(source)),
+      ),
+    ).toBe(true);
   });
 });

@@ -19,7 +19,12 @@ export class EventStream {
   }
 
   /** The first event after index `from` of `type` that matches. */
-  async next(type: string, match: (data: Record<string, unknown>) => boolean = () => true, from = 0, timeoutMs = PROMPT_WAIT_MS): Promise<SseEvent> {
+  async next(
+    type: string,
+    match: (data: Record<string, unknown>) => boolean = () => true,
+    from = 0,
+    timeoutMs = PROMPT_WAIT_MS,
+  ): Promise<SseEvent> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.events.slice(from).find((e) => e.event === type && match(e.data as Record<string, unknown>));

@@ -17,7 +17,10 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "glove-web-chat-"));
   uiDir = join(dataDir, "ui");
   await mkdir(join(uiDir, "assets"), { recursive: true });
-  await writeFile(join(uiDir, "index.html"), '<!doctype html><title>Glove Bistro</title><script type="module" src="/assets/app-1.js"></script>');
+  await writeFile(
+    join(uiDir, "index.html"),
+    '<!doctype html><title>Glove Bistro</title><script type="module" src="/assets/app-1.js"></script>',
+  );
   await writeFile(join(uiDir, "assets", "app-1.js"), "console.log(1);");
   await writeFile(join(dataDir, "secret.txt"), "not for the web");
 });
@@ -36,7 +39,10 @@ async function start(): Promise<WebChat> {
   return chat;
 }
 
-async function api(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; auth?: boolean } = {}) {
+async function api(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; auth?: boolean } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.auth !== false) headers.authorization = `Bearer ${TOKEN}`;
   if (init.body !== undefined) headers["content-type"] = "application/json";
@@ -57,9 +63,21 @@ function events(id: string): EventStream {
 }
 
 const text = (events: SseEvent[], from = 0) =>
-  events.slice(from).filter((e) => e.event === "text_delta").map((e) => (e.data as { text: string }).text).join("");
+  events
+    .slice(from)
+    .filter((e) => e.event === "text_delta")
+    .map((e) => (e.data as { text: string }).text)
+    .join("");
 
-type Slot = { id: string; renderer: string; mode: string; status: string; displayStrategy: string | null; toolName: string | null; input: Record<string, unknown> };
+type Slot = {
+  id: string;
+  renderer: string;
+  mode: string;
+  status: string;
+  displayStrategy: string | null;
+  toolName: string | null;
+  input: Record<string, unknown>;
+};
 const slotOf = (e: SseEvent) => (e.data as { slot: Slot }).slot;
 type Todo = { content: string; status: string };
 
@@ -89,14 +107,23 @@ describe("web-chat example", () => {
     const asBrowser = await api("/conversations", { auth: false, headers: { cookie }, body: {} });
     expect(asBrowser.status).toBe(201);
     expect(asBrowser.body.agent).toBe("bistro");
-    expect((await api("/conversations", { auth: false, headers: { cookie } })).body.conversations.map((c: { id: string }) => c.id)).toEqual([asBrowser.body.id]);
+    expect(
+      (await api("/conversations", { auth: false, headers: { cookie } })).body.conversations.map(
+        (c: { id: string }) => c.id,
+      ),
+    ).toEqual([asBrowser.body.id]);
     expect((await api(`/conversations/${asBrowser.body.id}`)).status).toBe(404);
 
     expect((await api("/conversations", { auth: false })).status).toBe(401);
     expect((await api("/conversations", { auth: false, headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-    expect((await api("/conversations", { auth: false, headers: { cookie: "demo_user=not-a-uuid" } })).status).toBe(401);
+    expect((await api("/conversations", { auth: false, headers: { cookie: "demo_user=not-a-uuid" } })).status).toBe(
+      401,
+    );
     // A page on another site cannot post with the cookie.
-    expect((await api("/conversations", { auth: false, headers: { cookie, origin: "https://evil.example" }, body: {} })).status).toBe(403);
+    expect(
+      (await api("/conversations", { auth: false, headers: { cookie, origin: "https://evil.example" }, body: {} }))
+        .status,
+    ).toBe(403);
     expect((await fetch(`${app.url}/nothing-here`)).status).toBe(404);
   });
 
@@ -125,7 +152,9 @@ describe("web-chat example", () => {
 
     // 2. A booking: tasks, the menu card (pushAndForget + renderData), then the form (pushAndWait).
     let from = stream.events.length;
-    const sent = await api(`/conversations/${id}/messages`, { body: { text: "Book a table for two tonight", clientMessageId: "m-2" } });
+    const sent = await api(`/conversations/${id}/messages`, {
+      body: { text: "Book a table for two tonight", clientMessageId: "m-2" },
+    });
     expect(sent.status).toBe(202);
     const tasks = await stream.next("tasks", () => true, from);
     expect((tasks.data as { tasks: Todo[] }).tasks.map((t) => t.status)).toEqual(["in_progress", "pending", "pending"]);
@@ -133,9 +162,16 @@ describe("web-chat example", () => {
     expect(card).toMatchObject({ mode: "forget", status: "shown", toolName: "show_menu", displayStrategy: "stay" });
     expect((card.input as { dishes: unknown[] }).dishes).toHaveLength(4);
     const menuResult = await stream.next("tool_use_result", (d) => d.tool_name === "show_menu", from);
-    expect((menuResult.data as { result: { renderData: { title: string } } }).result.renderData.title).toBe("Today's menu");
+    expect((menuResult.data as { result: { renderData: { title: string } } }).result.renderData.title).toBe(
+      "Today's menu",
+    );
     const form = slotOf(await stream.next("slot_push", (d) => (d.slot as Slot).renderer === "reservation_form", from));
-    expect(form).toMatchObject({ mode: "wait", status: "pending", displayStrategy: "hide-on-complete", toolName: "reservation_form" });
+    expect(form).toMatchObject({
+      mode: "wait",
+      status: "pending",
+      displayStrategy: "hide-on-complete",
+      toolName: "reservation_form",
+    });
     expect(form.input).toMatchObject({ guests: 2 });
 
     // A reload sees the pending form in the snapshot.
@@ -144,30 +180,57 @@ describe("web-chat example", () => {
     expect(snapshot.body.slots.find((s: Slot) => s.id === form.id)?.status).toBe("pending");
 
     // Answers are checked against the tool's resolveSchema; the slot keeps waiting for a valid one.
-    const invalid = await api(`/conversations/${id}/slots/${form.id}`, { body: { resolve: { name: "", guests: 40, time: "7pm" } } });
+    const invalid = await api(`/conversations/${id}/slots/${form.id}`, {
+      body: { resolve: { name: "", guests: 40, time: "7pm" } },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.issues.map((i: { path: string }) => i.path).sort()).toEqual(["guests", "name", "time"]);
-    const valid = await api(`/conversations/${id}/slots/${form.id}`, { body: { resolve: { name: "Ada", guests: 2, time: "19:30" } } });
+    const valid = await api(`/conversations/${id}/slots/${form.id}`, {
+      body: { resolve: { name: "Ada", guests: 2, time: "19:30" } },
+    });
     expect(valid).toMatchObject({ status: 200, body: { status: "resolved" } });
     await stream.next("slot_settled", (d) => d.slotId === form.id && d.status === "resolved", from);
-    expect((await api(`/conversations/${id}/slots/${form.id}`, { body: { resolve: { name: "Eve", guests: 1, time: "20:00" } } })).status).toBe(409);
+    expect(
+      (
+        await api(`/conversations/${id}/slots/${form.id}`, {
+          body: { resolve: { name: "Eve", guests: 1, time: "20:00" } },
+        })
+      ).status,
+    ).toBe(409);
 
     // 3. book_table needs permission: glove-core pushes a permission_request slot.
-    const permission = slotOf(await stream.next("slot_push", (d) => (d.slot as Slot).renderer === "permission_request", from));
+    const permission = slotOf(
+      await stream.next("slot_push", (d) => (d.slot as Slot).renderer === "permission_request", from),
+    );
     expect(permission).toMatchObject({ mode: "wait", toolName: "book_table" });
-    expect(permission.input).toMatchObject({ tool_name: "book_table", input: { name: "Ada", guests: 2, time: "19:30" } });
+    expect(permission.input).toMatchObject({
+      tool_name: "book_table",
+      input: { name: "Ada", guests: 2, time: "19:30" },
+    });
     expect((await api(`/conversations/${id}/slots/${permission.id}`, { body: { resolve: true } })).status).toBe(200);
     const end = await stream.next("turn_end", (d) => d.turnId === sent.body.turnId, from);
     expect(end.data).toMatchObject({ status: "done" });
     const booked = await stream.next("tool_use_result", (d) => d.tool_name === "book_table", from);
-    expect((booked.data as { result: { status: string; renderData: { code: string } } }).result).toMatchObject({ status: "success", renderData: { code: "GB-1001" } });
+    expect((booked.data as { result: { status: string; renderData: { code: string } } }).result).toMatchObject({
+      status: "success",
+      renderData: { code: "GB-1001" },
+    });
     expect([...app.bookings.keys()]).toEqual(["GB-1001"]);
-    const lastTasks = stream.events.slice(from).filter((e) => e.event === "tasks").at(-1)!;
+    const lastTasks = stream.events
+      .slice(from)
+      .filter((e) => e.event === "tasks")
+      .at(-1)!;
     expect((lastTasks.data as { tasks: Todo[] }).tasks.every((t) => t.status === "completed")).toBe(true);
     expect(text(stream.events, from)).toContain("confirmation GB-1001");
 
     // The same clientMessageId again does not start a second booking.
-    expect((await api(`/conversations/${id}/messages`, { body: { text: "Book a table for two tonight", clientMessageId: "m-2" } })).body).toMatchObject({
+    expect(
+      (
+        await api(`/conversations/${id}/messages`, {
+          body: { text: "Book a table for two tonight", clientMessageId: "m-2" },
+        })
+      ).body,
+    ).toMatchObject({
       turnId: sent.body.turnId,
       duplicate: true,
     });
@@ -175,7 +238,9 @@ describe("web-chat example", () => {
     // 4. Abort while the form waits: the turn ends aborted and the form is closed.
     from = stream.events.length;
     await api(`/conversations/${id}/messages`, { body: { text: "Reserve a table" } });
-    const second = slotOf(await stream.next("slot_push", (d) => (d.slot as Slot).renderer === "reservation_form", from));
+    const second = slotOf(
+      await stream.next("slot_push", (d) => (d.slot as Slot).renderer === "reservation_form", from),
+    );
     const aborted = await api(`/conversations/${id}/abort`, { body: {} });
     expect(aborted.body).toMatchObject({ aborted: true, status: "aborted" });
     await stream.next("slot_settled", (d) => d.slotId === second.id && d.status === "closed", from);
@@ -186,7 +251,9 @@ describe("web-chat example", () => {
     await api(`/conversations/${id}/messages`, { body: { text: "Book a table for 4" } });
     const third = slotOf(await stream.next("slot_push", (d) => (d.slot as Slot).renderer === "reservation_form", from));
     expect(third.input).toMatchObject({ guests: 4 });
-    await api(`/conversations/${id}/slots/${third.id}`, { body: { resolve: { name: "Grace", guests: 4, time: "12:15" } } });
+    await api(`/conversations/${id}/slots/${third.id}`, {
+      body: { resolve: { name: "Grace", guests: 4, time: "12:15" } },
+    });
     const ask = slotOf(await stream.next("slot_push", (d) => (d.slot as Slot).renderer === "permission_request", from));
     await api(`/conversations/${id}/slots/${ask.id}`, { body: { resolve: false } });
     await stream.next("turn_end", (d) => d.status === "done", from);

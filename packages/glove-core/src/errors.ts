@@ -171,8 +171,7 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 /** Normalises whatever a signal or a platform API threw on abort into our AbortError. */
 export function toAbortError(reason: unknown): AbortError {
   if (GloveError.isInstance(reason) && reason.code === "GLOVE_ABORTED") return reason as AbortError;
-  const message =
-    reason instanceof Error && reason.message ? reason.message : "The request was aborted.";
+  const message = reason instanceof Error && reason.message ? reason.message : "The request was aborted.";
   return new AbortError(message, { cause: reason });
 }
 

@@ -1,6 +1,12 @@
 import type { BranchInfo, ModelAnswer, ModelPromptResult, PlainRequestResult } from "./types/index.js";
 import { BranchError } from "./branches/branch-error.js";
-import { branchInfo, forkForEdit, forkForRegenerate, switchTo, type BranchScope } from "./branches/branch-operations.js";
+import {
+  branchInfo,
+  forkForEdit,
+  forkForRegenerate,
+  switchTo,
+  type BranchScope,
+} from "./branches/branch-operations.js";
 import type { GloveParts } from "./glove-parts.js";
 import { storeKeepsWaits } from "./runtime/call-waits.js";
 import { resumeTurn } from "./runtime/resume-turn.js";
@@ -39,13 +45,19 @@ export class GloveBranches {
   readonly branches = async (): Promise<BranchInfo> => branchInfo(this.host.parts("branches").store);
 
   readonly switchBranch = (messageId: string): Promise<BranchInfo> =>
-    this.exclusive("switchBranch", () => this.host.enqueue(() => switchTo(scopeOf(this.host.parts("switchBranch")), messageId)));
+    this.exclusive("switchBranch", () =>
+      this.host.enqueue(() => switchTo(scopeOf(this.host.parts("switchBranch")), messageId)),
+    );
 
   /** Refused while a request runs: an edit queued behind a running turn would race what it writes. */
   private exclusive<T>(name: string, work: () => Promise<T>): Promise<T> {
     try {
       this.host.parts(name);
-      if (this.host.busy()) throw new BranchError("busy", `Glove.${name}() cannot run while a request is running; wait for it or abort it.`);
+      if (this.host.busy())
+        throw new BranchError(
+          "busy",
+          `Glove.${name}() cannot run while a request is running; wait for it or abort it.`,
+        );
       return work();
     } catch (error) {
       return Promise.reject(error);
@@ -54,6 +66,7 @@ export class GloveBranches {
 }
 
 function scopeOf(parts: GloveParts): BranchScope {
-  const waiting = async () => storeKeepsWaits(parts.store) && (await pendingQuestions(parts.store, await parts.context.modelView())).length > 0;
+  const waiting = async () =>
+    storeKeepsWaits(parts.store) && (await pendingQuestions(parts.store, await parts.context.modelView())).length > 0;
   return { store: parts.store, context: parts.context, waiting };
 }

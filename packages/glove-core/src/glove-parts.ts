@@ -33,7 +33,10 @@ export interface AssembleOptions {
 export function assembleParts(o: AssembleOptions): GloveParts {
   const { config, store, bus } = o;
   const context = new Context(store);
-  const promptMachine = new PromptMachine(o.model, context, o.systemPrompt, { enableToolResultSummary: config.enableToolResultSummary, bus });
+  const promptMachine = new PromptMachine(o.model, context, o.systemPrompt, {
+    enableToolResultSummary: config.enableToolResultSummary,
+    bus,
+  });
   const executor = new Executor(config.maxRetries ?? 0, store, {
     ...o.executor,
     bus,

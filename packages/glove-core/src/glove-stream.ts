@@ -47,10 +47,12 @@ export class GloveStream<R> implements AsyncIterableIterator<SubscriberEvent> {
     this.result = start(own);
     // Marked handled: a caller who only iterates gets the error from the iterator instead.
     this.result.catch(() => undefined);
-    this.result.then(
-      () => this.end(false),
-      (error: unknown) => this.end(true, error),
-    ).finally(() => outer?.removeEventListener("abort", forward));
+    this.result
+      .then(
+        () => this.end(false),
+        (error: unknown) => this.end(true, error),
+      )
+      .finally(() => outer?.removeEventListener("abort", forward));
   }
 
   [Symbol.asyncIterator](): this {
@@ -61,13 +63,19 @@ export class GloveStream<R> implements AsyncIterableIterator<SubscriberEvent> {
     const event = this.buffer.shift();
     if (event) return Promise.resolve({ value: event, done: false });
     if (this.ended) return this.finish();
-    if (this.waiter) return Promise.reject(new ConfigurationError("GloveStream.next() was called again before the previous call settled; await each call (for await does)."));
+    if (this.waiter)
+      return Promise.reject(
+        new ConfigurationError(
+          "GloveStream.next() was called again before the previous call settled; await each call (for await does).",
+        ),
+      );
     return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
   }
 
   /** Stops reading: aborts the request if it still runs and resolves once it has wound down. */
   async return(): Promise<IteratorResult<SubscriberEvent>> {
-    if (!this.ended) this.controller.abort(new AbortError("The request was aborted: its event stream was closed by the consumer."));
+    if (!this.ended)
+      this.controller.abort(new AbortError("The request was aborted: its event stream was closed by the consumer."));
     await this.result.catch(() => undefined);
     this.buffer.length = 0;
     return { value: undefined, done: true };

@@ -21,7 +21,9 @@ export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnabl
     throw new ConfigurationError(`fold("${args.name}") needs a do(input, display, glove, signal) function.`);
   }
   if (typeof args.description !== "string") {
-    throw new ConfigurationError(`fold("${args.name}") needs a description: the model reads it to decide when to call the tool.`);
+    throw new ConfigurationError(
+      `fold("${args.name}") needs a description: the model reads it to decide when to call the tool.`,
+    );
   }
   for (const field of ["inputSchema", "resolveSchema"] as const) {
     const schema = args[field];
@@ -65,5 +67,7 @@ export function toolFromFoldArgs<I>(args: GloveFoldArgs<I>, glove: IGloveRunnabl
 
 /** What the runtime calls on schemas: checked at fold so a bad one fails now, not at the first call. */
 function isZodSchema(value: unknown): boolean {
-  return typeof value === "object" && value !== null && typeof (value as { safeParse?: unknown }).safeParse === "function";
+  return (
+    typeof value === "object" && value !== null && typeof (value as { safeParse?: unknown }).safeParse === "function"
+  );
 }

@@ -1,8 +1,27 @@
 import type {
-  AgentConfig, AgentControls, ContentPart, DefineMentionArgs, DefineSkillArgs, DefineSubAgentArgs,
-  DeliverInboxOptions, DisplayManagerAdapter, GloveConfig, GloveFoldArgs, GlovePlugin, HookHandler, IGloveBuilder,
-  IGloveRunnable, Message, ModelAdapter, ModelAnswer, ModelPromptResult, PendingQuestion, PlainRequestResult, StoreAdapter,
-  StoredAnswer, SubscriberAdapter,
+  AgentConfig,
+  AgentControls,
+  ContentPart,
+  DefineMentionArgs,
+  DefineSkillArgs,
+  DefineSubAgentArgs,
+  DeliverInboxOptions,
+  DisplayManagerAdapter,
+  GloveConfig,
+  GloveFoldArgs,
+  GlovePlugin,
+  HookHandler,
+  IGloveBuilder,
+  IGloveRunnable,
+  Message,
+  ModelAdapter,
+  ModelAnswer,
+  ModelPromptResult,
+  PendingQuestion,
+  PlainRequestResult,
+  StoreAdapter,
+  StoredAnswer,
+  SubscriberAdapter,
 } from "./types/index.js";
 import { AbortError, ConfigurationError, DuplicateToolError, throwIfAborted, toAbortError } from "./errors.js";
 import { Displaymanager } from "./display/display-manager.js";
@@ -23,11 +42,22 @@ import { EventBus } from "./runtime/event-bus.js";
 import { GloveStream } from "./glove-stream.js";
 import { readRequestOptions, type RequestSettings } from "./request-options.js";
 import { runStructured, structuredShortCircuit } from "./structured-output/structured-request.js";
-import type { OutputSchema, ProcessRequestOptions, RequestResult, StructuredRequestResult } from "./structured-output/types.js";
+import type {
+  OutputSchema,
+  ProcessRequestOptions,
+  RequestResult,
+  StructuredRequestResult,
+} from "./structured-output/types.js";
 import { usageSince, withUsage } from "./request-result.js";
 import { resumeTurn } from "./runtime/resume-turn.js";
 import { storeKeepsWaits } from "./runtime/call-waits.js";
-import { answerAndResume, answerShown, callsToRerun, pendingQuestions, SlotAnswerError } from "./runtime/stored-questions.js";
+import {
+  answerAndResume,
+  answerShown,
+  callsToRerun,
+  pendingQuestions,
+  SlotAnswerError,
+} from "./runtime/stored-questions.js";
 import { MemoryStore } from "./stores/memory-store.js";
 import { GloveBranches } from "./glove-branches.js";
 import { composeSystemPrompt } from "./system-prompt.js";
@@ -77,7 +107,11 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     this.pendingStore = config.store;
     const controls = () => this.controls;
     this.subagents = new SubagentsPlugin({ controls, bus: this.bus });
-    this.plugins = new CompositePlugin([this.folded, new SkillsPlugin(this.skills, controls, this.bus, config.builtIns?.skillList !== false), this.subagents]);
+    this.plugins = new CompositePlugin([
+      this.folded,
+      new SkillsPlugin(this.skills, controls, this.bus, config.builtIns?.skillList !== false),
+      this.subagents,
+    ]);
     this.agentConfig = this.baseAgentConfig();
     this.skills.allowed = config.skills ? new Set(config.skills) : undefined;
     for (const plugin of config.plugins ?? []) this.use(plugin);
@@ -148,7 +182,8 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
 
   defineSkill(args: DefineSkillArgs): this {
     requireExtensionName(args?.name, "defineSkill");
-    if (typeof args.handler !== "function") throw new ConfigurationError(`defineSkill("${args.name}") needs a handler function.`);
+    if (typeof args.handler !== "function")
+      throw new ConfigurationError(`defineSkill("${args.name}") needs a handler function.`);
     this.skills.define(args);
     this.refreshAgentConfig();
     return this;
@@ -156,7 +191,8 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
 
   defineMention(args: DefineMentionArgs): this {
     requireExtensionName(args?.name, "defineMention");
-    if (typeof args.handler !== "function") throw new ConfigurationError(`defineMention("${args.name}") needs a handler function.`);
+    if (typeof args.handler !== "function")
+      throw new ConfigurationError(`defineMention("${args.name}") needs a handler function.`);
     this.requireSubagentToolFree();
     this.subagents.defineMention(args);
     return this;
@@ -164,7 +200,8 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
 
   defineSubAgent(args: DefineSubAgentArgs): this {
     requireExtensionName(args?.name, "defineSubAgent");
-    if (typeof args.factory !== "function") throw new ConfigurationError(`defineSubAgent("${args.name}") needs a factory function.`);
+    if (typeof args.factory !== "function")
+      throw new ConfigurationError(`defineSubAgent("${args.name}") needs a factory function.`);
     this.requireSubagentToolFree();
     this.subagents.defineSubAgent(args);
     return this;
@@ -298,7 +335,9 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     return this.enqueueTurn("continueTurn", async (parts) => {
       // Calls whose stored questions were all answered run again: the answers are not lost.
       const store = parts.store;
-      const rerun = storeKeepsWaits(store) ? await callsToRerun(parts.agent.executor.tools, store, await parts.context.modelView(), { answeredOnly: true }) : undefined;
+      const rerun = storeKeepsWaits(store)
+        ? await callsToRerun(parts.agent.executor.tools, store, await parts.context.modelView(), { answeredOnly: true })
+        : undefined;
       return resumeTurn(parts.agent, signal, undefined, rerun);
     });
   }
@@ -330,12 +369,20 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
     return this.answerSlot(slotId, { reject: reason }, signal);
   }
 
-  private async answerSlot(slotId: string, answer: StoredAnswer, signal?: AbortSignal): Promise<ModelAnswer | undefined> {
+  private async answerSlot(
+    slotId: string,
+    answer: StoredAnswer,
+    signal?: AbortSignal,
+  ): Promise<ModelAnswer | undefined> {
     const parts = this.requireParts("resolveSlot");
     if (answerShown(this.currentDisplay, slotId, answer)) return undefined;
     const store = parts.store;
     if (!storeKeepsWaits(store)) {
-      throw new SlotAnswerError(slotId, "unknown_slot", `No question "${slotId}" is shown by this Glove, and its store keeps no questions (it has no addWait/settleWait/getWaits).`);
+      throw new SlotAnswerError(
+        slotId,
+        "unknown_slot",
+        `No question "${slotId}" is shown by this Glove, and its store keeps no questions (it has no addWait/settleWait/getWaits).`,
+      );
     }
     return this.enqueueTurn("resolveSlot", (current) => answerAndResume(current.agent, store, slotId, answer, signal));
   }
@@ -360,11 +407,21 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
    */
   deliverInbox(options: DeliverInboxOptions = {}): Promise<ModelAnswer | undefined> {
     if (!this.parts || !this.inbox?.claims) {
-      return Promise.reject(new ConfigurationError("Glove.deliverInbox needs a built Glove with inbox: { wake: true } and a store with an inbox."));
+      return Promise.reject(
+        new ConfigurationError(
+          "Glove.deliverInbox needs a built Glove with inbox: { wake: true } and a store with an inbox.",
+        ),
+      );
     }
     return this.enqueue(() => {
       const waitingForPeople = async () => (await this.pendingSlots()).length > 0;
-      const context = { parts: this.requireParts("deliverInbox"), inbox: this.inbox!, plugins: this.plugins, agent: this.name, waitingForPeople };
+      const context = {
+        parts: this.requireParts("deliverInbox"),
+        inbox: this.inbox!,
+        plugins: this.plugins,
+        agent: this.name,
+        waitingForPeople,
+      };
       return deliverInbox({ ...context, systemPrompt: () => this.composeSystemPrompt() }, options);
     });
   }
@@ -400,7 +457,10 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
         const ask = (m: Message, o: AskOptions) => parts.agent.ask(m, undefined, signal, o);
         return withUsage(await runStructured({ spec, message, reminder: contribution.reminder, native, ask }), used());
       }
-      return withUsage(await parts.agent.ask(message, undefined, signal, { systemPromptSuffix: contribution.reminder }), used());
+      return withUsage(
+        await parts.agent.ask(message, undefined, signal, { systemPromptSuffix: contribution.reminder }),
+        used(),
+      );
     } catch (error) {
       if (signal?.aborted && !AbortError.isInstance(error)) throw toAbortError(signal.reason);
       throw error;
@@ -439,8 +499,14 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
       },
     });
     const { tasks, inbox } = this.config.builtIns ?? {};
-    this.installBuiltIn(tasks !== false && storeSupportsTasks(chosen) ? new TasksPlugin(this.parts.context) : undefined, "glove:tasks");
-    const inboxPlugin = inbox !== false && storeSupportsInbox(chosen) ? new InboxPlugin(chosen, { claim: this.config.inbox?.wake === true }) : undefined;
+    this.installBuiltIn(
+      tasks !== false && storeSupportsTasks(chosen) ? new TasksPlugin(this.parts.context) : undefined,
+      "glove:tasks",
+    );
+    const inboxPlugin =
+      inbox !== false && storeSupportsInbox(chosen)
+        ? new InboxPlugin(chosen, { claim: this.config.inbox?.wake === true })
+        : undefined;
     this.inbox = this.installBuiltIn(inboxPlugin, "glove:inbox");
     this.refreshAgentConfig();
     return this;

@@ -18,10 +18,22 @@ export { Observer } from "./runtime/observer.js";
 export { PromptMachine, summarizeOlderToolResults } from "./runtime/prompt-machine.js";
 export type { PromptMachineOptions, PromptRunOptions } from "./runtime/prompt-machine.js";
 export { PERMISSION_REQUEST_RENDERER, checkPermission } from "./runtime/permissions.js";
-export { SlotAnswerError, callsToRerun, pendingQuestions, recordAnswer, recordStoredAnswer } from "./runtime/stored-questions.js";
+export {
+  SlotAnswerError,
+  callsToRerun,
+  pendingQuestions,
+  recordAnswer,
+  recordStoredAnswer,
+} from "./runtime/stored-questions.js";
 export { storeKeepsWaits } from "./runtime/call-waits.js";
 export type { WaitStore } from "./runtime/call-waits.js";
-export type { GatedTool, PermissionAnswer, PermissionDecision, PermissionGateOptions, PermissionRequestInput } from "./runtime/permissions.js";
+export type {
+  GatedTool,
+  PermissionAnswer,
+  PermissionDecision,
+  PermissionGateOptions,
+  PermissionRequestInput,
+} from "./runtime/permissions.js";
 export { isToolResultData, normalizeToolReturn } from "./runtime/tool-result.js";
 
 export { CompositePlugin } from "./plugins/composite.js";

@@ -22,12 +22,19 @@ function isAbortSignal(value: object): value is AbortSignal {
 export function readRequestOptions(arg: unknown): RequestSettings {
   if (arg === undefined || arg === null) return {};
   if (typeof arg !== "object") {
-    throw new ConfigurationError(`processRequest(): the second argument must be an AbortSignal or an options object { signal?, output? }; got ${typeof arg}.`);
+    throw new ConfigurationError(
+      `processRequest(): the second argument must be an AbortSignal or an options object { signal?, output? }; got ${typeof arg}.`,
+    );
   }
   if (isAbortSignal(arg)) return { signal: arg };
   const options = arg as ProcessRequestOptions;
-  if (options.signal !== undefined && !(typeof options.signal === "object" && options.signal !== null && isAbortSignal(options.signal))) {
-    throw new ConfigurationError("processRequest(): options.signal must be an AbortSignal (for example controller.signal).");
+  if (
+    options.signal !== undefined &&
+    !(typeof options.signal === "object" && options.signal !== null && isAbortSignal(options.signal))
+  ) {
+    throw new ConfigurationError(
+      "processRequest(): options.signal must be an AbortSignal (for example controller.signal).",
+    );
   }
   return { signal: options.signal, spec: outputSpec(options), sink: requestSinks.get(arg) };
 }

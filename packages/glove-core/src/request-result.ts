@@ -22,7 +22,9 @@ export function usageSince(read: () => RequestUsage): () => RequestUsage {
 }
 
 /** A result with the request's usage: a model's also gets its answer's `text` (a hook's message has one). */
-export type WithUsage<R> = R extends ModelPromptResult ? R & { text: string; usage: RequestUsage } : R & { usage: RequestUsage };
+export type WithUsage<R> = R extends ModelPromptResult
+  ? R & { text: string; usage: RequestUsage }
+  : R & { usage: RequestUsage };
 
 /** Adds the request's usage (and a model result's text) to a copy of the result; structured fields are kept. */
 export function withUsage<R extends ModelPromptResult | Message>(result: R, usage: RequestUsage): WithUsage<R> {

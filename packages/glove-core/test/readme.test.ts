@@ -15,7 +15,11 @@ describe("README examples", () => {
     if (blocks.length < 5) throw new Error(`expected the README's examples, found ${blocks.length}`);
   });
   blocks.forEach((code, i) => {
-    const heading = readme.slice(0, readme.indexOf(code)).match(/^## (.+)$/gm)?.at(-1) ?? "intro";
+    const heading =
+      readme
+        .slice(0, readme.indexOf(code))
+        .match(/^## (.+)$/gm)
+        ?.at(-1) ?? "intro";
     it(`example ${i + 1} (${heading.replace(/^## /, "")}) runs`, async () => {
       const file = join(outDir, `readme-${i + 1}.ts`);
       writeFileSync(file, `${code}\nexport {};\n`);

@@ -11,7 +11,11 @@ export type AccessTokenSource = () => Promise<string | null | undefined>;
  * as is and surfaces as `auth_expired`. Repeating is safe: the server rejected the request before
  * acting on it.
  */
-export function bearerFetch(initialToken: string | null | undefined, getAccessToken: AccessTokenSource, base: FetchLike = fetch): FetchLike {
+export function bearerFetch(
+  initialToken: string | null | undefined,
+  getAccessToken: AccessTokenSource,
+  base: FetchLike = fetch,
+): FetchLike {
   let token = initialToken || undefined;
   const send = (url: string | URL, init: RequestInit | undefined, bearer: string | undefined) => {
     const headers = new Headers(init?.headers);

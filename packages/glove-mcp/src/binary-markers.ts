@@ -17,7 +17,8 @@ function approxBytes(base64Length: number): number {
 function stringMarker(value: string): string | undefined {
   const dataUri = DATA_URI.exec(value);
   if (dataUri) return `[${dataUri[1] || "binary"} data, ${approxBytes(value.length - dataUri[0].length)} bytes]`;
-  if (value.length >= BASE64_MIN_LENGTH && BASE64.test(value)) return `[base64 data, ${approxBytes(value.length)} bytes]`;
+  if (value.length >= BASE64_MIN_LENGTH && BASE64.test(value))
+    return `[base64 data, ${approxBytes(value.length)} bytes]`;
   return undefined;
 }
 
@@ -29,12 +30,20 @@ function objectMarker(value: Record<string, unknown>): Record<string, unknown> |
   // An MCP image/audio content item: keep its type and mime type, drop the bytes.
   if ((value.type === "image" || value.type === "audio") && typeof value.data === "string") {
     const { data, ...rest } = value;
-    return { ...rest, data: `[${value.type} ${typeof value.mimeType === "string" ? value.mimeType : ""}`.trimEnd() + `, ${approxBytes(data.length)} bytes]` };
+    return {
+      ...rest,
+      data:
+        `[${value.type} ${typeof value.mimeType === "string" ? value.mimeType : ""}`.trimEnd() +
+        `, ${approxBytes(data.length)} bytes]`,
+    };
   }
   // An MCP blob resource: keep the uri, drop the bytes.
   if (typeof value.blob === "string") {
     const { blob, ...rest } = value;
-    return { ...rest, blob: `[blob${typeof value.mimeType === "string" ? ` ${value.mimeType}` : ""}, ${approxBytes(blob.length)} bytes]` };
+    return {
+      ...rest,
+      blob: `[blob${typeof value.mimeType === "string" ? ` ${value.mimeType}` : ""}, ${approxBytes(blob.length)} bytes]`,
+    };
   }
   return undefined;
 }

@@ -34,7 +34,11 @@ export function joinContentText(content: readonly ContentItem[]): string {
         break;
       case "resource": {
         const r = item.resource;
-        parts.push("text" in r && typeof r.text === "string" ? r.text : `[resource ${r.uri}${r.mimeType ? ` ${r.mimeType}` : ""}]`);
+        parts.push(
+          "text" in r && typeof r.text === "string"
+            ? r.text
+            : `[resource ${r.uri}${r.mimeType ? ` ${r.mimeType}` : ""}]`,
+        );
         break;
       }
       case "resource_link":
@@ -72,10 +76,17 @@ export interface BridgeMcpOptions {
 /** The longest error text handed to the model; server bodies can be whole HTML pages. */
 const MAX_ERROR_CHARS = 500;
 
-function errorResult(connection: McpConnection, tool: McpTool, error: unknown, mark: number, timeoutMs: number): ToolResultData {
+function errorResult(
+  connection: McpConnection,
+  tool: McpTool,
+  error: unknown,
+  mark: number,
+  timeoutMs: number,
+): ToolResultData {
   const challenge = connection.scopeChallenges.since(mark);
   if (challenge || McpInsufficientScopeError.isInstance(error)) {
-    const requiredScope = challenge?.scope ?? (McpInsufficientScopeError.isInstance(error) ? error.requiredScope : undefined);
+    const requiredScope =
+      challenge?.scope ?? (McpInsufficientScopeError.isInstance(error) ? error.requiredScope : undefined);
     return {
       status: "error",
       message: "insufficient_scope",
@@ -87,13 +98,21 @@ function errorResult(connection: McpConnection, tool: McpTool, error: unknown, m
   }
   if (isAuthError(error)) return { status: "error", message: "auth_expired", data: null };
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return { status: "error", message: `MCP tool ${tool.name} timed out (no answer or progress within ${timeoutMs} ms, or over its total limit)`, data: null };
+    return {
+      status: "error",
+      message: `MCP tool ${tool.name} timed out (no answer or progress within ${timeoutMs} ms, or over its total limit)`,
+      data: null,
+    };
   }
   if (error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400) {
     return { status: "error", message: `The MCP server answered HTTP ${error.code} to ${tool.name}`, data: null };
   }
   const message = messageOf(error);
-  return { status: "error", message: message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}…` : message, data: null };
+  return {
+    status: "error",
+    message: message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}…` : message,
+    data: null,
+  };
 }
 
 /**
@@ -107,7 +126,11 @@ function errorResult(connection: McpConnection, tool: McpTool, error: unknown, m
  * A tool with an MCP App (`_meta.ui.resourceUri`) also pushes an `mcp_app` slot with the app, its
  * input and its result (decision 32).
  */
-export function bridgeMcpTool(connection: McpConnection, tool: McpTool, options?: BridgeMcpOptions): GloveFoldArgs<Record<string, unknown>>;
+export function bridgeMcpTool(
+  connection: McpConnection,
+  tool: McpTool,
+  options?: BridgeMcpOptions,
+): GloveFoldArgs<Record<string, unknown>>;
 /**
  * @deprecated Pass options only: the Glove's own `serverMode` and `permissionPolicy` now decide.
  * `false` keeps the old meaning "refuse in a serverMode Glove without a policy".
@@ -127,7 +150,11 @@ export function bridgeMcpTool(
   return bridgeOne(connection, tool, readBridgeArgs(modeOrOptions, maybeOptions));
 }
 
-function bridgeOne(connection: McpConnection, tool: McpTool, { options, withoutPolicy }: BridgeArgs): GloveFoldArgs<Record<string, unknown>> {
+function bridgeOne(
+  connection: McpConnection,
+  tool: McpTool,
+  { options, withoutPolicy }: BridgeArgs,
+): GloveFoldArgs<Record<string, unknown>> {
   const readOnly = tool.annotations?.readOnlyHint === true;
   // Resuming re-sends tools/call: only a call the server says a repeat changes nothing more.
   const repeatable = readOnly || tool.annotations?.idempotentHint === true;
@@ -173,12 +200,20 @@ function bridgeOne(connection: McpConnection, tool: McpTool, { options, withoutP
       const content = Array.isArray(result.content) ? result.content : [];
       const text = joinContentText(content);
       if (result.isError) {
-        return { status: "error", message: text || `MCP tool ${tool.name} failed`, data: text || null, renderData: content };
+        return {
+          status: "error",
+          message: text || `MCP tool ${tool.name} failed`,
+          data: text || null,
+          renderData: content,
+        };
       }
       if (result.structuredContent === undefined) return { status: "success", data: text, renderData: content };
       const data = replaceBinaryPayloads(result.structuredContent);
       // renderData keeps every byte: the content array, plus the structured content when markers replaced part of it.
-      const renderData = data === result.structuredContent ? content : [...content, { type: "structured", structuredContent: result.structuredContent }];
+      const renderData =
+        data === result.structuredContent
+          ? content
+          : [...content, { type: "structured", structuredContent: result.structuredContent }];
       return { status: "success", data, renderData };
     },
   };
@@ -190,7 +225,10 @@ interface BridgeArgs {
 }
 
 /** The options of either call form; the old positional `false` meant "refuse without a policy". */
-function readBridgeArgs(modeOrOptions: boolean | BridgeMcpOptions | undefined, maybeOptions: BridgeMcpOptions | undefined): BridgeArgs {
+function readBridgeArgs(
+  modeOrOptions: boolean | BridgeMcpOptions | undefined,
+  maybeOptions: BridgeMcpOptions | undefined,
+): BridgeArgs {
   if (typeof modeOrOptions === "boolean") {
     return { options: maybeOptions ?? {}, withoutPolicy: modeOrOptions ? "allow" : "deny" };
   }
@@ -201,7 +239,10 @@ function readBridgeArgs(modeOrOptions: boolean | BridgeMcpOptions | undefined, m
  * Bridges every tool of a connection the model may call (all but app-only ones). Two MCP names that become one provider-safe name
  * (`a.b` and `a_b`, or a long shared prefix cut at 64) get `_2`, `_3`… so neither is lost.
  */
-export function bridgeMcpTools(connection: McpConnection, options?: BridgeMcpOptions): Array<GloveFoldArgs<Record<string, unknown>>>;
+export function bridgeMcpTools(
+  connection: McpConnection,
+  options?: BridgeMcpOptions,
+): Array<GloveFoldArgs<Record<string, unknown>>>;
 /** @deprecated Pass options only; see `bridgeMcpTool`. */
 export function bridgeMcpTools(
   connection: McpConnection,

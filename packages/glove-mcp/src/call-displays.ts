@@ -10,7 +10,11 @@ import type { DisplayManagerAdapter } from "glove-core";
 const running = new WeakMap<object, Set<DisplayManagerAdapter>>();
 
 /** Runs `call` (a bridged tool's `tools/call`) with `display` as a running call of `client`. */
-export async function whileCalling<T>(client: object, display: DisplayManagerAdapter, call: () => Promise<T>): Promise<T> {
+export async function whileCalling<T>(
+  client: object,
+  display: DisplayManagerAdapter,
+  call: () => Promise<T>,
+): Promise<T> {
   let calls = running.get(client);
   if (!calls) running.set(client, (calls = new Set()));
   calls.add(display);

@@ -86,7 +86,9 @@ function fallsBackToSse(error: unknown): boolean {
 }
 
 function newClient(options: ConnectMcpOptions, entry: McpCatalogueEntry): Client {
-  const client = new Client(options.clientInfo ?? { name: "glove-mcp", version: "0.1.0" }, { capabilities: { extensions: { ...MCP_APPS_EXTENSION } } });
+  const client = new Client(options.clientInfo ?? { name: "glove-mcp", version: "0.1.0" }, {
+    capabilities: { extensions: { ...MCP_APPS_EXTENSION } },
+  });
   options.features?.attach(client, entry);
   return client;
 }
@@ -97,7 +99,12 @@ async function open(client: Client, transport: Transport, deadline: Deadline): P
 }
 
 /** The fetch the HTTP transports use: bearer token (when any) and the scope-challenge log. */
-async function httpFetch(entry: McpCatalogueEntry, options: ConnectMcpOptions, log: ScopeChallengeLog, deadline: Deadline): Promise<FetchLike> {
+async function httpFetch(
+  entry: McpCatalogueEntry,
+  options: ConnectMcpOptions,
+  log: ScopeChallengeLog,
+  deadline: Deadline,
+): Promise<FetchLike> {
   const getAccessToken = options.getAccessToken;
   if (!getAccessToken || options.authProvider) return log.wrap(fetch);
   const token = await deadline.race(getAccessToken(entry.id));
@@ -118,7 +125,11 @@ export async function connectMcp(server: McpServerInput, options: ConnectMcpOpti
   }
   checkDurations(entry, options);
   const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const deadline = startDeadline(timeoutMs, `Connecting to MCP server "${entry.id}" (${whereIs(entry)})`, options.signal);
+  const deadline = startDeadline(
+    timeoutMs,
+    `Connecting to MCP server "${entry.id}" (${whereIs(entry)})`,
+    options.signal,
+  );
   const scopeChallenges = new ScopeChallengeLog();
   let client: Client;
   let kind: McpTransportKind;
@@ -187,7 +198,11 @@ export async function connectMcp(server: McpServerInput, options: ConnectMcpOpti
  * challenge met while it ran, a 401 (the SDK's UnauthorizedError once its provider sent the user
  * to authorize), or an OAuth flow that failed on the way. Undefined for any other failure.
  */
-function authFailure(entry: McpCatalogueEntry, error: unknown, challenge: ScopeChallenge | undefined): Error | undefined {
+function authFailure(
+  entry: McpCatalogueEntry,
+  error: unknown,
+  challenge: ScopeChallenge | undefined,
+): Error | undefined {
   if (McpOAuthError.isInstance(error)) return error;
   if (challenge) {
     return new McpInsufficientScopeError(
@@ -196,7 +211,8 @@ function authFailure(entry: McpCatalogueEntry, error: unknown, challenge: ScopeC
       { cause: error },
     );
   }
-  if (isAuthError(error)) return new McpAuthError(`MCP server "${entry.id}" refused the token: ${messageOf(error)}`, { cause: error });
+  if (isAuthError(error))
+    return new McpAuthError(`MCP server "${entry.id}" refused the token: ${messageOf(error)}`, { cause: error });
   return undefined;
 }
 
@@ -214,7 +230,9 @@ function checkDurations(entry: McpCatalogueEntry, options: ConnectMcpOptions): v
   };
   for (const [name, value] of Object.entries(durations)) {
     if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
-      throw new McpConnectError(`${name} must be a positive number of milliseconds (got ${String(value)}); leave it out for the default.`);
+      throw new McpConnectError(
+        `${name} must be a positive number of milliseconds (got ${String(value)}); leave it out for the default.`,
+      );
     }
   }
 }
@@ -238,14 +256,21 @@ async function openStdio(entry: McpCatalogueEntry, options: ConnectMcpOptions, d
   return { client, kind: "stdio" as const };
 }
 
-async function openHttp(entry: McpCatalogueEntry & { url: string }, options: ConnectMcpOptions, deadline: Deadline, log: ScopeChallengeLog) {
+async function openHttp(
+  entry: McpCatalogueEntry & { url: string },
+  options: ConnectMcpOptions,
+  deadline: Deadline,
+  log: ScopeChallengeLog,
+) {
   const url = new URL(entry.url);
   const transportOptions = {
     fetch: await httpFetch(entry, options, log, deadline),
     // One wrapper per connection: the step-up state follows this connection's challenges.
     ...(options.authProvider ? { authProvider: withScopeStepUp(options.authProvider, log) } : {}),
   };
-  const attempts: Array<"streamable-http" | "sse"> = options.httpTransport ? [options.httpTransport] : ["streamable-http", "sse"];
+  const attempts: Array<"streamable-http" | "sse"> = options.httpTransport
+    ? [options.httpTransport]
+    : ["streamable-http", "sse"];
   const failures: string[] = [];
   for (const attempt of attempts) {
     const candidate = newClient(options, entry);

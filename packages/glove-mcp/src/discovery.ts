@@ -40,10 +40,32 @@ export interface DiscoverySubAgentConfig {
   onProgress?: BridgeMcpOptions["onProgress"];
 }
 
-const STOP_WORDS = new Set(["a", "an", "the", "for", "to", "of", "and", "or", "mcp", "server", "find", "use", "with", "my", "me", "i", "in", "on"]);
+const STOP_WORDS = new Set([
+  "a",
+  "an",
+  "the",
+  "for",
+  "to",
+  "of",
+  "and",
+  "or",
+  "mcp",
+  "server",
+  "find",
+  "use",
+  "with",
+  "my",
+  "me",
+  "i",
+  "in",
+  "on",
+]);
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !STOP_WORDS.has(w));
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1 && !STOP_WORDS.has(w));
 }
 
 /** Catalogue entries matching a query by id, name, tags and description, best first. */
@@ -91,7 +113,12 @@ export function discoverySubAgent(config: DiscoverySubAgentConfig): DefineSubAge
       const store =
         (await ctx.parentStore.createSubAgentStore?.(DISCOVERY_SUBAGENT_NAME)) ??
         new MemoryStore(`${DISCOVERY_SUBAGENT_NAME}-${Date.now()}`);
-      const describeEntry = (e: McpCatalogueEntry) => ({ id: e.id, name: e.name, description: e.description, tags: e.tags });
+      const describeEntry = (e: McpCatalogueEntry) => ({
+        id: e.id,
+        name: e.name,
+        description: e.description,
+        tags: e.tags,
+      });
       const activated = async (entry: McpCatalogueEntry, signal: AbortSignal | undefined) => {
         await live.activate(entry.id, signal ? { signal } : {});
         const tools = live.toolNames(entry.id);

@@ -4,13 +4,7 @@ export type { McpHttpServer, McpServerInput, McpServerNaming, McpServerSpec, Mcp
 export { MemoryMcpAdapter } from "./memory-adapter.js";
 export type { MemoryMcpAdapterOptions } from "./memory-adapter.js";
 export { connectMcp, DEFAULT_CONNECT_TIMEOUT_MS } from "./connect.js";
-export {
-  isAuthError,
-  McpAuthError,
-  McpConnectError,
-  McpInsufficientScopeError,
-  McpTimeoutError,
-} from "./errors.js";
+export { isAuthError, McpAuthError, McpConnectError, McpInsufficientScopeError, McpTimeoutError } from "./errors.js";
 export { ScopeChallengeLog, type ScopeChallenge } from "./scope-challenge.js";
 export { replaceBinaryPayloads } from "./binary-markers.js";
 export type { ConnectMcpOptions, McpConnection, McpTool, McpTransportKind } from "./connect.js";

@@ -10,7 +10,8 @@ export interface MemoryMcpAdapterOptions {
   /** Bearer tokens for HTTP servers. Default: none (no Authorization header). */
   getAccessToken?: McpAdapter["getAccessToken"] | undefined;
   /** An OAuth provider per entry, used instead of `getAccessToken`. */
-  getAuthProvider?: ((id: string) => OAuthClientProvider | undefined | Promise<OAuthClientProvider | undefined>) | undefined;
+  getAuthProvider?:
+    ((id: string) => OAuthClientProvider | undefined | Promise<OAuthClientProvider | undefined>) | undefined;
 }
 
 /**

@@ -22,7 +22,8 @@ export interface MountMcpConfig extends Omit<DiscoverySubAgentConfig, "session" 
 
 /** Options of `mountMcp(glove, server, options)`: one server, connected now. */
 export interface MountMcpServerOptions
-  extends Pick<MountMcpConfig, "connectTimeoutMs" | "onProgress" | "signal" | "log" | "clientFeatures">,
+  extends
+    Pick<MountMcpConfig, "connectTimeoutMs" | "onProgress" | "signal" | "log" | "clientFeatures">,
     Pick<MemoryMcpAdapterOptions, "getAccessToken" | "getAuthProvider"> {}
 
 /** The MCP servers mounted on a Glove: what reloaded, what failed, and how to take them down. */
@@ -49,8 +50,16 @@ export async function mountMcp(glove: IGloveRunnable, config: MountMcpConfig): P
  * Glove, as `${id}__${tool}` (`id` defaults to "mcp"). Throws when it cannot connect; no
  * discovery subagent is added.
  */
-export async function mountMcp(glove: IGloveRunnable, server: McpServerSpec, options?: MountMcpServerOptions): Promise<McpMount>;
-export async function mountMcp(glove: IGloveRunnable, config: MountMcpConfig | McpServerSpec, options: MountMcpServerOptions = {}): Promise<McpMount> {
+export async function mountMcp(
+  glove: IGloveRunnable,
+  server: McpServerSpec,
+  options?: MountMcpServerOptions,
+): Promise<McpMount>;
+export async function mountMcp(
+  glove: IGloveRunnable,
+  config: MountMcpConfig | McpServerSpec,
+  options: MountMcpServerOptions = {},
+): Promise<McpMount> {
   if (typeof config === "object" && config !== null && "entries" in config) return mountCatalogue(glove, config);
   const entry = toCatalogueEntry(config);
   const { getAccessToken, getAuthProvider } = options;
@@ -92,7 +101,12 @@ function openSession(glove: IGloveRunnable, adapter: McpAdapter, config: Omit<Mo
   return { session, features, log };
 }
 
-function mountOf(session: McpSession, features: GloveClientFeatures | undefined, reloaded: string[], failed: McpMount["failed"]): McpMount {
+function mountOf(
+  session: McpSession,
+  features: GloveClientFeatures | undefined,
+  reloaded: string[],
+  failed: McpMount["failed"],
+): McpMount {
   return {
     session,
     ...(features ? { features } : {}),

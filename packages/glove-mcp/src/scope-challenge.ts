@@ -41,7 +41,10 @@ export class ScopeChallengeLog {
         const { error, scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
         if (error === "insufficient_scope") {
           this.count++;
-          const challenge = { ...(scope ? { scope } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}) };
+          const challenge = {
+            ...(scope ? { scope } : {}),
+            ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}),
+          };
           this.last = challenge;
           for (const listener of this.listeners) listener(challenge);
         }

@@ -29,21 +29,32 @@ export type McpServerSpec = McpStdioServer | McpHttpServer;
 /** A catalogue entry, or the short form of one. */
 export type McpServerInput = McpCatalogueEntry | McpServerSpec;
 
-const USAGE = 'pass { command, args? } for a local server (e.g. { command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] }) or { url } for a remote one';
+const USAGE =
+  'pass { command, args? } for a local server (e.g. { command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] }) or { url } for a remote one';
 
 /** The catalogue entry a server input stands for; short forms get their defaults here. */
 export function toCatalogueEntry(server: McpServerInput): McpCatalogueEntry {
   if (typeof server !== "object" || server === null) throw new McpConnectError(`An MCP server is an object: ${USAGE}.`);
   const id = server.id ?? DEFAULT_MCP_SERVER_ID;
-  if (typeof id !== "string" || id === "") throw new McpConnectError(`An MCP server's id must be a non-empty string (the prefix of its tool names); got ${JSON.stringify(id)}.`);
+  if (typeof id !== "string" || id === "")
+    throw new McpConnectError(
+      `An MCP server's id must be a non-empty string (the prefix of its tool names); got ${JSON.stringify(id)}.`,
+    );
   const naming = { ...server, id, name: server.name ?? id, description: server.description ?? "" };
   if ("command" in server && server.command !== undefined) {
     const { command, args, env, cwd, ...rest } = server as McpStdioServer;
-    if (typeof command !== "string" || command === "") throw new McpConnectError(`MCP server "${id}": command must be a non-empty string; ${USAGE}.`);
+    if (typeof command !== "string" || command === "")
+      throw new McpConnectError(`MCP server "${id}": command must be a non-empty string; ${USAGE}.`);
     if (args !== undefined && !(Array.isArray(args) && args.every((a) => typeof a === "string"))) {
       throw new McpConnectError(`MCP server "${id}": args must be an array of strings.`);
     }
-    return { ...rest, id, name: naming.name, description: naming.description, stdio: { command, ...(args ? { args } : {}), ...(env ? { env } : {}), ...(cwd ? { cwd } : {}) } };
+    return {
+      ...rest,
+      id,
+      name: naming.name,
+      description: naming.description,
+      stdio: { command, ...(args ? { args } : {}), ...(env ? { env } : {}), ...(cwd ? { cwd } : {}) },
+    };
   }
   if (server.stdio || typeof server.url === "string") return naming as McpCatalogueEntry;
   throw new McpConnectError(`MCP server "${id}" says neither how to start it nor where it is: ${USAGE}.`);

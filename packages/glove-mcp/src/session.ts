@@ -84,7 +84,9 @@ export class McpSession {
       ...(call.signal ? { signal: call.signal } : {}),
       ...(this.options.features ? { features: this.options.features } : {}),
       onError: (error: unknown) =>
-        log(`glove-mcp [${this.adapter.identifier}]: could not re-read the tools of "${entry.id}": ${messageOf(error)}`),
+        log(
+          `glove-mcp [${this.adapter.identifier}]: could not re-read the tools of "${entry.id}": ${messageOf(error)}`,
+        ),
     };
     const connection = await connectMcp(entry, options);
     const live: Live = { connection, tools: [] };

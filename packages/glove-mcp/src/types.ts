@@ -37,7 +37,8 @@ export interface McpEntryInfo {
  * Static, app-level description of one MCP server: an HTTP `url` (Streamable HTTP, falling back to
  * legacy SSE), or beyond v1 a local command over `stdio` (any `url` is then informational).
  */
-export type McpCatalogueEntry = McpEntryInfo & ({ url: string; stdio?: undefined } | { url?: string; stdio: McpStdioCommand });
+export type McpCatalogueEntry = McpEntryInfo &
+  ({ url: string; stdio?: undefined } | { url?: string; stdio: McpStdioCommand });
 
 /** Per-conversation MCP state: the active set and the token seam. */
 export interface McpAdapter {

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { connectMcp, McpAuthError, McpInsufficientScopeError } from "glove-mcp";
-import { beginMcpOAuth, buildClientMetadata, completeMcpOAuth, McpOAuthProvider, MemoryOAuthStore, type McpOAuthFlowOptions } from "glove-mcp/oauth";
+import {
+  beginMcpOAuth,
+  buildClientMetadata,
+  completeMcpOAuth,
+  McpOAuthProvider,
+  MemoryOAuthStore,
+  type McpOAuthFlowOptions,
+} from "glove-mcp/oauth";
 import { startScopedMcp } from "./support/machine-auth-server.js";
 import type { ProtectedMcp } from "./support/oauth-server.js";
 import { protectedFronts } from "./support/protected-fronts.js";
@@ -71,13 +78,21 @@ describe("a server that refuses the tool list, not the handshake", () => {
 
   it("a 403 insufficient_scope on the tool list is McpInsufficientScopeError naming the scope", async () => {
     const store = new MemoryOAuthStore();
-    const flow: McpOAuthFlowOptions = { serverUrl: guarded.url, store, key: "narrow", redirectUrl: "http://127.0.0.1:9/cb", scope: "mcp:other" };
+    const flow: McpOAuthFlowOptions = {
+      serverUrl: guarded.url,
+      store,
+      key: "narrow",
+      redirectUrl: "http://127.0.0.1:9/cb",
+      scope: "mcp:other",
+    };
     const begun = await beginMcpOAuth(flow);
     if (begun.status !== "redirect") throw new Error("expected a redirect");
     const tokens = await completeMcpOAuth(flow, await approve(begun.authorizationUrl));
     expect(front.provider.tokens.get(tokens.access_token)!.scopes).toEqual(["mcp:other"]);
 
-    const error = await connectMcp(entry(), { getAccessToken: async () => tokens.access_token }).catch((e: unknown) => e);
+    const error = await connectMcp(entry(), { getAccessToken: async () => tokens.access_token }).catch(
+      (e: unknown) => e,
+    );
     expect(McpInsufficientScopeError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ requiredScope: "mcp mcp:tools", resourceMetadataUrl: guarded.metadataUrl });
   });
@@ -89,7 +104,12 @@ describe("a server that refuses the tool list, not the handshake", () => {
   });
 
   it("the OAuth probe asks for the scope that guards the tools, not the advertised scopes", async () => {
-    const begun = await beginMcpOAuth({ serverUrl: guarded.url, store: new MemoryOAuthStore(), key: "probe", redirectUrl: "http://127.0.0.1:9/cb" });
+    const begun = await beginMcpOAuth({
+      serverUrl: guarded.url,
+      store: new MemoryOAuthStore(),
+      key: "probe",
+      redirectUrl: "http://127.0.0.1:9/cb",
+    });
     if (begun.status !== "redirect") throw new Error("expected a redirect");
     expect(begun.authorizationUrl.searchParams.get("scope")).toBe("mcp:tools");
   });

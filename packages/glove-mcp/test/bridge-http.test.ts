@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  Displaymanager,
-  Glove,
-  MemoryStore,
-  type GloveConfig,
-  type Message,
-  type ToolResult,
-} from "glove-core";
+import { Displaymanager, Glove, MemoryStore, type GloveConfig, type Message, type ToolResult } from "glove-core";
 import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
 import { bridgeMcpTool, bridgeMcpTools, connectMcp, type McpCatalogueEntry, type McpConnection } from "glove-mcp";
 import { TestAdapter } from "./support/adapter.js";
@@ -92,7 +85,10 @@ describe("server-everything over Streamable HTTP", () => {
     expect(readOnly).toBeDefined();
     expect(notReadOnly).toBeDefined();
     expect(bridgeMcpTool(connection, readOnly).requiresPermission).toBe(false);
-    expect(bridgeMcpTool(connection, notReadOnly)).toMatchObject({ requiresPermission: true, serverModeWithoutPolicy: "allow" });
+    expect(bridgeMcpTool(connection, notReadOnly)).toMatchObject({
+      requiresPermission: true,
+      serverModeWithoutPolicy: "allow",
+    });
   });
 
   it("asks permission for a non-read-only tool in a UI Glove, not for a read-only one", async () => {
@@ -137,17 +133,15 @@ describe("server-everything over Streamable HTTP", () => {
   });
 
   it("keeps resource links and embedded resources in renderData", async () => {
-    const { store, done } = await run(
-      [
-        {
-          toolCalls: [
-            { name: "everything__get-resource-links", input: { count: 2 }, id: "a" },
-            { name: "everything__get-resource-reference", input: {}, id: "b" },
-          ],
-        },
-        { text: "ok" },
-      ],
-    );
+    const { store, done } = await run([
+      {
+        toolCalls: [
+          { name: "everything__get-resource-links", input: { count: 2 }, id: "a" },
+          { name: "everything__get-resource-reference", input: {}, id: "b" },
+        ],
+      },
+      { text: "ok" },
+    ]);
     await done;
     const results = await toolResults(store);
     const links = results.find((r) => r.tool_name === "everything__get-resource-links")!.result;

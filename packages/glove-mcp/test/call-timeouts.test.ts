@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Displaymanager } from "glove-core";
-import { bridgeMcpTools, connectMcp, type McpCatalogueEntry, type McpConnection, type McpProgressEvent } from "glove-mcp";
+import {
+  bridgeMcpTools,
+  connectMcp,
+  type McpCatalogueEntry,
+  type McpConnection,
+  type McpProgressEvent,
+} from "glove-mcp";
 import { startEverything, type RunningServer } from "./support/servers.js";
 
 let server: RunningServer;
@@ -15,13 +21,20 @@ afterAll(async () => {
 });
 
 async function longRunning(limits: Pick<McpCatalogueEntry, "timeoutMs" | "maxTotalTimeoutMs">) {
-  const connection = await connectMcp({ id: "everything", name: "Everything", description: "test", url: server.url, ...limits });
+  const connection = await connectMcp({
+    id: "everything",
+    name: "Everything",
+    description: "test",
+    url: server.url,
+    ...limits,
+  });
   open.push(connection);
   const progress: McpProgressEvent[] = [];
   const fold = bridgeMcpTools(connection, true, { onProgress: (e) => progress.push(e) }).find(
     (f) => f.name === "everything__trigger-long-running-operation",
   )!;
-  const call = (duration: number, steps: number) => fold.do({ duration, steps }, new Displaymanager(), undefined as never);
+  const call = (duration: number, steps: number) =>
+    fold.do({ duration, steps }, new Displaymanager(), undefined as never);
   return { call, progress };
 }
 
@@ -33,7 +46,12 @@ describe("long tool calls", () => {
     expect(result).toMatchObject({ status: "success" });
     expect(String((result as { data: unknown }).data)).toMatch(/completed/);
     expect(progress.length).toBeGreaterThanOrEqual(7);
-    expect(progress[0]).toMatchObject({ entryId: "everything", tool: "everything__trigger-long-running-operation", progress: 1, total: 8 });
+    expect(progress[0]).toMatchObject({
+      entryId: "everything",
+      tool: "everything__trigger-long-running-operation",
+      progress: 1,
+      total: 8,
+    });
   });
 
   it("times out a call that reports no progress within timeoutMs", async () => {

@@ -6,7 +6,12 @@ import { TestAdapter } from "./support/adapter.js";
 import { scriptedGlove } from "./support/scripted-glove.js";
 import { startRawServer, startSdkHttpServer } from "./support/sdk-http-server.js";
 
-const entry = (url: string, id = "svc"): McpCatalogueEntry => ({ id, name: "Service", description: "a test server", url });
+const entry = (url: string, id = "svc"): McpCatalogueEntry => ({
+  id,
+  name: "Service",
+  description: "a test server",
+  url,
+});
 const stops: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const stop of stops) await stop();
@@ -52,7 +57,9 @@ describe("connectMcp is bounded", () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(": open\n\n");
     });
-    const { value: error, ms } = await elapsed(connectMcp(entry(server.url), { connectTimeoutMs: 500 }).catch((e: unknown) => e));
+    const { value: error, ms } = await elapsed(
+      connectMcp(entry(server.url), { connectTimeoutMs: 500 }).catch((e: unknown) => e),
+    );
     expect(McpTimeoutError.isInstance(error)).toBe(true);
     expect(ms).toBeLessThan(30_000);
     expect(server.requests).toEqual(["POST /mcp", "GET /mcp"]);
@@ -122,7 +129,12 @@ describe("mountMcp and discovery are bounded", () => {
     const { glove } = scriptedGlove([], { storeName: "m" });
     const logs: string[] = [];
     const { value: mount, ms } = await elapsed(
-      mountMcp(glove, { adapter, entries: [entry(server.url, "hang")], connectTimeoutMs: 300, log: (m) => logs.push(m) }),
+      mountMcp(glove, {
+        adapter,
+        entries: [entry(server.url, "hang")],
+        connectTimeoutMs: 300,
+        log: (m) => logs.push(m),
+      }),
     );
     expect(ms).toBeLessThan(30_000);
     expect(mount.reloaded).toEqual([]);
@@ -132,7 +144,12 @@ describe("mountMcp and discovery are bounded", () => {
 
     const controller = new AbortController();
     controller.abort(new Error("shutting down"));
-    const aborted = await mountMcp(glove, { adapter, entries: [entry(server.url, "hang")], signal: controller.signal, log: () => {} });
+    const aborted = await mountMcp(glove, {
+      adapter,
+      entries: [entry(server.url, "hang")],
+      signal: controller.signal,
+      log: () => {},
+    });
     expect(aborted.failed).toEqual([{ id: "hang", reason: "shutting down" }]);
     await aborted.unmount();
   });
@@ -143,7 +160,11 @@ describe("mountMcp and discovery are bounded", () => {
     adapter.tokens.set("hang", "t");
     const { glove, results: toolResults } = scriptedGlove(
       [
-        { toolCalls: [{ name: "glove_invoke_subagent", input: { name: "discovermcp", prompt: "the service" }, id: "s" }] },
+        {
+          toolCalls: [
+            { name: "glove_invoke_subagent", input: { name: "discovermcp", prompt: "the service" }, id: "s" },
+          ],
+        },
         { toolCalls: [{ name: "mcp_activate", input: { id: "hang" }, id: "a" }] },
         { text: "done" },
         { text: "done" },

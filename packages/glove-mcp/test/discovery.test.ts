@@ -38,7 +38,13 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "glove-mcp-discovery-"));
   server = await startEverything("streamableHttp");
   entries = [
-    { id: "everything", name: "Everything", description: "Echo, sums and test images.", url: server.url, tags: ["echo", "test"] },
+    {
+      id: "everything",
+      name: "Everything",
+      description: "Echo, sums and test images.",
+      url: server.url,
+      tags: ["echo", "test"],
+    },
     memoryEntry("notes", "Notes memory", "Knowledge graph of personal notes.", ["notes", "knowledge", "memory"]),
     memoryEntry("crm", "CRM memory", "Knowledge graph of customers.", ["knowledge", "customers"]),
     { id: "broken", name: "Broken", description: "Nothing listens here.", url: "http://127.0.0.1:9/mcp" },
@@ -116,7 +122,10 @@ describe("discovermcp", () => {
         { toolCalls: [{ name: "everything__echo", input: { message: "hello" }, id: "e1" }] },
         { text: "done" },
       ],
-      child: [{ toolCalls: [{ name: "mcp_activate", input: { query: "echo" }, id: "a1" }] }, { text: "Activated everything." }],
+      child: [
+        { toolCalls: [{ name: "mcp_activate", input: { query: "echo" }, id: "a1" }] },
+        { text: "Activated everything." },
+      ],
     });
     await glove.processRequest("please echo hello");
     const all = await results(store);

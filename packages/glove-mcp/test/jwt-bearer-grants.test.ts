@@ -64,7 +64,11 @@ describe("WorkloadIdentityProvider", () => {
 
   it("a refused assertion is final: one token request, then McpOAuthError (step token)", async () => {
     const before = auth.tokenRequests.length;
-    const provider = new WorkloadIdentityProvider({ clientId: "ops-agent", expectedIssuer: auth.issuer, assertion: "expired-token" });
+    const provider = new WorkloadIdentityProvider({
+      clientId: "ops-agent",
+      expectedIssuer: auth.issuer,
+      assertion: "expired-token",
+    });
     const error = await connectMcp(entry(), { authProvider: provider }).catch((e: unknown) => e);
     expect(McpOAuthError.isInstance(error) && error.step).toBe("token");
     expect(auth.tokenRequests.length - before).toBe(1);
@@ -72,7 +76,11 @@ describe("WorkloadIdentityProvider", () => {
 
   it("never sends the assertion to an authorization server other than expectedIssuer", async () => {
     const before = auth.tokenRequests.length;
-    const provider = new WorkloadIdentityProvider({ clientId: "ops-agent", expectedIssuer: "https://auth.elsewhere.example", assertion: "k8s-sa-token" });
+    const provider = new WorkloadIdentityProvider({
+      clientId: "ops-agent",
+      expectedIssuer: "https://auth.elsewhere.example",
+      assertion: "k8s-sa-token",
+    });
     await expect(connectMcp(entry(), { authProvider: provider })).rejects.toThrow();
     expect(auth.tokenRequests.length).toBe(before);
   });
@@ -112,18 +120,30 @@ describe("CrossAppAccessProvider", () => {
     const provider = portal("forged-id-token");
     const error = await connectMcp(entry(), { authProvider: provider }).catch((e: unknown) => e);
     expect(McpOAuthError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ step: "token", message: expect.stringContaining("invalid_grant (unknown ID token)") });
+    expect(error).toMatchObject({
+      step: "token",
+      message: expect.stringContaining("invalid_grant (unknown ID token)"),
+    });
   });
 });
 
 describe("client ID metadata documents", () => {
   const redirectUrl = "http://127.0.0.1:53682/callback";
   const provider = (clientMetadataUrl: string) =>
-    new McpOAuthProvider({ store: new MemoryOAuthStore(), key: "k", redirectUrl, clientMetadata: buildClientMetadata({ redirectUrl }), clientMetadataUrl });
+    new McpOAuthProvider({
+      store: new MemoryOAuthStore(),
+      key: "k",
+      redirectUrl,
+      clientMetadata: buildClientMetadata({ redirectUrl }),
+      clientMetadataUrl,
+    });
 
   it("the document names itself by its URL", () => {
     const url = "https://app.example/oauth/client.json";
-    expect(clientMetadataDocument(url, buildClientMetadata({ redirectUrl }))).toMatchObject({ client_id: url, redirect_uris: [redirectUrl] });
+    expect(clientMetadataDocument(url, buildClientMetadata({ redirectUrl }))).toMatchObject({
+      client_id: url,
+      redirect_uris: [redirectUrl],
+    });
   });
 
   it("accepts any https URL with a path and refuses the rest with a ConfigurationError", () => {
@@ -138,7 +158,12 @@ describe("client ID metadata documents", () => {
         else expect(made).toThrow(ConfigurationError);
       }),
     );
-    for (const bad of ["http://app.example/client.json", "https://app.example/", "https://app.example/c.json#x", "not a url"]) {
+    for (const bad of [
+      "http://app.example/client.json",
+      "https://app.example/",
+      "https://app.example/c.json#x",
+      "not a url",
+    ]) {
       expect(() => provider(bad)).toThrow(/clientMetadataUrl must be an https URL/);
     }
   });
@@ -151,11 +176,19 @@ describe("authorization server metadata naming another issuer", () => {
     const guarded = await startScopedMcp(poisoned, () => new McpServer({ name: "x", version: "1.0.0" }), {});
     try {
       const workload = new WorkloadIdentityProvider({ clientId: "agent", assertion: "k8s-sa-token" });
-      const error = await connectMcp({ id: "x", name: "X", description: "d", url: guarded.url }, { authProvider: workload }).catch((e: unknown) => e);
+      const error = await connectMcp(
+        { id: "x", name: "X", description: "d", url: guarded.url },
+        { authProvider: workload },
+      ).catch((e: unknown) => e);
       expect(McpOAuthError.isInstance(error) && error.step).toBe("discovery");
       expect((error as Error).message).toContain("names another issuer (https://attacker.example)");
 
-      const browserFlow = await beginMcpOAuth({ serverUrl: guarded.url, store: new MemoryOAuthStore(), key: "x", redirectUrl: "http://127.0.0.1:9/cb" }).catch((e: unknown) => e);
+      const browserFlow = await beginMcpOAuth({
+        serverUrl: guarded.url,
+        store: new MemoryOAuthStore(),
+        key: "x",
+        redirectUrl: "http://127.0.0.1:9/cb",
+      }).catch((e: unknown) => e);
       expect(McpOAuthError.isInstance(browserFlow) && browserFlow.step).toBe("discovery");
       expect(poisoned.tokenRequests).toEqual([]);
     } finally {

@@ -14,7 +14,9 @@ beforeAll(async () => {
     const mcp = new McpServer({ name: "dynamic", version: "1.0.0" });
     registered.set(
       "alpha",
-      mcp.registerTool("alpha", { description: "The first tool" }, () => ({ content: [{ type: "text", text: "alpha ran" }] })),
+      mcp.registerTool("alpha", { description: "The first tool" }, () => ({
+        content: [{ type: "text", text: "alpha ran" }],
+      })),
     );
     return mcp;
   });
@@ -68,7 +70,10 @@ describe("tools/list_changed", () => {
       );
       await glove.processRequest("use the tools");
       const results = await toolResults();
-      expect(results.find((r) => r.tool_name === "dyn__beta")!.result).toMatchObject({ status: "success", data: "beta says hi" });
+      expect(results.find((r) => r.tool_name === "dyn__beta")!.result).toMatchObject({
+        status: "success",
+        data: "beta says hi",
+      });
       expect(results.find((r) => r.tool_name === "dyn__alpha")!.result.status).toBe("error");
     } finally {
       await mount?.unmount();

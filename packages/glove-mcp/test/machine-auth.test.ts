@@ -32,8 +32,12 @@ beforeAll(async () => {
     auth,
     () => {
       const server = new McpServer({ name: "ops", version: "1.0.0" });
-      server.registerTool("status", { description: "Read status" }, () => ({ content: [{ type: "text", text: "all good" }] }));
-      server.registerTool("restart", { description: "Restart (admin)" }, () => ({ content: [{ type: "text", text: "restarted" }] }));
+      server.registerTool("status", { description: "Read status" }, () => ({
+        content: [{ type: "text", text: "all good" }],
+      }));
+      server.registerTool("restart", { description: "Restart (admin)" }, () => ({
+        content: [{ type: "text", text: "restarted" }],
+      }));
       return server;
     },
     { restart: "admin" },
@@ -60,7 +64,12 @@ async function callBoth(options: ConnectMcpOptions) {
 describe("machine-to-machine grants as authProvider", () => {
   it("client credentials: gets a token without a browser, and steps up to the challenged scope", async () => {
     const from = auth.tokenRequests.length;
-    const provider = new ClientCredentialsProvider({ clientId: "worker", clientSecret: "s3cret", scope: "mcp", expectedIssuer: auth.issuer });
+    const provider = new ClientCredentialsProvider({
+      clientId: "worker",
+      clientSecret: "s3cret",
+      scope: "mcp",
+      expectedIssuer: auth.issuer,
+    });
     const { status, restart } = await callBoth({ authProvider: provider });
     expect(status).toMatchObject({ status: "success", data: "all good" });
     expect(restart).toMatchObject({ status: "success", data: "restarted" });
@@ -88,10 +97,19 @@ describe("machine-to-machine grants as authProvider", () => {
   });
 
   it("a step-up the authorization server refuses becomes a clean insufficient_scope result", async () => {
-    const provider = new ClientCredentialsProvider({ clientId: "reader", clientSecret: "r3ad", scope: "mcp", expectedIssuer: auth.issuer });
+    const provider = new ClientCredentialsProvider({
+      clientId: "reader",
+      clientSecret: "r3ad",
+      scope: "mcp",
+      expectedIssuer: auth.issuer,
+    });
     const { status, restart } = await callBoth({ authProvider: provider });
     expect(status).toMatchObject({ status: "success" });
-    expect(restart).toMatchObject({ status: "error", message: "insufficient_scope", data: { requiredScope: "mcp admin" } });
+    expect(restart).toMatchObject({
+      status: "error",
+      message: "insufficient_scope",
+      data: { requiredScope: "mcp admin" },
+    });
     expect(JSON.stringify(restart)).not.toMatch(/html|upstream/i);
   });
 
@@ -99,7 +117,8 @@ describe("machine-to-machine grants as authProvider", () => {
     const adapter = new TestAdapter();
     adapter.active.add("ops");
     const withProvider = Object.assign(adapter, {
-      getAuthProvider: () => new ClientCredentialsProvider({ clientId: "worker", clientSecret: "s3cret", expectedIssuer: auth.issuer }),
+      getAuthProvider: () =>
+        new ClientCredentialsProvider({ clientId: "worker", clientSecret: "s3cret", expectedIssuer: auth.issuer }),
     });
     const { glove } = scriptedGlove([], { storeName: "m2m" });
     const mount = await mountMcp(glove, { adapter: withProvider, entries: [entry()] });
@@ -118,7 +137,12 @@ describe("403 insufficient_scope with a plain bearer token", () => {
     const response = await fetch(`${auth.issuer}/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: "reader", client_secret: "r3ad", scope: "mcp" }),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: "reader",
+        client_secret: "r3ad",
+        scope: "mcp",
+      }),
     });
     return ((await response.json()) as { access_token: string }).access_token;
   }
@@ -138,10 +162,14 @@ describe("403 insufficient_scope with a plain bearer token", () => {
     // A server that scopes even initialize: every request answers 403 insufficient_scope.
     const strict = await startRawServer((req, res) => {
       req.resume();
-      res.writeHead(403, { "www-authenticate": 'Bearer error="insufficient_scope", scope="mcp"' }).end("<h1>Forbidden</h1>");
+      res
+        .writeHead(403, { "www-authenticate": 'Bearer error="insufficient_scope", scope="mcp"' })
+        .end("<h1>Forbidden</h1>");
     });
     try {
-      const error = await connectMcp({ ...entry(), url: strict.url }, { getAccessToken: async () => "t" }).catch((e: unknown) => e);
+      const error = await connectMcp({ ...entry(), url: strict.url }, { getAccessToken: async () => "t" }).catch(
+        (e: unknown) => e,
+      );
       expect(McpInsufficientScopeError.isInstance(error)).toBe(true);
       expect((error as McpInsufficientScopeError).requiredScope).toBe("mcp");
       expect((error as Error).message).toMatch(/Authorize again/);

@@ -56,7 +56,10 @@ describe("callback listener", () => {
     const first = await startCallbackListener(0);
     try {
       const error = await startCallbackListener(first.port).catch((e: unknown) => e);
-      expect(error).toMatchObject({ name: "McpOAuthError", message: expect.stringContaining(`127.0.0.1:${first.port}`) });
+      expect(error).toMatchObject({
+        name: "McpOAuthError",
+        message: expect.stringContaining(`127.0.0.1:${first.port}`),
+      });
     } finally {
       await first.close();
     }
@@ -94,7 +97,8 @@ describe("opening the browser", () => {
     if (process.platform === "linux") {
       expect(await openInBrowser(hostile)).toBe(true);
       const written = () => existsSync(argsFile) && readFileSync(argsFile, "utf8").endsWith("\n");
-      for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && !written(); ) await new Promise((r) => setTimeout(r, 20));
+      for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && !written();)
+        await new Promise((r) => setTimeout(r, 20));
       expect(readFileSync(argsFile, "utf8")).toBe(`${hostile.href}\n`);
       expect(existsSync(marker)).toBe(false);
     }

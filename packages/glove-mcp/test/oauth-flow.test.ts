@@ -64,7 +64,14 @@ describe("runMcpOAuth against the SDK's auth router", () => {
     const file = tempFile();
     const user = browser();
     const port = await freePort();
-    const first = await runMcpOAuth({ serverUrl: front.url, store: new FsOAuthStore(file), key: "everything", port, openBrowser: user.open, log: () => {} });
+    const first = await runMcpOAuth({
+      serverUrl: front.url,
+      store: new FsOAuthStore(file),
+      key: "everything",
+      port,
+      openBrowser: user.open,
+      log: () => {},
+    });
 
     expect(first.reused).toBe(false);
     expect(first.verified?.tools).toBeGreaterThan(5);
@@ -86,7 +93,14 @@ describe("runMcpOAuth against the SDK's auth router", () => {
     expect(onDisk.state).toBeUndefined();
 
     // A new process (new store object on the same file) reuses the token: no second authorization.
-    const again = await runMcpOAuth({ serverUrl: front.url, store: new FsOAuthStore(file), key: "everything", port, openBrowser: user.open, log: () => {} });
+    const again = await runMcpOAuth({
+      serverUrl: front.url,
+      store: new FsOAuthStore(file),
+      key: "everything",
+      port,
+      openBrowser: user.open,
+      log: () => {},
+    });
     expect(again.reused).toBe(true);
     expect(again.tokens.access_token).toBe(first.tokens.access_token);
     expect(user.opened).toHaveLength(1);
@@ -95,7 +109,9 @@ describe("runMcpOAuth against the SDK's auth router", () => {
     const store = new FsOAuthStore(file);
     const adapter = new StoreAdapter(store);
     await adapter.activate("everything");
-    const entries: McpCatalogueEntry[] = [{ id: "everything", name: "Everything", description: "test server", url: front.url }];
+    const entries: McpCatalogueEntry[] = [
+      { id: "everything", name: "Everything", description: "test server", url: front.url },
+    ];
     const messages = new MemoryStore("oauth");
     const glove = new Glove({
       store: messages,
@@ -116,7 +132,9 @@ describe("runMcpOAuth against the SDK's auth router", () => {
       await glove.processRequest("echo");
       front.provider.expireAll();
       await glove.processRequest("echo again");
-      const results = ((await messages.getMessages()) as Message[]).flatMap((m) => m.tool_results ?? []).map((r) => r.result);
+      const results = ((await messages.getMessages()) as Message[])
+        .flatMap((m) => m.tool_results ?? [])
+        .map((r) => r.result);
       expect(results[0]).toMatchObject({ status: "success", data: "Echo: with oauth" });
       expect(results[1]).toEqual({ status: "error", message: "auth_expired", data: null });
     } finally {
@@ -124,7 +142,14 @@ describe("runMcpOAuth against the SDK's auth router", () => {
     }
 
     // Expired: the next run refreshes with the stored refresh token, without the browser.
-    const refreshed = await runMcpOAuth({ serverUrl: front.url, store, key: "everything", port, openBrowser: user.open, log: () => {} });
+    const refreshed = await runMcpOAuth({
+      serverUrl: front.url,
+      store,
+      key: "everything",
+      port,
+      openBrowser: user.open,
+      log: () => {},
+    });
     expect(refreshed.reused).toBe(false);
     expect(refreshed.tokens.access_token).not.toBe(first.tokens.access_token);
     expect(user.opened).toHaveLength(1);
@@ -180,7 +205,15 @@ describe("runMcpOAuth against the SDK's auth router", () => {
     const front = await fronts.start({ discovery: "www-authenticate" });
     const store = new MemoryOAuthStore();
     const forged = browser((callback) => callback.searchParams.set("state", "forged"));
-    const error = await runMcpOAuth({ serverUrl: front.url, store, key: "k", port: 0, openBrowser: forged.open, log: () => {}, timeoutMs: 1500 }).catch((e: unknown) => e);
+    const error = await runMcpOAuth({
+      serverUrl: front.url,
+      store,
+      key: "k",
+      port: 0,
+      openBrowser: forged.open,
+      log: () => {},
+      timeoutMs: 1500,
+    }).catch((e: unknown) => e);
     expect(McpOAuthError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ step: "callback", message: expect.stringContaining("No OAuth callback arrived") });
     expect((await store.get("k")).tokens).toBeUndefined();
@@ -189,7 +222,12 @@ describe("runMcpOAuth against the SDK's auth router", () => {
   it("splits into begin/complete for route handlers; PKCE is enforced by the token endpoint", async () => {
     const front = await fronts.start({ discovery: "www-authenticate" });
     const store = new MemoryOAuthStore();
-    const flow: McpOAuthFlowOptions = { serverUrl: front.url, store, key: "k", redirectUrl: "http://127.0.0.1:9/oauth/k/callback" };
+    const flow: McpOAuthFlowOptions = {
+      serverUrl: front.url,
+      store,
+      key: "k",
+      redirectUrl: "http://127.0.0.1:9/oauth/k/callback",
+    };
     const authorizeAndReadCallback = async () => {
       const begun = await beginMcpOAuth(flow);
       if (begun.status !== "redirect") throw new Error("expected a redirect");
@@ -203,8 +241,13 @@ describe("runMcpOAuth against the SDK's auth router", () => {
     const pkceError = await completeMcpOAuth(flow, tampered).catch((e: unknown) => e);
     expect(pkceError).toMatchObject({ name: "McpOAuthError", step: "token" });
 
-    const denied = await completeMcpOAuth(flow, { error: "access_denied", error_description: "user said no" }).catch((e: unknown) => e);
-    expect(denied).toMatchObject({ step: "callback", message: expect.stringContaining("access_denied (user said no)") });
+    const denied = await completeMcpOAuth(flow, { error: "access_denied", error_description: "user said no" }).catch(
+      (e: unknown) => e,
+    );
+    expect(denied).toMatchObject({
+      step: "callback",
+      message: expect.stringContaining("access_denied (user said no)"),
+    });
 
     const tokens = await completeMcpOAuth(flow, await authorizeAndReadCallback());
     expect(front.provider.tokens.has(tokens.access_token)).toBe(true);
@@ -212,7 +255,12 @@ describe("runMcpOAuth against the SDK's auth router", () => {
   });
 
   it("says so when the server does not ask for a token", async () => {
-    const flow: McpOAuthFlowOptions = { serverUrl: fronts.upstreamUrl, store: new MemoryOAuthStore(), key: "open", redirectUrl: "http://127.0.0.1:9/cb" };
+    const flow: McpOAuthFlowOptions = {
+      serverUrl: fronts.upstreamUrl,
+      store: new MemoryOAuthStore(),
+      key: "open",
+      redirectUrl: "http://127.0.0.1:9/cb",
+    };
     const error = await beginMcpOAuth(flow).catch((e: unknown) => e);
     expect(McpOAuthError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ step: "authorization", message: expect.stringContaining("may not use OAuth") });

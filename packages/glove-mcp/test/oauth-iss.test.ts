@@ -13,7 +13,8 @@ import type { ProtectedMcp } from "./support/oauth-server.js";
 import { protectedFronts } from "./support/protected-fronts.js";
 
 const fronts = protectedFronts();
-const front = (advertiseIss: boolean): Promise<ProtectedMcp> => fronts.start({ discovery: "www-authenticate", advertiseIss });
+const front = (advertiseIss: boolean): Promise<ProtectedMcp> =>
+  fronts.start({ discovery: "www-authenticate", advertiseIss });
 
 /** begin → the authorization page's redirect → the callback query, as a browser would carry it. */
 async function authorize(flow: McpOAuthFlowOptions) {
@@ -52,7 +53,11 @@ describe("RFC 9207 issuer on the callback", () => {
     const flow = flowFor(f);
     f.provider.callbackIss = { mode: "value", value: "https://evil.example/" };
     const error = await completeMcpOAuth(flow, await authorize(flow)).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: "McpOAuthError", step: "callback", message: expect.stringContaining("https://evil.example/") });
+    expect(error).toMatchObject({
+      name: "McpOAuthError",
+      step: "callback",
+      message: expect.stringContaining("https://evil.example/"),
+    });
     expect((await flow.store.get("k")).tokens).toBeUndefined();
 
     f.provider.callbackIss = { mode: "none" };
@@ -82,7 +87,10 @@ describe("application_type in client registration", () => {
   it("registers a loopback client as native", async () => {
     const f = await front(false);
     await authorize(flowFor(f));
-    expect(f.registrationBodies[0]).toMatchObject({ application_type: "native", redirect_uris: ["http://127.0.0.1:9/oauth/k/callback"] });
+    expect(f.registrationBodies[0]).toMatchObject({
+      application_type: "native",
+      redirect_uris: ["http://127.0.0.1:9/oauth/k/callback"],
+    });
   });
 
   it("is web for a hosted callback and native for loopback or private-use schemes", () => {

@@ -10,7 +10,11 @@ describe("OAuth stores", () => {
     const file = path.join(dir, "tokens.json");
     const store = new FsOAuthStore(file);
     expect(await store.get("a")).toEqual({});
-    await Promise.all(Array.from({ length: 20 }, (_, i) => store.set(`k${i}`, { tokens: { access_token: `t${i}`, token_type: "Bearer" } })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.set(`k${i}`, { tokens: { access_token: `t${i}`, token_type: "Bearer" } }),
+      ),
+    );
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir)).toEqual(["tokens.json"]);
     const again = new FsOAuthStore(file);
@@ -25,7 +29,9 @@ describe("OAuth stores", () => {
     const a = new FsOAuthStore(file);
     const b = new FsOAuthStore(file);
     await Promise.all(
-      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).set(`k${i}`, { tokens: { access_token: `t${i}`, token_type: "Bearer" } })),
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? a : b).set(`k${i}`, { tokens: { access_token: `t${i}`, token_type: "Bearer" } }),
+      ),
     );
     const reader = new FsOAuthStore(file);
     for (let i = 0; i < 30; i++) expect((await reader.get(`k${i}`)).tokens?.access_token).toBe(`t${i}`);

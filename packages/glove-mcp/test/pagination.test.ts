@@ -14,15 +14,26 @@ describe("tool list pagination", () => {
       name: "Paged",
       description: "three pages of tools",
       url: "stdio://paged",
-      stdio: { command: process.execPath, args: [path.join(here, "support", "paged-server.mjs")], env: minimalEnv(), cwd: here },
+      stdio: {
+        command: process.execPath,
+        args: [path.join(here, "support", "paged-server.mjs")],
+        env: minimalEnv(),
+        cwd: here,
+      },
     });
     try {
       expect(connection.tools.map((t) => t.name)).toEqual([...[0, 1, 2, 3, 4, 5, 6].map((i) => `tool.${i}`), "tool_6"]);
       const folds = bridgeMcpTools(connection, true);
       expect(folds.map((f) => f.name).slice(6)).toEqual(["paged__tool_6", "paged__tool_6_2"]);
       const display = new Displaymanager();
-      expect(await folds[6]!.do({}, display, undefined as never)).toMatchObject({ status: "success", data: "called tool.6" });
-      expect(await folds[7]!.do({}, display, undefined as never)).toMatchObject({ status: "success", data: "called tool_6" });
+      expect(await folds[6]!.do({}, display, undefined as never)).toMatchObject({
+        status: "success",
+        data: "called tool.6",
+      });
+      expect(await folds[7]!.do({}, display, undefined as never)).toMatchObject({
+        status: "success",
+        data: "called tool_6",
+      });
     } finally {
       await connection.close();
     }

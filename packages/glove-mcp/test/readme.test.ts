@@ -28,7 +28,9 @@ beforeAll(async () => {
     machineAuth,
     () => {
       const server = new McpServer({ name: "ops", version: "1.0.0" });
-      server.registerTool("restart", { description: "Restart the service" }, () => ({ content: [{ type: "text", text: "restarted" }] }));
+      server.registerTool("restart", { description: "Restart the service" }, () => ({
+        content: [{ type: "text", text: "restarted" }],
+      }));
       return server;
     },
     { restart: "admin" },

@@ -13,10 +13,14 @@ const ran: string[] = [];
 const server = fileServer("records server", () =>
   startSdkHttpServer(() => {
     const mcp = new McpServer({ name: "records", version: "1.0.0" });
-    mcp.registerTool("delete_records", { description: "Deletes every record.", annotations: { destructiveHint: true } }, () => {
-      ran.push("delete_records");
-      return { content: [{ type: "text", text: "all records deleted" }] };
-    });
+    mcp.registerTool(
+      "delete_records",
+      { description: "Deletes every record.", annotations: { destructiveHint: true } },
+      () => {
+        ran.push("delete_records");
+        return { content: [{ type: "text", text: "all records deleted" }] };
+      },
+    );
     mcp.registerTool("list_records", { description: "Lists the records.", annotations: { readOnlyHint: true } }, () => {
       ran.push("list_records");
       return { content: [{ type: "text", text: "r1, r2" }] };
@@ -66,14 +70,19 @@ describe("bridged MCP tools in serverMode (decision 19)", () => {
       return "denied";
     });
     expect(asked).toEqual(["records__delete_records"]);
-    expect(t.results["records__delete_records"]).toMatchObject({ status: "error", message: expect.stringMatching(/denied/) });
+    expect(t.results["records__delete_records"]).toMatchObject({
+      status: "error",
+      message: expect.stringMatching(/denied/),
+    });
     expect(t.results["records__list_records"]).toMatchObject({ status: "success" });
     expect(t.ran).toEqual(["list_records"]);
   });
 
   it('a policy answering "unset" refuses in serverMode (fail closed), saying how to allow it', async () => {
     const t = await turn(() => "unset");
-    expect(t.results["records__delete_records"]?.message).toMatch(/no UI to ask \(serverMode\).*"granted".*permissionPolicy/);
+    expect(t.results["records__delete_records"]?.message).toMatch(
+      /no UI to ask \(serverMode\).*"granted".*permissionPolicy/,
+    );
     expect(t.ran).toEqual(["list_records"]);
   });
 
@@ -93,9 +102,18 @@ describe("bridged MCP tools in serverMode (decision 19)", () => {
     try {
       const destructive = connection.tools.find((tool) => tool.name === "delete_records")!;
       const readOnly = connection.tools.find((tool) => tool.name === "list_records")!;
-      expect(bridgeMcpTool(connection, destructive)).toMatchObject({ requiresPermission: true, serverModeWithoutPolicy: "allow" });
-      expect(bridgeMcpTool(connection, destructive, true)).toMatchObject({ requiresPermission: true, serverModeWithoutPolicy: "allow" });
-      expect(bridgeMcpTool(connection, destructive, false)).toMatchObject({ requiresPermission: true, serverModeWithoutPolicy: "deny" });
+      expect(bridgeMcpTool(connection, destructive)).toMatchObject({
+        requiresPermission: true,
+        serverModeWithoutPolicy: "allow",
+      });
+      expect(bridgeMcpTool(connection, destructive, true)).toMatchObject({
+        requiresPermission: true,
+        serverModeWithoutPolicy: "allow",
+      });
+      expect(bridgeMcpTool(connection, destructive, false)).toMatchObject({
+        requiresPermission: true,
+        serverModeWithoutPolicy: "deny",
+      });
       expect(bridgeMcpTool(connection, readOnly, true).requiresPermission).toBe(false);
 
       const run = async (serverMode: boolean, permissionPolicy?: () => PermissionStatus) => {

@@ -55,18 +55,27 @@ describe("mountMcp(glove, { command, args })", () => {
 
   it("rejects with the connection's error, and adds no tools, when the server does not start", async () => {
     const glove = new Glove({ model: new ScriptedModel(), systemPrompt: "p" }).build();
-    await expect(mountMcp(glove, { command: process.execPath, args: ["-e", "process.exit(3)"] }, { connectTimeoutMs: 20_000 })).rejects.toThrow();
+    await expect(
+      mountMcp(glove, { command: process.execPath, args: ["-e", "process.exit(3)"] }, { connectTimeoutMs: 20_000 }),
+    ).rejects.toThrow();
     expect(glove.plugins.tools().map((t) => t.name)).not.toContain("mcp__echo");
   });
 
   it("refuses a server that says neither how to start it nor where it is, saying what to pass", async () => {
     const glove = new Glove({ model: new ScriptedModel(), systemPrompt: "p" }).build();
-    for (const server of [{}, { command: "" }, { id: "", url: "http://127.0.0.1:1/mcp" }, { command: "node", args: "x.js" }]) {
+    for (const server of [
+      {},
+      { command: "" },
+      { id: "", url: "http://127.0.0.1:1/mcp" },
+      { command: "node", args: "x.js" },
+    ]) {
       const error = await mountMcp(glove, server as never).catch((e: unknown) => e);
       expect(McpConnectError.isInstance(error), JSON.stringify(server)).toBe(true);
     }
     const none = await mountMcp(glove, {} as never).catch((e: unknown) => e);
-    expect((none as Error).message).toMatch(/\{ command, args\? \} for a local server .* or \{ url \} for a remote one/);
+    expect((none as Error).message).toMatch(
+      /\{ command, args\? \} for a local server .* or \{ url \} for a remote one/,
+    );
   });
 });
 
@@ -114,7 +123,12 @@ describe("connectMcp and catalogue entries without a url", () => {
   });
 
   it("a stdio catalogue entry needs no url, and mountMcp's adapter defaults to a MemoryMcpAdapter", async () => {
-    const entry: McpCatalogueEntry = { id: "everything", name: "Everything", description: "The reference server.", stdio: everything };
+    const entry: McpCatalogueEntry = {
+      id: "everything",
+      name: "Everything",
+      description: "The reference server.",
+      stdio: everything,
+    };
     const adapter = new MemoryMcpAdapter({ active: ["everything"] });
     const { results, mount } = await runWith(
       [{ toolCalls: [{ name: "everything__echo", input: { message: "catalogue" } }] }, { text: "done" }],

@@ -87,7 +87,11 @@ describe("server-memory over stdio", () => {
       [
         {
           toolCalls: [
-            { name: "memory__create_entities", input: { entities: [{ name: "Bob", entityType: "person", observations: [] }] }, id: "c1" },
+            {
+              name: "memory__create_entities",
+              input: { entities: [{ name: "Bob", entityType: "person", observations: [] }] },
+              id: "c1",
+            },
             { name: "memory__search_nodes", input: { query: "Bob" }, id: "c2" },
           ],
         },

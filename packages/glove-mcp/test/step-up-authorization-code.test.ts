@@ -29,7 +29,9 @@ beforeAll(async () => {
     () => {
       const server = new McpServer({ name: "deployer", version: "1.0.0" });
       server.registerTool("status", { description: "status" }, () => ({ content: [{ type: "text", text: "green" }] }));
-      server.registerTool("deploy", { description: "deploy" }, () => ({ content: [{ type: "text", text: "deployed" }] }));
+      server.registerTool("deploy", { description: "deploy" }, () => ({
+        content: [{ type: "text", text: "deployed" }],
+      }));
       return server;
     },
     { deploy: "mcp:admin" },
@@ -44,7 +46,13 @@ describe("scope step-up with an authorization-code provider", () => {
     const store = new MemoryOAuthStore();
     const redirectUrl = "http://127.0.0.1:9/oauth/deployer/callback";
     // First authorization, on the scoped server, for mcp:tools only.
-    const flow: McpOAuthFlowOptions = { serverUrl: scoped.url, store, key: "deployer", redirectUrl, scope: "mcp:tools" };
+    const flow: McpOAuthFlowOptions = {
+      serverUrl: scoped.url,
+      store,
+      key: "deployer",
+      redirectUrl,
+      scope: "mcp:tools",
+    };
     const begun = await beginMcpOAuth(flow);
     if (begun.status !== "redirect") throw new Error("expected a redirect");
     const page = await fetch(begun.authorizationUrl, { redirect: "manual" });
@@ -61,10 +69,14 @@ describe("scope step-up with an authorization-code provider", () => {
       clientMetadata: buildClientMetadata({ redirectUrl, scope: "mcp:tools" }),
       onAuthorizationUrl: (url) => void opened.push(url),
     });
-    const connection = await connectMcp({ id: "deployer", name: "Deployer", description: "d", url: scoped.url }, { authProvider: provider });
+    const connection = await connectMcp(
+      { id: "deployer", name: "Deployer", description: "d", url: scoped.url },
+      { authProvider: provider },
+    );
     try {
       const folds = bridgeMcpTools(connection, true);
-      const run = (name: string) => folds.find((f) => f.name === name)!.do({}, new Displaymanager(), undefined as never);
+      const run = (name: string) =>
+        folds.find((f) => f.name === name)!.do({}, new Displaymanager(), undefined as never);
       expect(await run("deployer__status")).toMatchObject({ status: "success", data: "green" });
       expect(await run("deployer__deploy")).toMatchObject({
         status: "error",

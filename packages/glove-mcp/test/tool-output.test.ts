@@ -29,14 +29,20 @@ beforeAll(async () => {
         content: [{ type: "text", text: "{}" }],
         structuredContent: { count: 2, names: ["x", "y"] },
       }));
-      mcp.registerTool("locked", { description: "Behind a proxy that forbids it" }, () => ({ content: [{ type: "text", text: "never" }] }));
+      mcp.registerTool("locked", { description: "Behind a proxy that forbids it" }, () => ({
+        content: [{ type: "text", text: "never" }],
+      }));
       return mcp;
     },
     {
       // A proxy in front of the server forbids one tool with an HTML page (no OAuth challenge).
       guard: (_req, body) =>
         (body as { params?: { name?: string } } | undefined)?.params?.name === "locked"
-          ? { status: 403, headers: { "content-type": "text/html" }, body: `<html><body>${"Forbidden by policy. ".repeat(100)}</body></html>` }
+          ? {
+              status: 403,
+              headers: { "content-type": "text/html" },
+              body: `<html><body>${"Forbidden by policy. ".repeat(100)}</body></html>`,
+            }
           : undefined,
     },
   );
@@ -50,7 +56,9 @@ describe("what the model reads of structured content", () => {
     const connection = await connectMcp({ id: "media", name: "Media", description: "t", url: server.url });
     try {
       const folds = bridgeMcpTools(connection, true);
-      const snapshot = await folds.find((f) => f.name === "media__snapshot")!.do({}, new Displaymanager(), undefined as never);
+      const snapshot = await folds
+        .find((f) => f.name === "media__snapshot")!
+        .do({}, new Displaymanager(), undefined as never);
       expect(snapshot).toMatchObject({ status: "success" });
       const data = (snapshot as { data: Record<string, unknown> }).data;
       const seen = JSON.stringify(data);
@@ -72,7 +80,9 @@ describe("what the model reads of structured content", () => {
         raw: PNG,
       });
 
-      const plain = await folds.find((f) => f.name === "media__plain")!.do({}, new Displaymanager(), undefined as never);
+      const plain = await folds
+        .find((f) => f.name === "media__plain")!
+        .do({}, new Displaymanager(), undefined as never);
       expect(plain).toMatchObject({ status: "success", data: { count: 2, names: ["x", "y"] } });
       expect((plain as { renderData: unknown[] }).renderData).toEqual([{ type: "text", text: "{}" }]);
     } finally {
@@ -102,9 +112,9 @@ describe("replaceBinaryPayloads", () => {
     .uint8Array({ minLength: 384, maxLength: 2_000 })
     .map((bytes) => Buffer.from(bytes).toString("base64"));
   // Ordinary JSON: strings with a space can never be taken for base64.
-  const ordinary = fc.jsonValue({ maxDepth: 4 }).map((v) =>
-    JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "string" ? `${x} ` : x))) as unknown,
-  );
+  const ordinary = fc
+    .jsonValue({ maxDepth: 4 })
+    .map((v) => JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "string" ? `${x} ` : x))) as unknown);
 
   it("returns values without binary payloads unchanged (same reference)", () => {
     fc.assert(
@@ -134,7 +144,10 @@ describe("replaceBinaryPayloads", () => {
   });
 
   it("keeps a __proto__ key an own property", () => {
-    const value = JSON.parse(`{"__proto__": {"type": "image", "mimeType": "image/png", "data": "AAAA"}}`) as Record<string, unknown>;
+    const value = JSON.parse(`{"__proto__": {"type": "image", "mimeType": "image/png", "data": "AAAA"}}`) as Record<
+      string,
+      unknown
+    >;
     const out = replaceBinaryPayloads(value);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(Object.keys(out)).toEqual(["__proto__"]);

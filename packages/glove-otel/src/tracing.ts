@@ -128,12 +128,19 @@ export class GloveTracing implements GlovePlugin {
    * when the request settles (glove-core has no request-end hook). Returns the same Glove.
    */
   instrument<G extends Glove>(glove: G): G {
-    if (this.glove || this.registered) throw new ConfigurationError("gloveTracing(): this instance already traces a Glove; create one per Glove.");
+    if (this.glove || this.registered)
+      throw new ConfigurationError("gloveTracing(): this instance already traces a Glove; create one per Glove.");
     this.glove = glove;
     glove.use(this);
     const original = glove.processRequest.bind(glove);
     glove.processRequest = (request, signal) => {
-      const record: RequestRecord = { parentCtx: otelContext.active(), input: request, frames: [], started: false, done: false };
+      const record: RequestRecord = {
+        parentCtx: otelContext.active(),
+        input: request,
+        frames: [],
+        started: false,
+        done: false,
+      };
       this.pending.push(record);
       return original(request, signal).then(
         (result) => {
@@ -150,7 +157,8 @@ export class GloveTracing implements GlovePlugin {
   }
 
   onRegister(): void {
-    if (this.registered) throw new ConfigurationError("gloveTracing(): this instance already traces a Glove; create one per Glove.");
+    if (this.registered)
+      throw new ConfigurationError("gloveTracing(): this instance already traces a Glove; create one per Glove.");
     this.registered = true;
   }
 
@@ -228,7 +236,11 @@ export class GloveTracing implements GlovePlugin {
     const model = this.glove?.model.name;
     if (model) attrs[ATTR.requestModel] = model;
     if (this.captureContent) attrs[ATTR.inputMessages] = inputMessages(record.input ?? text);
-    const span = this.tracer.startSpan(`${OPERATION.invokeAgent} ${name}`, { kind: SpanKind.INTERNAL, attributes: attrs, startTime: now() }, record.parentCtx);
+    const span = this.tracer.startSpan(
+      `${OPERATION.invokeAgent} ${name}`,
+      { kind: SpanKind.INTERNAL, attributes: attrs, startTime: now() },
+      record.parentCtx,
+    );
     record.frames.push({
       span,
       ctx: trace.setSpan(record.parentCtx, span),
@@ -286,7 +298,8 @@ export class GloveTracing implements GlovePlugin {
       frame.tokensOut += event.tokens_out;
     }
     if (event.stop_reason) chat.setAttribute(ATTR.finishReasons, [event.stop_reason]);
-    if (this.captureContent) chat.setAttribute(ATTR.outputMessages, outputMessages(event.text, calls, event.stop_reason));
+    if (this.captureContent)
+      chat.setAttribute(ATTR.outputMessages, outputMessages(event.text, calls, event.stop_reason));
     chat.end(now());
 
     if (calls.length === 0) {
@@ -312,7 +325,11 @@ export class GloveTracing implements GlovePlugin {
       if (kind.server) attrs[ATTR.mcpServer] = kind.server;
     }
     if (this.captureContent) attrs[ATTR.toolCallArguments] = json(input);
-    const span = this.tracer.startSpan(`${OPERATION.executeTool} ${name}`, { kind: SpanKind.INTERNAL, attributes: attrs, startTime: now() }, frame.ctx);
+    const span = this.tracer.startSpan(
+      `${OPERATION.executeTool} ${name}`,
+      { kind: SpanKind.INTERNAL, attributes: attrs, startTime: now() },
+      frame.ctx,
+    );
     const tool: OpenTool = { span, ctx: trace.setSpan(frame.ctx, span), id, name, input, hasChild: false };
     frame.tools.push(tool);
     return tool;
@@ -328,7 +345,10 @@ export class GloveTracing implements GlovePlugin {
     if (this.captureContent) tool.span.setAttribute(ATTR.toolCallResult, json(result?.data ?? null));
     if (status === "error" || status === "aborted") {
       tool.span.setAttribute(ATTR.errorType, status === "aborted" ? "AbortError" : "tool_error");
-      tool.span.setStatus({ code: SpanStatusCode.ERROR, message: typeof result.message === "string" ? result.message : status });
+      tool.span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: typeof result.message === "string" ? result.message : status,
+      });
     }
     tool.span.end(now());
     if (frame.tools.length === 0) frame.nextChatStart = now();
@@ -344,9 +364,17 @@ export class GloveTracing implements GlovePlugin {
       }) ?? free[0];
     if (tool) tool.hasChild = true;
     const parent = tool?.ctx ?? frame.ctx;
-    const attrs: Attributes = { [ATTR.operationName]: OPERATION.invokeAgent, [ATTR.agentName]: name, [ATTR.subagent]: true };
+    const attrs: Attributes = {
+      [ATTR.operationName]: OPERATION.invokeAgent,
+      [ATTR.agentName]: name,
+      [ATTR.subagent]: true,
+    };
     if (this.captureContent) attrs[ATTR.inputMessages] = inputMessages(prompt);
-    const span = this.tracer.startSpan(`${OPERATION.invokeAgent} ${name}`, { kind: SpanKind.INTERNAL, attributes: attrs, startTime: now() }, parent);
+    const span = this.tracer.startSpan(
+      `${OPERATION.invokeAgent} ${name}`,
+      { kind: SpanKind.INTERNAL, attributes: attrs, startTime: now() },
+      parent,
+    );
     record.frames.push({
       span,
       ctx: trace.setSpan(parent, span),
@@ -444,7 +472,9 @@ function json(value: unknown): string {
 function textParts(input: string | ContentPart[]): Array<Record<string, unknown>> {
   if (typeof input === "string") return [{ type: "text", content: input }];
   return input.map((part) =>
-    part.type === "text" ? { type: "text", content: part.text ?? "" } : { type: part.type, mime_type: part.source?.media_type },
+    part.type === "text"
+      ? { type: "text", content: part.text ?? "" }
+      : { type: part.type, mime_type: part.source?.media_type },
   );
 }
 

@@ -27,7 +27,10 @@ interface OtlpExport {
 }
 
 const plain = (v: OtlpValue): unknown =>
-  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.boolValue ?? v.arrayValue?.values.map(plain);
+  v.stringValue ??
+  (v.intValue !== undefined ? Number(v.intValue) : undefined) ??
+  v.boolValue ??
+  v.arrayValue?.values.map(plain);
 
 describe("glove-otel over OTLP/HTTP", () => {
   const received: Array<{ url: string; headers: IncomingHttpHeaders; body: OtlpExport }> = [];
@@ -50,14 +53,22 @@ describe("glove-otel over OTLP/HTTP", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it("spans reach a local collector as OTLP/JSON with GenAI names and attributes", async () => {
-    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url }))] });
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url }))],
+    });
     const model = new ScriptedModel([
       { text: "Checking.", toolCalls: [{ name: "lookup", input: { q: "x" } }], tokens_in: 42, tokens_out: 7 },
       { text: "Found it.", tokens_in: 50, tokens_out: 3 },
     ]);
     const agent = traceGlove(
       makeGlove({ model })
-        .fold({ name: "lookup", description: "Looks up.", async do() { return "value"; } })
+        .fold({
+          name: "lookup",
+          description: "Looks up.",
+          async do() {
+            return "value";
+          },
+        })
         .build(),
       { tracer: provider.getTracer("otlp-test"), agentName: "searcher" },
     );
@@ -66,10 +77,19 @@ describe("glove-otel over OTLP/HTTP", () => {
     await provider.shutdown();
 
     expect(received.length).toBeGreaterThan(0);
-    expect(received.every((r) => r.url === "/v1/traces" && r.headers["content-type"] === "application/json")).toBe(true);
-    const spans = received.flatMap((r) => r.body.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
+    expect(received.every((r) => r.url === "/v1/traces" && r.headers["content-type"] === "application/json")).toBe(
+      true,
+    );
+    const spans = received.flatMap((r) =>
+      r.body.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)),
+    );
     const attrs = (s: OtlpSpan) => Object.fromEntries(s.attributes.map((a) => [a.key, plain(a.value)]));
-    expect(spans.map((s) => s.name).sort()).toEqual(["chat scripted", "chat scripted", "execute_tool lookup", "invoke_agent searcher"]);
+    expect(spans.map((s) => s.name).sort()).toEqual([
+      "chat scripted",
+      "chat scripted",
+      "execute_tool lookup",
+      "invoke_agent searcher",
+    ]);
 
     const root = spans.find((s) => s.name === "invoke_agent searcher")!;
     expect(root.parentSpanId ?? "").toBe("");
@@ -84,9 +104,17 @@ describe("glove-otel over OTLP/HTTP", () => {
       if (s !== root) expect(s.parentSpanId).toBe(root.spanId);
     }
     const chat = spans.find((s) => s.name === "chat scripted" && attrs(s)["gen_ai.usage.input_tokens"] === 42)!;
-    expect(attrs(chat)).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "scripted", "gen_ai.response.finish_reasons": ["tool_use"] });
+    expect(attrs(chat)).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "scripted",
+      "gen_ai.response.finish_reasons": ["tool_use"],
+    });
     const tool = spans.find((s) => s.name === "execute_tool lookup")!;
-    expect(attrs(tool)).toMatchObject({ "gen_ai.tool.name": "lookup", "gen_ai.tool.call.id": "scripted_0_0", "glove.tool.status": "success" });
+    expect(attrs(tool)).toMatchObject({
+      "gen_ai.tool.name": "lookup",
+      "gen_ai.tool.call.id": "scripted_0_0",
+      "glove.tool.status": "success",
+    });
     // Content capture is off by default: nothing of the conversation went over the wire.
     expect(JSON.stringify(received.map((r) => r.body))).not.toMatch(/find x|Checking|Found it/);
   });

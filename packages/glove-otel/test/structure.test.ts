@@ -21,9 +21,12 @@ describe("glove-otel subagents", () => {
           name: "reviewer",
           description: "Code review specialist.",
           factory: async ({ parentStore, displayManager }) =>
-            new Glove({ model, displayManager, systemPrompt: "You review code.", compaction_config: { compaction_instructions: "Summarize." } }).build(
-              await parentStore.createSubAgentStore!("reviewer", true),
-            ),
+            new Glove({
+              model,
+              displayManager,
+              systemPrompt: "You review code.",
+              compaction_config: { compaction_instructions: "Summarize." },
+            }).build(await parentStore.createSubAgentStore!("reviewer", true)),
         })
         .build(),
       { tracer: t.tracer },
@@ -82,9 +85,15 @@ describe("glove-otel span events", () => {
   it("compaction is a pair of events on the request span; the summary only with content capture", async () => {
     for (const captureContent of [false, true]) {
       const t = memoryTracing();
-      const model = new ScriptedModel([{ text: "A long answer.", tokens_in: 500, tokens_out: 20 }, { text: "SUMMARY-TEXT" }]);
+      const model = new ScriptedModel([
+        { text: "A long answer.", tokens_in: 500, tokens_out: 20 },
+        { text: "SUMMARY-TEXT" },
+      ]);
       const agent = traceGlove(
-        makeGlove({ model, compaction_config: { compaction_instructions: "Summarize.", compaction_context_limit: 100 } }).build(),
+        makeGlove({
+          model,
+          compaction_config: { compaction_instructions: "Summarize.", compaction_context_limit: 100 },
+        }).build(),
         { tracer: t.tracer, captureContent },
       );
       await agent.processRequest("hi");
@@ -108,7 +117,12 @@ describe("glove-otel span events", () => {
     const agent = traceGlove(
       makeGlove({ model })
         .defineHook("note", async () => undefined)
-        .defineSkill({ name: "concise", description: "Be brief.", exposeToAgent: true, handler: async () => "Be terse." })
+        .defineSkill({
+          name: "concise",
+          description: "Be brief.",
+          exposeToAgent: true,
+          handler: async () => "Be terse.",
+        })
         .build(),
       { tracer: t.tracer },
     );
@@ -147,7 +161,8 @@ describe("glove-otel isolation", () => {
     await Promise.all([alpha.processRequest("go"), beta.processRequest("go")]);
 
     const byTrace = new Map<string, ReadableSpan[]>();
-    for (const s of t.spans()) byTrace.set(s.spanContext().traceId, [...(byTrace.get(s.spanContext().traceId) ?? []), s]);
+    for (const s of t.spans())
+      byTrace.set(s.spanContext().traceId, [...(byTrace.get(s.spanContext().traceId) ?? []), s]);
     expect(byTrace.size).toBe(2);
     const trees = [...byTrace.values()].map((spans) => t.tree(spans.find((s) => !s.parentSpanContext)!)).sort();
     expect(trees).toEqual([
@@ -164,7 +179,10 @@ describe("glove-otel isolation", () => {
     await Promise.all([agent.processRequest("first question"), agent.processRequest("second question")]);
     const roots = t.spans().filter((s) => s.name === "invoke_agent main");
     expect(roots).toHaveLength(2);
-    const pairs = roots.map((r) => [JSON.parse(r.attributes["gen_ai.input.messages"] as string)[0].parts[0].content, JSON.parse(r.attributes["gen_ai.output.messages"] as string)[0].parts[0].content]);
+    const pairs = roots.map((r) => [
+      JSON.parse(r.attributes["gen_ai.input.messages"] as string)[0].parts[0].content,
+      JSON.parse(r.attributes["gen_ai.output.messages"] as string)[0].parts[0].content,
+    ]);
     expect(pairs.sort()).toEqual([
       ["first question", "first answer"],
       ["second question", "second answer"],
@@ -189,7 +207,11 @@ describe("glove-otel MCP tools and plugin-only use", () => {
       scopeChallenges: new ScopeChallengeLog(),
       client: { callTool: async () => ({ content: [{ type: "text", text: "hello" }] }) },
     } as unknown as McpConnection;
-    const tool = { name: "read_file", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } } as unknown as McpTool;
+    const tool = {
+      name: "read_file",
+      inputSchema: { type: "object", properties: {} },
+      annotations: { readOnlyHint: true },
+    } as unknown as McpTool;
     const fold = bridgeMcpTool(connection, tool, true);
     const model = new ScriptedModel([{ toolCalls: [{ name: fold.name, input: {} }] }, { text: "It says hello." }]);
     const agent = traceGlove(makeGlove({ model }).fold(fold).build(), { tracer: t.tracer });
@@ -212,7 +234,13 @@ describe("glove-otel MCP tools and plugin-only use", () => {
       systemPrompt: "Test.",
       compaction_config: { compaction_instructions: "Summarize." },
     })
-      .fold({ name: "noop", description: "Nothing.", async do() { return "ok"; } })
+      .fold({
+        name: "noop",
+        description: "Nothing.",
+        async do() {
+          return "ok";
+        },
+      })
       .use(gloveTracing({ tracer: t.tracer, agentName: "plain" }))
       .build();
     await agent.processRequest("go");

@@ -22,11 +22,21 @@ function weatherGlove(model: ScriptedModel, name?: string): Glove {
 
 const weatherScript = () =>
   new ScriptedModel([
-    { text: "Let me look.", toolCalls: [{ name: "get_weather", input: { city: "Tokyo" } }], tokens_in: 120, tokens_out: 15 },
+    {
+      text: "Let me look.",
+      toolCalls: [{ name: "get_weather", input: { city: "Tokyo" } }],
+      tokens_in: 120,
+      tokens_out: 15,
+    },
     { text: "It is sunny in Tokyo.", tokens_in: 160, tokens_out: 8 },
   ]);
 
-const CONTENT_KEYS = ["gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"];
+const CONTENT_KEYS = [
+  "gen_ai.input.messages",
+  "gen_ai.output.messages",
+  "gen_ai.tool.call.arguments",
+  "gen_ai.tool.call.result",
+];
 
 describe("glove-otel span tree", () => {
   it("traces a tool loop: invoke_agent > chat, execute_tool, chat with GenAI attributes", async () => {
@@ -34,7 +44,9 @@ describe("glove-otel span tree", () => {
     const agent = traceGlove(weatherGlove(weatherScript()), { tracer: t.tracer });
     await agent.processRequest("What is the weather in Tokyo?");
 
-    expect(t.tree()).toBe(["invoke_agent main", "  chat scripted", "  execute_tool get_weather", "  chat scripted"].join("\n"));
+    expect(t.tree()).toBe(
+      ["invoke_agent main", "  chat scripted", "  execute_tool get_weather", "  chat scripted"].join("\n"),
+    );
     expect(t.open.size).toBe(0);
 
     const root = t.named("invoke_agent main");
@@ -49,7 +61,10 @@ describe("glove-otel span tree", () => {
     });
     expect(root.status.code).toBe(SpanStatusCode.UNSET);
 
-    const chats = t.spans().filter((s) => s.name === "chat scripted").sort((a, b) => hr(a.startTime) - hr(b.startTime));
+    const chats = t
+      .spans()
+      .filter((s) => s.name === "chat scripted")
+      .sort((a, b) => hr(a.startTime) - hr(b.startTime));
     expect(chats.map((c) => c.kind)).toEqual([SpanKind.CLIENT, SpanKind.CLIENT]);
     expect(chats[0]!.attributes).toMatchObject({
       "gen_ai.operation.name": "chat",
@@ -58,7 +73,11 @@ describe("glove-otel span tree", () => {
       "gen_ai.usage.output_tokens": 15,
       "gen_ai.response.finish_reasons": ["tool_use"],
     });
-    expect(chats[1]!.attributes).toMatchObject({ "gen_ai.usage.input_tokens": 160, "gen_ai.usage.output_tokens": 8, "gen_ai.response.finish_reasons": ["end_turn"] });
+    expect(chats[1]!.attributes).toMatchObject({
+      "gen_ai.usage.input_tokens": 160,
+      "gen_ai.usage.output_tokens": 8,
+      "gen_ai.response.finish_reasons": ["end_turn"],
+    });
 
     const tool = t.named("execute_tool get_weather");
     expect(tool.attributes).toMatchObject({
@@ -89,10 +108,24 @@ describe("glove-otel span tree", () => {
 
   it("an error result ends the tool span with error status; the request still succeeds", async () => {
     const t = memoryTracing();
-    const model = new ScriptedModel([{ toolCalls: [{ name: "flaky", input: {} }, { name: "nope", input: {} }] }, { text: "Sorry." }]);
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          { name: "flaky", input: {} },
+          { name: "nope", input: {} },
+        ],
+      },
+      { text: "Sorry." },
+    ]);
     const agent = traceGlove(
       makeGlove({ model })
-        .fold({ name: "flaky", description: "Fails.", async do() { throw new Error("disk on fire"); } })
+        .fold({
+          name: "flaky",
+          description: "Fails.",
+          async do() {
+            throw new Error("disk on fire");
+          },
+        })
         .build(),
       { tracer: t.tracer },
     );
@@ -132,7 +165,11 @@ describe("glove-otel content capture", () => {
     expect(JSON.parse(root.attributes["gen_ai.output.messages"] as string)).toEqual([
       { role: "assistant", parts: [{ type: "text", content: "It is sunny in Tokyo." }] },
     ]);
-    const first = t.spans().find((s) => s.name === "chat scripted" && s.attributes["gen_ai.response.finish_reasons"]?.toString() === "tool_use")!;
+    const first = t
+      .spans()
+      .find(
+        (s) => s.name === "chat scripted" && s.attributes["gen_ai.response.finish_reasons"]?.toString() === "tool_use",
+      )!;
     expect(JSON.parse(first.attributes["gen_ai.output.messages"] as string)).toEqual([
       {
         role: "assistant",
@@ -171,10 +208,15 @@ describe("glove-otel abort and errors", () => {
 
   it("abort mid-tool ends every span, the tool and the request with error status", async () => {
     const t = memoryTracing();
-    const agent = traceGlove(slowGlove(new ScriptedModel([{ toolCalls: [{ name: "slow_job", input: {} }] }, { text: "Back." }])), { tracer: t.tracer });
+    const agent = traceGlove(
+      slowGlove(new ScriptedModel([{ toolCalls: [{ name: "slow_job", input: {} }] }, { text: "Back." }])),
+      { tracer: t.tracer },
+    );
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
-    await expect(agent.processRequest("Run the job", controller.signal)).rejects.toSatisfy((e) => AbortError.isInstance(e));
+    await expect(agent.processRequest("Run the job", controller.signal)).rejects.toSatisfy((e) =>
+      AbortError.isInstance(e),
+    );
 
     expect(t.open.size).toBe(0);
     expect(t.tree()).toBe("invoke_agent main\n  chat scripted\n  execute_tool slow_job");
@@ -213,7 +255,9 @@ describe("glove-otel abort and errors", () => {
     class ProviderDown extends Error {
       override name = "ProviderDown";
     }
-    const agent = traceGlove(makeGlove({ model: new ScriptedModel([{ error: new ProviderDown("503") }]) }).build(), { tracer: t.tracer });
+    const agent = traceGlove(makeGlove({ model: new ScriptedModel([{ error: new ProviderDown("503") }]) }).build(), {
+      tracer: t.tracer,
+    });
     await expect(agent.processRequest("hi")).rejects.toThrow("503");
     expect(t.open.size).toBe(0);
     const root = t.named("invoke_agent main");

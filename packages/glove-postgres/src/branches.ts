@@ -22,39 +22,76 @@ export class PostgresBranches {
 
   async list(): Promise<StoredBranch[]> {
     const { sessionId, tables } = this.session;
-    const { rows } = await this.session.query<BranchRow>(`SELECT branch_id, at, parent_id, body FROM ${tables.branches} WHERE session_id = $1 ORDER BY position`, [sessionId]);
+    const { rows } = await this.session.query<BranchRow>(
+      `SELECT branch_id, at, parent_id, body FROM ${tables.branches} WHERE session_id = $1 ORDER BY position`,
+      [sessionId],
+    );
     return rows.map((row) => {
       const stretch = decodeBranch(row);
       if ("problem" in stretch) {
-        throw new PostgresStoreError(sessionId, `branch "${row.branch_id}" in ${tables.branches} is corrupt: ${stretch.problem}. Nothing was changed or deleted; repair that row to continue.`, "GLOVE_STORE_CORRUPT");
+        throw new PostgresStoreError(
+          sessionId,
+          `branch "${row.branch_id}" in ${tables.branches} is corrupt: ${stretch.problem}. Nothing was changed or deleted; repair that row to continue.`,
+          "GLOVE_STORE_CORRUPT",
+        );
       }
       return stretch;
     });
   }
 
   async rewrite(change: BranchRewrite): Promise<BranchRewriteOutcome> {
-    const invalid = (detail: string) => new PostgresStoreError(this.session.sessionId, `${detail}. Nothing was changed.`, "GLOVE_STORE_INVALID");
+    const invalid = (detail: string) =>
+      new PostgresStoreError(this.session.sessionId, `${detail}. Nothing was changed.`, "GLOVE_STORE_INVALID");
     const checked = checkBranchRewrite(this.session.codec, change, invalid);
     const compactions = change.append.map((message) => message.is_compaction === true);
-    return this.session.transaction((client, row) => this.#rewriteLocked(client, row, checked, compactions), this.fence);
+    return this.session.transaction(
+      (client, row) => this.#rewriteLocked(client, row, checked, compactions),
+      this.fence,
+    );
   }
 
-  async #rewriteLocked(client: PoolClient, row: SessionRecord, change: CheckedRewrite, compactions: boolean[]): Promise<BranchRewriteOutcome> {
+  async #rewriteLocked(
+    client: PoolClient,
+    row: SessionRecord,
+    change: CheckedRewrite,
+    compactions: boolean[],
+  ): Promise<BranchRewriteOutcome> {
     const { sessionId, codec, tables } = this.session;
     const { expected, keep, remove, add, append } = change;
     if (this.beforeWrite) await this.beforeWrite(client);
     if (row.message_count !== expected.count) return { won: false };
-    const last = expected.count === 0 ? [] : (await client.query<MessageRecord>(`SELECT seq, body FROM ${tables.messages} WHERE session_id = $1 AND seq = $2`, [sessionId, expected.count - 1])).rows;
+    const last =
+      expected.count === 0
+        ? []
+        : (
+            await client.query<MessageRecord>(
+              `SELECT seq, body FROM ${tables.messages} WHERE session_id = $1 AND seq = $2`,
+              [sessionId, expected.count - 1],
+            )
+          ).rows;
     const lastId = last[0] ? (codec.decodeMessage(last[0], { in: tables.messages }).id ?? null) : null;
     if (lastId !== expected.lastId) return { won: false };
     const ids = [...new Set([...remove, ...add.map((stretch) => stretch.branch_id)])];
-    const { rows: present } = await client.query<{ branch_id: string }>(`SELECT branch_id FROM ${tables.branches} WHERE session_id = $1 AND branch_id = ANY($2::text[])`, [sessionId, ids]);
+    const { rows: present } = await client.query<{ branch_id: string }>(
+      `SELECT branch_id FROM ${tables.branches} WHERE session_id = $1 AND branch_id = ANY($2::text[])`,
+      [sessionId, ids],
+    );
     const stored = new Set(present.map((found) => found.branch_id));
-    if (!remove.every((id) => stored.has(id)) || add.some((stretch) => stored.has(stretch.branch_id) && !remove.includes(stretch.branch_id))) return { won: false };
+    if (
+      !remove.every((id) => stored.has(id)) ||
+      add.some((stretch) => stored.has(stretch.branch_id) && !remove.includes(stretch.branch_id))
+    )
+      return { won: false };
     await client.query(`DELETE FROM ${tables.messages} WHERE session_id = $1 AND seq >= $2`, [sessionId, keep]);
-    await client.query(`DELETE FROM ${tables.branches} WHERE session_id = $1 AND branch_id = ANY($2::text[])`, [sessionId, remove]);
+    await client.query(`DELETE FROM ${tables.branches} WHERE session_id = $1 AND branch_id = ANY($2::text[])`, [
+      sessionId,
+      remove,
+    ]);
     for (const stretch of add) {
-      await client.query(`INSERT INTO ${tables.branches} (session_id, branch_id, at, parent_id, body) VALUES ($1, $2, $3, $4, $5)`, [sessionId, stretch.branch_id, stretch.at, stretch.parent_id, stretch.body]);
+      await client.query(
+        `INSERT INTO ${tables.branches} (session_id, branch_id, at, parent_id, body) VALUES ($1, $2, $3, $4, $5)`,
+        [sessionId, stretch.branch_id, stretch.at, stretch.parent_id, stretch.body],
+      );
     }
     await client.query(
       `INSERT INTO ${tables.messages} (session_id, seq, is_compaction, body)

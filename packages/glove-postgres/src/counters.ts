@@ -57,8 +57,9 @@ export class PostgresCounters {
   }
 
   async reset(): Promise<void> {
-    await this.#session.query(`UPDATE ${this.#session.tables.sessions} SET tokens_in = 0, tokens_out = 0, turns = 0 WHERE session_id = $1`, [
-      this.#session.sessionId,
-    ]);
+    await this.#session.query(
+      `UPDATE ${this.#session.tables.sessions} SET tokens_in = 0, tokens_out = 0, turns = 0 WHERE session_id = $1`,
+      [this.#session.sessionId],
+    );
   }
 }

@@ -20,7 +20,8 @@ export class PostgresInbox {
   }
 
   async add(item: InboxItem): Promise<void> {
-    const { id, tag, request, response, status, blocking, created_at, resolved_at } = this.#session.codec.checkInboxItem(item);
+    const { id, tag, request, response, status, blocking, created_at, resolved_at } =
+      this.#session.codec.checkInboxItem(item);
     const { inbox } = this.#session.tables;
     await this.#session.transaction(async (client) => {
       await client.query(
@@ -67,7 +68,10 @@ export class PostgresInbox {
       [this.#session.sessionId, itemId],
     );
     if (rowCount === 1) return true;
-    const { rows } = await this.#session.query(`SELECT 1 FROM ${inbox} WHERE session_id = $1 AND item_id = $2`, [this.#session.sessionId, itemId]);
+    const { rows } = await this.#session.query(`SELECT 1 FROM ${inbox} WHERE session_id = $1 AND item_id = $2`, [
+      this.#session.sessionId,
+      itemId,
+    ]);
     if (rows.length === 0) throw this.#session.codec.missingInboxItem(itemId);
     return false;
   }

@@ -19,7 +19,13 @@ export interface PostgresMessagePageOptions {
  * never writes (no migration, no session row), so it runs in a read-only transaction. A schema
  * without Glove's tables, or an unknown session, has no messages.
  */
-export async function readMessagePage({ pool, schema = "glove", sessionId, offset, limit }: PostgresMessagePageOptions): Promise<MessagePageResult> {
+export async function readMessagePage({
+  pool,
+  schema = "glove",
+  sessionId,
+  offset,
+  limit,
+}: PostgresMessagePageOptions): Promise<MessagePageResult> {
   const invalid = (detail: string, code = "GLOVE_STORE_INVALID") => new PostgresStoreError(sessionId, detail, code);
   const page = checkedPage(offset, limit, invalid);
   const tables = tableNames(schema);

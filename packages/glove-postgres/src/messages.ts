@@ -14,7 +14,12 @@ export class PostgresMessages {
   readonly #beforeAppend: ((client: PoolClient) => Promise<void>) | undefined;
   readonly #fence: WriterFence | undefined;
 
-  constructor(session: PostgresSession, repairInterruptedToolCalls: boolean, beforeAppend?: (client: PoolClient) => Promise<void>, fence?: WriterFence) {
+  constructor(
+    session: PostgresSession,
+    repairInterruptedToolCalls: boolean,
+    beforeAppend?: (client: PoolClient) => Promise<void>,
+    fence?: WriterFence,
+  ) {
     this.#session = session;
     this.#repair = repairInterruptedToolCalls;
     this.#beforeAppend = beforeAppend;
@@ -22,9 +27,10 @@ export class PostgresMessages {
   }
 
   async all(): Promise<Message[]> {
-    const { rows } = await this.#session.query<MessageRecord>(`SELECT seq, body FROM ${this.#session.tables.messages} WHERE session_id = $1 ORDER BY seq`, [
-      this.#session.sessionId,
-    ]);
+    const { rows } = await this.#session.query<MessageRecord>(
+      `SELECT seq, body FROM ${this.#session.tables.messages} WHERE session_id = $1 ORDER BY seq`,
+      [this.#session.sessionId],
+    );
     return rows.map((row) => this.#decode(row));
   }
 
@@ -76,12 +82,23 @@ export class PostgresMessages {
 
   #queue(msgs: Message[], encoded: string[], tokens: TokenConsumptionCounter | undefined): Promise<void> {
     const snapshot = msgs.slice();
-    const run = this.#appendQueue.then(() => this.#session.transaction((client, row) => this.#appendLocked(client, row, snapshot, encoded, tokens), this.#fence));
+    const run = this.#appendQueue.then(() =>
+      this.#session.transaction(
+        (client, row) => this.#appendLocked(client, row, snapshot, encoded, tokens),
+        this.#fence,
+      ),
+    );
     this.#appendQueue = run.catch(() => {});
     return run;
   }
 
-  async #appendLocked(client: PoolClient, session: SessionRecord, msgs: Message[], encoded: string[], tokens: TokenConsumptionCounter | undefined): Promise<void> {
+  async #appendLocked(
+    client: PoolClient,
+    session: SessionRecord,
+    msgs: Message[],
+    encoded: string[],
+    tokens: TokenConsumptionCounter | undefined,
+  ): Promise<void> {
     if (this.#beforeAppend) await this.#beforeAppend(client);
     const { sessionId, codec, tables } = this.#session;
     if (tokens) codec.checkTokenTotal(session.tokens_in + session.tokens_out, tokens);
@@ -99,7 +116,9 @@ export class PostgresMessages {
     };
     if (this.#repair) {
       // The plan shared by every store (glove-core append-plan): aborted results first, or a conflict.
-      const plan = await planAppend({ count: seq, lastCompaction }, msgs, ({ from, to }) => this.#range(client, from, to));
+      const plan = await planAppend({ count: seq, lastCompaction }, msgs, ({ from, to }) =>
+        this.#range(client, from, to),
+      );
       if (plan.late.length > 0) throw codec.lateResults(plan.late);
       if (plan.repair) add(plan.repair, codec.encodeMessage(plan.repair));
     }
@@ -112,7 +131,10 @@ export class PostgresMessages {
       );
     }
     if (!tokens) {
-      await client.query(`UPDATE ${tables.sessions} SET message_count = $2, last_compaction_seq = $3 WHERE session_id = $1`, [sessionId, seq, lastCompaction]);
+      await client.query(
+        `UPDATE ${tables.sessions} SET message_count = $2, last_compaction_seq = $3 WHERE session_id = $1`,
+        [sessionId, seq, lastCompaction],
+      );
       return;
     }
     await client.query(

@@ -21,7 +21,15 @@ import type {
   WaitOutcome,
   WaitSettlement,
 } from "glove-core";
-import { checkedPage, ConfigurationError, createRecordCodec, recordModelCallInSteps, requireSessionId, runsOwnModelCallSteps, subStoreSession } from "glove-core";
+import {
+  checkedPage,
+  ConfigurationError,
+  createRecordCodec,
+  recordModelCallInSteps,
+  requireSessionId,
+  runsOwnModelCallSteps,
+  subStoreSession,
+} from "glove-core";
 import { PostgresCounters } from "./counters.js";
 import { PostgresStoreError } from "./errors.js";
 import { PostgresInbox } from "./inbox.js";
@@ -94,7 +102,11 @@ export class PostgresStore implements StoreAdapter {
   /** @internal sub-store constructor */
   constructor(options: PostgresStoreOptions, child: SubStoreInfo);
   constructor(options: PostgresStoreOptions, child?: SubStoreInfo) {
-    const sessionId = requireSessionId("PostgresStore", options.sessionId, (displayId, detail) => new PostgresStoreError(displayId, detail, "GLOVE_STORE_INVALID"));
+    const sessionId = requireSessionId(
+      "PostgresStore",
+      options.sessionId,
+      (displayId, detail) => new PostgresStoreError(displayId, detail, "GLOVE_STORE_INVALID"),
+    );
     this.identifier = sessionId;
     this.schema = options.schema ?? "glove";
     this.#options = options;
@@ -111,7 +123,12 @@ export class PostgresStore implements StoreAdapter {
     const codec = createRecordCodec({ error: (detail, code) => new PostgresStoreError(sessionId, detail, code) });
     this.#session = new PostgresSession({ pool: this.pool, schema: this.schema, tables, sessionId, codec, child });
     const fence = checkWriterFence(options.writerFence, sessionId);
-    this.#messages = new PostgresMessages(this.#session, options.repairInterruptedToolCalls ?? true, options.beforeAppend, fence);
+    this.#messages = new PostgresMessages(
+      this.#session,
+      options.repairInterruptedToolCalls ?? true,
+      options.beforeAppend,
+      fence,
+    );
     this.#counters = new PostgresCounters(this.#session);
     this.#tasks = new PostgresTasks(this.#session);
     this.#permissions = new PostgresPermissions(this.#session);
@@ -161,7 +178,11 @@ export class PostgresStore implements StoreAdapter {
 
   /** Messages [offset, offset + limit) and the count: one indexed range read, O(the page). */
   async getMessagePage(offset: number, limit: number): Promise<MessagePageResult> {
-    const page = checkedPage(offset, limit, (detail) => new PostgresStoreError(this.identifier, detail, "GLOVE_STORE_INVALID"));
+    const page = checkedPage(
+      offset,
+      limit,
+      (detail) => new PostgresStoreError(this.identifier, detail, "GLOVE_STORE_INVALID"),
+    );
     await this.#session.ready();
     return readPageRows(this.pool, this.schema, this.identifier, page);
   }
@@ -301,7 +322,10 @@ export class PostgresStore implements StoreAdapter {
   createSubAgentStore(namespace: string, durable?: boolean): Promise<StoreAdapter>;
   async createSubAgentStore(namespace: string, options?: SubAgentStoreOptions | boolean): Promise<StoreAdapter> {
     const { sessionId, child } = subStoreSession(this, namespace, options, randomUUID);
-    const store = new PostgresStore({ ...this.#options, pool: this.pool, connectionString: undefined, sessionId }, child);
+    const store = new PostgresStore(
+      { ...this.#options, pool: this.pool, connectionString: undefined, sessionId },
+      child,
+    );
     await store.ready();
     return store;
   }
@@ -310,20 +334,28 @@ export class PostgresStore implements StoreAdapter {
 /** A postgres:// URL (or a libpq "key=value" string); anything else is refused before a pool exists. */
 function checkConnectionString(value: unknown, sessionId: string): string {
   if (typeof value !== "string") {
-    throw new ConfigurationError(`PostgresStore session "${sessionId}": connectionString must be a string, got ${typeof value}.`);
+    throw new ConfigurationError(
+      `PostgresStore session "${sessionId}": connectionString must be a string, got ${typeof value}.`,
+    );
   }
   if (/^postgres(ql)?:\/\//i.test(value)) {
     try {
       new URL(value);
       return value;
     } catch {
-      throw new ConfigurationError(`PostgresStore session "${sessionId}": the connectionString is not a valid URL. Expected postgres://user:password@host:5432/database.`);
+      throw new ConfigurationError(
+        `PostgresStore session "${sessionId}": the connectionString is not a valid URL. Expected postgres://user:password@host:5432/database.`,
+      );
     }
   }
   if (/^[a-z]+:\/\//i.test(value)) {
     const scheme = value.slice(0, value.indexOf(":"));
-    throw new ConfigurationError(`PostgresStore session "${sessionId}": "${scheme}://" is not a PostgreSQL URL. Expected postgres://user:password@host:5432/database.`);
+    throw new ConfigurationError(
+      `PostgresStore session "${sessionId}": "${scheme}://" is not a PostgreSQL URL. Expected postgres://user:password@host:5432/database.`,
+    );
   }
   if (/^\s*\w+\s*=/.test(value)) return value;
-  throw new ConfigurationError(`PostgresStore session "${sessionId}": the connectionString is neither a postgres:// URL nor "key=value" settings. Expected postgres://user:password@host:5432/database.`);
+  throw new ConfigurationError(
+    `PostgresStore session "${sessionId}": the connectionString is neither a postgres:// URL nor "key=value" settings. Expected postgres://user:password@host:5432/database.`,
+  );
 }

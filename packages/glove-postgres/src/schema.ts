@@ -31,7 +31,9 @@ export function migrateOnce(pool: Pool, schema: string, sessionId: string): Prom
 /** `name` quoted as an identifier, after checking it is a plain one (identifiers cannot be bind parameters). */
 export function quoteSchema(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) {
-    throw new TypeError(`PostgresStore: schema ${JSON.stringify(name)} must be a plain identifier (letters, digits, _; at most 63).`);
+    throw new TypeError(
+      `PostgresStore: schema ${JSON.stringify(name)} must be a plain identifier (letters, digits, _; at most 63).`,
+    );
   }
   return `"${name}"`;
 }
@@ -53,10 +55,14 @@ export async function migrate(client: PoolClient, schema: string, sessionId: str
   try {
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`glove-schema:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    const exists = await client.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [`${s}.glove_schema_version`]);
+    const exists = await client.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [
+      `${s}.glove_schema_version`,
+    ]);
     let current = 0;
     if (exists.rows[0]?.t) {
-      current = policy.recorded((await client.query<{ version: unknown }>(`SELECT version FROM ${s}.glove_schema_version`)).rows);
+      current = policy.recorded(
+        (await client.query<{ version: unknown }>(`SELECT version FROM ${s}.glove_schema_version`)).rows,
+      );
     } else {
       const stray = await client.query<{ table_name: string }>(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name LIKE 'glove\\_%' ORDER BY table_name",

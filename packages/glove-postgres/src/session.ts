@@ -78,7 +78,10 @@ export class PostgresSession {
    * A transaction holding this session's row lock: writers of one session take turns. With a
    * `fence`, the same statement reads the writer fence and a replaced writer is refused before `fn`.
    */
-  async transaction<T>(fn: (client: PoolClient, session: SessionRecord) => Promise<T>, fence?: WriterFence): Promise<T> {
+  async transaction<T>(
+    fn: (client: PoolClient, session: SessionRecord) => Promise<T>,
+    fence?: WriterFence,
+  ): Promise<T> {
     await this.ready();
     const client = await this.pool.connect();
     try {
@@ -89,7 +92,10 @@ export class PostgresSession {
         let locked = await client.query(lock, params);
         if (locked.rows.length === 0) {
           // Missing before a conversation's first write (or when deleted since): made here, then locked.
-          await client.query(`INSERT INTO ${this.tables.sessions} (session_id) VALUES ($1) ON CONFLICT (session_id) DO NOTHING`, [this.sessionId]);
+          await client.query(
+            `INSERT INTO ${this.tables.sessions} (session_id) VALUES ($1) ON CONFLICT (session_id) DO NOTHING`,
+            [this.sessionId],
+          );
           locked = await client.query(lock, params);
         }
         if (fence) checkFenceHeld(fence, locked.rows[0]);
@@ -107,7 +113,10 @@ export class PostgresSession {
 
   /** The session's row (all zeros when it is missing). */
   async readRow(): Promise<SessionRecord> {
-    const { rows } = await this.query<Record<string, unknown>>(`SELECT ${SESSION_COLUMNS} FROM ${this.tables.sessions} WHERE session_id = $1`, [this.sessionId]);
+    const { rows } = await this.query<Record<string, unknown>>(
+      `SELECT ${SESSION_COLUMNS} FROM ${this.tables.sessions} WHERE session_id = $1`,
+      [this.sessionId],
+    );
     return this.#checkRow(rows[0]);
   }
 
@@ -116,7 +125,13 @@ export class PostgresSession {
     if (!row) return emptySessionRecord();
     const tokensIn = Number(row.tokens_in);
     const tokensOut = Number(row.tokens_out);
-    if (!Number.isSafeInteger(tokensIn) || !Number.isSafeInteger(tokensOut) || tokensIn < 0 || tokensOut < 0 || !Number.isSafeInteger(tokensIn + tokensOut)) {
+    if (
+      !Number.isSafeInteger(tokensIn) ||
+      !Number.isSafeInteger(tokensOut) ||
+      tokensIn < 0 ||
+      tokensOut < 0 ||
+      !Number.isSafeInteger(tokensIn + tokensOut)
+    ) {
       throw new PostgresStoreError(
         this.sessionId,
         `the session row is corrupt: tokens ${String(row.tokens_in)}/${String(row.tokens_out)}. Nothing was changed.`,

@@ -39,7 +39,10 @@ export class PostgresWaits {
     );
     if (won.rows[0]) return { won: true, wait: codec.decodeWait(won.rows[0]) };
     // Lost (or unknown): the wait as it stands now, settled by whoever won.
-    const stored = await this.#session.query<WaitRecord>(`SELECT ${COLUMNS} FROM ${tables.waits} WHERE session_id = $1 AND id = $2`, [sessionId, id]);
+    const stored = await this.#session.query<WaitRecord>(
+      `SELECT ${COLUMNS} FROM ${tables.waits} WHERE session_id = $1 AND id = $2`,
+      [sessionId, id],
+    );
     return { won: false, wait: stored.rows[0] && codec.decodeWait(stored.rows[0]) };
   }
 

@@ -26,7 +26,12 @@ const COLUMN = /^[a-z_][a-z0-9_]{0,62}$/;
 /** The fence checked for use in SQL text (identifiers are not parameters). */
 export function checkWriterFence(fence: WriterFence | undefined, sessionId: string): WriterFence | undefined {
   if (fence === undefined) return undefined;
-  if (!TABLE.test(fence.table) || !COLUMN.test(fence.keyColumn) || typeof fence.refuse !== "function" || !Number.isSafeInteger(fence.writer)) {
+  if (
+    !TABLE.test(fence.table) ||
+    !COLUMN.test(fence.keyColumn) ||
+    typeof fence.refuse !== "function" ||
+    !Number.isSafeInteger(fence.writer)
+  ) {
     throw new ConfigurationError(
       `PostgresStore session "${sessionId}": writerFence needs table ("schema.table"), keyColumn (plain lower-case identifiers), an integer writer and refuse().`,
     );

@@ -46,7 +46,10 @@ describe.runIf(enabled)("PostgresStore: a question outlives the process that ask
     writeFileSync(effectsFile, "");
     const store = await PostgresStore.open({ pool, schema, sessionId: "table-for-two" });
     try {
-      await expectKilledQuestionAnsweredOnce({ script, args: [PG_URL, schema, "table-for-two"], store, effectsFile }, restarts);
+      await expectKilledQuestionAnsweredOnce(
+        { script, args: [PG_URL, schema, "table-for-two"], store, effectsFile },
+        restarts,
+      );
     } finally {
       await store.close();
     }

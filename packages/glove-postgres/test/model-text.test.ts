@@ -22,7 +22,15 @@ describe.runIf(enabled)("a model's output with NUL and lone surrogates on Postgr
     stores.push(store);
     const odd = "done\u0000 \ud800 😀";
     const model = new ScriptedModel([
-      { text: odd, toolCalls: [{ name: "glove_update_tasks", input: { todos: [{ content: "grind\u0000", activeForm: "grinding", status: "pending" }] } }] },
+      {
+        text: odd,
+        toolCalls: [
+          {
+            name: "glove_update_tasks",
+            input: { todos: [{ content: "grind\u0000", activeForm: "grinding", status: "pending" }] },
+          },
+        ],
+      },
       { text: `still here ${odd}` },
       { text: "and again" },
     ]);
@@ -33,7 +41,14 @@ describe.runIf(enabled)("a model's output with NUL and lone surrogates on Postgr
     const reopened = await PostgresStore.open({ connectionString: PG_URL, schema, sessionId: "nul-chat" });
     stores.push(reopened);
     const messages = await reopened.getMessages();
-    expect(messages.map((m) => m.text)).toEqual([`a request with ${odd}`, odd, "", `still here ${odd}`, "next", "and again"]);
+    expect(messages.map((m) => m.text)).toEqual([
+      `a request with ${odd}`,
+      odd,
+      "",
+      `still here ${odd}`,
+      "next",
+      "and again",
+    ]);
     expect(messages[2]?.tool_results?.[0]?.result.status).toBe("error");
     expect(messages[2]?.tool_results?.[0]?.result.message).toMatch(/GLOVE_STORE_INVALID|NUL character/);
     expect(await reopened.getTasks()).toEqual([]);

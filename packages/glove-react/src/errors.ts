@@ -10,8 +10,15 @@ export class DisplayPropsError extends GloveError {
   readonly issues: SlotIssue[];
   readonly schema: "displayPropsSchema" | "renderDataSchema";
 
-  constructor(toolName: string, issues: SlotIssue[], schema: "displayPropsSchema" | "renderDataSchema" = "displayPropsSchema") {
-    const what = schema === "displayPropsSchema" ? ["pushed display props", "the props the tool's do() pushes"] : ["returned renderData", "the renderData the tool's do() returns"];
+  constructor(
+    toolName: string,
+    issues: SlotIssue[],
+    schema: "displayPropsSchema" | "renderDataSchema" = "displayPropsSchema",
+  ) {
+    const what =
+      schema === "displayPropsSchema"
+        ? ["pushed display props", "the props the tool's do() pushes"]
+        : ["returned renderData", "the renderData the tool's do() returns"];
     super(
       `Tool "${toolName}" ${what[0]} that do not match its ${schema}: ` +
         `${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}. Fix ${what[1]}.`,
@@ -41,11 +48,18 @@ export class ServerRequestError extends GloveError {
   }
 
   static override isInstance(error: unknown): error is ServerRequestError {
-    return GloveError.isInstance(error) && typeof (error as { status?: unknown }).status === "number" && error.name === "ServerRequestError";
+    return (
+      GloveError.isInstance(error) &&
+      typeof (error as { status?: unknown }).status === "number" &&
+      error.name === "ServerRequestError"
+    );
   }
 }
 
 /** Zod-style issues as `{ path, message }` lines (the shape glove-core and glove-server report). */
 export function toIssues(issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>): SlotIssue[] {
-  return issues.map((issue) => ({ path: issue.path.map((segment) => String(segment)).join(".") || "(root)", message: issue.message }));
+  return issues.map((issue) => ({
+    path: issue.path.map((segment) => String(segment)).join(".") || "(root)",
+    message: issue.message,
+  }));
 }

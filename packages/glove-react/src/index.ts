@@ -36,7 +36,15 @@ export {
   MCP_APP_RENDERER,
   MCP_APPS_PROTOCOL_VERSION,
 } from "./mcp-apps/index.js";
-export type { McpAppCsp, McpAppFrameProps, McpAppHostOptions, McpAppSlotProps, McpAppTheme, McpAppToolCall, McpAppToolResult } from "./mcp-apps/index.js";
+export type {
+  McpAppCsp,
+  McpAppFrameProps,
+  McpAppHostOptions,
+  McpAppSlotProps,
+  McpAppTheme,
+  McpAppToolCall,
+  McpAppToolResult,
+} from "./mcp-apps/index.js";
 export { DisplayPropsError, ServerRequestError } from "./errors.js";
 
 // The engines behind the hook, for tests, non-React UIs and advanced setups.

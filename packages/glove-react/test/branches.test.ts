@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
-import { buildTimeline, GloveStore, LocalSession, type AgentTextEntry, type GloveState, type TimelineEntry, type UserEntry } from "glove-react";
+import {
+  buildTimeline,
+  GloveStore,
+  LocalSession,
+  type AgentTextEntry,
+  type GloveState,
+  type TimelineEntry,
+  type UserEntry,
+} from "glove-react";
 import { session as openSession, startServer } from "./support/server.js";
 import { immediateFrames, MemoryStorage, waitForState } from "./support/wait.js";
 
@@ -18,12 +26,18 @@ function shown(state: GloveState): string[] {
   });
 }
 
-const quiet = (store: GloveStore, messages: number) => waitForState(store, (s) => !s.busy && s.pending.length === 0 && s.messages.length === messages);
-const entry = (state: GloveState, kind: string, text: string) => buildTimeline(state).find((e) => e.kind === kind && (e as UserEntry).text === text) as UserEntry | AgentTextEntry;
+const quiet = (store: GloveStore, messages: number) =>
+  waitForState(store, (s) => !s.busy && s.pending.length === 0 && s.messages.length === messages);
+const entry = (state: GloveState, kind: string, text: string) =>
+  buildTimeline(state).find((e) => e.kind === kind && (e as UserEntry).text === text) as UserEntry | AgentTextEntry;
 
 describe("regenerate, edit and switch in server mode (a real glove-server)", () => {
   it("a second tab follows; entries carry their branch; switching shows the older answer; refusals are results, not throws", async () => {
-    const started = await startServer([{ text: "First answer." }, { text: "Second answer." }, { text: "Edited answer." }]);
+    const started = await startServer([
+      { text: "First answer." },
+      { text: "Second answer." },
+      { text: "Edited answer." },
+    ]);
     cleanups.push(started.close);
     const one = openSession(started.url);
     cleanups.push(() => one.dispose());
@@ -34,12 +48,21 @@ describe("regenerate, edit and switch in server mode (a real glove-server)", () 
     await quiet(two.store, 2);
 
     expect(await one.regenerate()).toEqual({ ok: true });
-    await waitForState(one.store, (s) => !s.busy && shown(s).join("|") === "user:hello|agent_text:Second answer. [2/2]");
-    await waitForState(two.store, (s) => !s.busy && shown(s).join("|") === "user:hello|agent_text:Second answer. [2/2]");
+    await waitForState(
+      one.store,
+      (s) => !s.busy && shown(s).join("|") === "user:hello|agent_text:Second answer. [2/2]",
+    );
+    await waitForState(
+      two.store,
+      (s) => !s.busy && shown(s).join("|") === "user:hello|agent_text:Second answer. [2/2]",
+    );
 
     const hello = entry(one.store.current, "user", "hello");
     expect(await two.editMessage(hello.messageId!, "hello, edited")).toEqual({ ok: true });
-    const edited = await waitForState(one.store, (s) => !s.busy && shown(s).join("|") === "user:hello, edited [2/2]|agent_text:Edited answer.");
+    const edited = await waitForState(
+      one.store,
+      (s) => !s.busy && shown(s).join("|") === "user:hello, edited [2/2]|agent_text:Edited answer.",
+    );
     expect(edited.messages.map((m) => m.text)).toEqual(["hello, edited", "Edited answer."]);
 
     const branch = entry(edited, "user", "hello, edited").branch!;
@@ -57,7 +80,10 @@ describe("regenerate, edit and switch in local mode (the Glove in the tab)", () 
   function open(script: ScriptedTurn[], storage: MemoryStorage): LocalSession {
     // Slow enough that a turn is seen running (streamed word by word).
     const model = new ScriptedModel(script, { delayMs: 5 });
-    const session = new LocalSession({ model, systemPrompt: "You are a test agent.", sessionId: "branching", persistSession: { storage } }, new GloveStore(undefined, { scheduler: immediateFrames }));
+    const session = new LocalSession(
+      { model, systemPrompt: "You are a test agent.", sessionId: "branching", persistSession: { storage } },
+      new GloveStore(undefined, { scheduler: immediateFrames }),
+    );
     cleanups.push(() => session.dispose());
     session.start();
     return session;

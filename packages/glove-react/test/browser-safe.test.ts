@@ -24,15 +24,24 @@ describe("browser safety", () => {
 
   it("no source file imports node:, reads process or Buffer, or requires", () => {
     for (const file of sources(src)) {
-      const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+      const code = readFileSync(file, "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/^\s*\/\/.*$/gm, "");
       expect(code, file).not.toMatch(/from\s+["']node:|import\(\s*["']node:/);
       expect(code, file).not.toMatch(/\bprocess\.|\bBuffer\b|\brequire\(/);
     }
   });
 
   it('keeps "use client" at the top of the built entry', () => {
-    const config = ts.getParsedCommandLineOfConfigFile(join(src, "..", "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
-    const out = ts.transpileModule(readFileSync(join(src, "index.ts"), "utf8"), { compilerOptions: config.options, fileName: "index.ts" });
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(src, "..", "tsconfig.json"),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    )!;
+    const out = ts.transpileModule(readFileSync(join(src, "index.ts"), "utf8"), {
+      compilerOptions: config.options,
+      fileName: "index.ts",
+    });
     expect(out.outputText.split("\n")[0]).toBe('"use client";');
   });
 });

@@ -27,14 +27,20 @@ const askAge = defineTool({
     return (
       <form data-testid="age-form" data-status={status}>
         <p>{props.question}</p>
-        <button type="button" data-testid="bad" onClick={() => (setClicks(clicks + 1), resolve({ age: "forty" } as unknown as { age: number }))}>
+        <button
+          type="button"
+          data-testid="bad"
+          onClick={() => (setClicks(clicks + 1), resolve({ age: "forty" } as unknown as { age: number }))}
+        >
           bad
         </button>
         <button type="button" data-testid="good" onClick={() => resolve({ age: 40 })}>
           good
         </button>
         <span data-testid="clicks">{clicks}</span>
-        {issues?.map((issue) => <em key={issue.path}>{`${issue.path}: ${issue.message}`}</em>)}
+        {issues?.map((issue) => (
+          <em key={issue.path}>{`${issue.path}: ${issue.message}`}</em>
+        ))}
       </form>
     );
   },
@@ -89,7 +95,11 @@ function Chat({ onGlove }: { onGlove?: (glove: UseGloveReturn) => void }) {
 }
 
 function client(script: ScriptedTurn[]) {
-  return new GloveClient({ model: new ScriptedModel(script, { delayMs: 2 }), systemPrompt: "Test.", tools: [askAge, deleteFile] });
+  return new GloveClient({
+    model: new ScriptedModel(script, { delayMs: 2 }),
+    systemPrompt: "Test.",
+    tools: [askAge, deleteFile],
+  });
 }
 
 describe("useGlove and <Render> in a DOM (StrictMode)", () => {
@@ -103,14 +113,19 @@ describe("useGlove and <Render> in a DOM (StrictMode)", () => {
     input.value = "hi";
     await act(async () => (container.querySelector("form[data-glove-role=input]") as HTMLFormElement).requestSubmit());
     await until(() => container.textContent!.includes("Hello from the tab."), "the answer");
-    expect([...container.querySelectorAll("[data-kind]")].map((e) => e.getAttribute("data-kind"))).toEqual(["user", "agent_text"]);
+    expect([...container.querySelectorAll("[data-kind]")].map((e) => e.getAttribute("data-kind"))).toEqual([
+      "user",
+      "agent_text",
+    ]);
     expect(input.value).toBe("");
   });
 
   it("keeps hook state inside an inline render prop while the transcript re-renders", async () => {
     let glove: UseGloveReturn | undefined;
     await mount(
-      <GloveProvider client={client([{ text: "First." }, { text: "A second, longer answer that streams in several chunks." }])}>
+      <GloveProvider
+        client={client([{ text: "First." }, { text: "A second, longer answer that streams in several chunks." }])}
+      >
         <Chat onGlove={(g) => (glove = g)} />
       </GloveProvider>,
     );
@@ -130,7 +145,12 @@ describe("useGlove and <Render> in a DOM (StrictMode)", () => {
   it("shows refused answers on the form, keeps the tool waiting, then accepts a valid one", async () => {
     let glove: UseGloveReturn | undefined;
     await mount(
-      <GloveProvider client={client([{ toolCalls: [{ name: "ask_age", input: { question: "How old are you?" } }] }, { text: "Thanks!" }])}>
+      <GloveProvider
+        client={client([
+          { toolCalls: [{ name: "ask_age", input: { question: "How old are you?" } }] },
+          { text: "Thanks!" },
+        ])}
+      >
         <Chat onGlove={(g) => (glove = g)} />
       </GloveProvider>,
     );
@@ -151,13 +171,17 @@ describe("useGlove and <Render> in a DOM (StrictMode)", () => {
   it("asks for permission with the default prompt", async () => {
     let glove: UseGloveReturn | undefined;
     await mount(
-      <GloveProvider client={client([{ toolCalls: [{ name: "delete_file", input: { path: "a.txt" } }] }, { text: "Done." }])}>
+      <GloveProvider
+        client={client([{ toolCalls: [{ name: "delete_file", input: { path: "a.txt" } }] }, { text: "Done." }])}
+      >
         <Chat onGlove={(g) => (glove = g)} />
       </GloveProvider>,
     );
     await act(async () => void glove!.sendMessage("delete a.txt"));
     await until(() => $("[data-glove-role=permission-request]") !== null, "the prompt");
-    const allow = [...container.querySelectorAll("[data-glove-role=permission-request] button")].find((b) => b.textContent === "Allow") as HTMLElement;
+    const allow = [...container.querySelectorAll("[data-glove-role=permission-request] button")].find(
+      (b) => b.textContent === "Allow",
+    ) as HTMLElement;
     await act(async () => allow.click());
     await until(() => container.textContent!.includes("Done."), "the answer");
     expect($("[data-glove-role=permission-request]")).toBeNull(); // hide-on-complete by default
@@ -178,11 +202,23 @@ describe("switching conversations from props", () => {
     await mount(<Page sessionId="a" />);
     await act(async () => void glove!.sendMessage("in a"));
     await until(() => container.textContent!.includes("Answer in a."), "a's answer");
-    await act(async () => root!.render(<StrictMode><Page sessionId="b" /></StrictMode>));
+    await act(async () =>
+      root!.render(
+        <StrictMode>
+          <Page sessionId="b" />
+        </StrictMode>,
+      ),
+    );
     await until(() => glove!.sessionId === "b" && !container.textContent!.includes("Answer in a."), "session b");
     await act(async () => void glove!.sendMessage("in b"));
     await until(() => container.textContent!.includes("Answer in b."), "b's answer");
-    await act(async () => root!.render(<StrictMode><Page sessionId="a" /></StrictMode>));
+    await act(async () =>
+      root!.render(
+        <StrictMode>
+          <Page sessionId="a" />
+        </StrictMode>,
+      ),
+    );
     await until(() => glove!.sessionId === "a" && container.textContent!.includes("Answer in a."), "back to a");
     expect(container.textContent).not.toContain("Answer in b.");
   });

@@ -36,7 +36,6 @@ const askAge = defineTool({
   },
 });
 
-
 // The browser's side: typed renderers, no `do`.
 const askAgeView = defineToolView({
   ...askAgeSchemas,
@@ -58,11 +57,40 @@ const snapshot: ConversationSnapshot = {
   title: null,
   messages: [
     { sender: "user", text: "sign me up" },
-    { sender: "agent", text: "", tool_calls: [{ id: "call_1", tool_name: "ask_age", input_args: { question: "Age?" } }] },
-    { sender: "user", text: "", tool_results: [{ tool_name: "ask_age", call_id: "call_1", result: { status: "success", data: "Age 40", renderData: { age: 40, note: "" } } }] },
-    { sender: "agent", text: "", tool_calls: [{ id: "call_2", tool_name: "ask_age", input_args: { question: "And now?" } }] },
+    {
+      sender: "agent",
+      text: "",
+      tool_calls: [{ id: "call_1", tool_name: "ask_age", input_args: { question: "Age?" } }],
+    },
+    {
+      sender: "user",
+      text: "",
+      tool_results: [
+        {
+          tool_name: "ask_age",
+          call_id: "call_1",
+          result: { status: "success", data: "Age 40", renderData: { age: 40, note: "" } },
+        },
+      ],
+    },
+    {
+      sender: "agent",
+      text: "",
+      tool_calls: [{ id: "call_2", tool_name: "ask_age", input_args: { question: "And now?" } }],
+    },
   ],
-  slots: [{ id: "slot-2", renderer: "ask_age", input: { question: "And now?", max: 120 }, toolName: "ask_age", toolCallId: "call_2", displayStrategy: "hide-on-complete", mode: "wait", status: "pending" }],
+  slots: [
+    {
+      id: "slot-2",
+      renderer: "ask_age",
+      input: { question: "And now?", max: 120 },
+      toolName: "ask_age",
+      toolCallId: "call_2",
+      displayStrategy: "hide-on-complete",
+      mode: "wait",
+      status: "pending",
+    },
+  ],
   tasks: [],
   inbox: [],
   busy: true,
@@ -84,7 +112,12 @@ describe("defineToolView", () => {
 
   it("draws a server conversation's slots and results (server mode)", () => {
     function Conversation() {
-      const glove = useGlove({ server: "/api/glove", conversationId: snapshot.id, initialSnapshot: snapshot, tools: [askAgeView] });
+      const glove = useGlove({
+        server: "/api/glove",
+        conversationId: snapshot.id,
+        initialSnapshot: snapshot,
+        tools: [askAgeView],
+      });
       return <Render glove={glove} strategy="interleaved" />;
     }
     const html = renderToString(<Conversation />);
@@ -105,7 +138,9 @@ describe("defineToolView", () => {
       }
     })();
     expect(GloveError.isInstance(thrown)).toBe(true);
-    expect(String((thrown as Error).message)).toMatch(/Tool "ask_age" has no do\(\).*defineToolView.*defineTool\(\{ \.\.\., do \}\).*useGlove\(\{ server \}\)/);
+    expect(String((thrown as Error).message)).toMatch(
+      /Tool "ask_age" has no do\(\).*defineToolView.*defineTool\(\{ \.\.\., do \}\).*useGlove\(\{ server \}\)/,
+    );
     const session = new LocalSession({ model: new ScriptedModel([]), systemPrompt: "x" });
     expect(() => session.setTools([askAgeView])).toThrow(/has no do\(\)/);
   });
@@ -141,7 +176,9 @@ describe("defineTool's renderDataSchema", () => {
     });
     const result = await run(broken);
     expect(result.status).toBe("error");
-    expect(String(result.message ?? result.data)).toMatch(/returned renderData that do not match its renderDataSchema: age: .*Fix the renderData the tool's do\(\) returns/);
+    expect(String(result.message ?? result.data)).toMatch(
+      /returned renderData that do not match its renderDataSchema: age: .*Fix the renderData the tool's do\(\) returns/,
+    );
     const error = new DisplayPropsError("ask_age", [{ path: "age", message: "Expected number" }], "renderDataSchema");
     expect(error).toMatchObject({ schema: "renderDataSchema", code: "GLOVE_DISPLAY_INVALID_PROPS" });
   });

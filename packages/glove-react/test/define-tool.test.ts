@@ -14,7 +14,9 @@ const askAge = defineTool({
   async do(input, display) {
     expectTypeOf(input).toEqualTypeOf<{ question: string }>();
     // What do pushes is the schema's input (defaults optional); the answer is the resolve schema's output.
-    expectTypeOf(display).toEqualTypeOf<TypedDisplay<{ question: string; max?: number | undefined }, { age: number }>>();
+    expectTypeOf(display).toEqualTypeOf<
+      TypedDisplay<{ question: string; max?: number | undefined }, { age: number }>
+    >();
     const answer = await display.pushAndWait({ question: input.question });
     expectTypeOf(answer).toEqualTypeOf<{ age: number }>();
     return { status: "success" as const, data: `Age ${answer.age}`, renderData: { age: answer.age } };
@@ -69,7 +71,10 @@ describe("defineTool", () => {
       for (const slot of stack) display.resolve(slot.id, { age: 41 });
     });
     const glove = new Glove({
-      model: new ScriptedModel([{ toolCalls: [{ name: "ask_age", input: { question: "Age?" } }] }, { text: "Thanks." }]),
+      model: new ScriptedModel([
+        { toolCalls: [{ name: "ask_age", input: { question: "Age?" } }] },
+        { text: "Thanks." },
+      ]),
       displayManager: display,
       systemPrompt: "Ask ages.",
       compaction_config: { compaction_instructions: "Summarize." },

@@ -27,7 +27,11 @@ describe("the inbox claim in local mode", () => {
     const store = await PersistedStore.open("s1", storage);
     await store.addInboxItem(item);
     expect(await store.consumeInboxItem("i1")).toBe(false);
-    await store.updateInboxItem("i1", { status: "resolved", response: "Yes.", resolved_at: "2026-01-02T00:00:00.000Z" });
+    await store.updateInboxItem("i1", {
+      status: "resolved",
+      response: "Yes.",
+      resolved_at: "2026-01-02T00:00:00.000Z",
+    });
     expect(await store.consumeInboxItem("i1")).toBe(true);
     const reloaded = await PersistedStore.open("s1", storage);
     expect((await reloaded.getInboxItems())[0]).toMatchObject({ status: "consumed", response: "Yes." });

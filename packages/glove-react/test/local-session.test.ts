@@ -4,7 +4,15 @@ import { MemoryStore } from "glove-core";
 import { z } from "zod";
 import { createRelayModel } from "glove-core/models/relay";
 import { createModelRelay } from "glove-server";
-import { buildTimeline, defineTool, GloveStore, LocalSession, type LocalSessionOptions, type ToolEntry, type UserEntry } from "glove-react";
+import {
+  buildTimeline,
+  defineTool,
+  GloveStore,
+  LocalSession,
+  type LocalSessionOptions,
+  type ToolEntry,
+  type UserEntry,
+} from "glove-react";
 import { askAge, deleteFile, showCard, slowJob } from "./support/tools.js";
 import { immediateFrames, MemoryStorage, waitForState } from "./support/wait.js";
 
@@ -13,7 +21,10 @@ afterEach(() => {
   for (const session of sessions.splice(0)) session.dispose();
 });
 
-function open(script: ScriptedTurn[], options: Partial<LocalSessionOptions> & { delayMs?: number } = {}): { session: LocalSession; model: ScriptedModel } {
+function open(
+  script: ScriptedTurn[],
+  options: Partial<LocalSessionOptions> & { delayMs?: number } = {},
+): { session: LocalSession; model: ScriptedModel } {
   const model = new ScriptedModel(script, { delayMs: options.delayMs ?? 0 });
   const session = new LocalSession(
     { model, systemPrompt: "You are a test agent.", tools: [askAge, showCard, deleteFile, slowJob], ...options },
@@ -24,7 +35,8 @@ function open(script: ScriptedTurn[], options: Partial<LocalSessionOptions> & { 
   return { session, model };
 }
 
-const idle = (session: LocalSession) => waitForState(session.store, (s) => !s.busy && s.pending.length === 0 && s.messages.length > 0);
+const idle = (session: LocalSession) =>
+  waitForState(session.store, (s) => !s.busy && s.pending.length === 0 && s.messages.length > 0);
 
 describe("local mode (the Glove in the tab)", () => {
   it("streams text, then shows the stored message; stats count calls and tokens", async () => {
@@ -44,13 +56,24 @@ describe("local mode (the Glove in the tab)", () => {
 
   it("gives two calls of one turn each their own slot, attached to its call", async () => {
     const { session } = open([
-      { toolCalls: [{ name: "ask_age", input: { question: "Yours?" }, id: "call_a" }, { name: "ask_age", input: { question: "Your partner's?" }, id: "call_b" }] },
+      {
+        toolCalls: [
+          { name: "ask_age", input: { question: "Yours?" }, id: "call_a" },
+          { name: "ask_age", input: { question: "Your partner's?" }, id: "call_b" },
+        ],
+      },
       { text: "Thanks." },
     ]);
     session.sendMessage("ages please");
     const state = await waitForState(session.store, (s) => s.slots.filter((x) => x.status === "pending").length === 2);
     const bySlot = Object.fromEntries(state.slots.map((s) => [s.toolCallId, s]));
-    expect(bySlot.call_a).toMatchObject({ renderer: "ask_age", toolName: "ask_age", input: { question: "Yours?" }, mode: "wait", displayStrategy: "hide-on-complete" });
+    expect(bySlot.call_a).toMatchObject({
+      renderer: "ask_age",
+      toolName: "ask_age",
+      input: { question: "Yours?" },
+      mode: "wait",
+      displayStrategy: "hide-on-complete",
+    });
     expect(bySlot.call_b).toMatchObject({ input: { question: "Your partner's?" } });
     expect(await session.resolveSlot(bySlot.call_b!.id, { age: 38 })).toEqual({ ok: true });
     expect(await session.resolveSlot(bySlot.call_a!.id, { age: 40 })).toEqual({ ok: true });
@@ -82,17 +105,33 @@ describe("local mode (the Glove in the tab)", () => {
   });
 
   it("asks for permission through a permission_request slot on the call", async () => {
-    const { session } = open([{ toolCalls: [{ name: "delete_file", input: { path: "a.txt" }, id: "call_del" }] }, { text: "Deleted." }]);
+    const { session } = open([
+      { toolCalls: [{ name: "delete_file", input: { path: "a.txt" }, id: "call_del" }] },
+      { text: "Deleted." },
+    ]);
     session.sendMessage("delete a.txt");
     const { slots } = await waitForState(session.store, (s) => s.slots.some((x) => x.status === "pending"));
-    expect(slots[0]).toMatchObject({ renderer: "permission_request", toolCallId: "call_del", toolName: "delete_file", input: { tool_name: "delete_file", input: { path: "a.txt" } } });
+    expect(slots[0]).toMatchObject({
+      renderer: "permission_request",
+      toolCallId: "call_del",
+      toolName: "delete_file",
+      input: { tool_name: "delete_file", input: { path: "a.txt" } },
+    });
     await session.resolveSlot(slots[0]!.id, { granted: true, remember: false });
     const done = await idle(session);
     expect((buildTimeline(done).find((e) => e.kind === "tool") as ToolEntry).output).toBe("deleted a.txt");
   });
 
   it("aborts a running turn: the call ends aborted, its slots close, queued messages fail with retry", async () => {
-    const { session } = open([{ toolCalls: [{ name: "slow_job", input: {} }, { name: "ask_age", input: { question: "Age?" } }] }, { text: "Back." }]);
+    const { session } = open([
+      {
+        toolCalls: [
+          { name: "slow_job", input: {} },
+          { name: "ask_age", input: { question: "Age?" } },
+        ],
+      },
+      { text: "Back." },
+    ]);
     session.sendMessage("run it");
     await waitForState(session.store, (s) => s.slots.some((x) => x.status === "pending"));
     const queued = session.sendMessage("and then this");
@@ -101,11 +140,24 @@ describe("local mode (the Glove in the tab)", () => {
     const tools = buildTimeline(state).filter((e): e is ToolEntry => e.kind === "tool");
     expect(tools.map((t) => t.status)).toEqual(["aborted", "aborted"]);
     expect(state.slots[0]!.status).toBe("closed");
-    expect(state.pending).toEqual([expect.objectContaining({ clientMessageId: queued, status: "failed", error: expect.objectContaining({ code: "GLOVE_ABORTED" }) })]);
+    expect(state.pending).toEqual([
+      expect.objectContaining({
+        clientMessageId: queued,
+        status: "failed",
+        error: expect.objectContaining({ code: "GLOVE_ABORTED" }),
+      }),
+    ]);
     // Retrying runs it now.
     session.retry(queued);
-    const after = await waitForState(session.store, (s) => !s.busy && s.pending.length === 0 && s.messages.some((m) => m.text === "Back."));
-    expect(buildTimeline(after).filter((e) => e.kind === "user").map((e) => (e as UserEntry).text)).toEqual(["run it", "and then this"]);
+    const after = await waitForState(
+      session.store,
+      (s) => !s.busy && s.pending.length === 0 && s.messages.some((m) => m.text === "Back."),
+    );
+    expect(
+      buildTimeline(after)
+        .filter((e) => e.kind === "user")
+        .map((e) => (e as UserEntry).text),
+    ).toEqual(["run it", "and then this"]);
   });
 
   it("queues two quick messages and runs them in order", async () => {
@@ -131,7 +183,9 @@ describe("local mode (the Glove in the tab)", () => {
 
   it("persists the session in storage: a reload opens the same history, renderResult data included", async () => {
     const storage = new MemoryStorage();
-    const first = open([{ toolCalls: [{ name: "show_card", input: { title: "Tokyo" } }] }, { text: "There you go." }], { persistSession: { storage } });
+    const first = open([{ toolCalls: [{ name: "show_card", input: { title: "Tokyo" } }] }, { text: "There you go." }], {
+      persistSession: { storage },
+    });
     first.session.sendMessage("show me");
     const before = await idle(first.session);
     first.session.dispose();
@@ -155,7 +209,9 @@ describe("local mode (the Glove in the tab)", () => {
         return `count ${count}`;
       },
     });
-    const { session } = open([{ toolCalls: [{ name: "pick_count", input: {} }] }, { text: "Ok." }], { tools: [pickCount] });
+    const { session } = open([{ toolCalls: [{ name: "pick_count", input: {} }] }, { text: "Ok." }], {
+      tools: [pickCount],
+    });
     session.sendMessage("how many?");
     const { slots } = await waitForState(session.store, (s) => s.slots.some((x) => x.status === "pending"));
     expect(await session.resolveSlot(slots[0]!.id, "abcd")).toEqual({ ok: true });
@@ -171,14 +227,23 @@ describe("local mode (the Glove in the tab)", () => {
     const state = await idle(session);
     const user = buildTimeline(state)[0] as UserEntry;
     expect(user).toMatchObject({ text: "what is this?", images: ["data:image/png;base64,iVBORw0KGgo="] });
-    expect(model.requests[0]!.messages[0]!.content?.[0]).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png" } });
+    expect(model.requests[0]!.messages[0]!.content?.[0]).toMatchObject({
+      type: "image",
+      source: { type: "base64", media_type: "image/png" },
+    });
   });
 
   it("switches conversations without leaking the old one's events", async () => {
     const storeA = new MemoryStore("a");
-    await storeA.appendMessages([{ sender: "user", text: "from a" }, { sender: "agent", text: "answer a" }]);
+    await storeA.appendMessages([
+      { sender: "user", text: "from a" },
+      { sender: "agent", text: "answer a" },
+    ]);
     const stores: Record<string, MemoryStore> = { a: storeA, b: new MemoryStore("b") };
-    const { session } = open([{ text: "answer b" }], { sessionId: "a", createStore: (id) => stores[id] ?? new MemoryStore(id) });
+    const { session } = open([{ text: "answer b" }], {
+      sessionId: "a",
+      createStore: (id) => stores[id] ?? new MemoryStore(id),
+    });
     await waitForState(session.store, (s) => s.messages.length === 2);
     session.switchConversation("b");
     await waitForState(session.store, (s) => s.conversationId === "b" && s.messages.length === 0);
@@ -201,7 +266,9 @@ describe("local mode (the Glove in the tab)", () => {
     });
     const listening = await relay.listen();
     try {
-      const { session } = open([], { model: createRelayModel({ endpoint: listening.url, headers: { authorization: "Bearer tab" } }) });
+      const { session } = open([], {
+        model: createRelayModel({ endpoint: listening.url, headers: { authorization: "Bearer tab" } }),
+      });
       session.sendMessage("hi");
       const state = await idle(session);
       expect(state.messages.at(-1)?.text).toBe("Relayed hello.");

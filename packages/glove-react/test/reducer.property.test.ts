@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
-import { buildTimeline, initialState, reduce, type ConversationSnapshot, type GloveAction, type GloveState, type WireSlot } from "glove-react";
+import {
+  buildTimeline,
+  initialState,
+  reduce,
+  type ConversationSnapshot,
+  type GloveAction,
+  type GloveState,
+  type WireSlot,
+} from "glove-react";
 
 const callId = fc.constantFrom("c1", "c2", "c3", "c4");
 const slotId = fc.constantFrom("s1", "s2", "s3");
@@ -15,7 +23,13 @@ const message: fc.Arbitrary<Message> = fc.oneof(
     text: t,
     ...(calls.length ? { tool_calls: calls.map((id) => ({ id, tool_name: "tool", input_args: {} })) } : {}),
   })),
-  fc.record({ id: callId, status }).map(({ id, status: s }): Message => ({ sender: "user", text: "", tool_results: [{ tool_name: "tool", call_id: id, result: { status: s, data: "d" } }] })),
+  fc
+    .record({ id: callId, status })
+    .map(({ id, status: s }): Message => ({
+      sender: "user",
+      text: "",
+      tool_results: [{ tool_name: "tool", call_id: id, result: { status: s, data: "d" } }],
+    })),
   text.map((t): Message => ({ sender: "user", text: t, is_compaction: true })),
   text.map((t): Message => ({ sender: "user", text: t, is_skill_injection: true })),
 );
@@ -46,14 +60,49 @@ const snapshot: fc.Arbitrary<ConversationSnapshot> = fc.record({
 const action: fc.Arbitrary<GloveAction> = fc.oneof(
   { weight: 4, arbitrary: text.map((t): GloveAction => ({ type: "text_delta", text: t })) },
   { weight: 2, arbitrary: callId.map((id): GloveAction => ({ type: "tool_use", id, name: "tool", input: {} })) },
-  { weight: 2, arbitrary: fc.record({ id: callId, status }).map(({ id, status: s }): GloveAction => ({ type: "tool_use_result", tool_name: "tool", call_id: id, result: { status: s, data: 1 } })) },
-  { weight: 3, arbitrary: fc.record({ messages: fc.array(message, { minLength: 1, maxLength: 3 }), startIndex: fc.nat(8) }).map((a): GloveAction => ({ type: "messages_appended", ...a })) },
-  { weight: 1, arbitrary: fc.record({ messages: fc.array(message, { maxLength: 3 }), keep: fc.nat(8) }).map((a): GloveAction => ({ type: "branches_changed", ...a, points: [] })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ id: callId, status })
+      .map(({ id, status: s }): GloveAction => ({
+        type: "tool_use_result",
+        tool_name: "tool",
+        call_id: id,
+        result: { status: s, data: 1 },
+      })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record({ messages: fc.array(message, { minLength: 1, maxLength: 3 }), startIndex: fc.nat(8) })
+      .map((a): GloveAction => ({ type: "messages_appended", ...a })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ messages: fc.array(message, { maxLength: 3 }), keep: fc.nat(8) })
+      .map((a): GloveAction => ({ type: "branches_changed", ...a, points: [] })),
+  },
   { weight: 1, arbitrary: fc.constant<GloveAction>({ type: "turn_start", turnId: "t" }) },
-  { weight: 1, arbitrary: fc.constantFrom("done" as const, "aborted" as const, "error" as const, "waiting" as const).map((s): GloveAction => ({ type: "turn_end", turnId: "t", status: s })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom("done" as const, "aborted" as const, "error" as const, "waiting" as const)
+      .map((s): GloveAction => ({ type: "turn_end", turnId: "t", status: s })),
+  },
   { weight: 2, arbitrary: wireSlot.map((slot): GloveAction => ({ type: "slot_push", slot })) },
-  { weight: 2, arbitrary: fc.record({ slotId, status: fc.constantFrom("resolved" as const, "rejected" as const, "closed" as const) }).map((a): GloveAction => ({ type: "slot_settled", ...a })) },
-  { weight: 1, arbitrary: fc.record({ id: fc.constantFrom("m1", "m2"), text }).map(({ id, text: t }): GloveAction => ({ type: "user_message_queued", clientMessageId: id, text: t })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ slotId, status: fc.constantFrom("resolved" as const, "rejected" as const, "closed" as const) })
+      .map((a): GloveAction => ({ type: "slot_settled", ...a })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ id: fc.constantFrom("m1", "m2"), text })
+      .map(({ id, text: t }): GloveAction => ({ type: "user_message_queued", clientMessageId: id, text: t })),
+  },
   { weight: 1, arbitrary: snapshot.map((s): GloveAction => ({ type: "snapshot", snapshot: s })) },
 );
 
@@ -103,45 +152,78 @@ describe("reducer properties (random event sequences)", () => {
 
   it("leaves no tool entry running once a turn has ended, but a call whose question still waits for a person", () => {
     fc.assert(
-      fc.property(fc.array(action, { maxLength: 30 }), fc.constantFrom("done" as const, "waiting" as const), (actions, status) => {
-        const state = [...actions, { type: "turn_end", turnId: "t", status } as GloveAction].reduce(reduce, initialState());
-        const asking = new Set(state.slots.filter((s) => s.mode === "wait" && s.status === "pending").map((s) => s.toolCallId));
-        for (const entry of buildTimeline(state)) {
-          if (entry.kind === "tool" && entry.status === "running") expect(asking.has(entry.id)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(action, { maxLength: 30 }),
+        fc.constantFrom("done" as const, "waiting" as const),
+        (actions, status) => {
+          const state = [...actions, { type: "turn_end", turnId: "t", status } as GloveAction].reduce(
+            reduce,
+            initialState(),
+          );
+          const asking = new Set(
+            state.slots.filter((s) => s.mode === "wait" && s.status === "pending").map((s) => s.toolCallId),
+          );
+          for (const entry of buildTimeline(state)) {
+            if (entry.kind === "tool" && entry.status === "running") expect(asking.has(entry.id)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("a reconnect snapshot followed by overlapping replays converges to the same transcript, without duplicates", () => {
     fc.assert(
-      fc.property(fc.array(fc.array(message, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }), fc.nat(), fc.nat(), (batches, cutAt, overlap) => {
-        const appends: GloveAction[] = [];
-        let length = 0;
-        for (const messages of batches) {
-          appends.push({ type: "messages_appended", messages, startIndex: length });
-          length += messages.length;
-        }
-        const history = batches.flat();
-        const direct = appends.reduce(reduce, initialState());
-        const cut = cutAt % (appends.length + 1);
-        const from = Math.max(0, cut - (overlap % 3)); // replays the snapshot already covers
-        const snap: ConversationSnapshot = { id: "conv", messages: appends.slice(0, cut).flatMap((a) => (a as { messages: Message[] }).messages), slots: [], tasks: [], inbox: [], busy: false, turnId: null, streamingText: "" };
-        const resumed = [...appends.slice(0, Math.min(cut, 1)), { type: "snapshot", snapshot: snap } as GloveAction, ...appends.slice(from)].reduce(reduce, initialState());
-        expect(resumed.messages).toEqual(history);
-        expect(buildTimeline(resumed)).toEqual(buildTimeline(direct));
-        // The same snapshot twice changes nothing.
-        const twice = reduce(reduce(direct, { type: "snapshot", snapshot: { ...snap, messages: history } }), { type: "snapshot", snapshot: { ...snap, messages: history } });
-        expect(buildTimeline(twice)).toEqual(buildTimeline(direct));
-      }),
+      fc.property(
+        fc.array(fc.array(message, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }),
+        fc.nat(),
+        fc.nat(),
+        (batches, cutAt, overlap) => {
+          const appends: GloveAction[] = [];
+          let length = 0;
+          for (const messages of batches) {
+            appends.push({ type: "messages_appended", messages, startIndex: length });
+            length += messages.length;
+          }
+          const history = batches.flat();
+          const direct = appends.reduce(reduce, initialState());
+          const cut = cutAt % (appends.length + 1);
+          const from = Math.max(0, cut - (overlap % 3)); // replays the snapshot already covers
+          const snap: ConversationSnapshot = {
+            id: "conv",
+            messages: appends.slice(0, cut).flatMap((a) => (a as { messages: Message[] }).messages),
+            slots: [],
+            tasks: [],
+            inbox: [],
+            busy: false,
+            turnId: null,
+            streamingText: "",
+          };
+          const resumed = [
+            ...appends.slice(0, Math.min(cut, 1)),
+            { type: "snapshot", snapshot: snap } as GloveAction,
+            ...appends.slice(from),
+          ].reduce(reduce, initialState());
+          expect(resumed.messages).toEqual(history);
+          expect(buildTimeline(resumed)).toEqual(buildTimeline(direct));
+          // The same snapshot twice changes nothing.
+          const twice = reduce(reduce(direct, { type: "snapshot", snapshot: { ...snap, messages: history } }), {
+            type: "snapshot",
+            snapshot: { ...snap, messages: history },
+          });
+          expect(buildTimeline(twice)).toEqual(buildTimeline(direct));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("a tab that follows appends and branch changes (regenerate, edit, switch) holds the server's active branch, also after a snapshot and overlapping replays", () => {
     type Change = { keep: number | undefined; messages: Message[] };
-    const change: fc.Arbitrary<Change> = fc.record({ keep: fc.option(fc.nat(10), { nil: undefined }), messages: fc.array(message, { maxLength: 3 }) });
+    const change: fc.Arbitrary<Change> = fc.record({
+      keep: fc.option(fc.nat(10), { nil: undefined }),
+      messages: fc.array(message, { maxLength: 3 }),
+    });
     fc.assert(
       fc.property(fc.array(change, { minLength: 1, maxLength: 12 }), fc.nat(), fc.nat(), (changes, cutAt, overlap) => {
         // The server's active branch after each change, and the events it sent.
@@ -163,9 +245,21 @@ describe("reducer properties (random event sequences)", () => {
         expect(events.reduce(reduce, initialState()).messages).toEqual(branch);
         // A reconnect: the snapshot at some event, then a replay that starts a little earlier.
         const cut = cutAt % (events.length + 1);
-        const snap: ConversationSnapshot = { id: "conv", messages: cut === 0 ? [] : states[cut - 1]!, slots: [], tasks: [], inbox: [], busy: false, turnId: null, streamingText: "" };
+        const snap: ConversationSnapshot = {
+          id: "conv",
+          messages: cut === 0 ? [] : states[cut - 1]!,
+          slots: [],
+          tasks: [],
+          inbox: [],
+          busy: false,
+          turnId: null,
+          streamingText: "",
+        };
         const from = Math.max(0, cut - (overlap % 3));
-        const resumed = [{ type: "snapshot", snapshot: snap } as GloveAction, ...events.slice(from)].reduce(reduce, initialState());
+        const resumed = [{ type: "snapshot", snapshot: snap } as GloveAction, ...events.slice(from)].reduce(
+          reduce,
+          initialState(),
+        );
         expect(resumed.messages).toEqual(branch);
       }),
       { numRuns: 300 },
@@ -174,14 +268,29 @@ describe("reducer properties (random event sequences)", () => {
 
   it("reconciles each optimistic message with exactly one stored copy", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 4 }), (texts) => {
-        let state = initialState();
-        texts.forEach((t, i) => (state = reduce(state, { type: "user_message_queued", clientMessageId: `m${i}`, text: t })));
-        texts.forEach((t, i) => (state = reduce(state, { type: "messages_appended", messages: [{ sender: "user", text: t }, { sender: "agent", text: "ok" }], startIndex: i * 2 })));
-        const users = buildTimeline(state).filter((e) => e.kind === "user");
-        expect(users.map((u) => u.key)).toEqual(texts.map((_, i) => `user:m${i}`));
-        expect(state.pending).toEqual([]);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 4 }),
+        (texts) => {
+          let state = initialState();
+          texts.forEach(
+            (t, i) => (state = reduce(state, { type: "user_message_queued", clientMessageId: `m${i}`, text: t })),
+          );
+          texts.forEach(
+            (t, i) =>
+              (state = reduce(state, {
+                type: "messages_appended",
+                messages: [
+                  { sender: "user", text: t },
+                  { sender: "agent", text: "ok" },
+                ],
+                startIndex: i * 2,
+              })),
+          );
+          const users = buildTimeline(state).filter((e) => e.kind === "user");
+          expect(users.map((u) => u.key)).toEqual(texts.map((_, i) => `user:m${i}`));
+          expect(state.pending).toEqual([]);
+        },
+      ),
     );
   });
 });

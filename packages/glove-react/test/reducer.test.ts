@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
-import { buildTimeline, initialState, reduce, type GloveAction, type GloveState, type ToolEntry, type UserEntry } from "glove-react";
+import {
+  buildTimeline,
+  initialState,
+  reduce,
+  type GloveAction,
+  type GloveState,
+  type ToolEntry,
+  type UserEntry,
+} from "glove-react";
 
 const run = (actions: GloveAction[], state: GloveState = initialState()) => actions.reduce(reduce, state);
 const timeline = (state: GloveState) => buildTimeline(state);
@@ -14,7 +22,11 @@ describe("reducer", () => {
       { type: "text_delta", text: "lo." },
     ]);
     expect(state.streamingText).toBe("Hello.");
-    const stored = reduce(state, { type: "messages_appended", messages: [{ sender: "agent", text: "Hello." }], startIndex: 1 });
+    const stored = reduce(state, {
+      type: "messages_appended",
+      messages: [{ sender: "agent", text: "Hello." }],
+      startIndex: 1,
+    });
     expect(stored.streamingText).toBe("");
     expect(timeline(stored).map((e) => e.kind)).toEqual(["user", "agent_text"]);
   });
@@ -37,7 +49,12 @@ describe("reducer", () => {
     state = run(
       [
         { type: "messages_appended", messages: [calls], startIndex: 0 },
-        { type: "tool_use_result", tool_name: "ask", call_id: "b", result: { status: "success", data: "two", renderData: { n: 2 } } },
+        {
+          type: "tool_use_result",
+          tool_name: "ask",
+          call_id: "b",
+          result: { status: "success", data: "two", renderData: { n: 2 } },
+        },
       ],
       state,
     );
@@ -47,10 +64,16 @@ describe("reducer", () => {
       [
         {
           type: "messages_appended",
-          messages: [{ sender: "user", text: "", tool_results: [
-            { tool_name: "ask", call_id: "a", result: { status: "error", data: null, message: "no" } },
-            { tool_name: "ask", call_id: "b", result: { status: "success", data: "two", renderData: { n: 2 } } },
-          ] }],
+          messages: [
+            {
+              sender: "user",
+              text: "",
+              tool_results: [
+                { tool_name: "ask", call_id: "a", result: { status: "error", data: null, message: "no" } },
+                { tool_name: "ask", call_id: "b", result: { status: "success", data: "two", renderData: { n: 2 } } },
+              ],
+            },
+          ],
           startIndex: 1,
         },
         { type: "turn_end", turnId: "t1", status: "done" },
@@ -88,16 +111,25 @@ describe("reducer", () => {
 
   it("reconciles an optimistic message with the stored copy and keeps its key", () => {
     let state = run([{ type: "user_message_queued", clientMessageId: "m1", text: "Hello" }]);
-    expect(timeline(state)).toEqual([{ kind: "user", key: "user:m1", text: "Hello", status: "queued", clientMessageId: "m1" }]);
+    expect(timeline(state)).toEqual([
+      { kind: "user", key: "user:m1", text: "Hello", status: "queued", clientMessageId: "m1" },
+    ]);
     state = reduce(state, { type: "messages_appended", messages: [{ sender: "user", text: "Hello" }], startIndex: 0 });
     expect(state.pending).toEqual([]);
-    expect(timeline(state)).toEqual([{ kind: "user", key: "user:m1", text: "Hello", messageIndex: 0, clientMessageId: "m1" }]);
+    expect(timeline(state)).toEqual([
+      { kind: "user", key: "user:m1", text: "Hello", messageIndex: 0, clientMessageId: "m1" },
+    ]);
   });
 
   it("shows a failed send on the entry and requeues it in place", () => {
     let state = run([
       { type: "user_message_queued", clientMessageId: "m1", text: "Hello" },
-      { type: "user_message_status", clientMessageId: "m1", status: "failed", error: { code: "GLOVE_UNREACHABLE", message: "down" } },
+      {
+        type: "user_message_status",
+        clientMessageId: "m1",
+        status: "failed",
+        error: { code: "GLOVE_UNREACHABLE", message: "down" },
+      },
     ]);
     expect((timeline(state)[0] as UserEntry).error?.code).toBe("GLOVE_UNREACHABLE");
     state = reduce(state, { type: "user_message_queued", clientMessageId: "m1", text: "Hello" });
@@ -119,11 +151,23 @@ describe("reducer", () => {
     ]);
     const entries = timeline(state);
     expect(entries.map((e) => e.kind)).toEqual(["skill", "user", "agent_text", "compaction"]);
-    expect(entries[1]).toMatchObject({ text: "/concise tell me", storedText: "[invoked_extension__skill_concise] tell me" });
+    expect(entries[1]).toMatchObject({
+      text: "/concise tell me",
+      storedText: "[invoked_extension__skill_concise] tell me",
+    });
   });
 
   it("keeps settled slots with their status and numbers new ones in order", () => {
-    const slot = (id: string) => ({ id, renderer: "ask", input: {}, toolName: "ask", toolCallId: id, displayStrategy: null, mode: "wait" as const, status: "pending" as const });
+    const slot = (id: string) => ({
+      id,
+      renderer: "ask",
+      input: {},
+      toolName: "ask",
+      toolCallId: id,
+      displayStrategy: null,
+      mode: "wait" as const,
+      status: "pending" as const,
+    });
     let state = run([
       { type: "slot_push", slot: slot("s1") },
       { type: "slot_push", slot: slot("s2") },
@@ -151,7 +195,14 @@ describe("reducer", () => {
 
   it("a model call's retry changes nothing the page shows", () => {
     const before = run([{ type: "model_response_complete", text: "a" }]);
-    const after = reduce(before, { type: "model_retry", provider: "openai", attempt: 1, delay_ms: 0, status: 503, reason: "busy" });
+    const after = reduce(before, {
+      type: "model_retry",
+      provider: "openai",
+      attempt: 1,
+      delay_ms: 0,
+      status: 503,
+      reason: "busy",
+    });
     expect(after).toBe(before);
   });
 });

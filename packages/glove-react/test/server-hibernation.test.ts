@@ -26,7 +26,9 @@ async function until(check: () => boolean): Promise<void> {
 
 describe("server mode across hibernation", () => {
   it("reconnects after the conversation went to sleep: one snapshot, the text once, and the next message works", async () => {
-    const started = await startServer([{ text: FULL }, { text: "Second answer." }], { events: { replayWindowMs: 100 } });
+    const started = await startServer([{ text: FULL }, { text: "Second answer." }], {
+      events: { replayWindowMs: 100 },
+    });
     cleanups.push(started.close);
     const net = wire();
     const s: ServerSession = openSession(started.url, { fetch: net.fetch, offlineAfter: 1000, backoff: BACKOFF });
@@ -42,7 +44,10 @@ describe("server mode across hibernation", () => {
     await until(() => started.server.hibernatedConversations === 1);
     net.offline = false;
 
-    const back = await waitForState(s.store, (st) => st.connection === "open" && net.seen.filter((e) => e === "snapshot").length > snapshotsBefore);
+    const back = await waitForState(
+      s.store,
+      (st) => st.connection === "open" && net.seen.filter((e) => e === "snapshot").length > snapshotsBefore,
+    );
     expect(back.messages.map((m) => m.text)).toEqual(["tell me", FULL]);
     expect(back.streamingText).toBe("");
     expect(buildTimeline(back).filter((e) => e.kind === "agent_text")).toHaveLength(1);

@@ -18,7 +18,8 @@ function session(...args: Parameters<typeof openSession>): ServerSession {
   cleanups.push(() => s.dispose());
   return s;
 }
-const settled = (s: ServerSession, messages: number) => waitForState(s.store, (st) => !st.busy && st.messages.length === messages && st.pending.length === 0);
+const settled = (s: ServerSession, messages: number) =>
+  waitForState(s.store, (st) => !st.busy && st.messages.length === messages && st.pending.length === 0);
 
 const FULL = "The quick brown fox jumps over the lazy dog, then naps in the warm afternoon sun for a while.";
 
@@ -32,7 +33,13 @@ describe("server mode against a real glove-server", () => {
     const state = await settled(s, 2);
     expect(announced).toBe(state.conversationId);
     expect(state.connection).toBe("open");
-    expect(buildTimeline(state).map((e) => [e.kind, (e as UserEntry).text, e.key.startsWith("user:msg-") || e.key === "msg:1"])).toEqual([
+    expect(
+      buildTimeline(state).map((e) => [
+        e.kind,
+        (e as UserEntry).text,
+        e.key.startsWith("user:msg-") || e.key === "msg:1",
+      ]),
+    ).toEqual([
       ["user", "Hi!", true],
       ["agent_text", "Hello from the server.", true],
     ]);
@@ -78,7 +85,10 @@ describe("server mode against a real glove-server", () => {
   });
 
   it("answers a pending slot after a reload (a new session on the same conversation)", async () => {
-    const { url } = await server([{ toolCalls: [{ name: "ask_age", input: { question: "How old?" } }] }, { text: "Thanks!" }]);
+    const { url } = await server([
+      { toolCalls: [{ name: "ask_age", input: { question: "How old?" } }] },
+      { text: "Thanks!" },
+    ]);
     const first = session(url);
     first.sendMessage("sign me up");
     const before = await waitForState(first.store, (st) => st.slots.some((x) => x.status === "pending"));
@@ -87,18 +97,29 @@ describe("server mode against a real glove-server", () => {
     const reloaded = session(url, { conversationId: before.conversationId! });
     const state = await waitForState(reloaded.store, (st) => st.slots.some((x) => x.status === "pending"));
     const slot = state.slots[0]!;
-    expect(slot).toMatchObject({ renderer: "ask_age", toolName: "ask_age", mode: "wait", input: { question: "How old?" } });
+    expect(slot).toMatchObject({
+      renderer: "ask_age",
+      toolName: "ask_age",
+      mode: "wait",
+      input: { question: "How old?" },
+    });
     const call = buildTimeline(state).find((e): e is ToolEntry => e.kind === "tool")!;
     expect(slot.toolCallId).toBe(call.id);
     expect(call.status).toBe("running");
 
     const refused = await reloaded.resolveSlot(slot.id, { age: "forty" });
     expect(refused).toMatchObject({ ok: false, reason: "invalid", issues: [expect.objectContaining({ path: "age" })] });
-    expect(reloaded.store.current.slots[0]).toMatchObject({ status: "pending", issues: [expect.objectContaining({ path: "age" })] });
+    expect(reloaded.store.current.slots[0]).toMatchObject({
+      status: "pending",
+      issues: [expect.objectContaining({ path: "age" })],
+    });
     expect(await reloaded.resolveSlot(slot.id, { age: 40 })).toEqual({ ok: true });
     const done = await settled(reloaded, 4);
     expect(done.slots[0]).toMatchObject({ status: "resolved" });
-    expect(buildTimeline(done).find((e): e is ToolEntry => e.kind === "tool")).toMatchObject({ status: "success", renderData: { question: "How old?", age: 40 } });
+    expect(buildTimeline(done).find((e): e is ToolEntry => e.kind === "tool")).toMatchObject({
+      status: "success",
+      renderData: { question: "How old?", age: 40 },
+    });
   });
 
   it("starts from a server-rendered snapshot and resumes after it (no second snapshot)", async () => {
@@ -127,17 +148,24 @@ describe("server mode against a real glove-server", () => {
   });
 
   it("keeps two tabs in step: one sends, the other answers the slot, both see the same", async () => {
-    const { url } = await server([{ toolCalls: [{ name: "ask_age", input: { question: "Age?" } }] }, { text: "Got it." }]);
+    const { url } = await server([
+      { toolCalls: [{ name: "ask_age", input: { question: "Age?" } }] },
+      { text: "Got it." },
+    ]);
     const a = session(url);
     a.sendMessage("hello");
-    const { conversationId } = await waitForState(a.store, (st) => st.conversationId !== null && st.connection === "open");
+    const { conversationId } = await waitForState(
+      a.store,
+      (st) => st.conversationId !== null && st.connection === "open",
+    );
     const b = session(url, { conversationId: conversationId! });
     const seenByB = await waitForState(b.store, (st) => st.slots.some((x) => x.status === "pending"));
     expect(await b.resolveSlot(seenByB.slots[0]!.id, { age: 33 })).toEqual({ ok: true });
     const [doneA, doneB] = await Promise.all([settled(a, 4), settled(b, 4)]);
     expect(doneA.messages).toEqual(doneB.messages);
     // The same transcript; only the sender's tab knows its own client message id.
-    const strip = (entries: ReturnType<typeof buildTimeline>) => entries.map(({ key: _key, ...e }) => ({ ...e, clientMessageId: undefined }));
+    const strip = (entries: ReturnType<typeof buildTimeline>) =>
+      entries.map(({ key: _key, ...e }) => ({ ...e, clientMessageId: undefined }));
     expect(strip(buildTimeline(doneA))).toEqual(strip(buildTimeline(doneB)));
     expect(doneA.slots.map((x) => x.status)).toEqual(["resolved"]);
     // The second answer loses: the first one won.
@@ -148,7 +176,10 @@ describe("server mode against a real glove-server", () => {
     const { url } = await server([{ toolCalls: [{ name: "slow_job", input: {} }] }, { text: "Back." }]);
     const a = session(url);
     a.sendMessage("run the job");
-    const running = await waitForState(a.store, (st) => st.liveTools.some((t) => t.name === "slow_job") || st.messages.some((m) => m.tool_calls?.length));
+    const running = await waitForState(
+      a.store,
+      (st) => st.liveTools.some((t) => t.name === "slow_job") || st.messages.some((m) => m.tool_calls?.length),
+    );
     const b = session(url, { conversationId: running.conversationId! });
     await waitForState(b.store, (st) => st.busy);
     await a.abort();
@@ -167,7 +198,9 @@ describe("server mode against a real glove-server", () => {
   });
 
   it("waits out another tab's turn instead of failing the message", async () => {
-    const { url } = await server([{ text: "A long answer for tab A, streamed slowly." }, { text: "Answer for B." }], { delayMs: 10 });
+    const { url } = await server([{ text: "A long answer for tab A, streamed slowly." }, { text: "Answer for B." }], {
+      delayMs: 10,
+    });
     const a = session(url);
     a.sendMessage("from A");
     const { conversationId } = await waitForState(a.store, (st) => st.busy && st.conversationId !== null);
@@ -175,7 +208,12 @@ describe("server mode against a real glove-server", () => {
     await waitForState(b.store, (st) => st.connection === "open");
     b.sendMessage("from B");
     const state = await settled(b, 4);
-    expect(state.messages.map((m) => m.text)).toEqual(["from A", "A long answer for tab A, streamed slowly.", "from B", "Answer for B."]);
+    expect(state.messages.map((m) => m.text)).toEqual([
+      "from A",
+      "A long answer for tab A, streamed slowly.",
+      "from B",
+      "Answer for B.",
+    ]);
   });
 
   it("shows a send that could not reach the server as failed, and retries it with the same id", async () => {
@@ -205,7 +243,12 @@ describe("server mode against a real glove-server", () => {
   it("reports an unreachable server as offline and retries with growing delays", async () => {
     const net = wire();
     net.offline = true;
-    const s = session("http://127.0.0.1:9", { fetch: net.fetch, conversationId: "c1", offlineAfter: 3, backoff: { initialMs: 20, maxMs: 1000, factor: 2, jitter: 0 } });
+    const s = session("http://127.0.0.1:9", {
+      fetch: net.fetch,
+      conversationId: "c1",
+      offlineAfter: 3,
+      backoff: { initialMs: 20, maxMs: 1000, factor: 2, jitter: 0 },
+    });
     const states: string[] = [];
     s.store.subscribe(() => states.push(s.store.getSnapshot().connection));
     await waitForState(s.store, (st) => st.connection === "offline");

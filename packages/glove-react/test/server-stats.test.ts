@@ -13,7 +13,8 @@ function session(...args: Parameters<typeof openSession>): ServerSession {
   cleanups.push(() => s.dispose());
   return s;
 }
-const settled = (s: ServerSession, messages: number) => waitForState(s.store, (st) => !st.busy && st.messages.length === messages && st.pending.length === 0);
+const settled = (s: ServerSession, messages: number) =>
+  waitForState(s.store, (st) => !st.busy && st.messages.length === messages && st.pending.length === 0);
 
 /** Two turns: a tool call and an answer (two model calls), then one answer. */
 const SCRIPT = [
@@ -49,8 +50,22 @@ describe("useGlove().stats in server mode: the conversation's, in every tab", ()
   });
 
   it("a snapshot without stats (an older server) keeps what the page counted", () => {
-    const counted = reduce(initialState(), { type: "model_response_complete", text: "Hi", tokens_in: 5, tokens_out: 1 });
-    const snapshot = { id: "c1", messages: [], slots: [], tasks: [], inbox: [], busy: false, turnId: null, streamingText: "" };
+    const counted = reduce(initialState(), {
+      type: "model_response_complete",
+      text: "Hi",
+      tokens_in: 5,
+      tokens_out: 1,
+    });
+    const snapshot = {
+      id: "c1",
+      messages: [],
+      slots: [],
+      tasks: [],
+      inbox: [],
+      busy: false,
+      turnId: null,
+      streamingText: "",
+    };
     expect(reduce(counted, { type: "snapshot", snapshot }).stats).toEqual({ turns: 1, tokens_in: 0, tokens_out: 0 });
   });
 });

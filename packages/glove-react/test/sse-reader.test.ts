@@ -6,7 +6,11 @@ function parse(chunks: string[]): { frames: SseFrame[]; comments: string[]; retr
   const frames: SseFrame[] = [];
   const comments: string[] = [];
   const retry: number[] = [];
-  const parser = new SseParser({ frame: (f) => frames.push(f), comment: (c) => comments.push(c), retry: (ms) => retry.push(ms) });
+  const parser = new SseParser({
+    frame: (f) => frames.push(f),
+    comment: (c) => comments.push(c),
+    retry: (ms) => retry.push(ms),
+  });
   for (const chunk of chunks) parser.push(chunk);
   parser.end();
   return { frames, comments, retry };
@@ -14,7 +18,7 @@ function parse(chunks: string[]): { frames: SseFrame[]; comments: string[]; retr
 
 describe("SSE parser", () => {
   it("reads glove-server's frames, comments and retry", () => {
-    const out = parse(["retry: 1000\n\n: heartbeat\n\nid: 7\nevent: text_delta\ndata: {\"text\":\"Hi\"}\n\n"]);
+    const out = parse(['retry: 1000\n\n: heartbeat\n\nid: 7\nevent: text_delta\ndata: {"text":"Hi"}\n\n']);
     expect(out.frames).toEqual([{ id: "7", event: "text_delta", data: '{"text":"Hi"}' }]);
     expect(out.comments).toEqual(["heartbeat"]);
     expect(out.retry).toEqual([1000]);
@@ -32,18 +36,29 @@ describe("SSE parser", () => {
     const frame = fc.record({
       id: fc.option(fc.nat().map(String), { nil: undefined }),
       event: fc.constantFrom("text_delta", "snapshot", "turn_end"),
-      data: fc.array(fc.string({ unit: fc.constantFrom("a", "b", " ", ":", "{", "é", "🙂") }), { minLength: 1, maxLength: 3 }),
+      data: fc.array(fc.string({ unit: fc.constantFrom("a", "b", " ", ":", "{", "é", "🙂") }), {
+        minLength: 1,
+        maxLength: 3,
+      }),
     });
     fc.assert(
-      fc.property(fc.array(frame, { maxLength: 6 }), fc.constantFrom("\n", "\r\n", "\r"), fc.array(fc.nat(), { maxLength: 8 }), (frames, eol, cuts) => {
-        const text = frames
-          .map((f) => `${f.id !== undefined ? `id: ${f.id}${eol}` : ""}event: ${f.event}${eol}${f.data.map((d) => `data: ${d}${eol}`).join("")}${eol}`)
-          .join(`: heartbeat${eol}${eol}`);
-        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-        const chunks = [...points, text.length].map((end, i) => text.slice(i === 0 ? 0 : points[i - 1], end));
-        const expected = frames.map((f) => ({ id: f.id, event: f.event, data: f.data.join("\n") }));
-        expect(parse(chunks).frames).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(frame, { maxLength: 6 }),
+        fc.constantFrom("\n", "\r\n", "\r"),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (frames, eol, cuts) => {
+          const text = frames
+            .map(
+              (f) =>
+                `${f.id !== undefined ? `id: ${f.id}${eol}` : ""}event: ${f.event}${eol}${f.data.map((d) => `data: ${d}${eol}`).join("")}${eol}`,
+            )
+            .join(`: heartbeat${eol}${eol}`);
+          const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+          const chunks = [...points, text.length].map((end, i) => text.slice(i === 0 ? 0 : points[i - 1], end));
+          const expected = frames.map((f) => ({ id: f.id, event: f.event, data: f.data.join("\n") }));
+          expect(parse(chunks).frames).toEqual(expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -1,7 +1,14 @@
 import { useId, useState } from "react";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { GloveClient, GloveProvider, Render, useGlove, type ConversationSnapshot, type UseGloveConfig } from "glove-react";
+import {
+  GloveClient,
+  GloveProvider,
+  Render,
+  useGlove,
+  type ConversationSnapshot,
+  type UseGloveConfig,
+} from "glove-react";
 import { askAge, showCard } from "./support/tools.js";
 
 /** A conversation as glove-server's GET /conversations/:id answers it (fetched by the page's server). */
@@ -11,18 +18,67 @@ const snapshot: ConversationSnapshot = {
   title: "Cards",
   messages: [
     { sender: "user", text: "Answer in one line.", is_skill_injection: true },
-    { sender: "user", text: "[invoked_extension__skill_concise] show a card", pre_modified_text: "/concise show a card" },
-    { sender: "agent", text: "Here is your card.", tool_calls: [{ id: "call_card", tool_name: "show_card", input_args: { title: "Tokyo" } }] },
-    { sender: "user", text: "", tool_results: [{ tool_name: "show_card", call_id: "call_card", result: { status: "success", data: "shown", renderData: { card: "Tokyo" } } }] },
+    {
+      sender: "user",
+      text: "[invoked_extension__skill_concise] show a card",
+      pre_modified_text: "/concise show a card",
+    },
+    {
+      sender: "agent",
+      text: "Here is your card.",
+      tool_calls: [{ id: "call_card", tool_name: "show_card", input_args: { title: "Tokyo" } }],
+    },
+    {
+      sender: "user",
+      text: "",
+      tool_results: [
+        {
+          tool_name: "show_card",
+          call_id: "call_card",
+          result: { status: "success", data: "shown", renderData: { card: "Tokyo" } },
+        },
+      ],
+    },
     { sender: "agent", text: "Anything else?" },
     { sender: "user", text: "[Summary] They looked at a Tokyo card.", is_compaction: true },
     { sender: "user", text: "how old am I?" },
-    { sender: "agent", text: "", tool_calls: [{ id: "call_age", tool_name: "ask_age", input_args: { question: "How old?" } }] },
+    {
+      sender: "agent",
+      text: "",
+      tool_calls: [{ id: "call_age", tool_name: "ask_age", input_args: { question: "How old?" } }],
+    },
   ],
   slots: [
-    { id: "slot-age", renderer: "ask_age", input: { question: "How old?" }, toolName: "ask_age", toolCallId: "call_age", displayStrategy: "hide-on-complete", mode: "wait", status: "pending" },
-    { id: "slot-perm", renderer: "permission_request", input: { tool_name: "delete_file", input: { path: "a.txt" }, call_id: "call_x" }, toolName: "delete_file", toolCallId: "call_x", displayStrategy: null, mode: "wait", status: "pending" },
-    { id: "slot-odd", renderer: "weather_map", input: { city: "Oslo" }, toolName: "weather", toolCallId: null, displayStrategy: null, mode: "forget", status: "shown" },
+    {
+      id: "slot-age",
+      renderer: "ask_age",
+      input: { question: "How old?" },
+      toolName: "ask_age",
+      toolCallId: "call_age",
+      displayStrategy: "hide-on-complete",
+      mode: "wait",
+      status: "pending",
+    },
+    {
+      id: "slot-perm",
+      renderer: "permission_request",
+      input: { tool_name: "delete_file", input: { path: "a.txt" }, call_id: "call_x" },
+      toolName: "delete_file",
+      toolCallId: "call_x",
+      displayStrategy: null,
+      mode: "wait",
+      status: "pending",
+    },
+    {
+      id: "slot-odd",
+      renderer: "weather_map",
+      input: { city: "Oslo" },
+      toolName: "weather",
+      toolCallId: null,
+      displayStrategy: null,
+      mode: "forget",
+      status: "shown",
+    },
   ],
   tasks: [{ id: "t1", content: "Find a card", activeForm: "Finding a card", status: "completed" }],
   inbox: [],
@@ -32,7 +88,17 @@ const snapshot: ConversationSnapshot = {
   lastEventId: 42,
 };
 
-const TRAPPED = ["window", "document", "localStorage", "sessionStorage", "requestAnimationFrame", "cancelAnimationFrame", "fetch", "EventSource", "navigator"] as const;
+const TRAPPED = [
+  "window",
+  "document",
+  "localStorage",
+  "sessionStorage",
+  "requestAnimationFrame",
+  "cancelAnimationFrame",
+  "fetch",
+  "EventSource",
+  "navigator",
+] as const;
 
 /** Records every read of a browser global (and of randomness) made from glove-react's sources. */
 function trapBrowserGlobals(): { touched: string[]; restore: () => void } {
@@ -116,7 +182,9 @@ describe("server rendering", () => {
     // The pending form, drawn by the tool's render, right after its call (interleaved).
     expect(html).toMatch(/ask_age:running<\/i>How old\? \[function\]/);
     // The permission prompt has a default renderer; an unknown renderer gets a visible fallback.
-    expect(html).toMatch(/role="group"[\s\S]*Allow <strong>delete_file<\/strong> to run\?[\s\S]*Allow<\/button>[\s\S]*Deny<\/button>/);
+    expect(html).toMatch(
+      /role="group"[\s\S]*Allow <strong>delete_file<\/strong> to run\?[\s\S]*Allow<\/button>[\s\S]*Deny<\/button>/,
+    );
     expect(html).toMatch(/role="alert" data-glove-role="unknown-renderer"[\s\S]*weather_map[\s\S]*Oslo/);
     // The default input is there.
     expect(html).toContain('data-glove-role="input"');
@@ -172,7 +240,19 @@ function fakeGlove() {
     streamingText: "",
     busy: false,
     connection: "idle" as const,
-    slots: [{ id: "s", renderer: "x", input: {}, toolName: "x", toolCallId: null, displayStrategy: null, mode: "forget" as const, status: "shown" as const, seq: 0 }],
+    slots: [
+      {
+        id: "s",
+        renderer: "x",
+        input: {},
+        toolName: "x",
+        toolCallId: null,
+        displayStrategy: null,
+        mode: "forget" as const,
+        status: "shown" as const,
+        seq: 0,
+      },
+    ],
     sendMessage: () => "",
     abort: async () => undefined,
     renderSlot: () => <b key="s">SLOT</b>,

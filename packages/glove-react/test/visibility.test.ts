@@ -3,13 +3,28 @@ import { strategyOf, visibleSlots, type ClientSlot } from "glove-react";
 
 let seq = 0;
 function slot(partial: Partial<ClientSlot> & Pick<ClientSlot, "id">): ClientSlot {
-  return { renderer: "card", input: {}, toolName: "card", toolCallId: null, displayStrategy: null, mode: "forget", status: "shown", seq: seq++, ...partial };
+  return {
+    renderer: "card",
+    input: {},
+    toolName: "card",
+    toolCallId: null,
+    displayStrategy: null,
+    mode: "forget",
+    status: "shown",
+    seq: seq++,
+    ...partial,
+  };
 }
 const ids = (slots: ClientSlot[]) => visibleSlots(slots).map((s) => s.id);
 
 describe("display strategies", () => {
   it("stay: always, also once settled (and it is the default)", () => {
-    expect(ids([slot({ id: "a", status: "resolved", mode: "wait" }), slot({ id: "b", displayStrategy: "stay", status: "closed" })])).toEqual(["a", "b"]);
+    expect(
+      ids([
+        slot({ id: "a", status: "resolved", mode: "wait" }),
+        slot({ id: "b", displayStrategy: "stay", status: "closed" }),
+      ]),
+    ).toEqual(["a", "b"]);
     expect(strategyOf({ displayStrategy: null, renderer: "card" })).toBe("stay");
   });
 
@@ -19,7 +34,13 @@ describe("display strategies", () => {
       slot({ id: "answered", displayStrategy: "hide-on-complete", mode: "wait", status: "resolved" }),
       slot({ id: "forgot", displayStrategy: "hide-on-complete", status: "shown" }),
       slot({ id: "asked", renderer: "permission_request", toolName: "delete_file", mode: "wait", status: "pending" }),
-      slot({ id: "allowed", renderer: "permission_request", toolName: "delete_file", mode: "wait", status: "resolved" }),
+      slot({
+        id: "allowed",
+        renderer: "permission_request",
+        toolName: "delete_file",
+        mode: "wait",
+        status: "resolved",
+      }),
     ];
     expect(ids(slots)).toEqual(["waiting", "forgot", "asked"]);
   });

@@ -62,14 +62,16 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     agents,
     options: resolved,
     quotas: new PrincipalQuotas(resolved),
-    host: scaled?.host ?? new ConversationHost({
-      catalog: storage.catalog,
-      agents,
-      storeFor,
-      options: resolved,
-      traces: storage.inspect?.traces,
-      inboxPoller: InboxPoller.for(storage, resolved),
-    }),
+    host:
+      scaled?.host ??
+      new ConversationHost({
+        catalog: storage.catalog,
+        agents,
+        storeFor,
+        options: resolved,
+        traces: storage.inspect?.traces,
+        inboxPoller: InboxPoller.for(storage, resolved),
+      }),
   };
   const listeners: Listening[] = [];
   let closing: Promise<void> | undefined;
@@ -87,7 +89,15 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     const extension = segments.length > 0 ? extensions.get(segments[0]!) : undefined;
     if (extension) {
       const mountPath = `${resolved.basePath}/${extension.path}`;
-      return extension.handle({ request, url, principal, segments: segments.slice(1), mountPath, storage, host: parts.host });
+      return extension.handle({
+        request,
+        url,
+        principal,
+        segments: segments.slice(1),
+        mountPath,
+        storage,
+        host: parts.host,
+      });
     }
     const { handler, params } = route(segments, request.method);
     return handler({ ...parts, request, url, principal, params });
@@ -101,7 +111,8 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
       } catch (error) {
         response = errorResponse(error, resolved.log);
       }
-      for (const [key, value] of Object.entries(corsHeaders(request, resolved.allowedOrigins))) response.headers.set(key, value);
+      for (const [key, value] of Object.entries(corsHeaders(request, resolved.allowedOrigins)))
+        response.headers.set(key, value);
       return withSecurityHeaders(response);
     },
     async listen(listenOptions) {

@@ -31,7 +31,11 @@ export class HttpError extends GloveError {
   }
 
   static override isInstance(error: unknown): error is HttpError {
-    return GloveError.isInstance(error) && typeof (error as { status?: unknown }).status === "number" && (error as Error).name === "HttpError";
+    return (
+      GloveError.isInstance(error) &&
+      typeof (error as { status?: unknown }).status === "number" &&
+      (error as Error).name === "HttpError"
+    );
   }
 }
 
@@ -55,8 +59,10 @@ const ECHO_CHARS = 100;
  * long or nested deep enough to overflow the stack.
  */
 export function quoted(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.length > ECHO_CHARS ? `${value.slice(0, ECHO_CHARS)}…` : value);
-  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
+  if (typeof value === "string")
+    return JSON.stringify(value.length > ECHO_CHARS ? `${value.slice(0, ECHO_CHARS)}…` : value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined)
+    return String(value);
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
@@ -66,5 +72,7 @@ const MAX_ISSUES = 20;
 
 /** A zod failure's issues as an error response lists them (the first 20). */
 export function zodIssues(issues: readonly z.core.$ZodIssue[]): RequestIssue[] {
-  return issues.slice(0, MAX_ISSUES).map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
+  return issues
+    .slice(0, MAX_ISSUES)
+    .map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
 }

@@ -6,7 +6,12 @@ export type { ServerExtension, ExtensionContext } from "./extensions/server-exte
 export type { AgentContext, AgentFactory, AgentsOption } from "./agents/agent-source.js";
 export type { Authenticate, Principal } from "./security/authenticate.js";
 export type { ServerScale, ScaleContext, ScaleRuntime } from "./scale/server-scale.js";
-export type { ConversationHandle, ConversationHosting, SlotAnswer, AbortOutcome } from "./conversations/conversation-handle.js";
+export type {
+  ConversationHandle,
+  ConversationHosting,
+  SlotAnswer,
+  AbortOutcome,
+} from "./conversations/conversation-handle.js";
 export { HttpError } from "./errors.js";
 export { MissingDependencyError } from "./optional/optional-import.js";
 export type { RequestIssue } from "./errors.js";
@@ -17,7 +22,15 @@ export { sqliteStorage, SqliteCatalog } from "./storage/sqlite-storage.js";
 export type { SqliteStorageOptions } from "./storage/sqlite-storage.js";
 export { memoryStorage, MemoryCatalog } from "./storage/memory-storage.js";
 export type { MemoryStorageOptions } from "./storage/memory-storage.js";
-export type { ConversationCatalog, ConversationChanges, ConversationRecord, ConversationStats, LastTurnStatus, ServerStorage, StoreFactory } from "./storage/types.js";
+export type {
+  ConversationCatalog,
+  ConversationChanges,
+  ConversationRecord,
+  ConversationStats,
+  LastTurnStatus,
+  ServerStorage,
+  StoreFactory,
+} from "./storage/types.js";
 export * from "./storage/inspect/index.js";
 export type { WireSlot, SlotStatus } from "glove-core";
 export { createModelRelay, RELAY_DEFAULT_LIMITS } from "./relay/index.js";

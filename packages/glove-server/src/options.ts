@@ -144,16 +144,24 @@ function quota(name: string, value: number | undefined, fallback: number): numbe
 export function resolveOptions(options: GloveServerOptions): ResolvedServerOptions {
   const basePath = (options.basePath ?? "/").replace(/\/+$/, "");
   if (basePath !== "" && !basePath.startsWith("/")) {
-    throw new ConfigurationError(`createGloveServer: basePath must start with "/", got ${JSON.stringify(options.basePath)}.`);
+    throw new ConfigurationError(
+      `createGloveServer: basePath must start with "/", got ${JSON.stringify(options.basePath)}.`,
+    );
   }
   if (options.busy !== undefined && options.busy !== "reject" && options.busy !== "queue") {
-    throw new ConfigurationError(`createGloveServer: busy must be "reject" or "queue", got ${JSON.stringify(options.busy)}.`);
+    throw new ConfigurationError(
+      `createGloveServer: busy must be "reject" or "queue", got ${JSON.stringify(options.busy)}.`,
+    );
   }
   if (options.scale !== undefined && (typeof options.scale !== "object" || typeof options.scale.start !== "function")) {
-    throw new ConfigurationError("createGloveServer: scale must come from a scale mode, e.g. redisScale({ redis }) from \"glove-server/redis\".");
+    throw new ConfigurationError(
+      'createGloveServer: scale must come from a scale mode, e.g. redisScale({ redis }) from "glove-server/redis".',
+    );
   }
   if (options.scale && options.busy === "queue") {
-    throw new ConfigurationError('createGloveServer: busy: "queue" is not supported with scale yet; use the default "reject" (409 while a turn runs).');
+    throw new ConfigurationError(
+      'createGloveServer: busy: "queue" is not supported with scale yet; use the default "reject" (409 while a turn runs).',
+    );
   }
   const limits = options.limits ?? {};
   const events = options.events ?? {};

@@ -31,7 +31,8 @@ describe("back-pressure on event streams", () => {
     expect(readsWhileStalled * chunk.length).toBeLessThan(64 * 1024 * 1024);
     expect(reads).toBe(readsWhileStalled);
     socket.destroy();
-    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && !cancelled; ) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && !cancelled;)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(cancelled).toBe(true);
     await listening.close();
   });

@@ -17,11 +17,19 @@ const record = catalogRecord("new");
 async function expectStatsKept(catalog: ConversationCatalog): Promise<void> {
   expect((await catalog.get("old"))?.stats).toEqual({ turns: 0, tokens_in: 0, tokens_out: 0 });
   await catalog.update("old", { stats: { turns: 3, tokens_in: 42, tokens_out: 12 } });
-  expect(await catalog.get("old")).toMatchObject({ title: "Before stats", stats: { turns: 3, tokens_in: 42, tokens_out: 12 } });
+  expect(await catalog.get("old")).toMatchObject({
+    title: "Before stats",
+    stats: { turns: 3, tokens_in: 42, tokens_out: 12 },
+  });
   await catalog.create(record);
   expect((await catalog.get("new"))?.stats).toEqual({ turns: 0, tokens_in: 0, tokens_out: 0 });
   await catalog.update("new", { title: "Renamed" });
-  expect((await catalog.listByOwner("ada", 10)).map((r) => [r.id, r.stats?.turns])).toEqual(expect.arrayContaining([["old", 3], ["new", 0]]));
+  expect((await catalog.listByOwner("ada", 10)).map((r) => [r.id, r.stats?.turns])).toEqual(
+    expect.arrayContaining([
+      ["old", 3],
+      ["new", 0],
+    ]),
+  );
 }
 
 describe("catalog stats columns on an older table", () => {

@@ -27,12 +27,14 @@ describe("glove-server across processes", () => {
     const id = (await api(first.url, "/conversations", {})).body.id as string;
     const watcher = new SseClient(`${first.url}/conversations/${id}/events`, { authorization: "Bearer alice" });
     await watcher.waitForEvent("snapshot");
-    const { turnId } = (await api(first.url, `/conversations/${id}/messages`, { text: "start something long" })).body as { turnId: string };
+    const { turnId } = (await api(first.url, `/conversations/${id}/messages`, { text: "start something long" }))
+      .body as { turnId: string };
     await first.toolRunning;
     await watcher.waitForEvent("tool_use");
     // A running turn's trace is saved within a few seconds (a live view sees it): wait for that.
     const live = await openInspector({ sqlite: dbPath });
-    for (const deadline = Date.now() + PROMPT_WAIT_MS; !(await live.traces.get(id, turnId)) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    for (const deadline = Date.now() + PROMPT_WAIT_MS; !(await live.traces.get(id, turnId)) && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 50));
     await live.close();
     const lastSeen = watcher.lastId!;
     expect(await first.kill()).toBe("SIGKILL");
@@ -40,7 +42,10 @@ describe("glove-server across processes", () => {
 
     const second = await serverProcess(dbPath, "answer");
     // The old stream position belongs to the dead process: the client gets a snapshot, never a gap.
-    const resumed = new SseClient(`${second.url}/conversations/${id}/events`, { authorization: "Bearer alice", "last-event-id": String(lastSeen) });
+    const resumed = new SseClient(`${second.url}/conversations/${id}/events`, {
+      authorization: "Bearer alice",
+      "last-event-id": String(lastSeen),
+    });
     const snapshot = await resumed.waitForEvent("snapshot");
     expect(snapshot.id!).toBeGreaterThan(lastSeen);
     const state = snapshot.data as { busy: boolean; messages: Message[] };
@@ -69,7 +74,16 @@ describe("glove-server across processes", () => {
     const s = await startServer({
       store: sqliteStorage({ path: dbPath }),
       events: { inboxPollMs: 50 },
-      kit: { script: [{ toolCalls: [{ name: "glove_post_to_inbox", input: { tag: "restock", request: "When is oat milk back?" }, id: "p1" }] }, { text: "I asked." }] },
+      kit: {
+        script: [
+          {
+            toolCalls: [
+              { name: "glove_post_to_inbox", input: { tag: "restock", request: "When is oat milk back?" }, id: "p1" },
+            ],
+          },
+          { text: "I asked." },
+        ],
+      },
     });
     try {
       const id = await s.conversation();
@@ -80,8 +94,16 @@ describe("glove-server across processes", () => {
       const item = (posted.data as { items: Array<{ id: string; status: string }> }).items[0]!;
       expect(item.status).toBe("pending");
       await tab.waitForEvent("turn_end");
-      expectNodeOutput(join(sqliteFixtures, "resolve-inbox.mjs"), [dbPath, id, item.id, "Back on Tuesday."], "RESOLVED\n", SLOW_WORK_MS);
-      const resolved = await tab.waitForEvent("inbox", (d) => (d.items as Array<{ status: string }>)[0]?.status === "resolved");
+      expectNodeOutput(
+        join(sqliteFixtures, "resolve-inbox.mjs"),
+        [dbPath, id, item.id, "Back on Tuesday."],
+        "RESOLVED\n",
+        SLOW_WORK_MS,
+      );
+      const resolved = await tab.waitForEvent(
+        "inbox",
+        (d) => (d.items as Array<{ status: string }>)[0]?.status === "resolved",
+      );
       expect((resolved.data as { items: Array<{ response: string }> }).items[0]!.response).toBe("Back on Tuesday.");
     } finally {
       await s.close();

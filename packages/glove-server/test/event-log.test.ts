@@ -21,35 +21,46 @@ describe("EventLog", () => {
 
   it("property: any reader position either continues with exactly the next ids or is told about the gap", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 120 }), fc.integer({ min: -5, max: 130 }), (base, keep, appends, after) => {
-        const log = new EventLog(base, { maxEvents: keep, maxChars: 1e9 });
-        for (let i = 0; i < appends; i++) log.append("e", { i });
-        const read = log.readAfter(base + after, 1e9);
-        const position = base + after;
-        const firstKept = Math.max(base + 1, base + appends - keep + 1);
-        const resumable = position >= base && position <= base + appends && position >= firstKept - 1;
-        if (!resumable) {
-          expect(read.kind).toBe("gap");
-          return;
-        }
-        expect(read.kind).toBe("frames");
-        const got = read.kind === "frames" ? idsIn(read.text) : [];
-        expect(got).toEqual(Array.from({ length: base + appends - position }, (_, i) => position + 1 + i));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 50 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 0, max: 120 }),
+        fc.integer({ min: -5, max: 130 }),
+        (base, keep, appends, after) => {
+          const log = new EventLog(base, { maxEvents: keep, maxChars: 1e9 });
+          for (let i = 0; i < appends; i++) log.append("e", { i });
+          const read = log.readAfter(base + after, 1e9);
+          const position = base + after;
+          const firstKept = Math.max(base + 1, base + appends - keep + 1);
+          const resumable = position >= base && position <= base + appends && position >= firstKept - 1;
+          if (!resumable) {
+            expect(read.kind).toBe("gap");
+            return;
+          }
+          expect(read.kind).toBe("frames");
+          const got = read.kind === "frames" ? idsIn(read.text) : [];
+          expect(got).toEqual(Array.from({ length: base + appends - position }, (_, i) => position + 1 + i));
+        },
+      ),
     );
   });
 
   it("property: hasAfter says whether the frames after a position hold an event of a type, and undefined where readAfter has a gap", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.constantFrom("text_delta", "turn_end", "tasks"), { maxLength: 40 }), fc.integer({ min: -3, max: 45 }), (keep, types, after) => {
-        const log = new EventLog(0, { maxEvents: keep, maxChars: 1e9 });
-        types.forEach((type, i) => (i % 2 ? log.append(type, { i }) : log.appendNumbered(i + 1, type, String(i))));
-        const read = log.readAfter(after, 1e9);
-        for (const type of ["turn_end", "tasks", "inbox"]) {
-          if (read.kind !== "frames") expect(log.hasAfter(after, type)).toBeUndefined();
-          else expect(log.hasAfter(after, type)).toBe(read.text.includes(`\nevent: ${type}\n`));
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.constantFrom("text_delta", "turn_end", "tasks"), { maxLength: 40 }),
+        fc.integer({ min: -3, max: 45 }),
+        (keep, types, after) => {
+          const log = new EventLog(0, { maxEvents: keep, maxChars: 1e9 });
+          types.forEach((type, i) => (i % 2 ? log.append(type, { i }) : log.appendNumbered(i + 1, type, String(i))));
+          const read = log.readAfter(after, 1e9);
+          for (const type of ["turn_end", "tasks", "inbox"]) {
+            if (read.kind !== "frames") expect(log.hasAfter(after, type)).toBeUndefined();
+            else expect(log.hasAfter(after, type)).toBe(read.text.includes(`\nevent: ${type}\n`));
+          }
+        },
+      ),
     );
   });
 
@@ -96,31 +107,35 @@ describe("EventLog with connected readers", () => {
 
   it("property: what readers hold stays within maxHeldChars (plus the newest frame); a reader past it is told about the gap", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1000, max: 20_000 }), (sizes, maxHeldChars) => {
-        const log = new EventLog(0, { maxEvents: 1e6, maxChars: 500, maxHeldChars });
-        const stalled = log.attach(0);
-        let total = 0;
-        const frameChars: number[] = [];
-        for (const size of sizes) {
-          log.append("e", "y".repeat(size));
-          frameChars.push(`id: ${frameChars.length + 1}\nevent: e\ndata: "${"y".repeat(size)}"\n\n`.length);
-          total += frameChars.at(-1)!;
-        }
-        const kept = log.readAfter(log.lastId - 1, 1e9);
-        expect(kept.kind).toBe("frames"); // the newest frame is always readable
-        const held = log.readAfter(stalled.position!, 1e9);
-        if (total <= maxHeldChars || sizes.length === 1) {
-          expect(held.kind).toBe("frames");
-          expect(held.kind === "frames" && idsIn(held.text)).toEqual(sizes.map((_, i) => i + 1));
-        } else {
-          expect(held.kind).toBe("gap");
-          // Everything still kept fits in the bound, but for the newest frame that may be alone larger.
-          let first = log.lastId;
-          while (first > 1 && log.canResumeAfter(first - 2)) first--;
-          const keptChars = frameChars.slice(first - 1).reduce((a, b) => a + b, 0);
-          expect(keptChars <= maxHeldChars || first === log.lastId).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1000, max: 20_000 }),
+        (sizes, maxHeldChars) => {
+          const log = new EventLog(0, { maxEvents: 1e6, maxChars: 500, maxHeldChars });
+          const stalled = log.attach(0);
+          let total = 0;
+          const frameChars: number[] = [];
+          for (const size of sizes) {
+            log.append("e", "y".repeat(size));
+            frameChars.push(`id: ${frameChars.length + 1}\nevent: e\ndata: "${"y".repeat(size)}"\n\n`.length);
+            total += frameChars.at(-1)!;
+          }
+          const kept = log.readAfter(log.lastId - 1, 1e9);
+          expect(kept.kind).toBe("frames"); // the newest frame is always readable
+          const held = log.readAfter(stalled.position!, 1e9);
+          if (total <= maxHeldChars || sizes.length === 1) {
+            expect(held.kind).toBe("frames");
+            expect(held.kind === "frames" && idsIn(held.text)).toEqual(sizes.map((_, i) => i + 1));
+          } else {
+            expect(held.kind).toBe("gap");
+            // Everything still kept fits in the bound, but for the newest frame that may be alone larger.
+            let first = log.lastId;
+            while (first > 1 && log.canResumeAfter(first - 2)) first--;
+            const keptChars = frameChars.slice(first - 1).reduce((a, b) => a + b, 0);
+            expect(keptChars <= maxHeldChars || first === log.lastId).toBe(true);
+          }
+        },
+      ),
     );
   });
 
@@ -160,7 +175,14 @@ describe("EventLog waits", () => {
 
   it("a reader waiting for events still wakes for its heartbeat, and then for the next event", async () => {
     const log = new EventLog(0, { maxEvents: 10, maxChars: 1e6 });
-    const source = eventStream({ log, after: 0, heartbeatMs: 20, retryMs: 1000, snapshot: async () => ({ frame: "", lastId: 0 }), onClose: () => undefined });
+    const source = eventStream({
+      log,
+      after: 0,
+      heartbeatMs: 20,
+      retryMs: 1000,
+      snapshot: async () => ({ frame: "", lastId: 0 }),
+      onClose: () => undefined,
+    });
     expect(await source.read()).toBe("retry: 1000\n\n");
     expect(await source.read()).toBe(": heartbeat\n\n");
     const next = source.read();
@@ -196,7 +218,14 @@ describe("event stream of one reader", () => {
 
   it("writes heartbeat comments while nothing happens", async () => {
     const log = new EventLog(0, { maxEvents: 10, maxChars: 1e6 });
-    const source = eventStream({ log, after: 0, heartbeatMs: 20, retryMs: 1000, snapshot: async () => ({ frame: "", lastId: 0 }), onClose: () => undefined });
+    const source = eventStream({
+      log,
+      after: 0,
+      heartbeatMs: 20,
+      retryMs: 1000,
+      snapshot: async () => ({ frame: "", lastId: 0 }),
+      onClose: () => undefined,
+    });
     expect(await source.read()).toBe("retry: 1000\n\n");
     expect(await source.read()).toBe(": heartbeat\n\n");
     source.cancel();

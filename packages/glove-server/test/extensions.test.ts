@@ -14,7 +14,13 @@ afterEach(async () => {
   t = undefined;
 });
 const agents = {
-  a: () => new Glove({ model: new ScriptedModel(), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }),
+  a: () =>
+    new Glove({
+      model: new ScriptedModel(),
+      displayManager: new Displaymanager(),
+      systemPrompt: "",
+      compaction_config: { compaction_instructions: "" },
+    }),
 };
 
 function recorder(): ServerExtension & { seen: ExtensionContext[] } {
@@ -40,7 +46,9 @@ describe("extensions", () => {
     expect(anonymous.status).toBe(401);
     expect(peek.seen).toHaveLength(0);
 
-    const signedIn = await fetch(`${t!.listening.url}/api/peek/a/b%20c`, { headers: { authorization: "Bearer alice" } });
+    const signedIn = await fetch(`${t!.listening.url}/api/peek/a/b%20c`, {
+      headers: { authorization: "Bearer alice" },
+    });
     expect(signedIn.status).toBe(200);
     expect(await signedIn.text()).toBe("<p>a/b c</p>");
     // The extension's own policy stays; the other hardening headers are added.
@@ -60,7 +68,9 @@ describe("extensions", () => {
   it("refuses paths that collide or are not one segment", () => {
     const make = (path: string) => ({ path, handle: async () => new Response("") });
     for (const extensions of [[make("conversations")], [make("a"), make("a")], [make("a/b")], [make("")]]) {
-      expect(() => createGloveServer({ agents, authenticate, store: memoryStorage(), extensions })).toThrow(ConfigurationError);
+      expect(() => createGloveServer({ agents, authenticate, store: memoryStorage(), extensions })).toThrow(
+        ConfigurationError,
+      );
     }
   });
 });

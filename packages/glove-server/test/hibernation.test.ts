@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + PROMPT_WAIT_MS; !(await check()); ) {
+  for (const deadline = Date.now() + PROMPT_WAIT_MS; !(await check());) {
     if (Date.now() > deadline) throw new Error("timed out");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -56,7 +56,11 @@ async function turn(s: TestServer, id: string, text: string) {
   return tab.events;
 }
 
-const assistantText = (messages: Message[]) => messages.filter((m) => m.sender === "agent").map((m) => m.text).join("|");
+const assistantText = (messages: Message[]) =>
+  messages
+    .filter((m) => m.sender === "agent")
+    .map((m) => m.text)
+    .join("|");
 
 const storages: Array<[string, () => ServerStorage]> = [
   ["memory", () => memoryStorage()],
@@ -167,9 +171,15 @@ describe.each(storages)("hibernation (%s storage)", (_name, storage) => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(s.server.hibernatedConversations).toBe(0);
     expect(built.count).toBe(2);
-    expect((await s.api(`/conversations/${shown}`)).body.slots).toEqual([expect.objectContaining({ toolName: "show_card", status: "shown" })]);
-    expect((await s.api(`/conversations/${waiting}/slots/${slotId}`, { body: { resolve: { age: 7 } } })).status).toBe(200);
-    await until(async () => (await s.api(`/conversations/${waiting}`)).body.messages.at(-1)?.text === "Thanks, 7 noted.");
+    expect((await s.api(`/conversations/${shown}`)).body.slots).toEqual([
+      expect.objectContaining({ toolName: "show_card", status: "shown" }),
+    ]);
+    expect((await s.api(`/conversations/${waiting}/slots/${slotId}`, { body: { resolve: { age: 7 } } })).status).toBe(
+      200,
+    );
+    await until(
+      async () => (await s.api(`/conversations/${waiting}`)).body.messages.at(-1)?.text === "Thanks, 7 noted.",
+    );
     expect(built.count).toBe(2);
   });
 });
@@ -199,16 +209,24 @@ describe("hibernating conversations and the other limits", () => {
     await turn(s, d, "four");
     // Four opened, two allowed: sleeping ones are dropped first; a dropped one reopens from the store.
     await until(() => s.server.liveConversations <= 2);
-    expect((await s.api(`/conversations/${b}`)).body.messages.map((m: Message) => m.text)).toEqual(["two", "(no more script)"]);
+    expect((await s.api(`/conversations/${b}`)).body.messages.map((m: Message) => m.text)).toEqual([
+      "two",
+      "(no more script)",
+    ]);
   });
 });
 
 describe("replayWindowMs", () => {
   it("is a positive number", () => {
     for (const bad of [0, -1, Number.NaN, "10" as unknown as number]) {
-      expect(() => createGloveServer({ agents: { a: () => testAgent({ script: [], delayMs: 0, toolSignals: [] })({ store: undefined! }) }, authenticate: () => null, store: memoryStorage(), events: { replayWindowMs: bad } })).toThrow(
-        expect.objectContaining({ code: "GLOVE_CONFIGURATION" }),
-      );
+      expect(() =>
+        createGloveServer({
+          agents: { a: () => testAgent({ script: [], delayMs: 0, toolSignals: [] })({ store: undefined! }) },
+          authenticate: () => null,
+          store: memoryStorage(),
+          events: { replayWindowMs: bad },
+        }),
+      ).toThrow(expect.objectContaining({ code: "GLOVE_CONFIGURATION" }));
     }
   });
 });

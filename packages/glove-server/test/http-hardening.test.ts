@@ -12,7 +12,11 @@ let s: TestServer;
 let port: number;
 const logged: unknown[] = [];
 beforeAll(async () => {
-  s = await startServer({ store: memoryStorage(), limits: { bodyBytes: 1000 }, log: (message, error) => void logged.push([message, error]) });
+  s = await startServer({
+    store: memoryStorage(),
+    limits: { bodyBytes: 1000 },
+    log: (message, error) => void logged.push([message, error]),
+  });
   port = s.listening.port;
 });
 afterAll(() => s.close());
@@ -20,7 +24,11 @@ afterAll(() => s.close());
 const AUTH = { authorization: "Bearer alice" };
 const hostHeader = () => ({ host: `127.0.0.1:${port}` });
 
-function expectJsonError(response: RawResponse | undefined, status: number, code?: string): { code: string; message: string } {
+function expectJsonError(
+  response: RawResponse | undefined,
+  status: number,
+  code?: string,
+): { code: string; message: string } {
   expect(response?.status).toBe(status);
   expect(response?.headers["content-type"]).toMatch(/^application\/json/);
   const { error } = JSON.parse(response!.body) as { error: { code: string; message: string } };
@@ -42,16 +50,28 @@ describe("input node accepts but a Request cannot carry", () => {
   });
 
   it("answers two Host headers with 400", async () => {
-    const [response] = await exchange(port, `GET /conversations HTTP/1.1\r\nhost: 127.0.0.1\r\nhost: evil.example\r\n${"authorization: Bearer alice"}\r\n\r\n`);
+    const [response] = await exchange(
+      port,
+      `GET /conversations HTTP/1.1\r\nhost: 127.0.0.1\r\nhost: evil.example\r\n${"authorization: Bearer alice"}\r\n\r\n`,
+    );
     expectJsonError(response, 400, "GLOVE_BAD_REQUEST");
   });
 
   it("takes the host of an absolute-form target from the target, and checks it", async () => {
-    const [evil] = await exchange(port, request("GET", "http://evil.example/conversations", { ...hostHeader(), ...AUTH }));
+    const [evil] = await exchange(
+      port,
+      request("GET", "http://evil.example/conversations", { ...hostHeader(), ...AUTH }),
+    );
     expectJsonError(evil, 421, "GLOVE_HOST_NOT_ALLOWED");
-    const [own] = await exchange(port, request("GET", `http://127.0.0.1:${port}/conversations`, { host: "evil.example", ...AUTH }));
+    const [own] = await exchange(
+      port,
+      request("GET", `http://127.0.0.1:${port}/conversations`, { host: "evil.example", ...AUTH }),
+    );
     expect(own?.status).toBe(200);
-    const [notHttp] = await exchange(port, request("GET", "ftp://127.0.0.1/conversations", { ...hostHeader(), ...AUTH }));
+    const [notHttp] = await exchange(
+      port,
+      request("GET", "ftp://127.0.0.1/conversations", { ...hostHeader(), ...AUTH }),
+    );
     expect(notHttp!.status).toBeGreaterThanOrEqual(400);
     expect(notHttp!.status).toBeLessThan(500);
   });
@@ -95,10 +115,16 @@ describe("values that used to reach recursive code or come back whole", () => {
     try {
       // Deep enough to overflow JSON.stringify (what echoing the agent used to do), well within 1 MiB.
       const deep = `{"agent":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
-      const response = await roomy.api("/conversations", { raw: deep, headers: { "content-type": "application/json" } });
+      const response = await roomy.api("/conversations", {
+        raw: deep,
+        headers: { "content-type": "application/json" },
+      });
       expect(response.status).toBe(400);
       expect(response.body.error.message).toMatch(/deeper than 64/);
-      const object = await roomy.api("/conversations", { raw: `{"agent":${'{"a":'.repeat(100)}1${"}".repeat(100)}}`, headers: { "content-type": "application/json" } });
+      const object = await roomy.api("/conversations", {
+        raw: `{"agent":${'{"a":'.repeat(100)}1${"}".repeat(100)}}`,
+        headers: { "content-type": "application/json" },
+      });
       expect(object.status).toBe(400);
       expect(object.body.error.issues[0].path).toMatch(/^agent\.a\.a/);
     } finally {
@@ -130,14 +156,21 @@ describe("an early answer on a keep-alive connection", () => {
   it("closes the connection after a 413 sent before the body was read, so the next request never hangs", async () => {
     const connection = new RawConnection(port);
     try {
-      const big = request("POST", "/conversations", { ...hostHeader(), ...AUTH, "content-type": "application/json", "content-length": "100000" });
+      const big = request("POST", "/conversations", {
+        ...hostHeader(),
+        ...AUTH,
+        "content-type": "application/json",
+        "content-length": "100000",
+      });
       await connection.send(`${big}{"agent":"`);
       await connection.send(request("GET", "/conversations", { ...hostHeader(), ...AUTH }));
       expect(await connection.until((c) => c.closed || c.responses.length >= 2)).toBe(true);
       expectJsonError(connection.responses[0], 413, "GLOVE_TOO_LARGE");
       expect(connection.responses[0]!.headers.connection).toBe("close");
       // Either the second request was answered, or the server said it would not be (closed).
-      expect(connection.responses[1]?.status ?? "closed").toSatisfy((v) => v === 200 || (v === "closed" && connection.closed));
+      expect(connection.responses[1]?.status ?? "closed").toSatisfy(
+        (v) => v === 200 || (v === "closed" && connection.closed),
+      );
     } finally {
       connection.destroy();
     }
@@ -146,7 +179,12 @@ describe("an early answer on a keep-alive connection", () => {
   it("delivers the 413 for a chunked body over the limit before closing", async () => {
     const connection = new RawConnection(port);
     try {
-      const head = request("POST", "/conversations", { ...hostHeader(), ...AUTH, "content-type": "application/json", "transfer-encoding": "chunked" });
+      const head = request("POST", "/conversations", {
+        ...hostHeader(),
+        ...AUTH,
+        "content-type": "application/json",
+        "transfer-encoding": "chunked",
+      });
       const chunk = "x".repeat(800);
       await connection.send(`${head}${(800).toString(16)}\r\n${chunk}\r\n${(800).toString(16)}\r\n${chunk}\r\n`);
       expect(await connection.until((c) => c.responses.length >= 1 || c.closed)).toBe(true);
@@ -160,7 +198,9 @@ describe("an early answer on a keep-alive connection", () => {
   it("keeps the connection for the next request when the body was read", async () => {
     const connection = new RawConnection(port);
     try {
-      await connection.send(request("POST", "/conversations", { ...hostHeader(), ...AUTH, "content-type": "application/json" }, "{}"));
+      await connection.send(
+        request("POST", "/conversations", { ...hostHeader(), ...AUTH, "content-type": "application/json" }, "{}"),
+      );
       await connection.send(request("GET", "/conversations", { ...hostHeader(), ...AUTH }));
       expect(await connection.until((c) => c.responses.length >= 2)).toBe(true);
       expect(connection.responses.map((r) => r.status)).toEqual([201, 200]);

@@ -24,7 +24,10 @@ function connect(port: number): RawConnection {
   cleanup.push(() => connection.destroy());
   return connection;
 }
-async function glove(options: Parameters<typeof startServer>[0], listenOptions: Parameters<TestServer["server"]["listen"]>[0]) {
+async function glove(
+  options: Parameters<typeof startServer>[0],
+  listenOptions: Parameters<TestServer["server"]["listen"]>[0],
+) {
   const s = await startServer({ store: memoryStorage(), ...options });
   cleanup.push(() => s.close());
   const listening = await s.server.listen(listenOptions);
@@ -56,7 +59,11 @@ describe("connection timeouts", () => {
     it(`cuts off a request body trickled in ${credentials ? "with" : "without"} credentials after requestTimeoutMs`, async () => {
       const { port } = await glove({}, { headersTimeoutMs: 300, requestTimeoutMs: 300 });
       const slow = connect(port);
-      const headers: Record<string, string> = { host: "127.0.0.1", "content-type": "application/json", "content-length": "1000" };
+      const headers: Record<string, string> = {
+        host: "127.0.0.1",
+        "content-type": "application/json",
+        "content-length": "1000",
+      };
       if (credentials) headers.authorization = "Bearer alice";
       await slow.send(`${request("POST", "/conversations", headers)}{`);
       const drip = setInterval(() => void slow.send(" "), 50);
@@ -83,10 +90,15 @@ describe("connection timeouts", () => {
   });
 
   it("keeps an event stream open past every request timeout while its heartbeats flow", async () => {
-    const { s, port } = await glove({ events: { heartbeatMs: 100 } }, { headersTimeoutMs: 300, requestTimeoutMs: 300, socketIdleTimeoutMs: 2000 });
+    const { s, port } = await glove(
+      { events: { heartbeatMs: 100 } },
+      { headersTimeoutMs: 300, requestTimeoutMs: 300, socketIdleTimeoutMs: 2000 },
+    );
     const id = await s.conversation();
     const stream = connect(port);
-    await stream.send(request("GET", `/conversations/${id}/events`, { host: "127.0.0.1", authorization: "Bearer alice" }));
+    await stream.send(
+      request("GET", `/conversations/${id}/events`, { host: "127.0.0.1", authorization: "Bearer alice" }),
+    );
     // Ten heartbeats: a second and more, several request timeouts long.
     expect(await stream.until((c) => c.received.toString().split(": heartbeat").length > 10)).toBe(true);
     expect(stream.closed).toBe(false);
@@ -112,7 +124,7 @@ describe("connection cap", () => {
     open[0]!.destroy();
     // The server notices the close a moment later: try until a connection is served.
     let served = false;
-    for (const deadline = Date.now() + 20_000; !served && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 20_000; !served && Date.now() < deadline;) {
       const later = connect(port);
       await later.send(request("GET", "/", { host: "127.0.0.1" }));
       await later.until((c) => c.closed || c.responses.length === 1);
@@ -126,9 +138,20 @@ describe("connection limit options", () => {
   it("refuses wrong values, and an idle timeout that would cut streams between heartbeats", async () => {
     await expect(listenNode(ok, { headersTimeoutMs: 0 })).rejects.toThrow(/headersTimeoutMs/);
     await expect(listenNode(ok, { requestTimeoutMs: 1.5 })).rejects.toThrow(ConfigurationError);
-    await expect(listenNode(ok, { headersTimeoutMs: 2000, requestTimeoutMs: 1000 })).rejects.toThrow(/cannot exceed requestTimeoutMs/);
+    await expect(listenNode(ok, { headersTimeoutMs: 2000, requestTimeoutMs: 1000 })).rejects.toThrow(
+      /cannot exceed requestTimeoutMs/,
+    );
     const { createGloveServer } = await import("glove-server");
-    const server = createGloveServer({ agents: { a: () => { throw new Error("unused"); } }, authenticate, store: memoryStorage(), events: { heartbeatMs: 1000 } });
+    const server = createGloveServer({
+      agents: {
+        a: () => {
+          throw new Error("unused");
+        },
+      },
+      authenticate,
+      store: memoryStorage(),
+      events: { heartbeatMs: 1000 },
+    });
     cleanup.push(() => server.close());
     await expect(server.listen({ socketIdleTimeoutMs: 1500 })).rejects.toThrow(/heartbeat/);
   });

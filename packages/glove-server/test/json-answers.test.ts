@@ -34,7 +34,10 @@ describe("JSON answers over listen", () => {
     server = await startServer({ store: memoryStorage() });
     const { port } = server.listening;
     // A 404 quoting a non-ASCII id: its byte length differs from its length in characters.
-    const [answer] = await exchange(port, "GET /conversations/%C3%BCn%C3%AFcode HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer alice\r\nconnection: close\r\n\r\n");
+    const [answer] = await exchange(
+      port,
+      "GET /conversations/%C3%BCn%C3%AFcode HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer alice\r\nconnection: close\r\n\r\n",
+    );
     expect(answer!.status).toBe(404);
     expect(answer!.headers["transfer-encoding"]).toBeUndefined();
     expect(Number(answer!.headers["content-length"])).toBe(Buffer.byteLength(answer!.body));
@@ -54,14 +57,20 @@ describe("JSON answers over listen", () => {
     const [head, rest] = chunk.split("\r\n\r\n") as [string, string];
     expect(head).toMatch(/^HTTP\/1\.1 201 /);
     expect(JSON.parse(rest).id).toMatch(/^[0-9a-f-]{36}$/);
-    const answers = await exchange(port, `${create}GET /conversations HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer alice\r\nconnection: close\r\n\r\n`, 2);
+    const answers = await exchange(
+      port,
+      `${create}GET /conversations HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer alice\r\nconnection: close\r\n\r\n`,
+      2,
+    );
     expect(answers.map((a) => a.status)).toEqual([201, 200]);
     expect(JSON.parse(answers[1]!.body).conversations.length).toBeGreaterThanOrEqual(1);
   });
 
   it("read the same through server.fetch, where the body is a web stream as before", async () => {
     server = await startServer({ store: memoryStorage() });
-    const response = await server.server.fetch(new Request("http://127.0.0.1/conversations", { headers: { authorization: "Bearer alice" } }));
+    const response = await server.server.fetch(
+      new Request("http://127.0.0.1/conversations", { headers: { authorization: "Bearer alice" } }),
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(expect.objectContaining({ conversations: [] }));
   });

@@ -19,13 +19,21 @@ const serve = serveNode;
 /** One raw HTTP/1.1 exchange (the client closes after it): status line and body. */
 function raw(port: number, head: string, body: string | Buffer = ""): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1", () => socket.end(Buffer.concat([Buffer.from(`${head}\r\nconnection: close\r\n\r\n`), Buffer.from(body)])));
+    const socket = net.connect(port, "127.0.0.1", () =>
+      socket.end(Buffer.concat([Buffer.from(`${head}\r\nconnection: close\r\n\r\n`), Buffer.from(body)])),
+    );
     let text = "";
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => (text += chunk));
     socket.on("end", () => {
-      const [head = "", rest = ""] = [text.slice(0, text.indexOf("\r\n\r\n")), text.slice(text.indexOf("\r\n\r\n") + 4)];
-      resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0), body: /transfer-encoding: chunked/i.test(head) ? dechunk(rest) : rest });
+      const [head = "", rest = ""] = [
+        text.slice(0, text.indexOf("\r\n\r\n")),
+        text.slice(text.indexOf("\r\n\r\n") + 4),
+      ];
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0),
+        body: /transfer-encoding: chunked/i.test(head) ? dechunk(rest) : rest,
+      });
     });
     socket.on("error", reject);
   });
@@ -34,7 +42,7 @@ function raw(port: number, head: string, body: string | Buffer = ""): Promise<{ 
 /** A chunked body's data (the answers here are small and well-formed). */
 function dechunk(body: string): string {
   let out = "";
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const end = body.indexOf("\r\n", at);
     const size = parseInt(body.slice(at, end), 16);
     if (!size) return out;
@@ -54,8 +62,18 @@ describe("listenNode: the request's body", () => {
     expect((await raw(port, `DELETE /x HTTP/1.1\r\nhost: 127.0.0.1:${port}`)).body).toBe("DELETE null");
     expect((await raw(port, `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}`)).body).toBe("POST null");
     expect((await raw(port, `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-length: 0`)).body).toBe('POST ""');
-    expect((await raw(port, `DELETE /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-length: 2`, "hi")).body).toBe('DELETE "hi"');
-    expect((await raw(port, `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ntransfer-encoding: chunked`, "2\r\nhi\r\n0\r\n\r\n")).body).toBe('POST "hi"');
+    expect((await raw(port, `DELETE /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-length: 2`, "hi")).body).toBe(
+      'DELETE "hi"',
+    );
+    expect(
+      (
+        await raw(
+          port,
+          `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ntransfer-encoding: chunked`,
+          "2\r\nhi\r\n0\r\n\r\n",
+        )
+      ).body,
+    ).toBe('POST "hi"');
     expect((await raw(port, `GET /x HTTP/1.1\r\nhost: 127.0.0.1:${port}`)).body).toBe("GET null");
   });
 
@@ -63,7 +81,8 @@ describe("listenNode: the request's body", () => {
     const { port } = await serve(async (request) => new Response(`${request.method} ${await bodyOf(request)}`));
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     afterThisTest(() => agent.destroy());
-    const send = (method: string, body?: string) => httpText({ host: "127.0.0.1", port, path: "/x", method, agent }, body);
+    const send = (method: string, body?: string) =>
+      httpText({ host: "127.0.0.1", port, path: "/x", method, agent }, body);
     expect(await send("DELETE")).toBe("DELETE null");
     expect(await send("POST", "after")).toBe('POST "after"');
   });
@@ -83,23 +102,36 @@ describe("readJsonObject on a request listenNode read whole", () => {
     });
   }
   const post = (port: number, body: string | Buffer) =>
-    raw(port, `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}`, body);
+    raw(
+      port,
+      `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}`,
+      body,
+    );
 
   it("reads it, and the body counts as read after, as when streamed", async () => {
     const { port } = await reader();
-    expect(JSON.parse((await post(port, '{"text":"h\u00e9llo"}')).body)).toEqual({ body: { text: "héllo" }, used: true });
+    expect(JSON.parse((await post(port, '{"text":"h\u00e9llo"}')).body)).toEqual({
+      body: { text: "héllo" },
+      used: true,
+    });
     expect(JSON.parse((await post(port, Buffer.from('\ufeff{"a":1}'))).body)).toEqual({ body: { a: 1 }, used: true });
   });
 
   it("refuses invalid UTF-8 with 400 and a body over the limit with 413", async () => {
     const { port } = await reader();
-    expect(JSON.parse((await post(port, Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]))).body)).toEqual({ status: 400 });
+    expect(
+      JSON.parse((await post(port, Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]))).body),
+    ).toEqual({ status: 400 });
     expect(JSON.parse((await post(port, JSON.stringify({ text: "x".repeat(60) }))).body)).toEqual({ status: 413 });
   });
 
   it("after the handler read the body itself, fails as on any used Request, never reading the bytes again", async () => {
     const { port } = await reader((request) => request.text());
-    const used = new Request("http://x/", { method: "POST", body: '{"a":1}', headers: { "content-type": "application/json" } });
+    const used = new Request("http://x/", {
+      method: "POST",
+      body: '{"a":1}',
+      headers: { "content-type": "application/json" },
+    });
     await used.text();
     const failure = await readJsonObject(used, 40).catch((error: unknown) => error);
     expect(HttpError.isInstance(failure)).toBe(false); // a used body is the handler's own mistake (a TypeError): 500
@@ -124,7 +156,11 @@ describe("listenNode: the request's headers", () => {
       ["Cookie", "a=b"],
       ["Content-Length", "2"],
     ];
-    const answer = await raw(port, `PUT /x HTTP/1.1\r\n${sent.map(([name, value]) => `${name}: ${value}`).join("\r\n")}`, "hi");
+    const answer = await raw(
+      port,
+      `PUT /x HTTP/1.1\r\n${sent.map(([name, value]) => `${name}: ${value}`).join("\r\n")}`,
+      "hi",
+    );
     const expected = new Headers(sent);
     expected.append("connection", "close");
     expect(JSON.parse(answer.body)).toEqual([...expected]);
@@ -141,7 +177,10 @@ describe("listenNode: the Host header", () => {
         expect((await raw(port, `GET /a HTTP/1.1\r\nhost: ${bad}`)).status).toBe(400);
       }
     }
-    expect(await raw(port, `GET //other/x HTTP/1.1\r\nhost: 127.0.0.1:${port}`)).toEqual({ status: 200, body: `http://127.0.0.1:${port}//other/x` });
+    expect(await raw(port, `GET //other/x HTTP/1.1\r\nhost: 127.0.0.1:${port}`)).toEqual({
+      status: 200,
+      body: `http://127.0.0.1:${port}//other/x`,
+    });
   });
 });
 

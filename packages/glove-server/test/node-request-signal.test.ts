@@ -10,7 +10,16 @@ import { eventually } from "./support/polling.js";
 const serve = serveNode;
 
 function post(port: number, body: string): Promise<string> {
-  return httpText({ host: "127.0.0.1", port, path: "/echo?x=1", method: "POST", headers: { "content-type": "text/plain", "x-custom": "yes" } }, body);
+  return httpText(
+    {
+      host: "127.0.0.1",
+      port,
+      path: "/echo?x=1",
+      method: "POST",
+      headers: { "content-type": "text/plain", "x-custom": "yes" },
+    },
+    body,
+  );
 }
 
 describe("listenNode: the Request handlers get", () => {
@@ -18,7 +27,9 @@ describe("listenNode: the Request handlers get", () => {
     const seen: Request[] = [];
     const { port } = await serve(async (request) => {
       seen.push(request);
-      return new Response(`${request.method} ${new URL(request.url).pathname} ${request.headers.get("x-custom")} ${await request.text()}`);
+      return new Response(
+        `${request.method} ${new URL(request.url).pathname} ${request.headers.get("x-custom")} ${await request.text()}`,
+      );
     });
     expect(await post(port, "hello")).toBe("POST /echo yes hello");
     const [request] = seen;
@@ -35,7 +46,9 @@ describe("listenNode: the Request handlers get", () => {
       seen.push(request);
       request.signal.addEventListener("abort", () => aborted.push(request.signal.reason));
       // A body that never ends: only the client's leaving ends this exchange.
-      return new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode("first")) }));
+      return new Response(
+        new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode("first")) }),
+      );
     });
     const client = http.get({ host: "127.0.0.1", port, path: "/stream" });
     await new Promise<void>((resolve) => client.on("response", (res) => res.once("data", () => resolve())));

@@ -36,7 +36,9 @@ describe("ObservedStore", () => {
   it("reports the aborted results a store adds before a model call's messages", async () => {
     const { observed, appended } = observe();
     observed.setMessageCount(0);
-    await observed.store.appendMessages([{ sender: "agent", text: "calling", tool_calls: [{ tool_name: "t", id: "c1", input_args: {} }] }]);
+    await observed.store.appendMessages([
+      { sender: "agent", text: "calling", tool_calls: [{ tool_name: "t", id: "c1", input_args: {} }] },
+    ]);
     await observed.store.recordModelCall!({ messages: texts("moved on"), tokens: { tokens_in: 1, tokens_out: 1 } });
     expect(appended).toEqual([
       [["calling"], 0],
@@ -46,7 +48,9 @@ describe("ObservedStore", () => {
 
   it("a refused model call reports nothing", async () => {
     const { observed, appended } = observe();
-    await expect(observed.store.recordModelCall!({ messages: texts("x"), tokens: { tokens_in: -1, tokens_out: 0 } })).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
+    await expect(
+      observed.store.recordModelCall!({ messages: texts("x"), tokens: { tokens_in: -1, tokens_out: 0 } }),
+    ).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
     expect(appended).toEqual([]);
     expect(observed.writing).toBe(false);
   });

@@ -6,7 +6,10 @@ import { importOptional } from "../src/optional/optional-import.js";
 
 /** What Node throws for `import("bullmq")` when the package is not installed. */
 function notFound(name: string): Error {
-  return Object.assign(new Error(`Cannot find package '${name}' imported from /app/node_modules/glove-server/dist/scale/redis/drivers.js`), { code: "ERR_MODULE_NOT_FOUND" });
+  return Object.assign(
+    new Error(`Cannot find package '${name}' imported from /app/node_modules/glove-server/dist/scale/redis/drivers.js`),
+    { code: "ERR_MODULE_NOT_FOUND" },
+  );
 }
 
 const FEATURE = "glove-server/redis (the scale mode)";
@@ -26,7 +29,11 @@ describe("optional peers (bullmq, ioredis, pg)", () => {
   });
 
   it("a missing one fails with a MissingDependencyError naming it and the install command", async () => {
-    const loading = importOptional(FEATURE, ["bullmq", "ioredis"], [() => Promise.reject(notFound("bullmq")), () => Promise.resolve({})]);
+    const loading = importOptional(
+      FEATURE,
+      ["bullmq", "ioredis"],
+      [() => Promise.reject(notFound("bullmq")), () => Promise.resolve({})],
+    );
     const error = await loading.then(
       () => undefined,
       (caught: unknown) => caught,
@@ -48,7 +55,11 @@ describe("optional peers (bullmq, ioredis, pg)", () => {
   });
 
   it("names the package a dependency was missing (pg, missing under glove-postgres)", async () => {
-    const error = await importOptional("glove-server/postgres (postgresStorage)", ["pg", "glove-postgres"], [() => Promise.reject(notFound("pg"))]).catch((caught: unknown) => caught);
+    const error = await importOptional(
+      "glove-server/postgres (postgresStorage)",
+      ["pg", "glove-postgres"],
+      [() => Promise.reject(notFound("pg"))],
+    ).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ packageName: "pg", installCommand: "npm install pg glove-postgres" });
   });
 

@@ -14,10 +14,14 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-const start = async (extra: Parameters<typeof startServer>[0] = {}) => (t = await startServer({ store: memoryStorage(), ...extra }));
+const start = async (extra: Parameters<typeof startServer>[0] = {}) =>
+  (t = await startServer({ store: memoryStorage(), ...extra }));
 const slowTurn = { toolCalls: [{ name: "slow_tool", input: {} }] };
 
-function expect429(response: { status: number; body: { error: { code: string } }; headers: Headers }, code: string): void {
+function expect429(
+  response: { status: number; body: { error: { code: string } }; headers: Headers },
+  code: string,
+): void {
   expect(response.status).toBe(429);
   expect(response.body.error.code).toBe(code);
   expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
@@ -48,11 +52,18 @@ describe("conversation quotas", () => {
 
 describe("turn quotas", () => {
   it("limits turns running at once per principal, and frees the slot when a turn ends", async () => {
-    const s = await start({ limits: { concurrentTurnsPerPrincipal: 2 }, kit: { script: [slowTurn, slowTurn, slowTurn, slowTurn] } });
+    const s = await start({
+      limits: { concurrentTurnsPerPrincipal: 2 },
+      kit: { script: [slowTurn, slowTurn, slowTurn, slowTurn] },
+    });
     const [a, b, c] = [await s.conversation(), await s.conversation(), await s.conversation()];
-    expect((await s.api(`/conversations/${a}/messages`, { body: { text: "one", clientMessageId: "m-a" } })).status).toBe(202);
+    expect(
+      (await s.api(`/conversations/${a}/messages`, { body: { text: "one", clientMessageId: "m-a" } })).status,
+    ).toBe(202);
     // The same message again answers the turn it started, without taking a second slot.
-    expect((await s.api(`/conversations/${a}/messages`, { body: { text: "one", clientMessageId: "m-a" } })).body.duplicate).toBe(true);
+    expect(
+      (await s.api(`/conversations/${a}/messages`, { body: { text: "one", clientMessageId: "m-a" } })).body.duplicate,
+    ).toBe(true);
     expect((await s.api(`/conversations/${b}/messages`, { body: { text: "two" } })).status).toBe(202);
     const refused = await s.api(`/conversations/${c}/messages`, { body: { text: "three" } });
     expect429(refused, "GLOVE_TOO_MANY_TURNS");
@@ -63,7 +74,8 @@ describe("turn quotas", () => {
     // A turn that ended (here: aborted) frees its slot.
     expect((await s.api(`/conversations/${a}/abort`, { body: {} })).status).toBe(200);
     expect(await acceptedSoon(() => s.api(`/conversations/${c}/messages`, { body: { text: "three" } }))).toBe(202);
-    for (const id of [b, c, bobs]) await s.api(`/conversations/${id}/abort`, { body: {}, user: id === bobs ? "bob" : "alice" });
+    for (const id of [b, c, bobs])
+      await s.api(`/conversations/${id}/abort`, { body: {}, user: id === bobs ? "bob" : "alice" });
   });
 
   it("a retried message at the running-turn cap gets its own turn back, not a 429", async () => {
@@ -79,7 +91,11 @@ describe("turn quotas", () => {
   });
 
   it("counts queued turns, and frees them when a queue is dropped by an abort", async () => {
-    const s = await start({ busy: "queue", limits: { concurrentTurnsPerPrincipal: 2 }, kit: { script: [slowTurn, { text: "queued" }, slowTurn] } });
+    const s = await start({
+      busy: "queue",
+      limits: { concurrentTurnsPerPrincipal: 2 },
+      kit: { script: [slowTurn, { text: "queued" }, slowTurn] },
+    });
     const [a, b] = [await s.conversation(), await s.conversation()];
     expect((await s.api(`/conversations/${a}/messages`, { body: { text: "runs" } })).status).toBe(202);
     expect((await s.api(`/conversations/${a}/messages`, { body: { text: "waits" } })).status).toBe(202);
@@ -90,7 +106,10 @@ describe("turn quotas", () => {
   });
 
   it("limits turns started per minute per principal; a retried message costs no slot", async () => {
-    const s = await start({ limits: { turnsPerMinute: 2 }, kit: { script: [{ text: "1" }, { text: "2" }, { text: "3" }], delayMs: 0 } });
+    const s = await start({
+      limits: { turnsPerMinute: 2 },
+      kit: { script: [{ text: "1" }, { text: "2" }, { text: "3" }], delayMs: 0 },
+    });
     const id = await s.conversation();
     const events = s.events(id);
     expect((await s.api(`/conversations/${id}/messages`, { body: { text: "one" } })).status).toBe(202);
@@ -100,21 +119,37 @@ describe("turn quotas", () => {
     const refused = await s.api(`/conversations/${id}/messages`, { body: { text: "three" } });
     expect429(refused, "GLOVE_RATE_LIMITED");
     expect(refused.body.error.message).toMatch(/limits\.turnsPerMinute/);
-    expect((await s.api(`/conversations/${(await s.conversation("bob"))}/messages`, { body: { text: "hi" }, user: "bob" })).status).toBe(202);
+    expect(
+      (await s.api(`/conversations/${await s.conversation("bob")}/messages`, { body: { text: "hi" }, user: "bob" }))
+        .status,
+    ).toBe(202);
   });
 });
 
 describe("quota options", () => {
   it("accept Infinity to switch a quota off and refuse anything else that is not a positive number", async () => {
-    const make = (limits: Record<string, number>) => createGloveServer({ agents: { assistant: testAgent({ script: [], delayMs: 0, toolSignals: [] }) }, authenticate, store: memoryStorage(), limits });
-    for (const name of ["conversationsPerPrincipal", "conversationsPerMinute", "concurrentTurnsPerPrincipal", "turnsPerMinute"]) {
+    const make = (limits: Record<string, number>) =>
+      createGloveServer({
+        agents: { assistant: testAgent({ script: [], delayMs: 0, toolSignals: [] }) },
+        authenticate,
+        store: memoryStorage(),
+        limits,
+      });
+    for (const name of [
+      "conversationsPerPrincipal",
+      "conversationsPerMinute",
+      "concurrentTurnsPerPrincipal",
+      "turnsPerMinute",
+    ]) {
       expect(() => make({ [name]: 0 }), name).toThrow(ConfigurationError);
       expect(() => make({ [name]: Number.NaN }), name).toThrow(new RegExp(`limits\\.${name}`));
     }
     const open = make({ conversationsPerMinute: Infinity });
     try {
       for (let i = 0; i < 40; i++) {
-        const created = await open.fetch(new Request("http://localhost/conversations", { method: "POST", headers: { authorization: "Bearer u" } }));
+        const created = await open.fetch(
+          new Request("http://localhost/conversations", { method: "POST", headers: { authorization: "Bearer u" } }),
+        );
         expect(created.status).toBe(201);
       }
     } finally {

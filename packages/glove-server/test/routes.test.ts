@@ -9,11 +9,18 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-const start = async (extra: Parameters<typeof startServer>[0] = {}) => (t = await startServer({ store: memoryStorage(), ...extra }));
+const start = async (extra: Parameters<typeof startServer>[0] = {}) =>
+  (t = await startServer({ store: memoryStorage(), ...extra }));
 
 describe("createGloveServer configuration", () => {
   const agents = {
-    a: () => new Glove({ model: new ScriptedModel(), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }),
+    a: () =>
+      new Glove({
+        model: new ScriptedModel(),
+        displayManager: new Displaymanager(),
+        systemPrompt: "",
+        compaction_config: { compaction_instructions: "" },
+      }),
   };
   it("refuses to start without authenticate, with a message that says why", () => {
     expect(() => createGloveServer({ agents } as never)).toThrow(ConfigurationError);
@@ -36,7 +43,9 @@ describe("routes", () => {
     expect(created.body.id).toMatch(/^[0-9a-f-]{36}$/);
     const second = await s.conversation();
     const list = await s.api("/conversations");
-    expect(list.body.conversations.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining([created.body.id, second]));
+    expect(list.body.conversations.map((c: { id: string }) => c.id)).toEqual(
+      expect.arrayContaining([created.body.id, second]),
+    );
     const one = await s.api(`/conversations/${created.body.id}`);
     expect(one.body).toMatchObject({ id: created.body.id, agent: "assistant", messages: [], slots: [], busy: false });
     expect((await s.api(`/conversations/${created.body.id}`, { method: "DELETE" })).status).toBe(204);
@@ -47,7 +56,16 @@ describe("routes", () => {
   it("answers 401 without credentials on every route", async () => {
     const s = await start();
     const id = await s.conversation();
-    for (const [path, method] of [["/conversations", "GET"], ["/conversations", "POST"], [`/conversations/${id}`, "GET"], [`/conversations/${id}/events`, "GET"], [`/conversations/${id}/messages`, "POST"], [`/conversations/${id}/abort`, "POST"], [`/conversations/${id}/slots/x`, "POST"], [`/conversations/${id}`, "DELETE"]] as const) {
+    for (const [path, method] of [
+      ["/conversations", "GET"],
+      ["/conversations", "POST"],
+      [`/conversations/${id}`, "GET"],
+      [`/conversations/${id}/events`, "GET"],
+      [`/conversations/${id}/messages`, "POST"],
+      [`/conversations/${id}/abort`, "POST"],
+      [`/conversations/${id}/slots/x`, "POST"],
+      [`/conversations/${id}`, "DELETE"],
+    ] as const) {
       const response = await s.api(path, { method, user: "" });
       expect(response.status, `${method} ${path}`).toBe(401);
       expect(response.body.error.code).toBe("GLOVE_UNAUTHENTICATED");
@@ -58,7 +76,12 @@ describe("routes", () => {
     const s = await start();
     const id = await s.conversation("alice");
     const missing = await s.api(`/conversations/00000000-0000-4000-8000-000000000000`, { user: "bob" });
-    for (const [path, method] of [[`/conversations/${id}`, "GET"], [`/conversations/${id}/events`, "GET"], [`/conversations/${id}/messages`, "POST"], [`/conversations/${id}`, "DELETE"]] as const) {
+    for (const [path, method] of [
+      [`/conversations/${id}`, "GET"],
+      [`/conversations/${id}/events`, "GET"],
+      [`/conversations/${id}/messages`, "POST"],
+      [`/conversations/${id}`, "DELETE"],
+    ] as const) {
       const response = await s.api(path, { method, user: "bob", body: method === "POST" ? { text: "hi" } : undefined });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.body).toEqual({ error: { ...missing.body.error, message: expect.any(String) } });
@@ -70,7 +93,10 @@ describe("routes", () => {
   it("answers malformed and invalid bodies with 400 and a message saying what is wrong", async () => {
     const s = await start();
     const id = await s.conversation();
-    const bad = await s.api(`/conversations/${id}/messages`, { raw: "{not json", headers: { "content-type": "application/json" } });
+    const bad = await s.api(`/conversations/${id}/messages`, {
+      raw: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/not valid JSON/);
     const array = await s.api(`/conversations/${id}/messages`, { body: [1, 2] });
@@ -83,7 +109,10 @@ describe("routes", () => {
     expect(agent.body.error.message).toMatch(/assistant/);
     const both = await s.api(`/conversations/${id}/slots/x`, { body: { resolve: 1, reject: "no" } });
     expect(both.status).toBe(400);
-    const wrongType = await s.api(`/conversations/${id}/messages`, { raw: "text=hi", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const wrongType = await s.api(`/conversations/${id}/messages`, {
+      raw: "text=hi",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(wrongType.status).toBe(415);
     const after = await s.api(`/conversations/${id}/events?after=abc`);
     expect(after.status).toBe(400);
@@ -122,14 +151,25 @@ describe("routes", () => {
     expect(allowed.headers.get("access-control-allow-origin")).toBe("http://app.example");
     const same = await s.api("/conversations", { body: {}, headers: { origin: new URL(s.url).origin } });
     expect(same.status).toBe(201);
-    const preflight = await fetch(`${s.url}/conversations`, { method: "OPTIONS", headers: { origin: "http://app.example", "access-control-request-method": "POST" } });
+    const preflight = await fetch(`${s.url}/conversations`, {
+      method: "OPTIONS",
+      headers: { origin: "http://app.example", "access-control-request-method": "POST" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-methods")).toMatch(/POST/);
   });
 
   it("mounts under basePath and works through fetch() without a socket", async () => {
     const server = createGloveServer({
-      agents: { a: () => new Glove({ model: new ScriptedModel([{ text: "hey" }]), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }) },
+      agents: {
+        a: () =>
+          new Glove({
+            model: new ScriptedModel([{ text: "hey" }]),
+            displayManager: new Displaymanager(),
+            systemPrompt: "",
+            compaction_config: { compaction_instructions: "" },
+          }),
+      },
       authenticate,
       store: memoryStorage(),
       basePath: "/api/glove",
@@ -137,9 +177,13 @@ describe("routes", () => {
       allowedHosts: ["x"],
     });
     try {
-      const created = await server.fetch(new Request("http://x/api/glove/conversations", { method: "POST", headers: { authorization: "Bearer u" } }));
+      const created = await server.fetch(
+        new Request("http://x/api/glove/conversations", { method: "POST", headers: { authorization: "Bearer u" } }),
+      );
       expect(created.status).toBe(201);
-      const outside = await server.fetch(new Request("http://x/conversations", { headers: { authorization: "Bearer u" } }));
+      const outside = await server.fetch(
+        new Request("http://x/conversations", { headers: { authorization: "Bearer u" } }),
+      );
       expect(outside.status).toBe(404);
     } finally {
       await server.close();

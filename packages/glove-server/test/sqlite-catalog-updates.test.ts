@@ -28,7 +28,11 @@ describe("SqliteCatalog updates", () => {
 
   it("any sequence of updates to two conversations leaves each with its own last values (property)", async () => {
     const change = fc.record(
-      { title: fc.option(fc.string({ maxLength: 8 }), { nil: null }), runningTurnId: fc.option(fc.string({ maxLength: 4 }), { nil: null }), eventIdsReserved: fc.nat() },
+      {
+        title: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
+        runningTurnId: fc.option(fc.string({ maxLength: 4 }), { nil: null }),
+        eventIdsReserved: fc.nat(),
+      },
       { requiredKeys: [] },
     );
     await fc.assert(

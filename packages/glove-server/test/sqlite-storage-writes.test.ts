@@ -64,7 +64,15 @@ describe("sqliteStorage writes", () => {
     const db = new BetterSqlite3(":memory:");
     const storage = sqliteStorage({ database: db });
     await (await storage.store("a")).appendMessages([{ sender: "user", text: "a" }]);
-    const trace = { conversationId: "a", turnId: "t1", startedAt: "2026-01-01T00:00:00.000Z", endedAt: null, status: "running" as const, spans: [], truncated: false };
+    const trace = {
+      conversationId: "a",
+      turnId: "t1",
+      startedAt: "2026-01-01T00:00:00.000Z",
+      endedAt: null,
+      status: "running" as const,
+      spans: [],
+      truncated: false,
+    };
     await storage.inspect!.traces.save(trace);
     db.exec("CREATE TRIGGER refuse BEFORE DELETE ON glove_messages BEGIN SELECT RAISE(ABORT, 'disk on fire'); END");
     await expect(storage.delete!("a")).rejects.toThrow(/disk on fire/);
@@ -87,14 +95,20 @@ describe("sqliteStorage writes", () => {
       return write(run, key);
     }) as typeof group.write;
     const answers = Array.from({ length: 12 }, (_, i) => ({ text: `answer ${i}` }));
-    const s = await startServer({ store: storage, limits: { concurrentTurnsPerPrincipal: 12 }, kit: { script: [...answers] } });
+    const s = await startServer({
+      store: storage,
+      limits: { concurrentTurnsPerPrincipal: 12 },
+      kit: { script: [...answers] },
+    });
     try {
       const ids = await Promise.all(answers.map(() => s.conversation()));
       const tabs = ids.map((id) => s.events(id));
       await Promise.all(tabs.map((tab) => tab.waitForEvent("snapshot")));
       const commitsBefore = group.commits;
       writes = 0;
-      const posted = await Promise.all(ids.map((id, i) => s.api(`/conversations/${id}/messages`, { body: { text: `question ${i}` } })));
+      const posted = await Promise.all(
+        ids.map((id, i) => s.api(`/conversations/${id}/messages`, { body: { text: `question ${i}` } })),
+      );
       expect(posted.map((p) => p.status)).toEqual(ids.map(() => 202));
       await Promise.all(tabs.map((tab) => tab.waitForEvent("turn_end")));
       for (const id of ids) await s.api(`/conversations/${id}`); // reads: the queue is committed

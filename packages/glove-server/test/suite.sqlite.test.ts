@@ -4,4 +4,6 @@ import { join } from "node:path";
 import { sqliteStorage } from "glove-server";
 import { describeServerSuite } from "./suite/server-suite.js";
 
-describeServerSuite("SQLite (the embedded default)", () => sqliteStorage({ path: join(mkdtempSync(join(tmpdir(), "glove-server-")), "glove.db") }));
+describeServerSuite("SQLite (the embedded default)", () =>
+  sqliteStorage({ path: join(mkdtempSync(join(tmpdir(), "glove-server-")), "glove.db") }),
+);

@@ -13,8 +13,19 @@ afterEach(() => {
 });
 
 function recorder(saved: TurnTrace[]): TurnTraceRecorder {
-  const store = { save: async (trace: TurnTrace) => void saved.push(trace), get: async () => undefined, list: async () => [] };
-  const made = new TurnTraceRecorder({ store, conversationId: "c", turnId: "t", model: "m", saveEveryMs: 10, log: () => undefined });
+  const store = {
+    save: async (trace: TurnTrace) => void saved.push(trace),
+    get: async () => undefined,
+    list: async () => [],
+  };
+  const made = new TurnTraceRecorder({
+    store,
+    conversationId: "c",
+    turnId: "t",
+    model: "m",
+    saveEveryMs: 10,
+    log: () => undefined,
+  });
   recorders.push(made);
   return made;
 }
@@ -43,7 +54,13 @@ describe("TurnTraceRecorder saves", () => {
     const traces = recorder(saved);
     traces.observe("text_delta", { text: "a" });
     traces.observe("text_delta", { text: "b" });
-    traces.observe("model_response_complete", { text: "ab", tool_calls: [], stop_reason: "stop", tokens_in: 3, tokens_out: 2 } as never);
+    traces.observe("model_response_complete", {
+      text: "ab",
+      tool_calls: [],
+      stop_reason: "stop",
+      tokens_in: 3,
+      tokens_out: 2,
+    } as never);
     traces.observe("tool_use", { id: "1", name: "x", input: {} } as never);
     traces.observe("text_delta", { text: "c" });
     await traces.end("done");

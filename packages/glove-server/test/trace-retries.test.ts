@@ -6,7 +6,11 @@ import { Glove, SUBAGENT_DISPATCH_TOOL_NAME, type StoreAdapter } from "glove-cor
 import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
 import { ScriptedModel } from "glove-core/testing";
 import { sqliteStorage, type ServerStorage, type TraceSpan } from "glove-server";
-import { openAiAnswer, openAiBusy as busy, openAiRateLimited as limited } from "../../glove-core/test/models/fake-openai-answers.js";
+import {
+  openAiAnswer,
+  openAiBusy as busy,
+  openAiRateLimited as limited,
+} from "../../glove-core/test/models/fake-openai-answers.js";
 import { startFakeServer, type FakeServer, type Handler } from "../../glove-core/test/models/fake-server.js";
 import { startServer, type TestServer } from "./support/harness.js";
 
@@ -21,7 +25,8 @@ afterEach(async () => {
 const answer = openAiAnswer();
 
 /** A real OpenAI-compatible adapter talking to the fake provider on 127.0.0.1. */
-const model = (url: string) => new OpenAICompatAdapter({ model: "m", baseURL: `${url}/v1`, apiKey: "sk-test", retryBaseDelayMs: 1, maxRetries: 2 });
+const model = (url: string) =>
+  new OpenAICompatAdapter({ model: "m", baseURL: `${url}/v1`, apiKey: "sk-test", retryBaseDelayMs: 1, maxRetries: 2 });
 
 /** A server on SQLite whose agent's model (or its `helper` subagent's, with `viaHelper`) answers through `handlers`. */
 async function serve(handlers: Handler[], viaHelper = false): Promise<{ s: TestServer; storage: ServerStorage }> {
@@ -30,10 +35,20 @@ async function serve(handlers: Handler[], viaHelper = false): Promise<{ s: TestS
   const storage = sqliteStorage({ path: join(mkdtempSync(join(tmpdir(), "glove-retries-")), "glove.db") });
   const agent = ({ store }: { store: StoreAdapter }) => {
     if (!viaHelper) return new Glove({ store, model: model(url), systemPrompt: "main" });
-    const main = new ScriptedModel([{ toolCalls: [{ name: SUBAGENT_DISPATCH_TOOL_NAME, input: { name: "helper", prompt: "Find it." }, id: "call-helper" }] }, { text: "Found." }]);
+    const main = new ScriptedModel([
+      {
+        toolCalls: [
+          { name: SUBAGENT_DISPATCH_TOOL_NAME, input: { name: "helper", prompt: "Find it." }, id: "call-helper" },
+        ],
+      },
+      { text: "Found." },
+    ]);
     return new Glove({ store, model: main, systemPrompt: "main" }).defineSubAgent({
       name: "helper",
-      factory: async ({ parentStore, displayManager }) => new Glove({ model: model(url), displayManager, systemPrompt: "helper" }).build(await parentStore.createSubAgentStore!("helper")),
+      factory: async ({ parentStore, displayManager }) =>
+        new Glove({ model: model(url), displayManager, systemPrompt: "helper" }).build(
+          await parentStore.createSubAgentStore!("helper"),
+        ),
     });
   };
   server = await startServer({ store: storage, agents: { assistant: agent } });
@@ -66,7 +81,13 @@ describe("model-call retries in stored turn traces", () => {
     expect(trace.status).toBe("completed");
     const [chat, ...others] = modelCalls(trace.spans);
     expect(others).toEqual([]);
-    expect(chat).toMatchObject({ status: "ok", attributes: expect.objectContaining({ "glove.retries": 2, "glove.retry.reason": "server_error: Service unavailable" }) });
+    expect(chat).toMatchObject({
+      status: "ok",
+      attributes: expect.objectContaining({
+        "glove.retries": 2,
+        "glove.retry.reason": "server_error: Service unavailable",
+      }),
+    });
     expect(chat!.attributes).not.toHaveProperty("error.type");
   });
 
@@ -78,7 +99,10 @@ describe("model-call retries in stored turn traces", () => {
     const trace = (await storage.inspect!.traces.get(id, turnId))!;
     expect(trace).toMatchObject({ status: "error", error: { code: "GLOVE_PROVIDER" } });
     expect(modelCalls(trace.spans)).toEqual([
-      expect.objectContaining({ status: "error", attributes: expect.objectContaining({ "glove.retries": 2, "error.type": "GLOVE_PROVIDER" }) }),
+      expect.objectContaining({
+        status: "error",
+        attributes: expect.objectContaining({ "glove.retries": 2, "error.type": "GLOVE_PROVIDER" }),
+      }),
     ]);
     expect(provider!.received).toHaveLength(3);
   });
@@ -91,7 +115,16 @@ describe("model-call retries in stored turn traces", () => {
     const trace = (await storage.inspect!.traces.get(id, turnId))!;
     const run = trace.spans.find((span) => span.kind === "subagent")!;
     const inner = modelCalls(trace.spans).filter((span) => span.parentSpanId === run.spanId);
-    expect(inner).toEqual([expect.objectContaining({ status: "ok", attributes: expect.objectContaining({ "glove.retries": 1, "glove.agent_path": "helper" }) })]);
-    expect(modelCalls(trace.spans).filter((span) => span.parentSpanId !== run.spanId).map((span) => span.attributes["glove.retries"])).toEqual([undefined, undefined]);
+    expect(inner).toEqual([
+      expect.objectContaining({
+        status: "ok",
+        attributes: expect.objectContaining({ "glove.retries": 1, "glove.agent_path": "helper" }),
+      }),
+    ]);
+    expect(
+      modelCalls(trace.spans)
+        .filter((span) => span.parentSpanId !== run.spanId)
+        .map((span) => span.attributes["glove.retries"]),
+    ).toEqual([undefined, undefined]);
   });
 });

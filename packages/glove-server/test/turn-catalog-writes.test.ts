@@ -45,7 +45,11 @@ describe("catalog writes per turn", () => {
   it("a queued turn is marked running when it begins, not when it is queued", async () => {
     const { storage, updates } = countingStorage();
     const askAge = { toolCalls: [{ name: "ask_age", input: { question: "How old are you?" }, id: "age-1" }] };
-    const s = await startServer({ store: storage, busy: "queue", kit: { script: [askAge, { text: "Noted." }, { text: "second answer" }] } });
+    const s = await startServer({
+      store: storage,
+      busy: "queue",
+      kit: { script: [askAge, { text: "Noted." }, { text: "second answer" }] },
+    });
     servers.push(s);
     const id = await s.conversation();
     const tab = s.events(id);
@@ -59,7 +63,9 @@ describe("catalog writes per turn", () => {
     const queuedWrite = updates.find((u) => u.lastTurnId === second.body.turnId);
     expect(queuedWrite).toBeDefined();
     expect(queuedWrite).not.toHaveProperty("runningTurnId");
-    expect((await s.api(`/conversations/${id}/slots/${slotId}`, { body: { resolve: { age: 42 } } })).status).toBeLessThan(300);
+    expect(
+      (await s.api(`/conversations/${id}/slots/${slotId}`, { body: { resolve: { age: 42 } } })).status,
+    ).toBeLessThan(300);
     await tab.waitFor((events) => events.filter((e) => e.event === "turn_end").length === 2);
     await tab.waitFor(() => updates.filter((u) => u.runningTurnId === null).length === 2);
     const running = updates.filter((u) => typeof u.runningTurnId === "string").map((u) => u.runningTurnId);

@@ -32,7 +32,9 @@ describe("abort reaches the model's HTTP request", () => {
     // An OpenAI-compatible provider that starts streaming and then goes quiet.
     fake = await startFakeServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "Thinking" } }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "Thinking" } }] })}\n\n`,
+      );
     });
     const upstream = fake;
     server = createGloveServer({
@@ -42,7 +44,12 @@ describe("abort reaches the model's HTTP request", () => {
         assistant: ({ store }) =>
           new Glove({
             store,
-            model: createAdapter({ provider: "openai", apiKey: "test-key", baseURL: `${upstream.url}/v1`, model: "gpt-test" }),
+            model: createAdapter({
+              provider: "openai",
+              apiKey: "test-key",
+              baseURL: `${upstream.url}/v1`,
+              model: "gpt-test",
+            }),
             displayManager: new Displaymanager(),
             systemPrompt: "test",
             compaction_config: { compaction_instructions: "Summarize." },
@@ -58,7 +65,8 @@ describe("abort reaches the model's HTTP request", () => {
     expect(upstream.clientAborts).toBe(0);
     const aborted = await call(listening, `/conversations/${id}/abort`, {});
     expect(aborted.body).toMatchObject({ aborted: true, status: "aborted" });
-    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && upstream.clientAborts === 0; ) await new Promise((r) => setTimeout(r, 20));
+    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && upstream.clientAborts === 0;)
+      await new Promise((r) => setTimeout(r, 20));
     expect(upstream.clientAborts).toBe(1);
     await tab.waitForEvent("turn_end", (d) => d.status === "aborted");
     await tab.close();
@@ -73,7 +81,13 @@ describe("slot answers with a transforming resolve schema", () => {
       store: memoryStorage(),
       agents: {
         assistant: ({ store }) =>
-          new Glove({ store, model: new ScriptedModel([{ toolCalls: [{ name: "name_length", input: {}, id: "n1" }] }, { text: "ok" }]), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }).fold({
+          new Glove({
+            store,
+            model: new ScriptedModel([{ toolCalls: [{ name: "name_length", input: {}, id: "n1" }] }, { text: "ok" }]),
+            displayManager: new Displaymanager(),
+            systemPrompt: "",
+            compaction_config: { compaction_instructions: "" },
+          }).fold({
             name: "name_length",
             description: "asks a name, keeps its length",
             resolveSchema: z.string().transform((name) => name.length),
@@ -103,14 +117,28 @@ describe("a glove-core Runtime as the server's agents", () => {
     const seen: Array<{ agent: string; type: string }> = [];
     const plugin: GlovePlugin = {
       name: "shout",
-      tools: () => [{ name: "shout", description: "Shouts.", input_schema: z.object({ text: z.string() }), run: async (i: { text: string }) => i.text.toUpperCase() } as never],
+      tools: () => [
+        {
+          name: "shout",
+          description: "Shouts.",
+          input_schema: z.object({ text: z.string() }),
+          run: async (i: { text: string }) => i.text.toUpperCase(),
+        } as never,
+      ],
       preprocess: (_agent, text) => text.replace("please", "kindly"),
       onEvent: (agent, _conversation, event: SubscriberEvent) => void seen.push({ agent, type: event.type }),
     };
     const runtime = new Runtime({ plugins: [plugin], environment: false });
-    const writerModel = new ScriptedModel([{ toolCalls: [{ name: "shout", input: { text: "hi" }, id: "s1" }] }, { text: "done" }]);
+    const writerModel = new ScriptedModel([
+      { toolCalls: [{ name: "shout", input: { text: "hi" }, id: "s1" }] },
+      { text: "done" },
+    ]);
     runtime.register("writer", { systemPrompt: "You write.", model: writerModel });
-    runtime.register("reader", { systemPrompt: "You read.", model: new ScriptedModel([], { fallback: { text: "read" } }), tools: [] });
+    runtime.register("reader", {
+      systemPrompt: "You read.",
+      model: new ScriptedModel([], { fallback: { text: "read" } }),
+      tools: [],
+    });
     server = createGloveServer({ agents: runtime, authenticate, store: memoryStorage(), idleTimeoutMs: 50 });
     const listening = await server.listen();
     const bad = await call(listening, "/conversations", { agent: "nobody" });
@@ -127,7 +155,8 @@ describe("a glove-core Runtime as the server's agents", () => {
     expect(seen.some((e) => e.agent === "writer" && e.type === "tool_use_result")).toBe(true);
     await tab.close();
     // Idle eviction releases the Runtime's Glove too.
-    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && runtime.openConversations > 0; ) await new Promise((r) => setTimeout(r, 20));
+    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && runtime.openConversations > 0;)
+      await new Promise((r) => setTimeout(r, 20));
     expect(runtime.openConversations).toBe(0);
     expect(server.liveConversations).toBe(0);
   });

@@ -14,7 +14,15 @@ import { expectValidHistory } from "./suite/server-suite.js";
 
 type Scripts = { main: ScriptedStep[]; planner: ScriptedStep[]; researcher: ScriptedStep[] };
 const chain = (store: StoreAdapter, scripts: Scripts, done: string[]) =>
-  subagentChain(store, { main: new ScriptedModel(scripts.main), planner: new ScriptedModel(scripts.planner), researcher: new ScriptedModel(scripts.researcher) }, done);
+  subagentChain(
+    store,
+    {
+      main: new ScriptedModel(scripts.main),
+      planner: new ScriptedModel(scripts.planner),
+      researcher: new ScriptedModel(scripts.researcher),
+    },
+    done,
+  );
 
 const servers: GloveServer[] = [];
 afterEach(async () => {
@@ -22,7 +30,11 @@ afterEach(async () => {
 });
 
 async function serve(storage: ServerStorage, scripts: Scripts, done: string[]) {
-  const server = createGloveServer({ agents: { assistant: ({ store }) => chain(store, scripts, done) }, authenticate, store: storage });
+  const server = createGloveServer({
+    agents: { assistant: ({ store }) => chain(store, scripts, done) },
+    authenticate,
+    store: storage,
+  });
   servers.push(server);
   const { url } = await server.listen();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of many shapes
@@ -41,13 +53,26 @@ describe("a question asked inside subagents", () => {
   it("names who asks what, waits across a restart, and resumes the whole chain when answered", async () => {
     const storage = memoryStorage();
     const done: string[] = [];
-    const first = await serve(storage, { main: [invoke("planner", "c-main")], planner: [invoke("researcher", "c-plan")], researcher: [{ toolCalls: [{ name: "pick_day", input: { topic: "trains" }, id: "c-pick" }] }] }, done);
+    const first = await serve(
+      storage,
+      {
+        main: [invoke("planner", "c-main")],
+        planner: [invoke("researcher", "c-plan")],
+        researcher: [{ toolCalls: [{ name: "pick_day", input: { topic: "trains" }, id: "c-pick" }] }],
+      },
+      done,
+    );
     const id = (await first.api("/conversations", {})).body.id as string;
     const tab = new SseClient(`${first.url}/conversations/${id}/events`, { authorization: "Bearer alice" });
     await tab.waitForEvent("snapshot");
     await first.api(`/conversations/${id}/messages`, { text: "Plan a trip" });
     const pushed = (await tab.waitForEvent("slot_push")).data as { slot: { id: string; origin: unknown } };
-    const origin = { agentPath: ["planner", "researcher"], toolName: "pick_day", input: { topic: "trains" }, subagentCallId: "c-main" };
+    const origin = {
+      agentPath: ["planner", "researcher"],
+      toolName: "pick_day",
+      input: { topic: "trains" },
+      subagentCallId: "c-main",
+    };
     expect(pushed.slot.origin).toEqual(origin);
 
     // The main agent's only call waits (through its subagents) on a stored question: close leaves it waiting.
@@ -56,10 +81,22 @@ describe("a question asked inside subagents", () => {
     expect(tab.events.find((e) => e.event === "turn_end")?.data).toMatchObject({ status: "waiting" });
     await tab.close();
 
-    const second = await serve(storage, { main: [{ text: "Trip planned." }], planner: [{ text: "Monday it is." }], researcher: [{ text: "Trains on Monday." }] }, done);
+    const second = await serve(
+      storage,
+      {
+        main: [{ text: "Trip planned." }],
+        planner: [{ text: "Monday it is." }],
+        researcher: [{ text: "Trains on Monday." }],
+      },
+      done,
+    );
     const snapshot = (await second.api(`/conversations/${id}`)).body;
-    expect(snapshot.slots).toEqual([expect.objectContaining({ id: pushed.slot.id, status: "pending", toolName: "pick_day", origin })]);
-    expect((await second.api(`/conversations/${id}/slots/${pushed.slot.id}`, { resolve: { day: "Monday" } })).status).toBe(200);
+    expect(snapshot.slots).toEqual([
+      expect.objectContaining({ id: pushed.slot.id, status: "pending", toolName: "pick_day", origin }),
+    ]);
+    expect(
+      (await second.api(`/conversations/${id}/slots/${pushed.slot.id}`, { resolve: { day: "Monday" } })).status,
+    ).toBe(200);
     let state = (await second.api(`/conversations/${id}`)).body;
     while (state.busy) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -70,6 +107,8 @@ describe("a question asked inside subagents", () => {
     expect((state.messages as Message[]).at(-1)?.text).toBe("Trip planned.");
     expect(state.slots).toEqual([]);
     // Its call has its result now: the question waits nowhere (subagent stores are searched below unanswered calls).
-    expect((await second.api(`/conversations/${id}/slots/${pushed.slot.id}`, { resolve: { day: "Friday" } })).status).toBe(404);
+    expect(
+      (await second.api(`/conversations/${id}/slots/${pushed.slot.id}`, { resolve: { day: "Friday" } })).status,
+    ).toBe(404);
   });
 });

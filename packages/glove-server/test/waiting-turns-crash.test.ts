@@ -50,7 +50,15 @@ async function expectStillWaiting(url: string, id: string, slotId: string): Prom
   expect(snapshot.busy).toBe(false);
   expect(snapshot.turnId).toBeNull();
   expect(snapshot.slots).toEqual([
-    expect.objectContaining({ id: slotId, renderer: "book_table", toolName: "book_table", toolCallId: "call-book-1", input: { restaurant: "Chez Ada" }, mode: "wait", status: "pending" }),
+    expect.objectContaining({
+      id: slotId,
+      renderer: "book_table",
+      toolName: "book_table",
+      toolCallId: "call-book-1",
+      input: { restaurant: "Chez Ada" },
+      mode: "wait",
+      status: "pending",
+    }),
   ]);
   // The call still waits: the restart did not answer it as interrupted.
   expect(snapshot.messages.flatMap((m) => m.tool_results ?? [])).toEqual([]);
@@ -65,7 +73,9 @@ async function killedWhileWaitingThenAnswered(storage: string, effectsFile: stri
   const id = (await api(first.url, "/conversations", {})).body.id as string;
   const watcher = new SseClient(`${first.url}/conversations/${id}/events`, auth);
   await watcher.waitForEvent("snapshot");
-  expect((await api(first.url, `/conversations/${id}/messages`, { text: "Book a table at Chez Ada." })).status).toBe(202);
+  expect((await api(first.url, `/conversations/${id}/messages`, { text: "Book a table at Chez Ada." })).status).toBe(
+    202,
+  );
   // A question is stored before it is shown: once pushed, it outlives the process.
   const pushed = await watcher.waitForEvent("slot_push");
   const slotId = (pushed.data as { slot: { id: string } }).slot.id;
@@ -93,10 +103,16 @@ async function killedWhileWaitingThenAnswered(storage: string, effectsFile: stri
   const types = tab.events.map((e) => e.event);
   expect(types.indexOf("turn_start")).toBeGreaterThan(-1);
   expect(types.indexOf("turn_start")).toBeLessThan(types.indexOf("turn_resumed"));
-  expect(tab.events.find((e) => e.event === "turn_resumed")?.data).toMatchObject({ turnId: answered.body.turnId, slotId, toolCallId: "call-book-1" });
+  expect(tab.events.find((e) => e.event === "turn_resumed")?.data).toMatchObject({
+    turnId: answered.body.turnId,
+    slotId,
+    toolCallId: "call-book-1",
+  });
   // Met its recorded answer: the question is not shown again; a client showing it sees it answered.
   expect(types).not.toContain("slot_push");
-  expect(tab.events.filter((e) => e.event === "slot_settled").map((e) => e.data)).toEqual([{ slotId, status: "resolved" }]);
+  expect(tab.events.filter((e) => e.event === "slot_settled").map((e) => e.data)).toEqual([
+    { slotId, status: "resolved" },
+  ]);
   await tab.close();
 
   // The deposit ran once (before the first kill), the booking once (after the answer).
@@ -105,9 +121,9 @@ async function killedWhileWaitingThenAnswered(storage: string, effectsFile: stri
   expect(after.busy).toBe(false);
   expect(after.slots).toEqual([]);
   expectValidHistory(after.messages);
-  expect(after.messages.flatMap((m) => m.tool_results ?? []).map((r) => [r.call_id, r.result.status, r.result.data])).toEqual([
-    ["call-book-1", "success", "Chez Ada for Grace (deposit-1)"],
-  ]);
+  expect(
+    after.messages.flatMap((m) => m.tool_results ?? []).map((r) => [r.call_id, r.result.status, r.result.data]),
+  ).toEqual([["call-book-1", "success", "Chez Ada for Grace (deposit-1)"]]);
   expect(after.messages.at(-1)).toMatchObject({ sender: "agent", text: BOOKED });
   expect(after.messages.filter((m) => m.sender === "agent" && m.text === BOOKED)).toHaveLength(1);
   // The first answer won: a second one is refused.
@@ -123,7 +139,11 @@ const RESTARTS = [
 
 describe("a waiting turn outlives a server killed with SIGKILL (SQLite file)", () => {
   it.each(RESTARTS)("%s", { timeout: SLOW_WORK_MS }, async (_label, restarts) => {
-    await killedWhileWaitingThenAnswered(join(dir, `waiting-${restarts}.db`), join(dir, `effects-sqlite-${restarts}.txt`), restarts);
+    await killedWhileWaitingThenAnswered(
+      join(dir, `waiting-${restarts}.db`),
+      join(dir, `effects-sqlite-${restarts}.txt`),
+      restarts,
+    );
   });
 });
 

@@ -16,14 +16,18 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-async function start(storage: ServerStorage, script: Array<Record<string, unknown>>, extra: Parameters<typeof startServer>[0] = {}): Promise<TestServer> {
+async function start(
+  storage: ServerStorage,
+  script: Array<Record<string, unknown>>,
+  extra: Parameters<typeof startServer>[0] = {},
+): Promise<TestServer> {
   const server = await startServer({ store: storage, kit: { script }, ...extra });
   servers.push(server);
   return server;
 }
 
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + PROMPT_WAIT_MS; !(await check()); ) {
+  for (const deadline = Date.now() + PROMPT_WAIT_MS; !(await check());) {
     if (Date.now() > deadline) throw new Error("timed out");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -50,7 +54,15 @@ describe("turns that wait for a person", () => {
 
     const snapshot = (await s.api(`/conversations/${id}`)).body;
     expect(snapshot.busy).toBe(false);
-    expect(snapshot.slots).toEqual([expect.objectContaining({ id: slotId, toolName: "ask_age", toolCallId: "age-1", mode: "wait", status: "pending" })]);
+    expect(snapshot.slots).toEqual([
+      expect.objectContaining({
+        id: slotId,
+        toolName: "ask_age",
+        toolCallId: "age-1",
+        mode: "wait",
+        status: "pending",
+      }),
+    ]);
 
     const tab = s.events(id);
     await tab.waitForEvent("snapshot");
@@ -66,7 +78,11 @@ describe("turns that wait for a person", () => {
     expect(end.data).toMatchObject({ status: "done" });
     const types = tab.events.map((e) => e.event);
     expect(types.indexOf("turn_start")).toBeLessThan(types.indexOf("turn_resumed"));
-    expect(tab.events.find((e) => e.event === "turn_resumed")?.data).toMatchObject({ turnId: answered.body.turnId, slotId, toolCallId: "age-1" });
+    expect(tab.events.find((e) => e.event === "turn_resumed")?.data).toMatchObject({
+      turnId: answered.body.turnId,
+      slotId,
+      toolCallId: "age-1",
+    });
     // The question was answered from the store: it is not shown again.
     expect(types).not.toContain("slot_push");
 
@@ -75,7 +91,12 @@ describe("turns that wait for a person", () => {
     const messages = (await s.api(`/conversations/${id}`)).body.messages as Message[];
     expectValidHistory(messages);
     const results = messages.flatMap((m) => m.tool_results ?? []);
-    expect(results).toEqual([expect.objectContaining({ call_id: "age-1", result: expect.objectContaining({ status: "success", data: { age: 42 } }) })]);
+    expect(results).toEqual([
+      expect.objectContaining({
+        call_id: "age-1",
+        result: expect.objectContaining({ status: "success", data: { age: 42 } }),
+      }),
+    ]);
     expect(messages.at(-1)?.text).toBe("Thanks, 42 noted.");
   });
 
@@ -124,7 +145,9 @@ describe("turns that wait for a person", () => {
     const after = (await s.api(`/conversations/${id}`)).body;
     expect(after.slots).toEqual([]);
     expectValidHistory(after.messages as Message[]);
-    expect((after.messages as Message[]).flatMap((m) => m.tool_results ?? [])).toEqual([expect.objectContaining({ call_id: "age-1", result: expect.objectContaining({ status: "aborted" }) })]);
+    expect((after.messages as Message[]).flatMap((m) => m.tool_results ?? [])).toEqual([
+      expect.objectContaining({ call_id: "age-1", result: expect.objectContaining({ status: "aborted" }) }),
+    ]);
     // The conversation takes messages again.
     expect((await s.api(`/conversations/${id}/messages`, { body: { text: "next" } })).status).toBe(202);
   });
@@ -155,7 +178,9 @@ describe("turns that wait for a person", () => {
       expect(refused.body.error.message).toContain(slotId);
     }
     expect((await s.api(`/conversations/${id}/branches`)).body).toEqual(before);
-    expect((await s.api(`/conversations/${id}`)).body.slots).toEqual([expect.objectContaining({ id: slotId, status: "pending" })]);
+    expect((await s.api(`/conversations/${id}`)).body.slots).toEqual([
+      expect.objectContaining({ id: slotId, status: "pending" }),
+    ]);
   });
 
   it("an answer for a question of another conversation is a 404, and the question keeps waiting", async () => {
@@ -165,8 +190,14 @@ describe("turns that wait for a person", () => {
     const slotId = await askAndWait(s, id);
     await until(() => s.server.liveConversations === 0);
     const other = await s.conversation();
-    expect((await s.api(`/conversations/${other}/slots/${slotId}`, { body: { resolve: { age: 1 } } })).status).toBe(404);
-    expect((await s.api(`/conversations/${id}/slots/${slotId}`, { body: { resolve: { age: 1 } }, user: "bob" })).status).toBe(404);
-    expect((await s.api(`/conversations/${id}`)).body.slots).toEqual([expect.objectContaining({ id: slotId, status: "pending" })]);
+    expect((await s.api(`/conversations/${other}/slots/${slotId}`, { body: { resolve: { age: 1 } } })).status).toBe(
+      404,
+    );
+    expect(
+      (await s.api(`/conversations/${id}/slots/${slotId}`, { body: { resolve: { age: 1 } }, user: "bob" })).status,
+    ).toBe(404);
+    expect((await s.api(`/conversations/${id}`)).body.slots).toEqual([
+      expect.objectContaining({ id: slotId, status: "pending" }),
+    ]);
   });
 });

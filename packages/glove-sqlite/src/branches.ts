@@ -20,7 +20,9 @@ export class SqliteBranches {
     this.#session = session;
     this.#row = row;
     this.#s = statementsFor(session.db, prepare);
-    this.#rewrite = session.db.transaction((change: CheckedRewrite, compactions: boolean[]) => this.#rewriteInTransaction(change, compactions)).immediate;
+    this.#rewrite = session.db.transaction((change: CheckedRewrite, compactions: boolean[]) =>
+      this.#rewriteInTransaction(change, compactions),
+    ).immediate;
   }
 
   list(): StoredBranch[] {
@@ -28,16 +30,24 @@ export class SqliteBranches {
     return (this.#s.list.all(sessionId) as BranchRow[]).map((row) => {
       const stretch = decodeBranch(row);
       if ("problem" in stretch) {
-        throw new SqliteStoreError(sessionId, `branch "${row.branch_id}" in ${where} is corrupt: ${stretch.problem}. Nothing was changed or deleted; repair that row of glove_branches to continue.`, "GLOVE_STORE_CORRUPT");
+        throw new SqliteStoreError(
+          sessionId,
+          `branch "${row.branch_id}" in ${where} is corrupt: ${stretch.problem}. Nothing was changed or deleted; repair that row of glove_branches to continue.`,
+          "GLOVE_STORE_CORRUPT",
+        );
       }
       return stretch;
     });
   }
 
   rewrite(change: BranchRewrite): BranchRewriteOutcome {
-    const invalid = (detail: string) => new SqliteStoreError(this.#session.sessionId, `${detail}. Nothing was changed.`, "GLOVE_STORE_INVALID");
+    const invalid = (detail: string) =>
+      new SqliteStoreError(this.#session.sessionId, `${detail}. Nothing was changed.`, "GLOVE_STORE_INVALID");
     const checked = checkBranchRewrite(this.#session.codec, change, invalid);
-    return this.#rewrite(checked, change.append.map((message) => message.is_compaction === true));
+    return this.#rewrite(
+      checked,
+      change.append.map((message) => message.is_compaction === true),
+    );
   }
 
   #rewriteInTransaction(change: CheckedRewrite, compactions: boolean[]): BranchRewriteOutcome {
@@ -49,11 +59,13 @@ export class SqliteBranches {
     const lastId = last ? (codec.decodeMessage(last, { in: where, table: "glove_messages" }).id ?? null) : null;
     if (lastId !== expected.lastId) return { won: false };
     if (!remove.every((id) => this.#s.has.get(sessionId, id) !== undefined)) return { won: false };
-    if (add.some((row) => !remove.includes(row.branch_id) && this.#s.has.get(sessionId, row.branch_id) !== undefined)) return { won: false };
+    if (add.some((row) => !remove.includes(row.branch_id) && this.#s.has.get(sessionId, row.branch_id) !== undefined))
+      return { won: false };
     const now = new Date().toISOString();
     this.#s.truncate.run(sessionId, keep);
     for (const id of remove) this.#s.remove.run(sessionId, id);
-    for (const row of add) this.#s.insert.run(sessionId, row.branch_id, sessionId, row.at, row.parent_id, row.body, now);
+    for (const row of add)
+      this.#s.insert.run(sessionId, row.branch_id, sessionId, row.at, row.parent_id, row.body, now);
     append.forEach((body, i) => this.#s.append.run(sessionId, keep + i, compactions[i] ? 1 : 0, body, now));
     const lastCompaction = (this.#s.lastCompaction.get(sessionId) as { seq: number | null }).seq;
     this.#row.setMessageCount(keep + append.length, lastCompaction);
@@ -63,7 +75,9 @@ export class SqliteBranches {
 
 function prepare(db: Database) {
   return {
-    list: db.prepare("SELECT branch_id, at, parent_id, body FROM glove_branches WHERE session_id = ? ORDER BY position"),
+    list: db.prepare(
+      "SELECT branch_id, at, parent_id, body FROM glove_branches WHERE session_id = ? ORDER BY position",
+    ),
     has: db.prepare("SELECT 1 FROM glove_branches WHERE session_id = ? AND branch_id = ?"),
     message: db.prepare("SELECT seq, body FROM glove_messages WHERE session_id = ? AND seq = ?"),
     truncate: db.prepare("DELETE FROM glove_messages WHERE session_id = ? AND seq >= ?"),
@@ -72,7 +86,9 @@ function prepare(db: Database) {
       `INSERT INTO glove_branches (session_id, branch_id, position, at, parent_id, body, created_at)
        VALUES (?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM glove_branches WHERE session_id = ?), ?, ?, ?, ?)`,
     ),
-    append: db.prepare("INSERT INTO glove_messages (session_id, seq, is_compaction, body, created_at) VALUES (?, ?, ?, ?, ?)"),
+    append: db.prepare(
+      "INSERT INTO glove_messages (session_id, seq, is_compaction, body, created_at) VALUES (?, ?, ?, ?, ?)",
+    ),
     lastCompaction: db.prepare("SELECT MAX(seq) AS seq FROM glove_messages WHERE session_id = ? AND is_compaction = 1"),
   };
 }

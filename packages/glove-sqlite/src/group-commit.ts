@@ -135,7 +135,10 @@ export class GroupCommit {
     try {
       if (owns) s.begin.run();
       // Alone in its transaction a write needs no savepoint: its throw rolls the transaction back.
-      outcomes = batch.length === 1 && owns ? [settle(batch[0]!.run)] : batch.map((write) => (write.isolate ? this.#isolated(write.run, s) : settle(write.run)));
+      outcomes =
+        batch.length === 1 && owns
+          ? [settle(batch[0]!.run)]
+          : batch.map((write) => (write.isolate ? this.#isolated(write.run, s) : settle(write.run)));
       if (owns && this.#db.inTransaction) {
         if (batch.length === 1 && !outcomes[0]!.ok) s.rollback.run();
         else {
@@ -144,7 +147,10 @@ export class GroupCommit {
         }
       } else if (owns) {
         // An error such as a full disk ended the whole transaction: nothing of the batch stands.
-        throw outcomes.find((outcome) => !outcome.ok)?.error ?? new GloveError("SQLite ended a group commit's transaction.", { code: "GLOVE_STORE" });
+        throw (
+          outcomes.find((outcome) => !outcome.ok)?.error ??
+          new GloveError("SQLite ended a group commit's transaction.", { code: "GLOVE_STORE" })
+        );
       }
     } catch (error) {
       if (owns && this.#db.inTransaction) s.rollback.run();

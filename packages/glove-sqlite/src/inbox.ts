@@ -24,7 +24,8 @@ export class SqliteInbox {
   }
 
   add(item: InboxItem): void {
-    const { id, tag, request, response, status, blocking, created_at, resolved_at } = this.#session.codec.checkInboxItem(item);
+    const { id, tag, request, response, status, blocking, created_at, resolved_at } =
+      this.#session.codec.checkInboxItem(item);
     this.#s.upsert.run({
       session_id: this.#session.sessionId,
       item_id: id,
@@ -81,7 +82,9 @@ function prepare(db: Database) {
          tag = excluded.tag, request = excluded.request, response = excluded.response, status = excluded.status,
          blocking = excluded.blocking, created_at = excluded.created_at, resolved_at = excluded.resolved_at`,
     ),
-    consume: db.prepare(`UPDATE glove_inbox SET status = 'consumed' WHERE session_id = ? AND item_id = ? AND status = 'resolved'`),
+    consume: db.prepare(
+      `UPDATE glove_inbox SET status = 'consumed' WHERE session_id = ? AND item_id = ? AND status = 'resolved'`,
+    ),
     exists: db.prepare(`SELECT 1 FROM glove_inbox WHERE session_id = ? AND item_id = ?`),
     update: db.prepare(
       `UPDATE glove_inbox SET

@@ -21,14 +21,22 @@ export function readMessagePage({ database, sessionId, offset, limit }: SqliteMe
   const invalid = (detail: string, code = "GLOVE_STORE_INVALID") => new SqliteStoreError(sessionId, detail, code);
   const [from, count] = checkedPage(offset, limit, invalid);
   GroupCommit.of(database)?.flushFor(sessionWritesKey(sessionId)); // a page read sees every write queued before it
-  const tables = database.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('glove_sessions', 'glove_messages')").get() as { n: number };
+  const tables = database
+    .prepare(
+      "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('glove_sessions', 'glove_messages')",
+    )
+    .get() as { n: number };
   if (tables.n < 2) return { messages: [], total: 0 };
-  const row = database.prepare("SELECT message_count FROM glove_sessions WHERE session_id = ?").get(sessionId) as { message_count: number } | undefined;
+  const row = database.prepare("SELECT message_count FROM glove_sessions WHERE session_id = ?").get(sessionId) as
+    { message_count: number } | undefined;
   if (!row) return { messages: [], total: 0 };
   const where = `SQLite database ${database.name}`;
   const codec = createRecordCodec({ error: invalid, where });
   const rows = database
     .prepare("SELECT seq, body FROM glove_messages WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq")
     .all(sessionId, from, from + count) as MessageRecord[];
-  return { messages: rows.map((r) => codec.decodeMessage(r, { in: where, table: "glove_messages" })), total: row.message_count };
+  return {
+    messages: rows.map((r) => codec.decodeMessage(r, { in: where, table: "glove_messages" })),
+    total: row.message_count,
+  };
 }

@@ -19,7 +19,9 @@ export class SqliteMessages {
     this.#row = row;
     this.#repair = repairInterruptedToolCalls;
     this.#s = statementsFor(session.db, prepare);
-    this.#appendBatch = session.db.transaction((msgs: Message[], bodies: string[]) => this.#appendInTransaction(msgs, bodies)).immediate;
+    this.#appendBatch = session.db.transaction((msgs: Message[], bodies: string[]) =>
+      this.#appendInTransaction(msgs, bodies),
+    ).immediate;
     this.#recordCall = session.db.transaction((msgs: Message[], bodies: string[], tokens: TokenConsumptionCounter) =>
       this.#appendInTransaction(msgs, bodies, tokens),
     ).immediate;
@@ -42,7 +44,11 @@ export class SqliteMessages {
    */
   page(offset: number, limit: number): MessagePageResult {
     const { sessionId } = this.#session;
-    const [from, count] = checkedPage(offset, limit, (detail) => new SqliteStoreError(sessionId, detail, "GLOVE_STORE_INVALID"));
+    const [from, count] = checkedPage(
+      offset,
+      limit,
+      (detail) => new SqliteStoreError(sessionId, detail, "GLOVE_STORE_INVALID"),
+    );
     const row = this.#s.count.get(sessionId) as { message_count: number } | undefined;
     if (!row) return { messages: [], total: 0 };
     return { messages: this.#range(from, from + count), total: row.message_count };
@@ -110,8 +116,12 @@ export class SqliteMessages {
 function prepare(db: Database) {
   return {
     from: db.prepare("SELECT seq, body FROM glove_messages WHERE session_id = ? AND seq >= ? ORDER BY seq"),
-    range: db.prepare("SELECT seq, body FROM glove_messages WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq"),
+    range: db.prepare(
+      "SELECT seq, body FROM glove_messages WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq",
+    ),
     count: db.prepare("SELECT message_count FROM glove_sessions WHERE session_id = ?"),
-    insert: db.prepare("INSERT INTO glove_messages (session_id, seq, is_compaction, body, created_at) VALUES (?, ?, ?, ?, ?)"),
+    insert: db.prepare(
+      "INSERT INTO glove_messages (session_id, seq, is_compaction, body, created_at) VALUES (?, ?, ?, ?, ?)",
+    ),
   };
 }

@@ -14,7 +14,8 @@ export class SqlitePermissions {
   }
 
   get(toolName: string): PermissionStatus {
-    const row = this.#s.get.get(this.#session.sessionId, this.#session.codec.checkToolName(toolName)) as { status: unknown } | undefined;
+    const row = this.#s.get.get(this.#session.sessionId, this.#session.codec.checkToolName(toolName)) as
+      { status: unknown } | undefined;
     return this.#session.codec.decodePermission(toolName, row?.status);
   }
 

@@ -23,7 +23,9 @@ export function migrate(db: Database, sessionId: string, where: string): void {
       .get("glove_schema_version");
     let current = 0;
     if (hasVersionTable) {
-      current = policy.recorded(db.prepare("SELECT version FROM glove_schema_version").all() as Array<{ version: unknown }>);
+      current = policy.recorded(
+        db.prepare("SELECT version FROM glove_schema_version").all() as Array<{ version: unknown }>,
+      );
     } else {
       const stray = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'glove\\_%' ESCAPE '\\'")

@@ -25,7 +25,9 @@ export class SqliteSessionRow {
   constructor(session: SqliteSession) {
     this.#session = session;
     this.#s = statementsFor(session.db, prepare);
-    this.#addTokens = session.db.transaction((tokensIn: number, tokensOut: number) => this.#addTokensChecked(tokensIn, tokensOut)).immediate;
+    this.#addTokens = session.db.transaction((tokensIn: number, tokensOut: number) =>
+      this.#addTokensChecked(tokensIn, tokensOut),
+    ).immediate;
   }
 
   /** Creates the row when missing; `child` records where a sub-store sits. */
@@ -72,7 +74,10 @@ export class SqliteSessionRow {
     // Every model call adds tokens: one statement where the row passes `read`'s checks and the
     // total stays in range (the statement is atomic, as the transaction is); anything else takes
     // the checked transaction, which recreates a missing row or refuses as before.
-    if (this.#s.addTokensIfSound.run(tokens_in, tokens_out, this.#session.sessionId, tokens_in + tokens_out).changes === 1) return;
+    if (
+      this.#s.addTokensIfSound.run(tokens_in, tokens_out, this.#session.sessionId, tokens_in + tokens_out).changes === 1
+    )
+      return;
     this.#addTokens(tokens_in, tokens_out);
   }
 
@@ -110,9 +115,15 @@ function prepare(db: Database) {
        VALUES (@session_id, @parent_id, @namespace, @durable, @created_at)
        ON CONFLICT (session_id) DO NOTHING`,
     ),
-    read: db.prepare("SELECT message_count, last_compaction_seq, tokens_in, tokens_out, turns FROM glove_sessions WHERE session_id = ?"),
-    setMessageCount: db.prepare("UPDATE glove_sessions SET message_count = ?, last_compaction_seq = ? WHERE session_id = ?"),
-    addTokens: db.prepare("UPDATE glove_sessions SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ? WHERE session_id = ?"),
+    read: db.prepare(
+      "SELECT message_count, last_compaction_seq, tokens_in, tokens_out, turns FROM glove_sessions WHERE session_id = ?",
+    ),
+    setMessageCount: db.prepare(
+      "UPDATE glove_sessions SET message_count = ?, last_compaction_seq = ? WHERE session_id = ?",
+    ),
+    addTokens: db.prepare(
+      "UPDATE glove_sessions SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ? WHERE session_id = ?",
+    ),
     addTokensIfSound: db.prepare(
       `UPDATE glove_sessions SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ?
        WHERE session_id = ? AND ${INTEGER_COLUMNS.map((c) => `typeof(${c}) = 'integer' AND ${c} BETWEEN 0 AND ${MAX_SAFE}`).join(" AND ")}
@@ -123,6 +134,8 @@ function prepare(db: Database) {
        WHERE session_id = ?`,
     ),
     incrementTurn: db.prepare("UPDATE glove_sessions SET turns = turns + 1 WHERE session_id = ?"),
-    resetCounters: db.prepare("UPDATE glove_sessions SET tokens_in = 0, tokens_out = 0, turns = 0 WHERE session_id = ?"),
+    resetCounters: db.prepare(
+      "UPDATE glove_sessions SET tokens_in = 0, tokens_out = 0, turns = 0 WHERE session_id = ?",
+    ),
   };
 }

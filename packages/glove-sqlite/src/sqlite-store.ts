@@ -21,7 +21,14 @@ import type {
   WaitOutcome,
   WaitSettlement,
 } from "glove-core";
-import { ConfigurationError, createRecordCodec, recordModelCallInSteps, requireSessionId, runsOwnModelCallSteps, subStoreSession } from "glove-core";
+import {
+  ConfigurationError,
+  createRecordCodec,
+  recordModelCallInSteps,
+  requireSessionId,
+  runsOwnModelCallSteps,
+  subStoreSession,
+} from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import { GroupCommit, sessionWritesKey } from "./group-commit.js";
 import { SqliteInbox } from "./inbox.js";
@@ -91,14 +98,21 @@ export class SqliteStore implements StoreAdapter {
   /** @internal sub-store constructor */
   constructor(options: SqliteStoreOptions, child: SubStoreInfo);
   constructor(options: SqliteStoreOptions, child?: SubStoreInfo) {
-    const sessionId = requireSessionId("SqliteStore", options.sessionId, (displayId, detail) => new SqliteStoreError(displayId, detail, "GLOVE_STORE_INVALID"));
+    const sessionId = requireSessionId(
+      "SqliteStore",
+      options.sessionId,
+      (displayId, detail) => new SqliteStoreError(displayId, detail, "GLOVE_STORE_INVALID"),
+    );
     this.identifier = sessionId;
     this.#options = options;
     if (options.database) {
       this.db = options.database;
       this.#ownsDb = false;
     } else {
-      if (!options.dbPath) throw new ConfigurationError(`SqliteStore session "${sessionId}": pass dbPath (a file or ":memory:") or database.`);
+      if (!options.dbPath)
+        throw new ConfigurationError(
+          `SqliteStore session "${sessionId}": pass dbPath (a file or ":memory:") or database.`,
+        );
       this.db = openDatabase(options.dbPath, sessionId);
       this.#ownsDb = true;
     }

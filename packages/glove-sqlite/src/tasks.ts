@@ -14,33 +14,41 @@ export class SqliteTasks {
   }
 
   list(): Task[] {
-    return (this.#s.list.all(this.#session.sessionId) as TaskRecord[]).map((row) => this.#session.codec.decodeTask(row));
+    return (this.#s.list.all(this.#session.sessionId) as TaskRecord[]).map((row) =>
+      this.#session.codec.decodeTask(row),
+    );
   }
 
   /** Appends new tasks; a task whose id exists is replaced in place. */
   /** Every task is checked before any is written (GLOVE_STORE_INVALID refuses the whole list). */
   add(tasks: Task[]): void {
     const checked = this.#session.codec.checkTasks(tasks);
-    this.#session.db.transaction(() => {
-      for (const task of checked) this.#upsert(task);
-    }).immediate();
+    this.#session.db
+      .transaction(() => {
+        for (const task of checked) this.#upsert(task);
+      })
+      .immediate();
   }
 
   replace(tasks: Task[]): void {
     const checked = this.#session.codec.checkTasks(tasks);
-    this.#session.db.transaction(() => {
-      this.#s.deleteAll.run(this.#session.sessionId);
-      for (const task of checked) this.#upsert(task);
-    }).immediate();
+    this.#session.db
+      .transaction(() => {
+        this.#s.deleteAll.run(this.#session.sessionId);
+        for (const task of checked) this.#upsert(task);
+      })
+      .immediate();
   }
 
   update(taskId: string, updates: Partial<Task>): void {
     const { codec, sessionId } = this.#session;
     codec.checkId("task", taskId);
-    this.#session.db.transaction(() => {
-      const row = this.#s.one.get(sessionId, taskId) as TaskRecord | undefined;
-      this.#upsert(codec.mergeTaskUpdate(row && codec.decodeTask(row), taskId, updates));
-    }).immediate();
+    this.#session.db
+      .transaction(() => {
+        const row = this.#s.one.get(sessionId, taskId) as TaskRecord | undefined;
+        this.#upsert(codec.mergeTaskUpdate(row && codec.decodeTask(row), taskId, updates));
+      })
+      .immediate();
   }
 
   /** Writes a checked task. */
@@ -52,8 +60,12 @@ export class SqliteTasks {
 
 function prepare(db: Database) {
   return {
-    list: db.prepare("SELECT task_id, content, active_form, status FROM glove_tasks WHERE session_id = ? ORDER BY position"),
-    one: db.prepare("SELECT task_id, content, active_form, status FROM glove_tasks WHERE session_id = ? AND task_id = ?"),
+    list: db.prepare(
+      "SELECT task_id, content, active_form, status FROM glove_tasks WHERE session_id = ? ORDER BY position",
+    ),
+    one: db.prepare(
+      "SELECT task_id, content, active_form, status FROM glove_tasks WHERE session_id = ? AND task_id = ?",
+    ),
     deleteAll: db.prepare("DELETE FROM glove_tasks WHERE session_id = ?"),
     upsert: db.prepare(
       `INSERT INTO glove_tasks (session_id, task_id, position, content, active_form, status)

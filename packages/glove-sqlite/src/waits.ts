@@ -40,7 +40,11 @@ export class SqliteWaits {
 
   list(filter?: WaitFilter): StoredWait[] {
     const { status, toolCallId } = this.#session.codec.checkWaitFilter(filter);
-    const rows = this.#s.list.all({ session_id: this.#session.sessionId, status: status ?? null, tool_call_id: toolCallId ?? null }) as WaitRecord[];
+    const rows = this.#s.list.all({
+      session_id: this.#session.sessionId,
+      status: status ?? null,
+      tool_call_id: toolCallId ?? null,
+    }) as WaitRecord[];
     return rows.map((row) => this.#session.codec.decodeWait(row));
   }
 }

@@ -23,7 +23,20 @@ describe("SqliteStore conformance", () => {
       for (const store of open) store.close();
       open = [];
     },
-    require: ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage", "branches", "recordModelCall"],
+    require: [
+      "tasks",
+      "replaceTasks",
+      "permissions",
+      "inbox",
+      "consumeInboxItem",
+      "waits",
+      "subAgentStores",
+      "messageCount",
+      "messagesSinceLastCompaction",
+      "messagePage",
+      "branches",
+      "recordModelCall",
+    ],
   });
   for (const c of cases) it(c.name, c.run);
 });
@@ -41,7 +54,20 @@ describe("SqliteStore conformance, group commit on one shared connection (as glo
       shared = undefined;
       rmSync(join(dir, "group-commit.db"), { force: true });
     },
-    require: ["tasks", "replaceTasks", "permissions", "inbox", "consumeInboxItem", "waits", "subAgentStores", "messageCount", "messagesSinceLastCompaction", "messagePage", "branches", "recordModelCall"],
+    require: [
+      "tasks",
+      "replaceTasks",
+      "permissions",
+      "inbox",
+      "consumeInboxItem",
+      "waits",
+      "subAgentStores",
+      "messageCount",
+      "messagesSinceLastCompaction",
+      "messagePage",
+      "branches",
+      "recordModelCall",
+    ],
   });
   for (const c of cases) it(c.name, c.run);
 });

@@ -36,11 +36,19 @@ afterAll(() => {
 });
 
 describe("durable questions, the process killed at every await point (SQLite)", () => {
-  it.each(["async", "sync"] as const)("one crash at each store call of the turn, landed or not (UI answers %s)", { timeout: SLOW_WORK_MS }, async (ui) => {
-    await checkEveryCrashPoint(ui, conversation);
-  });
+  it.each(["async", "sync"] as const)(
+    "one crash at each store call of the turn, landed or not (UI answers %s)",
+    { timeout: SLOW_WORK_MS },
+    async (ui) => {
+      await checkEveryCrashPoint(ui, conversation);
+    },
+  );
 
-  it("up to three crashes in a row, the processes taking over dying too (fast-check)", { timeout: SLOW_WORK_MS }, async () => {
-    await checkCrashSequences(Number(process.env.GLOVE_FUZZ_RUNS ?? 100), conversation);
-  });
+  it(
+    "up to three crashes in a row, the processes taking over dying too (fast-check)",
+    { timeout: SLOW_WORK_MS },
+    async () => {
+      await checkCrashSequences(Number(process.env.GLOVE_FUZZ_RUNS ?? 100), conversation);
+    },
+  );
 });

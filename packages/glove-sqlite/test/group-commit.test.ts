@@ -33,21 +33,27 @@ const MAX_TOKENS = Number.MAX_SAFE_INTEGER;
 describe("GroupCommit on one connection", () => {
   it("writes from many conversations in one turn of the loop are one commit; each resolves only once another connection can read it", async () => {
     const { path, db } = openFile();
-    const stores = Array.from({ length: 10 }, (_, i) => new SqliteStore({ database: db, sessionId: `c${i}`, groupCommit: true }));
+    const stores = Array.from(
+      { length: 10 },
+      (_, i) => new SqliteStore({ database: db, sessionId: `c${i}`, groupCommit: true }),
+    );
     const group = GroupCommit.of(db)!;
     const observer = new BetterSqlite3(path, { readonly: true });
     const rows = () => (observer.prepare("SELECT count(*) AS n FROM glove_messages").get() as { n: number }).n;
     const before = group.commits;
 
     const seenAtResolve: number[] = [];
-    const writes = stores.map((store, i) => store.appendMessages([text(`hello ${i}`)]).then(() => seenAtResolve.push(rows())));
+    const writes = stores.map((store, i) =>
+      store.appendMessages([text(`hello ${i}`)]).then(() => seenAtResolve.push(rows())),
+    );
     expect(group.pending).toBe(10);
     expect(rows()).toBe(0); // queued, not yet in the file
     await Promise.all(writes);
 
     expect(group.commits - before).toBe(1);
     expect(seenAtResolve).toEqual(Array(10).fill(10));
-    for (const [i, store] of stores.entries()) expect((await store.getMessages()).map((m) => m.text)).toEqual([`hello ${i}`]);
+    for (const [i, store] of stores.entries())
+      expect((await store.getMessages()).map((m) => m.text)).toEqual([`hello ${i}`]);
     observer.close();
     db.close();
   });
@@ -76,7 +82,9 @@ describe("GroupCommit on one connection", () => {
   it("an append refused halfway (its second message) leaves none of its messages, in a batch with others' writes", async () => {
     const { db } = openFile();
     const [a, b] = ["a", "b"].map((sessionId) => new SqliteStore({ database: db, sessionId, groupCommit: true }));
-    db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON glove_messages WHEN NEW.body LIKE '%refuse me%' BEGIN SELECT RAISE(ABORT, 'refused by a trigger'); END`);
+    db.exec(
+      `CREATE TRIGGER refuse BEFORE INSERT ON glove_messages WHEN NEW.body LIKE '%refuse me%' BEGIN SELECT RAISE(ABORT, 'refused by a trigger'); END`,
+    );
     const results = await Promise.allSettled([
       a!.appendMessages([text("a before")]),
       b!.appendMessages([text("kept?"), text("refuse me")]),
@@ -173,12 +181,30 @@ type Op =
 const SESSIONS = 3;
 const session = fc.integer({ min: 0, max: SESSIONS - 1 });
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant("append" as const), session, texts: fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant("append" as const),
+    session,
+    texts: fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }),
+  }),
   // Large amounts make some adds overflow 2^53 − 1 when they run: refusals happen inside batches.
-  fc.record({ kind: fc.constant("tokens" as const), session, amount: fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constant(2 ** 52)) }),
+  fc.record({
+    kind: fc.constant("tokens" as const),
+    session,
+    amount: fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constant(2 ** 52)),
+  }),
   fc.record({ kind: fc.constant("turn" as const), session }),
-  fc.record({ kind: fc.constant("permission" as const), session, tool: fc.constantFrom("a", "b"), status: fc.constantFrom("granted" as const, "denied" as const) }),
-  fc.record({ kind: fc.constant("task" as const), session, id: fc.constantFrom("t1", "t2"), status: fc.constantFrom("pending" as const, "completed" as const) }),
+  fc.record({
+    kind: fc.constant("permission" as const),
+    session,
+    tool: fc.constantFrom("a", "b"),
+    status: fc.constantFrom("granted" as const, "denied" as const),
+  }),
+  fc.record({
+    kind: fc.constant("task" as const),
+    session,
+    id: fc.constantFrom("t1", "t2"),
+    status: fc.constantFrom("pending" as const, "completed" as const),
+  }),
   fc.record({ kind: fc.constant("count" as const), session }),
 );
 
@@ -210,55 +236,76 @@ async function stateOf(store: SqliteStore) {
 }
 
 const outcome = (r: PromiseSettledResult<unknown>) =>
-  r.status === "fulfilled" ? { ok: r.value ?? null } : { error: GloveError.isInstance(r.reason) ? r.reason.code : String(r.reason) };
+  r.status === "fulfilled"
+    ? { ok: r.value ?? null }
+    : { error: GloveError.isInstance(r.reason) ? r.reason.code : String(r.reason) };
 
 describe("GroupCommit against writes committed one by one (fast-check)", () => {
-  it("random turns of the loop, each with several conversations' writes and reads at once: same outcome per call, same state", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 }), async (ticks) => {
-        const grouped = openFile();
-        const plain = openFile();
-        const g = Array.from({ length: SESSIONS }, (_, i) => new SqliteStore({ database: grouped.db, sessionId: `s${i}`, groupCommit: true }));
-        const p = Array.from({ length: SESSIONS }, (_, i) => new SqliteStore({ database: plain.db, sessionId: `s${i}` }));
-        try {
-          for (const tick of ticks) {
-            // Grouped: the whole tick issued at once; plain: one call after the other, each awaited.
-            const together = await Promise.allSettled(tick.map((o) => run(g[o.session]!, o)));
-            const oneByOne: Array<PromiseSettledResult<unknown>> = [];
-            for (const o of tick) oneByOne.push(...(await Promise.allSettled([run(p[o.session]!, o)])));
-            expect(together.map(outcome)).toEqual(oneByOne.map(outcome));
-          }
-          for (let i = 0; i < SESSIONS; i++) expect(await stateOf(g[i]!)).toEqual(await stateOf(p[i]!));
-        } finally {
-          grouped.db.close();
-          plain.db.close();
-        }
-      }),
-      { numRuns: Number(process.env.GLOVE_FUZZ_RUNS ?? 60) },
-    );
-  }, SLOW_WORK_MS);
+  it(
+    "random turns of the loop, each with several conversations' writes and reads at once: same outcome per call, same state",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.array(op, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 }),
+          async (ticks) => {
+            const grouped = openFile();
+            const plain = openFile();
+            const g = Array.from(
+              { length: SESSIONS },
+              (_, i) => new SqliteStore({ database: grouped.db, sessionId: `s${i}`, groupCommit: true }),
+            );
+            const p = Array.from(
+              { length: SESSIONS },
+              (_, i) => new SqliteStore({ database: plain.db, sessionId: `s${i}` }),
+            );
+            try {
+              for (const tick of ticks) {
+                // Grouped: the whole tick issued at once; plain: one call after the other, each awaited.
+                const together = await Promise.allSettled(tick.map((o) => run(g[o.session]!, o)));
+                const oneByOne: Array<PromiseSettledResult<unknown>> = [];
+                for (const o of tick) oneByOne.push(...(await Promise.allSettled([run(p[o.session]!, o)])));
+                expect(together.map(outcome)).toEqual(oneByOne.map(outcome));
+              }
+              for (let i = 0; i < SESSIONS; i++) expect(await stateOf(g[i]!)).toEqual(await stateOf(p[i]!));
+            } finally {
+              grouped.db.close();
+              plain.db.close();
+            }
+          },
+        ),
+        { numRuns: Number(process.env.GLOVE_FUZZ_RUNS ?? 60) },
+      );
+    },
+    SLOW_WORK_MS,
+  );
 });
 
 describe("GroupCommit under SIGKILL", () => {
   beforeAll(() => buildForChildProcesses("packages/glove-sqlite"), SLOW_WORK_MS);
 
-  it("a process killed while eight conversations record model calls at once: every acknowledged call is stored, every call whole", { timeout: SLOW_WORK_MS }, async () => {
-    const { path, db } = openFile();
-    db.close();
-    const script = fileURLToPath(new URL("./fixtures/group-commit-calls.mjs", import.meta.url));
-    for (const afterMs of [0, 11, 29]) {
-      const acked = await killAfterAcks(script, [path, "8"], afterMs);
-      const reopened = new BetterSqlite3(path);
-      for (let i = 0; i < 8; i++) {
-        const store = new SqliteStore({ database: reopened, sessionId: `session-${i}` });
-        const turns = await store.getTurnCount();
-        expect(turns).toBeGreaterThanOrEqual(acked.get(`session-${i}`) ?? 0);
-        expect((await store.getMessages()).map((m) => m.text)).toEqual(Array.from({ length: turns }, (_, t) => [`${t}:0`, `${t}:1`]).flat());
-        expect(await store.getTokenCount()).toBe(4 * turns);
+  it(
+    "a process killed while eight conversations record model calls at once: every acknowledged call is stored, every call whole",
+    { timeout: SLOW_WORK_MS },
+    async () => {
+      const { path, db } = openFile();
+      db.close();
+      const script = fileURLToPath(new URL("./fixtures/group-commit-calls.mjs", import.meta.url));
+      for (const afterMs of [0, 11, 29]) {
+        const acked = await killAfterAcks(script, [path, "8"], afterMs);
+        const reopened = new BetterSqlite3(path);
+        for (let i = 0; i < 8; i++) {
+          const store = new SqliteStore({ database: reopened, sessionId: `session-${i}` });
+          const turns = await store.getTurnCount();
+          expect(turns).toBeGreaterThanOrEqual(acked.get(`session-${i}`) ?? 0);
+          expect((await store.getMessages()).map((m) => m.text)).toEqual(
+            Array.from({ length: turns }, (_, t) => [`${t}:0`, `${t}:1`]).flat(),
+          );
+          expect(await store.getTokenCount()).toBe(4 * turns);
+        }
+        reopened.close();
       }
-      reopened.close();
-    }
-  });
+    },
+  );
 });
 
 /** Runs the child until it has acknowledged 200 calls, waits `afterMs`, kills it; the last acknowledged turn count per session. */
@@ -270,7 +317,10 @@ async function killAfterAcks(script: string, args: string[], afterMs: number): P
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the child never acknowledged 200 calls; stderr: ${stderr}`)), PROMPT_WAIT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the child never acknowledged 200 calls; stderr: ${stderr}`)),
+      PROMPT_WAIT_MS,
+    );
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       if (stdout.includes("RECORDING")) {

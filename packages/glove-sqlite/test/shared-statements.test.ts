@@ -71,12 +71,21 @@ describe("stores on one connection share prepared statements", () => {
   it("a model call writes its rows and updates the session row once, on statements prepared once", async () => {
     const db = open();
     const store = new SqliteStore({ database: db, sessionId: "call" });
-    await store.recordModelCall({ messages: [{ sender: "agent", text: "warm" }], tokens: { tokens_in: 1, tokens_out: 1 } });
+    await store.recordModelCall({
+      messages: [{ sender: "agent", text: "warm" }],
+      tokens: { tokens_in: 1, tokens_out: 1 },
+    });
     const changes = db.prepare("SELECT total_changes() AS n");
     const before = (changes.get() as { n: number }).n;
     const prepared = countPrepares(db);
     for (let i = 0; i < 3; i++) {
-      await store.recordModelCall({ messages: [{ sender: "agent", text: `a${i}` }, { sender: "agent", text: `b${i}` }], tokens: { tokens_in: 2, tokens_out: 1 } });
+      await store.recordModelCall({
+        messages: [
+          { sender: "agent", text: `a${i}` },
+          { sender: "agent", text: `b${i}` },
+        ],
+        tokens: { tokens_in: 2, tokens_out: 1 },
+      });
     }
     expect(prepared.count).toBe(0);
     // Per call: two message rows and one update of the session row (the three calls made three).
@@ -86,19 +95,22 @@ describe("stores on one connection share prepared statements", () => {
 
   it("interleaved writes through many stores on one database land in their own sessions (property)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.nat({ max: 4 }), fc.string({ maxLength: 12 })), { maxLength: 40 }), async (writes) => {
-        const db = open();
-        const stores = Array.from({ length: 5 }, (_, i) => new SqliteStore({ database: db, sessionId: `s${i}` }));
-        const expected: string[][] = stores.map(() => []);
-        for (const [i, text] of writes) {
-          await stores[i]!.appendMessages([{ sender: "user", text }]);
-          expected[i]!.push(text);
-        }
-        for (const [i, store] of stores.entries()) {
-          expect((await store.getMessages()).map((m) => m.text)).toEqual(expected[i]);
-          expect(await store.messageCount()).toBe(expected[i]!.length);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat({ max: 4 }), fc.string({ maxLength: 12 })), { maxLength: 40 }),
+        async (writes) => {
+          const db = open();
+          const stores = Array.from({ length: 5 }, (_, i) => new SqliteStore({ database: db, sessionId: `s${i}` }));
+          const expected: string[][] = stores.map(() => []);
+          for (const [i, text] of writes) {
+            await stores[i]!.appendMessages([{ sender: "user", text }]);
+            expected[i]!.push(text);
+          }
+          for (const [i, store] of stores.entries()) {
+            expect((await store.getMessages()).map((m) => m.text)).toEqual(expected[i]);
+            expect(await store.messageCount()).toBe(expected[i]!.length);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });

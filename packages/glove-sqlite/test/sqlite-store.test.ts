@@ -35,7 +35,9 @@ describe("SqliteStore", () => {
     const dbPath = fresh();
     const store = open(dbPath, "s");
     expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(raw(dbPath).prepare("SELECT version FROM glove_schema_version").all()).toEqual([{ version: SCHEMA_VERSION }]);
+    expect(raw(dbPath).prepare("SELECT version FROM glove_schema_version").all()).toEqual([
+      { version: SCHEMA_VERSION },
+    ]);
   });
 
   it("refuses a newer schema version with an error naming the session, and changes nothing", async () => {
@@ -43,7 +45,9 @@ describe("SqliteStore", () => {
     const first = open(dbPath, "s");
     await first.appendMessages([{ sender: "user", text: "keep me" }]);
     first.close();
-    raw(dbPath).prepare("UPDATE glove_schema_version SET version = ?").run(SCHEMA_VERSION + 1);
+    raw(dbPath)
+      .prepare("UPDATE glove_schema_version SET version = ?")
+      .run(SCHEMA_VERSION + 1);
     let error: unknown;
     try {
       open(dbPath, "customer-42");
@@ -53,34 +57,53 @@ describe("SqliteStore", () => {
     expect(error).toBeInstanceOf(SqliteStoreError);
     expect(GloveError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(
-      new RegExp(`^SqliteStore session "customer-42": SQLite database .*store\\.db has schema version ${SCHEMA_VERSION + 1}, newer than this glove-sqlite supports \\(${SCHEMA_VERSION}\\).*upgrade.*Nothing was changed`),
+      new RegExp(
+        `^SqliteStore session "customer-42": SQLite database .*store\\.db has schema version ${SCHEMA_VERSION + 1}, newer than this glove-sqlite supports \\(${SCHEMA_VERSION}\\).*upgrade.*Nothing was changed`,
+      ),
     );
     const db = raw(dbPath);
     expect(db.prepare("SELECT version FROM glove_schema_version").get()).toEqual({ version: SCHEMA_VERSION + 1 });
-    expect(db.prepare("SELECT body FROM glove_messages").all()).toEqual([{ body: JSON.stringify({ sender: "user", text: "keep me" }) }]);
+    expect(db.prepare("SELECT body FROM glove_messages").all()).toEqual([
+      { body: JSON.stringify({ sender: "user", text: "keep me" }) },
+    ]);
   });
 
   it("refuses an unreadable schema version table and Glove tables without one", () => {
     const a = fresh();
     open(a, "s").close();
     raw(a).prepare("INSERT INTO glove_schema_version (version) VALUES (7)").run();
-    expect(() => open(a, "sess-a")).toThrow(/SqliteStore session "sess-a": the schema version table .* is unreadable \(2 rows/);
+    expect(() => open(a, "sess-a")).toThrow(
+      /SqliteStore session "sess-a": the schema version table .* is unreadable \(2 rows/,
+    );
 
     const b = join(dir, "other.db");
     raw(b).prepare("CREATE TABLE glove_messages (x TEXT)").run();
-    expect(() => open(b, "sess-b")).toThrow(/SqliteStore session "sess-b": .* has Glove tables \(glove_messages\) but no glove_schema_version table/);
-    expect(raw(b).prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([{ name: "glove_messages" }]);
+    expect(() => open(b, "sess-b")).toThrow(
+      /SqliteStore session "sess-b": .* has Glove tables \(glove_messages\) but no glove_schema_version table/,
+    );
+    expect(raw(b).prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([
+      { name: "glove_messages" },
+    ]);
   });
 
   it("reports a corrupt message row with the session and row, and leaves it in place", async () => {
     const dbPath = fresh();
     const store = open(dbPath, "chat-7");
-    await store.appendMessages([{ sender: "user", text: "one" }, { sender: "agent", text: "two" }, { sender: "user", text: "three" }]);
+    await store.appendMessages([
+      { sender: "user", text: "one" },
+      { sender: "agent", text: "two" },
+      { sender: "user", text: "three" },
+    ]);
     const db = raw(dbPath);
     db.prepare("UPDATE glove_messages SET body = ? WHERE session_id = ? AND seq = 1").run("{not json", "chat-7");
-    await expect(store.getMessages()).rejects.toThrow(/^SqliteStore session "chat-7": message 1 in SQLite database .* is corrupt: the body is not valid JSON/);
+    await expect(store.getMessages()).rejects.toThrow(
+      /^SqliteStore session "chat-7": message 1 in SQLite database .* is corrupt: the body is not valid JSON/,
+    );
     await expect(store.getMessagesSinceLastCompaction()).rejects.toThrow(/session "chat-7".*corrupt/);
-    db.prepare("UPDATE glove_messages SET body = ? WHERE session_id = ? AND seq = 1").run(JSON.stringify({ sender: "robot", text: "x" }), "chat-7");
+    db.prepare("UPDATE glove_messages SET body = ? WHERE session_id = ? AND seq = 1").run(
+      JSON.stringify({ sender: "robot", text: "x" }),
+      "chat-7",
+    );
     await expect(store.getMessages()).rejects.toThrow(/message 1 .* is corrupt: sender is "robot"/);
     expect(db.prepare("SELECT COUNT(*) AS n FROM glove_messages").get()).toEqual({ n: 3 });
   });
@@ -88,7 +111,16 @@ describe("SqliteStore", () => {
   it("reports corrupt inbox, task and counter rows with the session", async () => {
     const dbPath = fresh();
     const store = open(dbPath, "chat-8");
-    await store.addInboxItem({ id: "i1", tag: "t", request: "r", response: null, status: "pending", blocking: false, created_at: "2026-01-01T00:00:00Z", resolved_at: null });
+    await store.addInboxItem({
+      id: "i1",
+      tag: "t",
+      request: "r",
+      response: null,
+      status: "pending",
+      blocking: false,
+      created_at: "2026-01-01T00:00:00Z",
+      resolved_at: null,
+    });
     await store.addTasks([{ id: "t1", content: "c", activeForm: "a", status: "pending" }]);
     const db = raw(dbPath);
     db.pragma("ignore_check_constraints = ON");
@@ -97,7 +129,9 @@ describe("SqliteStore", () => {
     db.prepare("UPDATE glove_sessions SET turns = 'many'").run();
     await expect(store.getInboxItems()).rejects.toThrow(/SqliteStore session "chat-8": inbox item "i1" .* is corrupt/);
     await expect(store.getTasks()).rejects.toThrow(/SqliteStore session "chat-8": task "t1" .* is corrupt/);
-    await expect(store.getTurnCount()).rejects.toThrow(/SqliteStore session "chat-8": the session row .* is corrupt: turns is "many"/);
+    await expect(store.getTurnCount()).rejects.toThrow(
+      /SqliteStore session "chat-8": the session row .* is corrupt: turns is "many"/,
+    );
   });
 
   // addTokens is one guarded UPDATE when the row is sound: every other case must still end as the checked path did.
@@ -108,9 +142,17 @@ describe("SqliteStore", () => {
     expect(await store.getTokenCount()).toBe(5);
     const db = raw(dbPath);
     db.pragma("ignore_check_constraints = ON");
-    const tokens = () => db.prepare("SELECT tokens_in, tokens_out FROM glove_sessions WHERE session_id = 'tokens'").get();
-    for (const [column, value] of [["turns", "'many'"], ["message_count", "-1"], ["tokens_in", "1.5"], ["tokens_out", "9007199254740993"]] as const) {
-      const before = db.prepare(`SELECT ${column} AS v FROM glove_sessions WHERE session_id = 'tokens'`).get() as { v: unknown };
+    const tokens = () =>
+      db.prepare("SELECT tokens_in, tokens_out FROM glove_sessions WHERE session_id = 'tokens'").get();
+    for (const [column, value] of [
+      ["turns", "'many'"],
+      ["message_count", "-1"],
+      ["tokens_in", "1.5"],
+      ["tokens_out", "9007199254740993"],
+    ] as const) {
+      const before = db.prepare(`SELECT ${column} AS v FROM glove_sessions WHERE session_id = 'tokens'`).get() as {
+        v: unknown;
+      };
       db.prepare(`UPDATE glove_sessions SET ${column} = ${value} WHERE session_id = 'tokens'`).run();
       const snapshot = tokens();
       const error = await store.addTokens({ tokens_in: 1, tokens_out: 1 }).catch((e: unknown) => e);
@@ -118,8 +160,12 @@ describe("SqliteStore", () => {
       expect(tokens(), column).toEqual(snapshot);
       db.prepare(`UPDATE glove_sessions SET ${column} = ? WHERE session_id = 'tokens'`).run(before.v);
     }
-    db.prepare("UPDATE glove_sessions SET tokens_in = ?, tokens_out = 0 WHERE session_id = 'tokens'").run(Number.MAX_SAFE_INTEGER - 3);
-    await expect(store.addTokens({ tokens_in: 2, tokens_out: 2 })).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
+    db.prepare("UPDATE glove_sessions SET tokens_in = ?, tokens_out = 0 WHERE session_id = 'tokens'").run(
+      Number.MAX_SAFE_INTEGER - 3,
+    );
+    await expect(store.addTokens({ tokens_in: 2, tokens_out: 2 })).rejects.toMatchObject({
+      code: "GLOVE_STORE_INVALID",
+    });
     await store.addTokens({ tokens_in: 2, tokens_out: 1 });
     expect(await store.getTokenCount()).toBe(Number.MAX_SAFE_INTEGER);
     db.prepare("DELETE FROM glove_sessions WHERE session_id = 'tokens'").run();
@@ -133,27 +179,53 @@ describe("SqliteStore", () => {
     const store = open(dbPath, "s");
     await store.appendMessages([
       { sender: "user", text: "run it" },
-      { sender: "agent", text: "", tool_calls: [{ tool_name: "slow", id: "c1", input_args: {} }, { tool_name: "other", input_args: 1 }] },
+      {
+        sender: "agent",
+        text: "",
+        tool_calls: [
+          { tool_name: "slow", id: "c1", input_args: {} },
+          { tool_name: "other", input_args: 1 },
+        ],
+      },
     ]);
     // Another reader does not trigger the repair; only the next append does.
     expect(await open(dbPath, "s").messageCount()).toBe(2);
     await open(dbPath, "s").appendMessages([{ sender: "user", text: "are you there?" }]);
     expect(await store.getMessages()).toEqual([
       { sender: "user", text: "run it" },
-      { sender: "agent", text: "", tool_calls: [{ tool_name: "slow", id: "c1", input_args: {} }, { tool_name: "other", input_args: 1 }] },
+      {
+        sender: "agent",
+        text: "",
+        tool_calls: [
+          { tool_name: "slow", id: "c1", input_args: {} },
+          { tool_name: "other", input_args: 1 },
+        ],
+      },
       {
         sender: "user",
         text: "",
         tool_results: [
-          { tool_name: "slow", call_id: "c1", result: { status: "aborted", data: null, message: INTERRUPTED_TOOL_MESSAGE } },
+          {
+            tool_name: "slow",
+            call_id: "c1",
+            result: { status: "aborted", data: null, message: INTERRUPTED_TOOL_MESSAGE },
+          },
           { tool_name: "other", result: { status: "aborted", data: null, message: INTERRUPTED_TOOL_MESSAGE } },
         ],
       },
       { sender: "user", text: "are you there?" },
     ]);
     // Results appended normally are never doubled.
-    await store.appendMessages([{ sender: "agent", text: "", tool_calls: [{ tool_name: "x", id: "c2", input_args: {} }] }]);
-    await store.appendMessages([{ sender: "user", text: "", tool_results: [{ tool_name: "x", call_id: "c2", result: { status: "success", data: 1 } }] }]);
+    await store.appendMessages([
+      { sender: "agent", text: "", tool_calls: [{ tool_name: "x", id: "c2", input_args: {} }] },
+    ]);
+    await store.appendMessages([
+      {
+        sender: "user",
+        text: "",
+        tool_results: [{ tool_name: "x", call_id: "c2", result: { status: "success", data: 1 } }],
+      },
+    ]);
     expect((await store.getMessages()).length).toBe(6);
     expect(await store.messageCount()).toBe(6);
   });
@@ -174,14 +246,19 @@ describe("SqliteStore", () => {
     ]);
     await store.appendMessages([{ sender: "user", text: "are you there?" }]);
     const repaired = (await store.getMessages())[3]!;
-    expect(repaired.tool_results?.map((r) => [r.call_id, r.result.status])).toEqual([["c1", "aborted"], ["c2", "aborted"]]);
+    expect(repaired.tool_results?.map((r) => [r.call_id, r.result.status])).toEqual([
+      ["c1", "aborted"],
+      ["c2", "aborted"],
+    ]);
   });
 
   it("can leave interrupted tool calls alone when asked", async () => {
     const dbPath = fresh();
     const store = new SqliteStore({ dbPath, sessionId: "s", repairInterruptedToolCalls: false });
     opened.push(store);
-    await store.appendMessages([{ sender: "agent", text: "", tool_calls: [{ tool_name: "t", id: "c", input_args: {} }] }]);
+    await store.appendMessages([
+      { sender: "agent", text: "", tool_calls: [{ tool_name: "t", id: "c", input_args: {} }] },
+    ]);
     await store.appendMessages([{ sender: "user", text: "next" }]);
     expect(await store.messageCount()).toBe(2);
   });
@@ -195,7 +272,9 @@ describe("SqliteStore", () => {
     expect(ephemeral.identifier).toMatch(/^parent::reviewer~[0-9a-f-]{36}$/);
     await durable.appendMessages([{ sender: "user", text: "plan" }]);
     await durable.addTasks!([{ id: "p1", content: "c", activeForm: "a", status: "pending" }]);
-    const rows = raw(dbPath).prepare("SELECT session_id, parent_id, namespace, durable FROM glove_sessions ORDER BY session_id").all();
+    const rows = raw(dbPath)
+      .prepare("SELECT session_id, parent_id, namespace, durable FROM glove_sessions ORDER BY session_id")
+      .all();
     expect(rows).toEqual([
       { session_id: "parent", parent_id: null, namespace: null, durable: null },
       { session_id: "parent::planner", parent_id: "parent", namespace: "planner", durable: 1 },
@@ -211,7 +290,16 @@ describe("SqliteStore", () => {
     const store = open(dbPath, evil);
     await store.appendMessages([{ sender: "user", text: evil }]);
     await store.setPermission(evil, "granted");
-    await store.addInboxItem({ id: evil, tag: evil, request: evil, response: null, status: "pending", blocking: true, created_at: evil, resolved_at: null });
+    await store.addInboxItem({
+      id: evil,
+      tag: evil,
+      request: evil,
+      response: null,
+      status: "pending",
+      blocking: true,
+      created_at: evil,
+      resolved_at: null,
+    });
     expect(await open(dbPath, evil).getMessages()).toEqual([{ sender: "user", text: evil }]);
     expect(await store.getPermission(evil)).toBe("granted");
     expect((await store.getInboxItems())[0]?.request).toBe(evil);
@@ -226,12 +314,16 @@ describe("SqliteStore", () => {
     await a.appendMessages([{ sender: "user", text: "hi" }]);
     a.close();
     expect(await b.getMessages()).toEqual([]);
-    expect(await new SqliteStore({ database: db, sessionId: "a" }).getMessages()).toEqual([{ sender: "user", text: "hi" }]);
+    expect(await new SqliteStore({ database: db, sessionId: "a" }).getMessages()).toEqual([
+      { sender: "user", text: "hi" },
+    ]);
   });
 
   it("rejects bad options clearly", () => {
     fresh();
-    expect(() => new SqliteStore({ sessionId: "" , dbPath: ":memory:" })).toThrow(/sessionId must be a non-empty string/);
+    expect(() => new SqliteStore({ sessionId: "", dbPath: ":memory:" })).toThrow(
+      /sessionId must be a non-empty string/,
+    );
     expect(() => new SqliteStore({ sessionId: "s" })).toThrow(/SqliteStore session "s": pass dbPath/);
   });
 });

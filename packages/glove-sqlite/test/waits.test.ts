@@ -14,7 +14,18 @@ afterAll(() => {
   for (const x of opened) x.close();
   rmSync(dir, { recursive: true, force: true });
 });
-const question = { id: "q1", kind: "question", toolCallId: "c1", toolName: "ask", position: 0, renderer: "confirm", input: { a: "\u0000" }, status: "pending", created_at: "2026-01-01T00:00:00.000Z", settled_at: null } as const;
+const question = {
+  id: "q1",
+  kind: "question",
+  toolCallId: "c1",
+  toolName: "ask",
+  position: 0,
+  renderer: "confirm",
+  input: { a: "\u0000" },
+  status: "pending",
+  created_at: "2026-01-01T00:00:00.000Z",
+  settled_at: null,
+} as const;
 
 describe("SqliteStore durable questions", () => {
   it("a database written by schema version 1 gets glove_waits on open, keeping its messages", async () => {
@@ -24,7 +35,9 @@ describe("SqliteStore durable questions", () => {
     db.prepare("INSERT INTO glove_schema_version (version) VALUES (1)").run();
     for (const statement of MIGRATIONS[0]!.statements) db.prepare(statement).run();
     db.prepare("INSERT INTO glove_sessions (session_id, message_count, created_at) VALUES ('old', 1, 'x')").run();
-    db.prepare("INSERT INTO glove_messages (session_id, seq, body, created_at) VALUES ('old', 0, ?, 'x')").run(JSON.stringify({ sender: "user", text: "kept" }));
+    db.prepare("INSERT INTO glove_messages (session_id, seq, body, created_at) VALUES ('old', 0, ?, 'x')").run(
+      JSON.stringify({ sender: "user", text: "kept" }),
+    );
     db.close();
 
     const store = new SqliteStore({ dbPath, sessionId: "old" });
@@ -42,7 +55,9 @@ describe("SqliteStore durable questions", () => {
     store.db.prepare("UPDATE glove_waits SET input_json = '{not json' WHERE id = 'q1'").run();
     const error = await store.getWaits().catch((e: unknown) => e);
     expect(GloveError.isInstance(error) && error.code).toBe("GLOVE_STORE_CORRUPT");
-    expect((error as Error).message).toMatch(/^SqliteStore session "s": wait "q1" in SQLite database .*corrupt\.db is corrupt \(input_json is not valid JSON/);
+    expect((error as Error).message).toMatch(
+      /^SqliteStore session "s": wait "q1" in SQLite database .*corrupt\.db is corrupt \(input_json is not valid JSON/,
+    );
     expect(store.db.prepare("SELECT input_json FROM glove_waits").get()).toEqual({ input_json: "{not json" });
   });
 });
@@ -51,10 +66,13 @@ describe("SqliteStore durable questions agree with the model (fast-check)", () =
   it("random addWait, settleWait (also two connections at once) and getWaits, valid and not", async () => {
     const dbPath = join(dir, "property.db");
     // Each open is its own connection, as another process's would be.
-    await checkWaitsAgainstModel(async (sessionId) => {
-      const store = new SqliteStore({ dbPath, sessionId });
-      opened.push(store);
-      return store;
-    }, Number(process.env.GLOVE_FUZZ_RUNS ?? 100));
+    await checkWaitsAgainstModel(
+      async (sessionId) => {
+        const store = new SqliteStore({ dbPath, sessionId });
+        opened.push(store);
+        return store;
+      },
+      Number(process.env.GLOVE_FUZZ_RUNS ?? 100),
+    );
   }, 120_000);
 });

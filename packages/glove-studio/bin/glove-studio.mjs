@@ -6,7 +6,9 @@ import { existsSync } from "node:fs";
 
 const cli = new URL("../dist/cli/main.js", import.meta.url);
 if (!existsSync(cli)) {
-  console.error("glove-studio is not built yet: run `npm run build` (in the Glove repository: npm start or npm run studio builds it).");
+  console.error(
+    "glove-studio is not built yet: run `npm run build` (in the Glove repository: npm start or npm run studio builds it).",
+  );
   process.exit(1);
 }
 await import(cli.href);

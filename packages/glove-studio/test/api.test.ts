@@ -62,7 +62,8 @@ describe("conversation list", () => {
   });
 
   it("filters by agent, owner, status, text and date, and pages with the cursor", async () => {
-    const ids_ = async (query: string) => ((await get(`api/conversations?${query}`)).body.items as Array<{ id: string }>).map((c) => c.id).sort();
+    const ids_ = async (query: string) =>
+      ((await get(`api/conversations?${query}`)).body.items as Array<{ id: string }>).map((c) => c.id).sort();
     expect(await ids_("agent=researcher")).toEqual([ids.bobs, ids.waiting].sort());
     expect(await ids_("owner=bob")).toEqual([ids.bobs, ids.delegated].sort());
     expect(await ids_("status=waiting")).toEqual([ids.waiting]);
@@ -83,7 +84,14 @@ describe("conversation list", () => {
   });
 
   it("refuses bad filters with 400 and a code", async () => {
-    for (const query of ["limit=0", "limit=abc", "status=sleeping", "updatedFrom=yesterday", `text=${"a".repeat(201)}`, "cursor=not-a-cursor!"]) {
+    for (const query of [
+      "limit=0",
+      "limit=abc",
+      "status=sleeping",
+      "updatedFrom=yesterday",
+      `text=${"a".repeat(201)}`,
+      "cursor=not-a-cursor!",
+    ]) {
       const { status, body } = await get(`api/conversations?${query}`);
       expect(status, query).toBe(400);
       expect((body.error as { code: string }).code, query).toMatch(/^GLOVE_(STUDIO_BAD_QUERY|INSPECT_)/);
@@ -96,7 +104,13 @@ describe("one conversation", () => {
     const { body } = await get(`api/conversations/${ids.waiting}`);
     const detail = body as unknown as ConversationDetail;
     expect(detail.conversation.status).toBe("waiting");
-    expect(detail.questions).toEqual([expect.objectContaining({ toolName: "ask_name", status: "pending", input: { question: "What name goes on the booking?" } })]);
+    expect(detail.questions).toEqual([
+      expect.objectContaining({
+        toolName: "ask_name",
+        status: "pending",
+        input: { question: "What name goes on the booking?" },
+      }),
+    ]);
     const messages = await get(`api/conversations/${ids.weather}/messages?offset=0&limit=100`);
     expect(messages.body.total).toBe(8);
     const texts = (messages.body.messages as Array<{ text: string }>).map((m) => m.text);
@@ -110,14 +124,22 @@ describe("one conversation", () => {
     const agent = studioAgent({ current: new Gate() })({ store: await reader.store(ids.bobs) }).build();
     await agent.regenerate();
     const { branches } = (await get(`api/conversations/${ids.bobs}`)).body as unknown as ConversationDetail;
-    expect(branches).toEqual([expect.objectContaining({ at: 1, messages: [expect.objectContaining({ sender: "agent", text: "You said: hello from bob" })] })]);
+    expect(branches).toEqual([
+      expect.objectContaining({
+        at: 1,
+        messages: [expect.objectContaining({ sender: "agent", text: "You said: hello from bob" })],
+      }),
+    ]);
   });
 
   it("answers unknown ids and traces with 404, and refuses actions when standalone", async () => {
     expect((await get("api/conversations/nope")).status).toBe(404);
     expect((await get(`api/conversations/${"x".repeat(5000)}/messages`)).status).toBe(404);
     expect((await get(`api/conversations/${ids.weather}/traces/nope`)).status).toBe(404);
-    const answer = await fetch(`${studio.url}api/conversations/${ids.waiting}/questions/q1`, { method: "POST", body: JSON.stringify({ resolve: { name: "Ada" } }) });
+    const answer = await fetch(`${studio.url}api/conversations/${ids.waiting}/questions/q1`, {
+      method: "POST",
+      body: JSON.stringify({ resolve: { name: "Ada" } }),
+    });
     expect(answer.status).toBe(409);
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("GLOVE_STUDIO_READ_ONLY");
   });
@@ -152,14 +174,38 @@ describe("serving", () => {
   });
 
   it("never answers a hostile path or query with a 5xx", async () => {
-    const segment = fc.oneof(fc.constantFrom("api", "conversations", "messages", "traces", "fixture", "questions", "abort", "info", "..", "%2e%2e", "%ff", ids.weather), fc.string({ maxLength: 12 }));
+    const segment = fc.oneof(
+      fc.constantFrom(
+        "api",
+        "conversations",
+        "messages",
+        "traces",
+        "fixture",
+        "questions",
+        "abort",
+        "info",
+        "..",
+        "%2e%2e",
+        "%ff",
+        ids.weather,
+      ),
+      fc.string({ maxLength: 12 }),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(segment, { maxLength: 5 }), fc.string({ maxLength: 40 }), fc.constantFrom("GET", "POST", "DELETE", "PUT"), async (segments, query, method) => {
-        const path = segments.map((s) => (/^%|^\.\.$/.test(s) ? s : encodeURIComponent(s))).join("/");
-        const response = await fetch(`${studio.url}${path}?${encodeURIComponent(query)}=${encodeURIComponent(query)}`, { method, body: method === "GET" ? undefined : query });
-        await response.arrayBuffer();
-        expect(response.status, `${method} ${path}`).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.array(segment, { maxLength: 5 }),
+        fc.string({ maxLength: 40 }),
+        fc.constantFrom("GET", "POST", "DELETE", "PUT"),
+        async (segments, query, method) => {
+          const path = segments.map((s) => (/^%|^\.\.$/.test(s) ? s : encodeURIComponent(s))).join("/");
+          const response = await fetch(
+            `${studio.url}${path}?${encodeURIComponent(query)}=${encodeURIComponent(query)}`,
+            { method, body: method === "GET" ? undefined : query },
+          );
+          await response.arrayBuffer();
+          expect(response.status, `${method} ${path}`).toBeLessThan(500);
+        },
+      ),
       { numRuns: 150 },
     );
   });

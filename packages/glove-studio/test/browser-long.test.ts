@@ -24,8 +24,22 @@ beforeAll(async () => {
   place = await sqliteKind.create();
   storage = place.open();
   const now = new Date().toISOString();
-  await storage.catalog.create({ id: ID, owner: "alice", agent: "assistant", title: "a long one", createdAt: now, updatedAt: now, eventIdsReserved: 0, runningTurnId: null, lastClientMessageId: null, lastTurnId: null });
-  const messages: Message[] = Array.from({ length: COUNT }, (_, i) => ({ sender: i % 2 ? "agent" : "user", text: `message ${i}` }));
+  await storage.catalog.create({
+    id: ID,
+    owner: "alice",
+    agent: "assistant",
+    title: "a long one",
+    createdAt: now,
+    updatedAt: now,
+    eventIdsReserved: 0,
+    runningTurnId: null,
+    lastClientMessageId: null,
+    lastTurnId: null,
+  });
+  const messages: Message[] = Array.from({ length: COUNT }, (_, i) => ({
+    sender: i % 2 ? "agent" : "user",
+    text: `message ${i}`,
+  }));
   await (await storage.store(ID)).appendMessages(messages);
   uiDir = await buildStudioUi();
   studio = await startStudio({ storage, port: 0, uiDir });

@@ -24,9 +24,14 @@ let admin: BrowserContext;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "glove-studio-mounted-ui-"));
   uiDir = await buildStudioUi();
-  app = await startApp(sqliteStorage({ path: join(dir, "glove.db") }), { extensions: [createStudio({ allow: (p) => p.id === "admin", uiDir })] });
+  app = await startApp(sqliteStorage({ path: join(dir, "glove.db") }), {
+    extensions: [createStudio({ allow: (p) => p.id === "admin", uiDir })],
+  });
   browser = await launchChromium();
-  admin = await browser.newContext({ extraHTTPHeaders: { authorization: "Bearer admin" }, viewport: { width: 1280, height: 800 } });
+  admin = await browser.newContext({
+    extraHTTPHeaders: { authorization: "Bearer admin" },
+    viewport: { width: 1280, height: 800 },
+  });
 }, SLOW_WORK_MS);
 afterAll(async () => {
   app?.gate.current.open();
@@ -36,7 +41,8 @@ afterAll(async () => {
   if (uiDir) rmSync(uiDir, { recursive: true, force: true });
 });
 
-const messagesOf = async (id: string) => ((await app.api(`/conversations/${id}`)).body.messages as Array<{ text: string }>).map((m) => m.text);
+const messagesOf = async (id: string) =>
+  ((await app.api(`/conversations/${id}`)).body.messages as Array<{ text: string }>).map((m) => m.text);
 
 describe("mounted studio in Chromium", () => {
   it("is not shown without the server's authentication", async () => {

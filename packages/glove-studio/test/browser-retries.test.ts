@@ -8,7 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Glove, type StoreAdapter } from "glove-core";
 import { OpenAICompatAdapter } from "glove-core/models/openai-compat";
 import type { ServerStorage } from "glove-server";
-import { openAiAnswer, openAiBusy as busy, openAiRateLimited as limited } from "../../glove-core/test/models/fake-openai-answers.js";
+import {
+  openAiAnswer,
+  openAiBusy as busy,
+  openAiRateLimited as limited,
+} from "../../glove-core/test/models/fake-openai-answers.js";
 import { startFakeServer, type FakeServer } from "../../glove-core/test/models/fake-server.js";
 import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { startApp } from "./support/seeded-app.js";
@@ -30,7 +34,17 @@ describe("studio waterfall: model-call retries and errors", () => {
     provider = await startFakeServer(busy, limited, answer, busy);
     const url = `${provider.url}/v1`;
     const agent = ({ store }: { store: StoreAdapter }) =>
-      new Glove({ store, model: new OpenAICompatAdapter({ model: "m", baseURL: url, apiKey: "sk-test", retryBaseDelayMs: 1, maxRetries: 2 }), systemPrompt: "test" });
+      new Glove({
+        store,
+        model: new OpenAICompatAdapter({
+          model: "m",
+          baseURL: url,
+          apiKey: "sk-test",
+          retryBaseDelayMs: 1,
+          maxRetries: 2,
+        }),
+        systemPrompt: "test",
+      });
     place = await sqliteKind.create();
     const app = await startApp(place.open(), { agents: { assistant: agent } });
     for (const key of ["retried", "failed"] as const) {

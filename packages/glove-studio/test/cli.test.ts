@@ -46,7 +46,8 @@ function startCli(args: string[], cwd?: string): Promise<{ child: ChildProcess; 
   });
 }
 
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
 function describeCli(kind: StorageKind): void {
   describe(`glove-studio over ${kind.name}`, () => {
@@ -60,18 +61,25 @@ function describeCli(kind: StorageKind): void {
     });
     afterAll(() => place?.dispose());
 
-    it("serves the stored conversations on 127.0.0.1 and stops on SIGINT", async () => {
-      const { child, url, output } = await startCli(place.cliArgs);
-      expect(output()).toContain("Glove Studio: open http://127.0.0.1:");
-      expect(output()).not.toContain("s3cret-pw");
-      const list = (await (await fetch(`${url}api/conversations`)).json()) as { total: number; items: Array<{ id: string; title: string }> };
-      expect(list.total).toBe(1);
-      expect(list.items[0]).toMatchObject({ id: conversation, title: "weather Paris" });
-      expect((await fetch(url)).status).toBe(200);
-      const code = exited(child);
-      child.kill("SIGINT");
-      expect(await code).toBe(0);
-    }, SLOW_WORK_MS);
+    it(
+      "serves the stored conversations on 127.0.0.1 and stops on SIGINT",
+      async () => {
+        const { child, url, output } = await startCli(place.cliArgs);
+        expect(output()).toContain("Glove Studio: open http://127.0.0.1:");
+        expect(output()).not.toContain("s3cret-pw");
+        const list = (await (await fetch(`${url}api/conversations`)).json()) as {
+          total: number;
+          items: Array<{ id: string; title: string }>;
+        };
+        expect(list.total).toBe(1);
+        expect(list.items[0]).toMatchObject({ id: conversation, title: "weather Paris" });
+        expect((await fetch(url)).status).toBe(200);
+        const code = exited(child);
+        child.kill("SIGINT");
+        expect(await code).toBe(0);
+      },
+      SLOW_WORK_MS,
+    );
   });
 }
 
@@ -89,25 +97,37 @@ describe("without --sqlite", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("opens the only .glove/glove.db below the folder it runs in, and says which", async () => {
-    const { child, url, output } = await startCli([], dir);
-    expect(output()).toContain(join("apps", "chat", ".glove", "glove.db"));
-    const list = (await (await fetch(`${url}api/conversations`)).json()) as { items: Array<{ title: string }> };
-    expect(list.items.map((c) => c.title)).toEqual(["weather Quito"]);
-    const code = exited(child);
-    child.kill("SIGTERM");
-    expect(await code).toBe(0);
-  }, SLOW_WORK_MS);
+  it(
+    "opens the only .glove/glove.db below the folder it runs in, and says which",
+    async () => {
+      const { child, url, output } = await startCli([], dir);
+      expect(output()).toContain(join("apps", "chat", ".glove", "glove.db"));
+      const list = (await (await fetch(`${url}api/conversations`)).json()) as { items: Array<{ title: string }> };
+      expect(list.items.map((c) => c.title)).toEqual(["weather Quito"]);
+      const code = exited(child);
+      child.kill("SIGTERM");
+      expect(await code).toBe(0);
+    },
+    SLOW_WORK_MS,
+  );
 
   it("asks which when there are several, and explains when there is none", () => {
     mkdirSync(join(dir, "other", ".glove"), { recursive: true });
     writeFileSync(join(dir, "other", ".glove", "glove.db"), "");
-    const several = spawnSync(process.execPath, [CLI, "--port", "0"], { cwd: dir, encoding: "utf8", timeout: PROMPT_WAIT_MS });
+    const several = spawnSync(process.execPath, [CLI, "--port", "0"], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: PROMPT_WAIT_MS,
+    });
     expect(several.status).toBe(2);
     expect(several.stderr).toContain(join("other", ".glove", "glove.db"));
     expect(several.stderr).toContain(join("apps", "chat", ".glove", "glove.db"));
     const empty = mkdtempSync(join(tmpdir(), "glove-studio-empty-"));
-    const none = spawnSync(process.execPath, [CLI, "--port", "0"], { cwd: empty, encoding: "utf8", timeout: PROMPT_WAIT_MS });
+    const none = spawnSync(process.execPath, [CLI, "--port", "0"], {
+      cwd: empty,
+      encoding: "utf8",
+      timeout: PROMPT_WAIT_MS,
+    });
     rmSync(empty, { recursive: true, force: true });
     expect(none.status).toBe(2);
     expect(none.stderr).toContain("No glove-server data in ./.glove/glove.db");
@@ -115,17 +135,27 @@ describe("without --sqlite", () => {
 });
 
 describe("usage errors", () => {
-  it("explain themselves and exit 2", async () => {
-    const missing = await runNode(CLI, ["--sqlite", "/nonexistent/glove.db"]);
-    expect(missing.code).toBe(2);
-    expect(missing.out).toContain("No glove-server data at /nonexistent/glove.db");
-    for (const args of [["--sqlite", "a.db", "--postgres", "postgres://x@h/d"], ["--port", "http"], ["--postgres", "mysql://x"], ["--what"], ["--schema", "s"]]) {
-      const run = await runNode(CLI, args);
-      expect(run.code, args.join(" ")).toBe(2);
-      expect(run.out).toContain("Usage: glove-studio");
-    }
-    const help = await runNode(CLI, ["--help"]);
-    expect(help.code).toBe(0);
-    expect(help.out).toContain("--postgres <url>");
-  }, SLOW_WORK_MS);
+  it(
+    "explain themselves and exit 2",
+    async () => {
+      const missing = await runNode(CLI, ["--sqlite", "/nonexistent/glove.db"]);
+      expect(missing.code).toBe(2);
+      expect(missing.out).toContain("No glove-server data at /nonexistent/glove.db");
+      for (const args of [
+        ["--sqlite", "a.db", "--postgres", "postgres://x@h/d"],
+        ["--port", "http"],
+        ["--postgres", "mysql://x"],
+        ["--what"],
+        ["--schema", "s"],
+      ]) {
+        const run = await runNode(CLI, args);
+        expect(run.code, args.join(" ")).toBe(2);
+        expect(run.out).toContain("Usage: glove-studio");
+      }
+      const help = await runNode(CLI, ["--help"]);
+      expect(help.code).toBe(0);
+      expect(help.out).toContain("--postgres <url>");
+    },
+    SLOW_WORK_MS,
+  );
 });

@@ -51,38 +51,62 @@ afterAll(async () => {
 function runFixture(name: string, source: string): { code: number | null; out: string } {
   const file = join(runDir, `${name}.fixture.ts`);
   writeFileSync(file, source);
-  const child = spawnSync("npx", ["vitest", "run", "--config", join(runDir, "vitest.config.mjs"), file], { cwd: REPO, encoding: "utf8", timeout: SLOW_WORK_MS });
+  const child = spawnSync("npx", ["vitest", "run", "--config", join(runDir, "vitest.config.mjs"), file], {
+    cwd: REPO,
+    encoding: "utf8",
+    timeout: SLOW_WORK_MS,
+  });
   return { code: child.status, out: child.stdout + child.stderr };
 }
 
 const fixtureOf = async (id: string) => (await fetch(`${studio.url}api/conversations/${id}/fixture`)).text();
 
 describe("copy as test", () => {
-  it("generates a vitest file that replays the stored conversation and passes", async () => {
-    const source = await fixtureOf(ids.weather!);
-    expect(source).toContain('"It is sunny in Oslo."');
-    const run = runFixture("weather", source);
-    expect(run.out).toMatch(/1 passed/);
-    expect(run.code).toBe(0);
-  }, SLOW_WORK_MS);
+  it(
+    "generates a vitest file that replays the stored conversation and passes",
+    async () => {
+      const source = await fixtureOf(ids.weather!);
+      expect(source).toContain('"It is sunny in Oslo."');
+      const run = runFixture("weather", source);
+      expect(run.out).toMatch(/1 passed/);
+      expect(run.code).toBe(0);
+    },
+    SLOW_WORK_MS,
+  );
 
-  it("replays an answered question with its recorded answer, and fails when the recording differs", async () => {
-    const source = await fixtureOf(ids.asked!);
-    expect(source).toContain('"Thanks, Ada."');
-    expect(runFixture("asked", source).code).toBe(0);
-    // The tool now returns another answer than the model's recorded words expect.
-    const changed = source.replace(/"name": "Ada"/, '"name": "Bo"').replace('"Thanks, Ada."', '"Thanks, Ada!"');
-    const run = runFixture("asked-changed", changed);
-    expect(run.code).toBe(1);
-    expect(run.out).toContain("Thanks, Ada!");
-  }, SLOW_WORK_MS);
+  it(
+    "replays an answered question with its recorded answer, and fails when the recording differs",
+    async () => {
+      const source = await fixtureOf(ids.asked!);
+      expect(source).toContain('"Thanks, Ada."');
+      expect(runFixture("asked", source).code).toBe(0);
+      // The tool now returns another answer than the model's recorded words expect.
+      const changed = source.replace(/"name": "Ada"/, '"name": "Bo"').replace('"Thanks, Ada."', '"Thanks, Ada!"');
+      const run = runFixture("asked-changed", changed);
+      expect(run.code).toBe(1);
+      expect(run.out).toContain("Thanks, Ada!");
+    },
+    SLOW_WORK_MS,
+  );
 
   it("keeps any stored text inside its strings and comment (the file always parses)", () => {
     const text = fc.string({ unit: "binary", maxLength: 30 });
     const message = fc.oneof(
       text.map((t): Message => ({ sender: "user", text: t })),
-      fc.tuple(text, text, fc.jsonValue()).map(([t, name, input]): Message => ({ sender: "agent", text: t, tool_calls: [{ tool_name: name || "tool", input_args: input, id: "c1" }] })),
-      fc.tuple(text, fc.jsonValue()).map(([name, data]): Message => ({ sender: "user", text: "", tool_results: [{ tool_name: name || "tool", call_id: "c1", result: { status: "success", data } }] })),
+      fc
+        .tuple(text, text, fc.jsonValue())
+        .map(([t, name, input]): Message => ({
+          sender: "agent",
+          text: t,
+          tool_calls: [{ tool_name: name || "tool", input_args: input, id: "c1" }],
+        })),
+      fc
+        .tuple(text, fc.jsonValue())
+        .map(([name, data]): Message => ({
+          sender: "user",
+          text: "",
+          tool_results: [{ tool_name: name || "tool", call_id: "c1", result: { status: "success", data } }],
+        })),
     );
     fc.assert(
       fc.property(text, text, fc.option(text), fc.array(message, { maxLength: 8 }), (id, agent, title, messages) => {
@@ -91,9 +115,9 @@ describe("copy as test", () => {
         const diagnostics = (file as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics;
         expect(diagnostics).toEqual([]);
         const parts = fixtureParts(messages);
-        expect(parts.requests.length + parts.turns.length + parts.results.flatMap(([, results]) => results).length).toBe(
-          messages.reduce((n, m) => n + (m.tool_results?.length ?? 1), 0),
-        );
+        expect(
+          parts.requests.length + parts.turns.length + parts.results.flatMap(([, results]) => results).length,
+        ).toBe(messages.reduce((n, m) => n + (m.tool_results?.length ?? 1), 0));
       }),
       { numRuns: 200 },
     );

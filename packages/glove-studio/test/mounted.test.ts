@@ -35,7 +35,12 @@ async function studio(path: string, user: string | null, init: RequestInit = {})
   if (user) headers.authorization = `Bearer ${user}`;
   const response = await fetch(`${app!.url}/studio/${path}`, { ...init, headers, redirect: "manual" });
   const text = await response.text();
-  return { status: response.status, text, headers: response.headers, body: (text.startsWith("{") ? JSON.parse(text) : {}) as Record<string, unknown> };
+  return {
+    status: response.status,
+    text,
+    headers: response.headers,
+    body: (text.startsWith("{") ? JSON.parse(text) : {}) as Record<string, unknown>,
+  };
 }
 
 async function until(check: () => Promise<boolean>): Promise<void> {
@@ -61,7 +66,11 @@ describe("mounted studio", () => {
     expect(page.headers.get("content-security-policy")).toBe(STUDIO_CSP);
     const list = await studio("api/conversations", "admin");
     expect(list.body.total).toBe(1);
-    expect((await studio("api/info", "admin")).body).toEqual({ mode: "mounted", canAct: true, source: "this server's storage" });
+    expect((await studio("api/info", "admin")).body).toEqual({
+      mode: "mounted",
+      canAct: true,
+      source: "this server's storage",
+    });
     // Without the trailing slash the page's relative URLs would miss the mount.
     const bare = await fetch(`${app!.url}/studio`, { headers: { authorization: "Bearer admin" }, redirect: "manual" });
     expect(bare.status).toBe(308);
@@ -74,18 +83,34 @@ describe("mounted studio", () => {
     const detail = await studio(`api/conversations/${id}`, "admin");
     const [question] = detail.body.questions as Array<{ id: string; status: string }>;
     expect(question?.status).toBe("pending");
-    const refused = await studio(`api/conversations/${id}/questions/${question!.id}`, "admin", { method: "POST", body: JSON.stringify({ resolve: { name: 42 } }) });
+    const refused = await studio(`api/conversations/${id}/questions/${question!.id}`, "admin", {
+      method: "POST",
+      body: JSON.stringify({ resolve: { name: 42 } }),
+    });
     expect(refused.status).toBe(400);
-    const answered = await studio(`api/conversations/${id}/questions/${question!.id}`, "admin", { method: "POST", body: JSON.stringify({ resolve: { name: "Ada" } }) });
+    const answered = await studio(`api/conversations/${id}/questions/${question!.id}`, "admin", {
+      method: "POST",
+      body: JSON.stringify({ resolve: { name: "Ada" } }),
+    });
     expect(answered.status).toBe(200);
-    await until(async () => ((await app!.api(`/conversations/${id}`)).body.messages as Array<{ text: string }>).some((m) => m.text === "Thanks, Ada."));
-    const again = await studio(`api/conversations/${id}/questions/${question!.id}`, "admin", { method: "POST", body: JSON.stringify({ resolve: { name: "Bo" } }) });
+    await until(async () =>
+      ((await app!.api(`/conversations/${id}`)).body.messages as Array<{ text: string }>).some(
+        (m) => m.text === "Thanks, Ada.",
+      ),
+    );
+    const again = await studio(`api/conversations/${id}/questions/${question!.id}`, "admin", {
+      method: "POST",
+      body: JSON.stringify({ resolve: { name: "Bo" } }),
+    });
     expect(again.status).toBeGreaterThanOrEqual(400);
     expect(again.status).toBeLessThan(500);
     const after = await studio(`api/conversations/${id}`, "admin");
     expect(after.body.questions).toEqual([expect.objectContaining({ status: "resolved", answer: { name: "Ada" } })]);
     // A non-admin cannot answer either.
-    expect((await studio(`api/conversations/${id}/questions/${question!.id}`, "alice", { method: "POST", body: "{}" })).status).toBe(403);
+    expect(
+      (await studio(`api/conversations/${id}/questions/${question!.id}`, "alice", { method: "POST", body: "{}" }))
+        .status,
+    ).toBe(403);
   });
 
   it("aborts a running turn through the server", async () => {
@@ -109,23 +134,52 @@ describe("mounted studio", () => {
   it("never answers a hostile request below it with a 5xx, signed in or not", async () => {
     await start();
     const id = await app!.converse("alice", "assistant", ["ask Your name?"]);
-    const segment = fc.oneof(fc.constantFrom("api", "conversations", id, "questions", "abort", "messages", "traces", "fixture", "info", "%ff", ".."), fc.string({ maxLength: 10 }));
+    const segment = fc.oneof(
+      fc.constantFrom(
+        "api",
+        "conversations",
+        id,
+        "questions",
+        "abort",
+        "messages",
+        "traces",
+        "fixture",
+        "info",
+        "%ff",
+        "..",
+      ),
+      fc.string({ maxLength: 10 }),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(segment, { maxLength: 5 }), fc.constantFrom("GET", "POST", "DELETE"), fc.constantFrom(null, "alice", "admin"), fc.string({ maxLength: 60 }), async (segments, method, user, body) => {
-        const path = segments.map((s) => (/^%|^\.\.$/.test(s) ? s : encodeURIComponent(s))).join("/");
-        const headers: Record<string, string> = user ? { authorization: `Bearer ${user}` } : {};
-        const response = await fetch(`${app!.url}/studio/${path}`, { method, headers, body: method === "GET" ? undefined : body, redirect: "manual" });
-        await response.arrayBuffer();
-        expect(response.status, `${method} ${path} as ${user}`).toBeLessThan(500);
-        if (user !== "admin") expect([401, 403, 404]).toContain(response.status);
-      }),
+      fc.asyncProperty(
+        fc.array(segment, { maxLength: 5 }),
+        fc.constantFrom("GET", "POST", "DELETE"),
+        fc.constantFrom(null, "alice", "admin"),
+        fc.string({ maxLength: 60 }),
+        async (segments, method, user, body) => {
+          const path = segments.map((s) => (/^%|^\.\.$/.test(s) ? s : encodeURIComponent(s))).join("/");
+          const headers: Record<string, string> = user ? { authorization: `Bearer ${user}` } : {};
+          const response = await fetch(`${app!.url}/studio/${path}`, {
+            method,
+            headers,
+            body: method === "GET" ? undefined : body,
+            redirect: "manual",
+          });
+          await response.arrayBuffer();
+          expect(response.status, `${method} ${path} as ${user}`).toBeLessThan(500);
+          if (user !== "admin") expect([401, 403, 404]).toContain(response.status);
+        },
+      ),
       { numRuns: 120 },
     );
   });
 
   it("lives below the server's basePath", async () => {
     dir = mkdtempSync(join(tmpdir(), "glove-studio-mounted-"));
-    app = await startApp(sqliteStorage({ path: join(dir, "glove.db") }), { basePath: "/api/glove", extensions: [admins] });
+    app = await startApp(sqliteStorage({ path: join(dir, "glove.db") }), {
+      basePath: "/api/glove",
+      extensions: [admins],
+    });
     const headers = { authorization: "Bearer admin" };
     const bare = await fetch(`${app.url}/api/glove/studio`, { headers, redirect: "manual" });
     expect(bare.headers.get("location")).toBe("/api/glove/studio/");

@@ -8,7 +8,23 @@ const NAMES = ["text", "agent", "owner", "status", "updatedFrom", "updatedTo", "
 
 describe("conversationQuery", () => {
   it("returns a well-formed query or throws a 400 naming the parameter", () => {
-    const value = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("running", "waiting", "error", "idle", "2026-11-26", "2026-11-26T10:00:00Z", "50", "0", "201", "1e3", " "), fc.string({ minLength: 190, maxLength: 260 }));
+    const value = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom(
+        "running",
+        "waiting",
+        "error",
+        "idle",
+        "2026-11-26",
+        "2026-11-26T10:00:00Z",
+        "50",
+        "0",
+        "201",
+        "1e3",
+        " ",
+      ),
+      fc.string({ minLength: 190, maxLength: 260 }),
+    );
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom(...NAMES), value), { maxLength: 8 }), (pairs) => {
         const params = new URLSearchParams(pairs);
@@ -23,8 +39,10 @@ describe("conversationQuery", () => {
         }
         expect(Number.isInteger(query.limit) && query.limit >= 1 && query.limit <= 200).toBe(true);
         if (query.status !== undefined) expect(["running", "waiting", "error", "idle"]).toContain(query.status);
-        for (const bound of [query.updatedFrom, query.updatedTo]) if (bound !== undefined) expect(new Date(bound).toISOString()).toBe(bound);
-        for (const text of [query.text, query.agent, query.owner]) if (text !== undefined) expect(text.length).toBeGreaterThan(0);
+        for (const bound of [query.updatedFrom, query.updatedTo])
+          if (bound !== undefined) expect(new Date(bound).toISOString()).toBe(bound);
+        for (const text of [query.text, query.agent, query.owner])
+          if (text !== undefined) expect(text.length).toBeGreaterThan(0);
         // The first value of a repeated parameter is the one used, as URLSearchParams.get gives it.
         const limit = params.get("limit");
         if (limit && limit.trim() !== "") expect(query.limit).toBe(Number(limit.trim()));

@@ -10,7 +10,8 @@ type Submit = ReturnType<typeof useAgUiSubmitInterruptResponses>;
 
 function Approval({ interrupt, submit }: { interrupt: AgUiInterrupt; submit: Submit }) {
   const input = (interrupt.metadata?.input ?? {}) as { input?: unknown };
-  const answer = (approved: boolean) => void submit([{ interruptId: interrupt.id, status: "resolved", payload: { approved } }]);
+  const answer = (approved: boolean) =>
+    void submit([{ interruptId: interrupt.id, status: "resolved", payload: { approved } }]);
   return (
     <div className="interrupt approval" role="dialog" aria-label="Permission">
       <p>{interrupt.message}</p>

@@ -29,7 +29,8 @@ export function problemsIn(messages: readonly StoredMessage[]): string[] {
     if (calls.length === 0) return;
     const results = messages[index + 1]?.tool_results ?? [];
     const answered = calls.filter((call) => results.filter((result) => result.call_id === call.id).length === 1);
-    if (answered.length !== calls.length || results.length !== calls.length) problems.push(`message ${index}: ${calls.length} calls, ${results.length} results`);
+    if (answered.length !== calls.length || results.length !== calls.length)
+      problems.push(`message ${index}: ${calls.length} calls, ${results.length} results`);
   });
   return problems;
 }

@@ -5,7 +5,14 @@
  * lives in the URL (?c=…), so a reload shows the same apps again.
  */
 import { useCallback, useState, type FormEvent, type ReactNode } from "react";
-import { McpAppHost, Render, useGlove, type McpAppTheme, type McpAppToolCall, type McpAppToolResult } from "glove-react";
+import {
+  McpAppHost,
+  Render,
+  useGlove,
+  type McpAppTheme,
+  type McpAppToolCall,
+  type McpAppToolResult,
+} from "glove-react";
 
 const API = "/api";
 const TOOLS_CALL = "/api/mcp-apps/tools-call";
@@ -37,7 +44,13 @@ export function App(): ReactNode {
     window.history.replaceState(null, "", url);
   }, []);
   const [theme, setTheme] = useState<McpAppTheme>("light");
-  const glove = useGlove({ server: API, agent: "apps", conversationId, onConversationChange, credentials: "same-origin" });
+  const glove = useGlove({
+    server: API,
+    agent: "apps",
+    conversationId,
+    onConversationChange,
+    credentials: "same-origin",
+  });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -50,16 +63,28 @@ export function App(): ReactNode {
   return (
     <main style={{ maxWidth: 760, margin: "0 auto", fontFamily: "system-ui, sans-serif" }}>
       <h1>MCP Apps in Glove</h1>
-      <p>Ask for &ldquo;the time&rdquo; or &ldquo;the budget&rdquo;: the server&rsquo;s app renders below, sandboxed.</p>
+      <p>
+        Ask for &ldquo;the time&rdquo; or &ldquo;the budget&rdquo;: the server&rsquo;s app renders below, sandboxed.
+      </p>
       <button type="button" onClick={() => setTheme(theme === "light" ? "dark" : "light")}>
         {theme === "light" ? "Dark apps" : "Light apps"}
       </button>
       {/* The default mcp_app renderer reads these; a new theme reaches running apps without reloading them. */}
-      <McpAppHost theme={theme} callTool={(call) => callTool(glove.sessionId, call)} sendMessage={(text) => void glove.sendMessage(text)}>
+      <McpAppHost
+        theme={theme}
+        callTool={(call) => callTool(glove.sessionId, call)}
+        sendMessage={(text) => void glove.sendMessage(text)}
+      >
         <Render glove={glove} renderInput={null} className="timeline" />
       </McpAppHost>
       <form onSubmit={onSubmit}>
-        <input name="message" aria-label="Message" placeholder="Show me the time" autoComplete="off" style={{ width: "70%" }} />
+        <input
+          name="message"
+          aria-label="Message"
+          placeholder="Show me the time"
+          autoComplete="off"
+          style={{ width: "70%" }}
+        />
         <button type="submit" disabled={glove.busy}>
           Send
         </button>

@@ -61,7 +61,8 @@ export type ConvertUnitsInput = z.infer<typeof inputSchema>;
 export function convertUnitsTool(): GloveFoldArgs<ConvertUnitsInput> {
   return {
     name: "convert_units",
-    description: "Convert an amount between units of length, mass, volume or temperature (e.g. km to mi, kg to lb, C to F).",
+    description:
+      "Convert an amount between units of length, mass, volume or temperature (e.g. km to mi, kg to lb, C to F).",
     inputSchema,
     async do({ value, from, to }) {
       try {

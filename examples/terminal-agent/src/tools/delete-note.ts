@@ -18,7 +18,11 @@ export function deleteNoteTool(notes: NotesFile): GloveFoldArgs<DeleteNoteInput>
     async do(input) {
       const note = await notes.delete(input.id);
       if (!note) {
-        return { status: "error", data: null, message: `There is no note #${input.id}. Call list_notes to see the ids.` };
+        return {
+          status: "error",
+          data: null,
+          message: `There is no note #${input.id}. Call list_notes to see the ids.`,
+        };
       }
       return { status: "success", data: `Deleted note #${note.id}: ${note.text}` };
     },

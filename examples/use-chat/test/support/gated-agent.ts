@@ -52,7 +52,9 @@ function waitTool(gates: Gates): GloveFoldArgs<{ gate: string }> {
     inputSchema: z.object({ gate: z.string() }),
     async do({ gate }, _display, _glove, signal) {
       const outcome = await gates.wait(gate, signal);
-      return outcome === "opened" ? { status: "success", data: { gate, opened: true } } : { status: "aborted", data: null, message: "stopped" };
+      return outcome === "opened"
+        ? { status: "success", data: { gate, opened: true } }
+        : { status: "aborted", data: null, message: "stopped" };
     },
   };
 }

@@ -8,7 +8,11 @@ const EXAMPLE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 /** `vite build` of the example's page into `outDir`, with its own Vite config. */
 export async function buildPage(outDir: string): Promise<void> {
   const { build } = await import("vite");
-  await build({ configFile: join(EXAMPLE_DIR, "ui", "vite.config.ts"), build: { outDir, emptyOutDir: true }, logLevel: "warn" });
+  await build({
+    configFile: join(EXAMPLE_DIR, "ui", "vite.config.ts"),
+    build: { outDir, emptyOutDir: true },
+    logLevel: "warn",
+  });
 }
 
 /** Opens the page (a new chat, or `?chat=<id>`) once it has its conversation; uncaught errors go to `errors`. */
@@ -38,7 +42,9 @@ export async function statusIs(page: Page, value: string): Promise<void> {
 }
 
 /** The assistant messages' text containing `text`. */
-export const assistantSaid = (page: Page, text: string): Locator => page.locator('li[data-role="assistant"] p', { hasText: text });
+export const assistantSaid = (page: Page, text: string): Locator =>
+  page.locator('li[data-role="assistant"] p', { hasText: text });
 
 /** A tool part of `tool` in `state`. */
-export const toolPart = (page: Page, tool: string, state: string): Locator => page.locator(`section[data-tool="${tool}"][data-state="${state}"]`);
+export const toolPart = (page: Page, tool: string, state: string): Locator =>
+  page.locator(`section[data-tool="${tool}"][data-state="${state}"]`);

@@ -1,7 +1,12 @@
 /** A plain AI SDK useChat page: nothing in it knows about Glove but the transport it is given. */
 import { useState } from "react";
 import { useChat } from "@ai-sdk/react";
-import { isToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses, type ChatTransport, type UIMessage } from "ai";
+import {
+  isToolUIPart,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type ChatTransport,
+  type UIMessage,
+} from "ai";
 import { ToolPart } from "./tool-part.js";
 
 export interface ChatProps {
@@ -28,7 +33,14 @@ export function Chat({ id, initialMessages, transport }: ChatProps) {
           <li key={message.id} data-role={message.role}>
             {message.parts.map((part, index) => {
               if (part.type === "text") return <p key={index}>{part.text}</p>;
-              if (isToolUIPart(part)) return <ToolPart key={part.toolCallId} part={part} onApproval={(answer) => void addToolApprovalResponse(answer)} />;
+              if (isToolUIPart(part))
+                return (
+                  <ToolPart
+                    key={part.toolCallId}
+                    part={part}
+                    onApproval={(answer) => void addToolApprovalResponse(answer)}
+                  />
+                );
               return null;
             })}
           </li>
@@ -43,7 +55,12 @@ export function Chat({ id, initialMessages, transport }: ChatProps) {
           setInput("");
         }}
       >
-        <input value={input} onChange={(event) => setInput(event.target.value)} placeholder="Ask for the weather in Paris, or to email ada" aria-label="Message" />
+        <input
+          value={input}
+          onChange={(event) => setInput(event.target.value)}
+          placeholder="Ask for the weather in Paris, or to email ada"
+          aria-label="Message"
+        />
         <button type="submit" disabled={busy}>
           Send
         </button>

@@ -35,7 +35,9 @@ export const CHROMIUM_ARGS = [
  */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install Debian's package (apt-get install chromium; .ci/run does) or set GLOVE_CHROMIUM to a Chromium 156 binary.`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}. Install Debian's package (apt-get install chromium; .ci/run does) or set GLOVE_CHROMIUM to a Chromium 156 binary.`,
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
@@ -44,7 +46,10 @@ export async function launchChromium(): Promise<Browser> {
  * `vite build` of a page into `outDir` with its own Vite config: examples/web-chat/ui unless `root`
  * names another example's ui folder; `base` when the page is served below a path (source maps on request).
  */
-export async function buildUi(outDir: string, options: { sourcemap?: boolean; base?: string; root?: string } = {}): Promise<void> {
+export async function buildUi(
+  outDir: string,
+  options: { sourcemap?: boolean; base?: string; root?: string } = {},
+): Promise<void> {
   const { build } = await import("vite");
   await build({
     configFile: join(options.root ?? join(EXAMPLE_DIR, "ui"), "vite.config.ts"),

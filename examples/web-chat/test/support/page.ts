@@ -18,7 +18,8 @@ export async function send(page: Page, text: string): Promise<void> {
 export const transcript = (page: Page): Locator => page.getByTestId("transcript");
 
 /** A finished agent message (not the streaming one) containing `text`. */
-export const agentSaid = (page: Page, text: string): Locator => page.locator('[data-glove-role="agent"]:not([data-glove-streaming])', { hasText: text });
+export const agentSaid = (page: Page, text: string): Locator =>
+  page.locator('[data-glove-role="agent"]:not([data-glove-streaming])', { hasText: text });
 
 /** The id of the page's conversation (in its URL once it has one). */
 export async function conversationOf(page: Page): Promise<string> {

@@ -85,8 +85,12 @@ type Step = (ctx: SceneContext) => SceneTurn;
 
 const choice = (ctx: SceneContext, question: string, strategy: DisplayStrategy, options = ["Yes", "No"]) =>
   ctx.call("ask_choice", { question, options, strategy });
-const notice = (ctx: SceneContext, title: string, strategy: DisplayStrategy, extra: { gate?: string; close?: boolean } = {}) =>
-  ctx.call("show_notice", { title, strategy, ...extra });
+const notice = (
+  ctx: SceneContext,
+  title: string,
+  strategy: DisplayStrategy,
+  extra: { gate?: string; close?: boolean } = {},
+) => ctx.call("show_notice", { title, strategy, ...extra });
 
 export const STREAM_TEXT = "Streaming works: every word of this sentence arrives on its own.";
 
@@ -105,24 +109,45 @@ export const SCENES: Record<string, Step[]> = {
   versions: [() => ({ text: `Answer version ${++versions}.` })],
   large: [
     (ctx) => ({ text: "Reading the document.", toolCalls: [ctx.call("read_document", { chars: DOCUMENT_CHARS })] }),
-    (ctx) => ({ text: `Read ${String(ctx.results[0]?.result.data ?? "").length} characters. ${[1, 2, 3, 4, 5].map(LARGE_WORD).join("")}Done reading.` }),
+    (ctx) => ({
+      text: `Read ${String(ctx.results[0]?.result.data ?? "").length} characters. ${[1, 2, 3, 4, 5].map(LARGE_WORD).join("")}Done reading.`,
+    }),
   ],
   strategies: [
     // Two pushAndWait slots from one model turn (the tools run at once), each after its own call.
-    (ctx) => ({ text: "Two questions at once.", toolCalls: [choice(ctx, "Wait, stay?", "stay"), choice(ctx, "Wait, hide on complete?", "hide-on-complete")] }),
+    (ctx) => ({
+      text: "Two questions at once.",
+      toolCalls: [choice(ctx, "Wait, stay?", "stay"), choice(ctx, "Wait, hide on complete?", "hide-on-complete")],
+    }),
     (ctx) => ({ toolCalls: [choice(ctx, "Wait, hide on new #1?", "hide-on-new")] }),
     (ctx) => ({ toolCalls: [choice(ctx, "Wait, hide on new #2?", "hide-on-new")] }),
     // pushAndForget: a card that stays, and one shown only while its tool works.
-    (ctx) => ({ toolCalls: [notice(ctx, "Forget, stay", "stay"), notice(ctx, "Forget, hide on complete", "hide-on-complete", { gate: "forget-complete", close: true })] }),
+    (ctx) => ({
+      toolCalls: [
+        notice(ctx, "Forget, stay", "stay"),
+        notice(ctx, "Forget, hide on complete", "hide-on-complete", { gate: "forget-complete", close: true }),
+      ],
+    }),
     (ctx) => ({ toolCalls: [notice(ctx, "Forget, hide on new #1", "hide-on-new", { gate: "forget-new" })] }),
     (ctx) => ({ toolCalls: [notice(ctx, "Forget, hide on new #2", "hide-on-new")] }),
     () => ({ text: "Every strategy shown." }),
   ],
   permission: [
-    (ctx) => ({ text: "Booking it.", toolCalls: [ctx.call("book_table", { name: "Grace", guests: 3, time: "20:15" })] }),
-    (ctx) => ({ text: ctx.results[0]?.result.status === "success" ? "The table is booked." : "Not booked: permission was refused." }),
+    (ctx) => ({
+      text: "Booking it.",
+      toolCalls: [ctx.call("book_table", { name: "Grace", guests: 3, time: "20:15" })],
+    }),
+    (ctx) => ({
+      text:
+        ctx.results[0]?.result.status === "success" ? "The table is booked." : "Not booked: permission was refused.",
+    }),
   ],
-  abort: [() => ({ text: "Counting slowly: one two three, four five six.", gate: { after: "Counting slowly: one two three,", name: "abort" } })],
+  abort: [
+    () => ({
+      text: "Counting slowly: one two three, four five six.",
+      gate: { after: "Counting slowly: one two three,", name: "abort" },
+    }),
+  ],
   reload: [
     (ctx) => ({
       text: "Before the reload. After the reload.",
@@ -173,7 +198,11 @@ export class SceneModel implements ModelAdapter {
 
   setSystemPrompt(): void {}
 
-  async prompt(request: PromptRequest, notify: NotifySubscribersFunction, signal?: AbortSignal): Promise<ModelPromptResult> {
+  async prompt(
+    request: PromptRequest,
+    notify: NotifySubscribersFunction,
+    signal?: AbortSignal,
+  ): Promise<ModelPromptResult> {
     const turn = sceneTurn(request);
     const text = turn.text ?? "";
     const words = text.match(/\S+\s*|\s+/g) ?? [];
@@ -184,12 +213,22 @@ export class SceneModel implements ModelAdapter {
       streamed += word;
       if (turn.gate && streamed.trimEnd() === turn.gate.after) await this.gates.wait(turn.gate.name, signal);
     }
-    const calls: ToolCall[] = (turn.toolCalls ?? []).map((c, i) => ({ tool_name: c.name, input_args: c.input, id: c.id ?? `t_${i}` }));
+    const calls: ToolCall[] = (turn.toolCalls ?? []).map((c, i) => ({
+      tool_name: c.name,
+      input_args: c.input,
+      id: c.id ?? `t_${i}`,
+    }));
     for (const call of calls) await notify("tool_use", { id: call.id!, name: call.tool_name, input: call.input_args });
     if (signal?.aborted) throw new AbortError();
     const tokens_in = 100;
     const tokens_out = Math.ceil(text.length / 4) + calls.length * 10;
-    await notify("model_response_complete", { text, tool_calls: calls.length ? calls : undefined, stop_reason: calls.length ? "tool_use" : "end_turn", tokens_in, tokens_out });
+    await notify("model_response_complete", {
+      text,
+      tool_calls: calls.length ? calls : undefined,
+      stop_reason: calls.length ? "tool_use" : "end_turn",
+      tokens_in,
+      tokens_out,
+    });
     const message: Message = { sender: "agent", text };
     if (calls.length) message.tool_calls = calls;
     return { messages: [message], tokens_in, tokens_out };
@@ -204,7 +243,11 @@ function foldTestTools(glove: Glove, gates: Gates): Glove {
     description: "Asks a question with buttons.",
     inputSchema: z.object({ question: z.string(), options: z.array(z.string()), strategy }),
     async do(input, display) {
-      const answer = await display.pushAndWait<unknown, string>({ renderer: "choice", input: { question: input.question, options: input.options }, displayStrategy: input.strategy });
+      const answer = await display.pushAndWait<unknown, string>({
+        renderer: "choice",
+        input: { question: input.question, options: input.options },
+        displayStrategy: input.strategy,
+      });
       return { status: "success", data: `Chose ${answer}` };
     },
   };
@@ -213,7 +256,11 @@ function foldTestTools(glove: Glove, gates: Gates): Glove {
     description: "Shows a card; with a gate, works until the gate opens; with close, takes the card down when done.",
     inputSchema: z.object({ title: z.string(), strategy, gate: z.string().optional(), close: z.boolean().optional() }),
     async do(input, display, _glove, signal) {
-      const id = await display.pushAndForget({ renderer: "notice", input: { title: input.title }, displayStrategy: input.strategy });
+      const id = await display.pushAndForget({
+        renderer: "notice",
+        input: { title: input.title },
+        displayStrategy: input.strategy,
+      });
       if (input.gate) await gates.wait(input.gate, signal);
       if (input.close) display.removeSlot(id);
       return { status: "success", data: "shown" };

@@ -4,7 +4,14 @@
  * the URL (?c=…), so a reload resumes the same conversation, pending forms included.
  */
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { Render, useGlove, type ConnectionState, type MessageRenderProps, type StreamingRenderProps, type ToolStatusRenderProps } from "glove-react";
+import {
+  Render,
+  useGlove,
+  type ConnectionState,
+  type MessageRenderProps,
+  type StreamingRenderProps,
+  type ToolStatusRenderProps,
+} from "glove-react";
 import type { InboxItem, Task } from "glove-core";
 import { SUGGESTIONS } from "../../src/shared.js";
 import { BranchActions, BranchPicker, EditableText, RegenerateButton } from "./branching.js";
@@ -67,7 +74,9 @@ function Message({ entry, isLast }: MessageRenderProps): ReactNode {
       <div className="bubble user" data-glove-role="user" data-glove-status={entry.status}>
         {entry.messageId !== undefined ? <EditableText messageId={entry.messageId} text={entry.text} /> : entry.text}
         <BranchPicker branch={entry.branch} />
-        {entry.status === "queued" || entry.status === "sending" ? <span className="meta"> · {entry.status === "queued" ? "waiting" : "sending"}</span> : null}
+        {entry.status === "queued" || entry.status === "sending" ? (
+          <span className="meta"> · {entry.status === "queued" ? "waiting" : "sending"}</span>
+        ) : null}
         {entry.status === "failed" ? (
           <span role="alert" className="meta">
             {" "}
@@ -83,7 +92,11 @@ function Message({ entry, isLast }: MessageRenderProps): ReactNode {
     );
   }
   return (
-    <div className="bubble agent" data-glove-role="agent" data-glove-interrupted={entry.interrupted ? "true" : undefined}>
+    <div
+      className="bubble agent"
+      data-glove-role="agent"
+      data-glove-interrupted={entry.interrupted ? "true" : undefined}
+    >
       {entry.text}
       {entry.interrupted ? <span className="meta"> · stopped</span> : null}
       <BranchPicker branch={entry.branch} />
@@ -107,12 +120,22 @@ function ToolLine({ entry }: ToolStatusRenderProps): ReactNode {
   return (
     <div className="tool-line" data-call-id={entry.id} data-tool={entry.name} data-tool-status={entry.status}>
       <span aria-hidden="true">{STATUS_MARK[entry.status]}</span> {entry.name}
-      {entry.status === "error" || entry.status === "aborted" ? <span className="meta"> · {entry.output ?? entry.status}</span> : null}
+      {entry.status === "error" || entry.status === "aborted" ? (
+        <span className="meta"> · {entry.output ?? entry.status}</span>
+      ) : null}
     </div>
   );
 }
 
-function Composer({ send, busy, abort }: { send: (text: string) => void; busy: boolean; abort: () => void }): ReactNode {
+function Composer({
+  send,
+  busy,
+  abort,
+}: {
+  send: (text: string) => void;
+  busy: boolean;
+  abort: () => void;
+}): ReactNode {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const field = event.currentTarget.elements.namedItem("message") as HTMLInputElement | null;
@@ -146,7 +169,8 @@ function Tasks({ tasks }: { tasks: Task[] }): ReactNode {
         <ol className="tasks">
           {tasks.map((task) => (
             <li key={task.id} data-task-status={task.status}>
-              <span aria-hidden="true">{TASK_MARK[task.status]}</span> {task.status === "in_progress" ? task.activeForm : task.content}
+              <span aria-hidden="true">{TASK_MARK[task.status]}</span>{" "}
+              {task.status === "in_progress" ? task.activeForm : task.content}
             </li>
           ))}
         </ol>
@@ -222,7 +246,13 @@ export function App(): ReactNode {
         <ul>
           {(list ?? []).map((c) => (
             <li key={c.id}>
-              <button type="button" className="conversation" aria-current={c.id === sessionId ? "page" : undefined} data-conversation-id={c.id} onClick={() => glove.switchConversation(c.id)}>
+              <button
+                type="button"
+                className="conversation"
+                aria-current={c.id === sessionId ? "page" : undefined}
+                data-conversation-id={c.id}
+                onClick={() => glove.switchConversation(c.id)}
+              >
                 {c.title ?? "New conversation"}
               </button>
             </li>
@@ -244,7 +274,14 @@ export function App(): ReactNode {
             </div>
           ) : null}
           <BranchActions.Provider value={glove}>
-            <Render glove={glove} renderMessage={Message} renderStreaming={Streaming} renderToolStatus={ToolLine} renderInput={null} className="timeline" />
+            <Render
+              glove={glove}
+              renderMessage={Message}
+              renderStreaming={Streaming}
+              renderToolStatus={ToolLine}
+              renderInput={null}
+              className="timeline"
+            />
           </BranchActions.Provider>
           {error ? (
             <p role="alert" className="banner" data-testid="error">

@@ -29,13 +29,25 @@ export function BranchPicker({ branch }: { branch: EntryBranch | undefined }): R
   const go = (to: number) => void switchBranch(branch.siblings[to]!).then(report);
   return (
     <span className="branches meta" data-testid="branch-picker">
-      <button type="button" className="link" aria-label="Previous version" disabled={busy || branch.index === 0} onClick={() => go(branch.index - 1)}>
+      <button
+        type="button"
+        className="link"
+        aria-label="Previous version"
+        disabled={busy || branch.index === 0}
+        onClick={() => go(branch.index - 1)}
+      >
         ‹
       </button>
       <span data-testid="branch-position">
         {branch.index + 1}/{branch.count}
       </span>
-      <button type="button" className="link" aria-label="Next version" disabled={busy || branch.index === branch.count - 1} onClick={() => go(branch.index + 1)}>
+      <button
+        type="button"
+        className="link"
+        aria-label="Next version"
+        disabled={busy || branch.index === branch.count - 1}
+        onClick={() => go(branch.index + 1)}
+      >
         ›
       </button>
       {refusal ? <span role="alert"> {refusal}</span> : null}
@@ -90,7 +102,12 @@ export function EditableText({ messageId, text }: { messageId: string; text: str
       <button type="button" className="link meta" disabled={busy} onClick={() => setEditing(true)}>
         Edit
       </button>
-      {refusal ? <span role="alert" className="meta"> {refusal}</span> : null}
+      {refusal ? (
+        <span role="alert" className="meta">
+          {" "}
+          {refusal}
+        </span>
+      ) : null}
     </>
   );
 }

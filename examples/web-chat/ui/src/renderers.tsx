@@ -6,8 +6,24 @@
  * `notice` are general renderers any server tool may push by name.
  */
 import { useId, useState, type ReactNode } from "react";
-import { defineToolView, type SlotRenderer, type SlotRenderProps, type ToolResultRenderProps, type ToolView } from "glove-react";
-import { bookTableSchemas, reservationFormSchemas, showMenuSchemas, type Booking, type ChoiceInput, type MenuCard, type NoticeInput, type Reservation, type ReservationQuestion } from "../../src/shared.js";
+import {
+  defineToolView,
+  type SlotRenderer,
+  type SlotRenderProps,
+  type ToolResultRenderProps,
+  type ToolView,
+} from "glove-react";
+import {
+  bookTableSchemas,
+  reservationFormSchemas,
+  showMenuSchemas,
+  type Booking,
+  type ChoiceInput,
+  type MenuCard,
+  type NoticeInput,
+  type Reservation,
+  type ReservationQuestion,
+} from "../../src/shared.js";
 
 /** The attributes every slot card carries: which call pushed it and where it stands. */
 function slotAttributes<P, R>(props: SlotRenderProps<P, R>): Record<string, string> {
@@ -61,7 +77,11 @@ function ReservationForm(props: SlotRenderProps<ReservationQuestion, Reservation
   const [guests, setGuests] = useState(String(question.guests ?? 2));
   const [time, setTime] = useState("19:30");
   const pending = status === "pending";
-  const issueOf = (path: string) => issues?.filter((issue) => issue.path === path).map((issue) => issue.message).join("; ");
+  const issueOf = (path: string) =>
+    issues
+      ?.filter((issue) => issue.path === path)
+      .map((issue) => issue.message)
+      .join("; ");
   const other = issues?.filter((issue) => !(ISSUE_PATHS as readonly string[]).includes(issue.path)) ?? [];
   return (
     <form
@@ -77,18 +97,59 @@ function ReservationForm(props: SlotRenderProps<ReservationQuestion, Reservation
       <h3>{question.question}</h3>
       <div className="fields">
         <label htmlFor={`${id}-name`}>Name</label>
-        <input id={`${id}-name`} name="name" value={name} onChange={(e) => setName(e.target.value)} disabled={!pending} aria-invalid={Boolean(issueOf("name"))} />
-        {issueOf("name") ? <span className="issue" data-issue="name">{issueOf("name")}</span> : <span />}
+        <input
+          id={`${id}-name`}
+          name="name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          disabled={!pending}
+          aria-invalid={Boolean(issueOf("name"))}
+        />
+        {issueOf("name") ? (
+          <span className="issue" data-issue="name">
+            {issueOf("name")}
+          </span>
+        ) : (
+          <span />
+        )}
         <label htmlFor={`${id}-guests`}>Guests</label>
-        <input id={`${id}-guests`} name="guests" type="number" value={guests} onChange={(e) => setGuests(e.target.value)} disabled={!pending} aria-invalid={Boolean(issueOf("guests"))} />
-        {issueOf("guests") ? <span className="issue" data-issue="guests">{issueOf("guests")}</span> : <span />}
+        <input
+          id={`${id}-guests`}
+          name="guests"
+          type="number"
+          value={guests}
+          onChange={(e) => setGuests(e.target.value)}
+          disabled={!pending}
+          aria-invalid={Boolean(issueOf("guests"))}
+        />
+        {issueOf("guests") ? (
+          <span className="issue" data-issue="guests">
+            {issueOf("guests")}
+          </span>
+        ) : (
+          <span />
+        )}
         <label htmlFor={`${id}-time`}>Time</label>
-        <input id={`${id}-time`} name="time" value={time} onChange={(e) => setTime(e.target.value)} disabled={!pending} aria-invalid={Boolean(issueOf("time"))} />
-        {issueOf("time") ? <span className="issue" data-issue="time">{issueOf("time")}</span> : <span />}
+        <input
+          id={`${id}-time`}
+          name="time"
+          value={time}
+          onChange={(e) => setTime(e.target.value)}
+          disabled={!pending}
+          aria-invalid={Boolean(issueOf("time"))}
+        />
+        {issueOf("time") ? (
+          <span className="issue" data-issue="time">
+            {issueOf("time")}
+          </span>
+        ) : (
+          <span />
+        )}
       </div>
       {issues?.length ? (
         <p role="alert" className="issues">
-          The restaurant could not take that: {issues.map((issue) => issue.message).join("; ")}.{other.length ? "" : " Correct it and send again."}
+          The restaurant could not take that: {issues.map((issue) => issue.message).join("; ")}.
+          {other.length ? "" : " Correct it and send again."}
         </p>
       ) : null}
       {pending ? (
@@ -109,7 +170,8 @@ function ReservationResult({ data: answer, status }: ToolResultRenderProps<Reser
   if (status !== "success" || !answer) return null;
   return (
     <p className="result" data-result="reservation_form">
-      Details: <strong>{answer.name}</strong>, {answer.guests} {answer.guests === 1 ? "guest" : "guests"} at {answer.time}
+      Details: <strong>{answer.name}</strong>, {answer.guests} {answer.guests === 1 ? "guest" : "guests"} at{" "}
+      {answer.time}
     </p>
   );
 }
@@ -120,7 +182,8 @@ function BookingResult({ data: booking, status }: ToolResultRenderProps<Booking>
     <section className="card booked" data-result="book_table">
       <h3>Table booked</h3>
       <p>
-        {booking.name}, {booking.guests} {booking.guests === 1 ? "guest" : "guests"} at {booking.time}. Confirmation <strong>{booking.code}</strong>.
+        {booking.name}, {booking.guests} {booking.guests === 1 ? "guest" : "guests"} at {booking.time}. Confirmation{" "}
+        <strong>{booking.code}</strong>.
       </p>
     </section>
   );

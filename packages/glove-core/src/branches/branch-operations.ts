@@ -29,7 +29,9 @@ export function storeKeepsBranches(store: StoreAdapter): store is BranchStore {
 
 function requireBranches(store: StoreAdapter, operation: string): BranchStore {
   if (storeKeepsBranches(store)) return store;
-  throw new ConfigurationError(`Glove.${operation}() needs a store that keeps branches; store "${store.identifier}" has no getBranches/rewriteBranches.`);
+  throw new ConfigurationError(
+    `Glove.${operation}() needs a store that keeps branches; store "${store.identifier}" has no getBranches/rewriteBranches.`,
+  );
 }
 
 async function read(store: BranchStore): Promise<{ active: Message[]; stored: StoredBranch[] }> {
@@ -39,7 +41,10 @@ async function read(store: BranchStore): Promise<{ active: Message[]; stored: St
 
 async function refuseWhileWaiting(scope: BranchScope, operation: string): Promise<void> {
   if (await scope.waiting()) {
-    throw new BranchError("waiting", `Cannot ${operation} while a question waits for a person: answer it, or abort the turn to withdraw it, first.`);
+    throw new BranchError(
+      "waiting",
+      `Cannot ${operation} while a question waits for a person: answer it, or abort the turn to withdraw it, first.`,
+    );
   }
 }
 
@@ -47,7 +52,11 @@ async function apply(scope: BranchScope, store: BranchStore, change: BranchRewri
   const { won } = await store.rewriteBranches(change);
   // The model's cached view is of the old branch, whoever won.
   scope.context?.invalidate();
-  if (!won) throw new BranchError("conflict", "The conversation's branches changed while this one was being made (another tab or process won); nothing was changed. Reload and try again.");
+  if (!won)
+    throw new BranchError(
+      "conflict",
+      "The conversation's branches changed while this one was being made (another tab or process won); nothing was changed. Reload and try again.",
+    );
 }
 
 const newBranchId = () => `branch_${crypto.randomUUID()}`;
@@ -80,7 +89,8 @@ export async function switchTo(scope: BranchScope, messageId: string): Promise<B
   const store = requireBranches(scope.store, "switchBranch");
   const { active, stored } = await read(store);
   const plan = planSwitch(active, stored, messageId, newBranchId);
-  if (plan === "missing") throw new BranchError("not_found", `No message "${messageId}" in this conversation.`, messageId);
+  if (plan === "missing")
+    throw new BranchError("not_found", `No message "${messageId}" in this conversation.`, messageId);
   if (plan === undefined) return { messages: active, points: branchPoints(active, stored) };
   await refuseWhileWaiting(scope, "switch branches");
   await apply(scope, store, plan);

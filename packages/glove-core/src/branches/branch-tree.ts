@@ -14,7 +14,8 @@ export function parentAt(active: readonly Message[], at: number): string | null 
 /** The rewrite that sets aside the active messages from `at` on and appends `append` after the rest. */
 export function forkAt(active: readonly Message[], at: number, append: Message[], newId: () => string): BranchRewrite {
   const rest = active.slice(at);
-  const add: StoredBranch[] = rest.length > 0 ? [{ id: newId(), at, parentId: parentAt(active, at), messages: [...rest] }] : [];
+  const add: StoredBranch[] =
+    rest.length > 0 ? [{ id: newId(), at, parentId: parentAt(active, at), messages: [...rest] }] : [];
   return { expected: expectedOf(active), keep: at, remove: [], add, append };
 }
 
@@ -46,13 +47,21 @@ export function branchPoints(active: readonly Message[], stored: readonly Stored
     // A branch that ends where a stretch starts (a regenerate not run yet) has no message there.
     const siblings = (current ? [...others, sibling(current)] : others).sort(byId);
     const activeId = current?.id ?? "";
-    points.push({ index, messageId: activeId, siblings, active: current ? siblings.findIndex((s) => s.id === activeId) : -1 });
+    points.push({
+      index,
+      messageId: activeId,
+      siblings,
+      active: current ? siblings.findIndex((s) => s.id === activeId) : -1,
+    });
   }
   return points;
 }
 
 /** Where a message lives: the stretch holding it and its offset there. */
-function locate(stored: readonly StoredBranch[], messageId: string): { stretch: StoredBranch; offset: number } | undefined {
+function locate(
+  stored: readonly StoredBranch[],
+  messageId: string,
+): { stretch: StoredBranch; offset: number } | undefined {
   for (const stretch of stored) {
     const offset = stretch.messages.findIndex((message) => message.id === messageId);
     if (offset >= 0) return { stretch, offset };
@@ -66,7 +75,12 @@ function locate(stored: readonly StoredBranch[], messageId: string): { stretch: 
  * messages past the common part are set aside. Undefined when the message is already active;
  * "missing" when the conversation has no such message.
  */
-export function planSwitch(active: readonly Message[], stored: readonly StoredBranch[], messageId: string, newId: () => string): BranchRewrite | "missing" | undefined {
+export function planSwitch(
+  active: readonly Message[],
+  stored: readonly StoredBranch[],
+  messageId: string,
+  newId: () => string,
+): BranchRewrite | "missing" | undefined {
   if (active.some((message) => message.id === messageId)) return undefined;
   const found = locate(stored, messageId);
   if (!found) return "missing";
@@ -85,7 +99,8 @@ export function planSwitch(active: readonly Message[], stored: readonly StoredBr
   }
   const add: StoredBranch[] = [];
   const append: Message[] = [];
-  if (active.length > base) add.push({ id: newId(), at: base, parentId: parentAt(active, base), messages: active.slice(base) });
+  if (active.length > base)
+    add.push({ id: newId(), at: base, parentId: parentAt(active, base), messages: active.slice(base) });
   chain.forEach((stretch, i) => {
     const next = chain[i + 1];
     if (!next) return void append.push(...stretch.messages);
@@ -101,7 +116,9 @@ export function planSwitch(active: readonly Message[], stored: readonly StoredBr
 export function startsTurn(message: Message | undefined): boolean {
   if (!message || message.sender !== "user") return false;
   if ((message.tool_results?.length ?? 0) > 0) return false;
-  return message.is_compaction !== true && message.is_compaction_request !== true && message.is_skill_injection !== true;
+  return (
+    message.is_compaction !== true && message.is_compaction_request !== true && message.is_skill_injection !== true
+  );
 }
 
 /** A regenerate (the last turn again) or an edit (a user message replaced). */
@@ -117,11 +134,22 @@ export function forkPoint(active: readonly Message[], op: ForkOp): number {
   if (op.kind === "regenerate") {
     let at = active.length - 1;
     while (at >= 0 && !startsTurn(active[at])) at--;
-    if (at < 0) throw new BranchError("invalid", "There is nothing to regenerate: the conversation has no user message yet.");
+    if (at < 0)
+      throw new BranchError("invalid", "There is nothing to regenerate: the conversation has no user message yet.");
     return at + 1;
   }
   const at = active.findIndex((message) => message.id === op.messageId);
-  if (at < 0) throw new BranchError("not_found", `No message "${op.messageId}" on this conversation's active branch.`, op.messageId);
-  if (!startsTurn(active[at])) throw new BranchError("invalid", `Message "${op.messageId}" is not a user's message; only those can be edited.`, op.messageId);
+  if (at < 0)
+    throw new BranchError(
+      "not_found",
+      `No message "${op.messageId}" on this conversation's active branch.`,
+      op.messageId,
+    );
+  if (!startsTurn(active[at]))
+    throw new BranchError(
+      "invalid",
+      `Message "${op.messageId}" is not a user's message; only those can be edited.`,
+      op.messageId,
+    );
   return at;
 }

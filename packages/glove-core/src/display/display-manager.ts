@@ -141,7 +141,11 @@ export class Displaymanager implements DisplayManagerAdapter {
   checkAnswer(slot_id: string, value: unknown): SlotAnswerCheck {
     const slot = this.resolverStore.has(slot_id) ? this.stack.find((s) => s.id === slot_id) : undefined;
     if (!slot) {
-      return { ok: false, reason: "unknown_slot", message: `No pending slot "${slot_id}": it was answered, closed, or never existed.` };
+      return {
+        ok: false,
+        reason: "unknown_slot",
+        message: `No pending slot "${slot_id}": it was answered, closed, or never existed.`,
+      };
     }
     const schema = this.#schemaFor(slot);
     if (!schema) return { ok: true, value };
@@ -236,7 +240,8 @@ export class Displaymanager implements DisplayManagerAdapter {
       input = parsed.data;
     }
     // A stored question shown again keeps its id, so answers sent to it before a restart still fit.
-    const reuse = slot.id !== undefined && !this.resolverStore.has(slot.id) && !this.stack.some((s) => s.id === slot.id);
+    const reuse =
+      slot.id !== undefined && !this.resolverStore.has(slot.id) && !this.stack.some((s) => s.id === slot.id);
     const entry: Slot<unknown> = { id: reuse ? slot.id! : crypto.randomUUID(), renderer: name, input };
     if (slot.toolCallId !== undefined) entry.toolCallId = slot.toolCallId;
     if (slot.toolName !== undefined) entry.toolName = slot.toolName;

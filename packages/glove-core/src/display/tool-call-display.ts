@@ -85,7 +85,11 @@ export class ToolCallDisplay implements ToolDisplay {
   }
 
   /** A question kept in the store: shown (or answered from the store) by the call's waits. */
-  private async storedQuestion<O>(waits: CallWaits, slot: SlotPush<unknown>, signal: AbortSignal | undefined): Promise<O> {
+  private async storedQuestion<O>(
+    waits: CallWaits,
+    slot: SlotPush<unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<O> {
     let shown: string | undefined;
     try {
       return await waits.question<O>(this.inner, slot, (id) => {

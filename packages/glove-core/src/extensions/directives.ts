@@ -33,7 +33,10 @@ export async function runDirectives(
   });
   if (bound.length === 0) return { text: rawText, skillMessages: [] };
 
-  let working = replaceTokens(rawText, bound.map((t) => ({ ...t, replacement: null })));
+  let working = replaceTokens(
+    rawText,
+    bound.map((t) => ({ ...t, replacement: null })),
+  );
   let rewritten = false;
   for (const token of bound) {
     if (token.kind !== "hook") continue;
@@ -62,7 +65,9 @@ export async function runDirectives(
     await bus.emit("skill_invoked", { name: token.name, source: "user" });
     let output: string | ContentPart[];
     try {
-      output = await skills.get(token.name)!.handler({ name: token.name, parsedText: working, source: "user", controls });
+      output = await skills
+        .get(token.name)!
+        .handler({ name: token.name, parsedText: working, source: "user", controls });
     } catch (error) {
       throw new ExtensionError("skill", token.name, error);
     }
@@ -78,7 +83,10 @@ function storedText(
   rewritten: boolean,
 ): { text: string } {
   if (!rewritten) {
-    const text = replaceTokens(rawText, bound.map((t) => ({ ...t, replacement: placeholderFor(t.kind, t.name) })));
+    const text = replaceTokens(
+      rawText,
+      bound.map((t) => ({ ...t, replacement: placeholderFor(t.kind, t.name) })),
+    );
     return { text };
   }
   // A rewrite replaces the text wholesale; the placeholders still record what ran.

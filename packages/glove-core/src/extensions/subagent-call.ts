@@ -12,7 +12,13 @@ import type {
 } from "../types/index.js";
 import type { EventBus } from "../runtime/event-bus.js";
 import { storeKeepsWaits } from "../runtime/call-waits.js";
-import { currentMessages, questionToResume, RESUME_ONLY, SUBAGENT_LINK_STEP, type SubagentLink } from "../runtime/nested-questions.js";
+import {
+  currentMessages,
+  questionToResume,
+  RESUME_ONLY,
+  SUBAGENT_LINK_STEP,
+  type SubagentLink,
+} from "../runtime/nested-questions.js";
 import { unansweredToolCalls } from "../stores/message-integrity.js";
 
 /**
@@ -48,7 +54,13 @@ export class SubagentCall {
    * Runs the child with the parent's subscribers seeing its events while it runs, each tagged with
    * the child's name in front of any path it already carries (a grandchild's), so they can tell who spoke.
    */
-  async run(child: IGloveRunnable, prompt: string, bus: EventBus, waits: CallWaits | undefined, signal?: AbortSignal): Promise<ModelPromptResult | Message> {
+  async run(
+    child: IGloveRunnable,
+    prompt: string,
+    bus: EventBus,
+    waits: CallWaits | undefined,
+    signal?: AbortSignal,
+  ): Promise<ModelPromptResult | Message> {
     const forward: SubscriberAdapter = {
       record: (...event) => {
         this.#remember(event);
@@ -83,7 +95,12 @@ export class SubagentCall {
   }
 
   /** The call runs again to resume its turn: the child goes on from its stored turn. */
-  async #resume(child: IGloveRunnable, prompt: string, from: number, signal?: AbortSignal): Promise<ModelPromptResult | Message> {
+  async #resume(
+    child: IGloveRunnable,
+    prompt: string,
+    from: number,
+    signal?: AbortSignal,
+  ): Promise<ModelPromptResult | Message> {
     const store = child.store;
     if (!storeKeepsWaits(store) || (await messageCount(store)) <= from) return child.processRequest(prompt, signal); // the prompt never reached it
     const history = await currentMessages(store);
@@ -109,14 +126,19 @@ export class SubagentCall {
   #origin(slot: SlotPush<unknown>): SlotOrigin {
     // A grandchild's slot already names its tool; the child's call it names is replaced by ours.
     const { subagentCallId: _child, ...inner } = slot.origin ?? this.#asked(slot);
-    return { ...inner, agentPath: [this.name, ...inner.agentPath], ...(this.callId !== undefined ? { subagentCallId: this.callId } : {}) };
+    return {
+      ...inner,
+      agentPath: [this.name, ...inner.agentPath],
+      ...(this.callId !== undefined ? { subagentCallId: this.callId } : {}),
+    };
   }
 
   /** The child's own call that pushed `slot`: its tool and input. */
   #asked(slot: SlotPush<unknown>): SlotOrigin {
     const origin: SlotOrigin = { agentPath: [] };
     if (slot.toolName !== undefined) origin.toolName = slot.toolName;
-    if (slot.toolCallId !== undefined && this.#inputs.has(slot.toolCallId)) origin.input = this.#inputs.get(slot.toolCallId);
+    if (slot.toolCallId !== undefined && this.#inputs.has(slot.toolCallId))
+      origin.input = this.#inputs.get(slot.toolCallId);
     return origin;
   }
 }
@@ -127,7 +149,8 @@ const EPHEMERAL_SUFFIX = /~[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** The namespace under which `parent` opens `sub` again (`createSubAgentStore(namespace, { durable: true })`), if it does. */
 async function durableNamespace(parent: StoreAdapter, sub: StoreAdapter): Promise<string | undefined> {
   const prefix = `${parent.identifier}::`;
-  if (!parent.createSubAgentStore || !sub.identifier.startsWith(prefix) || EPHEMERAL_SUFFIX.test(sub.identifier)) return undefined;
+  if (!parent.createSubAgentStore || !sub.identifier.startsWith(prefix) || EPHEMERAL_SUFFIX.test(sub.identifier))
+    return undefined;
   const namespace = sub.identifier.slice(prefix.length);
   // A store that names its children otherwise is not guessed at: it must give this one back.
   const again = await parent.createSubAgentStore(namespace, { durable: true });

@@ -122,12 +122,19 @@ export class SubagentsPlugin implements GlovePlugin {
       controls,
       signal,
     });
-    return toolResult(input.name, finalText(await call.run(child, input.prompt, this.host.bus, context?.waits, signal)));
+    return toolResult(
+      input.name,
+      finalText(await call.run(child, input.prompt, this.host.bus, context?.waits, signal)),
+    );
   }
 }
 
 function finalText(result: ModelPromptResult | Message): string {
-  if ("messages" in result) return result.messages.map((m) => m.text).join("\n").trim();
+  if ("messages" in result)
+    return result.messages
+      .map((m) => m.text)
+      .join("\n")
+      .trim();
   return result.text;
 }
 

@@ -33,10 +33,7 @@ export function placeholderFor(kind: "hook" | "skill", name: string): string {
  * own surroundings change (one adjacent space or tab goes with it); the rest of the text, its
  * indentation and spacing included, is kept exactly, so code in a message reaches the model intact.
  */
-export function replaceTokens(
-  text: string,
-  tokens: Array<DirectiveToken & { replacement: string | null }>,
-): string {
+export function replaceTokens(text: string, tokens: Array<DirectiveToken & { replacement: string | null }>): string {
   if (tokens.length === 0) return text;
   let out = "";
   let cursor = 0;

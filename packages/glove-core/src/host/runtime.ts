@@ -70,12 +70,17 @@ export class Runtime {
   readonly plugins: CompositePlugin;
   private readonly agents = new Map<string, RegisteredAgent>();
   /** Open conversations, least recently used first (Map order), for `maxOpenConversations`. */
-  private readonly recent = new Map<string, { agent: RegisteredAgent; conversationId: string; glove?: Glove; ownsStore?: boolean }>();
+  private readonly recent = new Map<
+    string,
+    { agent: RegisteredAgent; conversationId: string; glove?: Glove; ownsStore?: boolean }
+  >();
 
   constructor(private readonly options: RuntimeOptions = {}) {
     const limit = options.maxOpenConversations;
     if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
-      throw new ConfigurationError(`Runtime: maxOpenConversations must be a positive whole number, got ${JSON.stringify(limit)}.`);
+      throw new ConfigurationError(
+        `Runtime: maxOpenConversations must be a positive whole number, got ${JSON.stringify(limit)}.`,
+      );
     }
     this.plugins = new CompositePlugin(options.plugins ?? []);
   }
@@ -122,7 +127,9 @@ export class Runtime {
     const entry = this.agents.get(agent);
     if (!entry) {
       return Promise.reject(
-        new ConfigurationError(`No agent named "${agent}". Registered agents: ${this.agentNames().join(", ") || "(none)"}.`),
+        new ConfigurationError(
+          `No agent named "${agent}". Registered agents: ${this.agentNames().join(", ") || "(none)"}.`,
+        ),
       );
     }
     const key = `${agent}\u0000${conversationId}`;
@@ -164,7 +171,8 @@ export class Runtime {
       used.agent.conversations.delete(used.conversationId);
       this.recent.delete(key);
       // A store the factory made for this conversation is the Runtime's to close (connections, files).
-      if (used.ownsStore) void Promise.resolve((used.glove.store as { close?: () => unknown }).close?.()).catch(() => undefined);
+      if (used.ownsStore)
+        void Promise.resolve((used.glove.store as { close?: () => unknown }).close?.()).catch(() => undefined);
       excess--;
     }
   }
@@ -195,7 +203,8 @@ export class Runtime {
   }
 
   private async openConversation(entry: RegisteredAgent, conversationId: string, given?: StoreAdapter): Promise<Glove> {
-    const store = given ?? (await this.options.storeFactory?.(entry.name, conversationId)) ?? new MemoryStore(conversationId);
+    const store =
+      given ?? (await this.options.storeFactory?.(entry.name, conversationId)) ?? new MemoryStore(conversationId);
     const { config } = entry;
     const glove = new Glove({
       name: entry.name,

@@ -77,7 +77,9 @@ export class CompositePlugin implements GlovePlugin {
     const key = `${plugin.name}\u0000${name}`;
     if (this.shadowWarnings.has(key)) return;
     this.shadowWarnings.add(key);
-    console.warn(`[glove] Plugin "${plugin.name}" offers a tool named "${name}", which another plugin already owns; the model only sees the first one.`);
+    console.warn(
+      `[glove] Plugin "${plugin.name}" offers a tool named "${name}", which another plugin already owns; the model only sees the first one.`,
+    );
   }
 
   /** The tool with this name and the plugin that owns it, first owner wins. */

@@ -24,7 +24,10 @@ export interface InboxDeliveryContext {
  * wins), so of several processes delivering one conversation exactly one shows it to the model.
  * Undefined, having run nothing, when nothing was claimed or a stored question waits.
  */
-export async function deliverInbox(d: InboxDeliveryContext, options: DeliverInboxOptions = {}): Promise<ModelAnswer | undefined> {
+export async function deliverInbox(
+  d: InboxDeliveryContext,
+  options: DeliverInboxOptions = {},
+): Promise<ModelAnswer | undefined> {
   const { parts } = d;
   const { signal } = options;
   throwIfAborted(signal);

@@ -1,13 +1,6 @@
 import { z } from "zod";
 import { ConfigurationError } from "../errors.js";
-import type {
-  GlovePlugin,
-  InboxItem,
-  Message,
-  RequestContribution,
-  StoreAdapter,
-  Tool,
-} from "../types/index.js";
+import type { GlovePlugin, InboxItem, Message, RequestContribution, StoreAdapter, Tool } from "../types/index.js";
 import { mapPacked } from "../runtime/shapes.js";
 
 /** Name of the built-in tool the model uses to post to the async inbox. */
@@ -60,7 +53,9 @@ export function createInboxTool(store: InboxStore): Tool<InboxToolInput> {
         status: "success",
         data:
           `Posted to the inbox as ${item.id} (${item.tag}). The answer will arrive as a later message in this conversation; you do not need to check for it.` +
-          (item.blocking ? " This item is blocking: tell the user you are waiting on it and do not proceed with work that depends on it." : ""),
+          (item.blocking
+            ? " This item is blocking: tell the user you are waiting on it and do not proceed with work that depends on it."
+            : ""),
         renderData: { item },
       };
     },
@@ -77,7 +72,8 @@ function describeResolved(item: InboxItem): Message {
 function describePending(items: InboxItem[]): string | undefined {
   if (items.length === 0) return undefined;
   const lines = items.map(
-    (i) => `- ${i.tag} (${i.blocking ? "blocking — do not proceed with dependent work" : "non-blocking"}): ${i.request}`,
+    (i) =>
+      `- ${i.tag} (${i.blocking ? "blocking — do not proceed with dependent work" : "non-blocking"}): ${i.request}`,
   );
   return `Inbox items still waiting for an answer (posted earlier, do not post them again):\n${lines.join("\n")}`;
 }
@@ -107,7 +103,9 @@ export class InboxPlugin implements GlovePlugin {
   ) {
     this.tool = createInboxTool(store) as Tool<unknown>;
     if (options.claim && !storeClaimsInbox(store)) {
-      throw new ConfigurationError(`inbox: { wake: true } needs a store with consumeInboxItem (store "${store.identifier}" has none): answers are claimed there so they are delivered once.`);
+      throw new ConfigurationError(
+        `inbox: { wake: true } needs a store with consumeInboxItem (store "${store.identifier}" has none): answers are claimed there so they are delivered once.`,
+      );
     }
     this.claiming = options.claim ? (store as ClaimingInboxStore) : undefined;
   }
@@ -146,11 +144,12 @@ export class InboxPlugin implements GlovePlugin {
       messages: mapPacked(resolved, describeResolved),
       reminder: describePending(pending),
       // Marked only after the answers are stored: a crash in between re-delivers, never loses.
-      onPersisted: resolved.length && !claimed
-        ? async () => {
-            for (const item of resolved) await this.store.updateInboxItem(item.id, { status: "consumed" });
-          }
-        : undefined,
+      onPersisted:
+        resolved.length && !claimed
+          ? async () => {
+              for (const item of resolved) await this.store.updateInboxItem(item.id, { status: "consumed" });
+            }
+          : undefined,
     };
   }
 }

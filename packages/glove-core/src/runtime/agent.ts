@@ -58,7 +58,10 @@ export class Agent {
         output: options?.output,
       });
       const calls = collectToolCalls(result.messages);
-      await this.observer.modelCallComplete(result.messages, { tokens_in: result.tokens_in, tokens_out: result.tokens_out });
+      await this.observer.modelCallComplete(result.messages, {
+        tokens_in: result.tokens_in,
+        tokens_out: result.tokens_out,
+      });
 
       if (calls.length === 0) {
         await this.observer.tryCompaction(signal);

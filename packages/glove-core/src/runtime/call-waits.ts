@@ -14,7 +14,11 @@ export type WaitStore = StoreAdapter & Required<Pick<StoreAdapter, "addWait" | "
 
 /** Whether the store keeps questions (durable human-in-the-loop). */
 export function storeKeepsWaits(store: StoreAdapter | undefined): store is WaitStore {
-  return typeof store?.addWait === "function" && typeof store.settleWait === "function" && typeof store.getWaits === "function";
+  return (
+    typeof store?.addWait === "function" &&
+    typeof store.settleWait === "function" &&
+    typeof store.getWaits === "function"
+  );
 }
 
 /**
@@ -45,7 +49,11 @@ export class StoredCallWaits implements CallWaits {
     this.#position = this.#base;
   }
 
-  async question<O>(display: DisplayManagerAdapter, slot: SlotPush<unknown>, onShown?: (slotId: string) => void): Promise<O> {
+  async question<O>(
+    display: DisplayManagerAdapter,
+    slot: SlotPush<unknown>,
+    onShown?: (slotId: string) => void,
+  ): Promise<O> {
     const { position, recorded } = await this.#next("question");
     if (recorded && recorded.status !== "pending") return settledOutcome<O>(recorded);
     const id = recorded?.id ?? crypto.randomUUID();
@@ -120,7 +128,10 @@ export class StoredCallWaits implements CallWaits {
       const closed = DisplaySlotClosedError.isInstance(reason);
       if (!(closed ? this.signal?.aborted === true : DisplaySlotRejectedError.isInstance(reason))) throw reason;
       const detail = DisplaySlotRejectedError.isInstance(reason) ? reason.reason : describe(reason);
-      await this.#settle(id, { status: closed ? "cancelled" : "rejected", value: detail === undefined ? null : detail }).catch(() => undefined);
+      await this.#settle(id, {
+        status: closed ? "cancelled" : "rejected",
+        value: detail === undefined ? null : detail,
+      }).catch(() => undefined);
       throw reason;
     }
     const winner = await this.#settle(id, { status: "resolved", value: value === undefined ? null : value });
@@ -128,7 +139,10 @@ export class StoredCallWaits implements CallWaits {
   }
 
   async #settle(id: string, outcome: Omit<WaitOutcome, "settled_at">): Promise<StoredWait | undefined> {
-    const { wait } = await this.store.settleWait(id, { ...outcome, settled_at: new Date().toISOString() } as WaitOutcome);
+    const { wait } = await this.store.settleWait(id, {
+      ...outcome,
+      settled_at: new Date().toISOString(),
+    } as WaitOutcome);
     return wait;
   }
 }

@@ -88,7 +88,11 @@ export class EventBus {
    * Delivers to the listeners from index `start` on (subscribers first, then sinks). Returns
    * undefined when every listener answered synchronously, else a promise for the rest.
    */
-  private deliverFrom<T extends SubscriberEventType>(type: T, data: SubscriberEventDataMap[T], start: number): Promise<void> | undefined {
+  private deliverFrom<T extends SubscriberEventType>(
+    type: T,
+    data: SubscriberEventDataMap[T],
+    start: number,
+  ): Promise<void> | undefined {
     const listeners = this.listeners();
     let event: SubscriberEvent | undefined;
     for (let i = start; i < listeners.length; i++) {

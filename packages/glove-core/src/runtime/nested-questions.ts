@@ -1,4 +1,12 @@
-import type { Message, PendingQuestion, StoreAdapter, StoredAnswer, StoredWait, Tool, ToolCall } from "../types/index.js";
+import type {
+  Message,
+  PendingQuestion,
+  StoreAdapter,
+  StoredAnswer,
+  StoredWait,
+  Tool,
+  ToolCall,
+} from "../types/index.js";
 import { SUBAGENT_DISPATCH_TOOL_NAME } from "../constants.js";
 import { unansweredToolCalls } from "../stores/message-integrity.js";
 import { storeKeepsWaits, type WaitStore } from "./call-waits.js";
@@ -28,7 +36,13 @@ export interface SubagentLink {
 export const RESUME_ONLY: unique symbol = Symbol("glove.resumeOnly");
 
 /** Records an answer in the store the question lives in (stored-questions.ts's `recordAnswer`). */
-export type RecordAnswer = (store: WaitStore, history: readonly Message[], tools: Tool<unknown>[], slotId: string, answer: StoredAnswer) => Promise<StoredWait>;
+export type RecordAnswer = (
+  store: WaitStore,
+  history: readonly Message[],
+  tools: Tool<unknown>[],
+  slotId: string,
+  answer: StoredAnswer,
+) => Promise<StoredWait>;
 
 /** A subagent's store, reached through `via`, an unanswered subagent call of the store above. */
 interface SubagentStore {
@@ -48,7 +62,9 @@ async function subagentStores(store: WaitStore, history: readonly Message[]): Pr
   const found: SubagentStore[] = [];
   for (const call of unansweredToolCalls(history)) {
     if (call.tool_name !== SUBAGENT_DISPATCH_TOOL_NAME || !call.id) continue;
-    const link = (await store.getWaits({ toolCallId: call.id })).find((w) => w.kind === "step" && w.renderer === SUBAGENT_LINK_STEP)?.value;
+    const link = (await store.getWaits({ toolCallId: call.id })).find(
+      (w) => w.kind === "step" && w.renderer === SUBAGENT_LINK_STEP,
+    )?.value;
     if (!isLink(link)) continue;
     const sub = await store.createSubAgentStore?.(link.namespace, { durable: true });
     if (!storeKeepsWaits(sub) || sub.identifier === store.identifier) continue;
@@ -69,8 +85,15 @@ export async function subagentQuestions(
   const questions: PendingQuestion[] = [];
   for (const sub of await subagentStores(store, history)) {
     for (const question of await list(sub.store, sub.history)) {
-      const inner = question.origin ?? { agentPath: [], toolName: question.toolName, input: callOf(sub.history, question.toolCallId)?.input_args };
-      questions.push({ ...question, origin: { ...inner, agentPath: [sub.name, ...inner.agentPath], subagentCallId: sub.via } });
+      const inner = question.origin ?? {
+        agentPath: [],
+        toolName: question.toolName,
+        input: callOf(sub.history, question.toolCallId)?.input_args,
+      };
+      questions.push({
+        ...question,
+        origin: { ...inner, agentPath: [sub.name, ...inner.agentPath], subagentCallId: sub.via },
+      });
     }
   }
   return questions;
@@ -82,7 +105,13 @@ export async function subagentQuestions(
  * RESUME_ONLY. Returns the wait as this conversation sees it — under the subagent call leading to
  * it — or undefined when the question is this conversation's own to record, or unknown.
  */
-export async function answerBelow(store: WaitStore, history: readonly Message[], slotId: string, answer: StoredAnswer, record: RecordAnswer): Promise<StoredWait | undefined> {
+export async function answerBelow(
+  store: WaitStore,
+  history: readonly Message[],
+  slotId: string,
+  answer: StoredAnswer,
+  record: RecordAnswer,
+): Promise<StoredWait | undefined> {
   const found = await locate(store, history, slotId, undefined);
   const resumeOnly = "resolve" in answer && answer.resolve === RESUME_ONLY;
   if (!found || (found.via === undefined && !resumeOnly)) return undefined;
@@ -94,9 +123,15 @@ export async function answerBelow(store: WaitStore, history: readonly Message[],
  * A question to resume a child's turn by (its id for `resolveSlot(id, RESUME_ONLY)`): one whose call
  * is unanswered, in the child's store or below, not shown live; the latest answered first.
  */
-export async function questionToResume(store: WaitStore, history: readonly Message[], live: (slotId: string) => boolean): Promise<string | undefined> {
+export async function questionToResume(
+  store: WaitStore,
+  history: readonly Message[],
+  live: (slotId: string) => boolean,
+): Promise<string | undefined> {
   const candidates = (await openQuestions(store, history)).filter((wait) => !live(wait.id));
-  const answered = candidates.filter((wait) => wait.status !== "pending").sort((a, b) => (b.settled_at ?? "").localeCompare(a.settled_at ?? ""));
+  const answered = candidates
+    .filter((wait) => wait.status !== "pending")
+    .sort((a, b) => (b.settled_at ?? "").localeCompare(a.settled_at ?? ""));
   return (answered[0] ?? candidates[0])?.id;
 }
 

@@ -1,4 +1,10 @@
-import type { Message, ObserverControls, StoreAdapter, SubscriberAdapter, TokenConsumptionCounter } from "../types/index.js";
+import type {
+  Message,
+  ObserverControls,
+  StoreAdapter,
+  SubscriberAdapter,
+  TokenConsumptionCounter,
+} from "../types/index.js";
 import { Context } from "./context.js";
 import type { EventBus } from "./event-bus.js";
 import type { PromptMachine } from "./prompt-machine.js";
@@ -136,7 +142,10 @@ export class Observer implements ObserverControls {
     const result = await this.prompt.run([...view, request], undefined, signal, {
       notify: async () => {},
     });
-    const text = result.messages.map((m) => m.text).join("\n").trim();
+    const text = result.messages
+      .map((m) => m.text)
+      .join("\n")
+      .trim();
     const summary: Message = {
       sender: "user",
       text: `${COMPACTION_SUMMARY_PREFIX}\n${text}`,

@@ -62,7 +62,10 @@ export async function checkPermission(
   if (status === "unset" && opts.policy) status = await opts.policy(toolName, input);
   if (status === "granted") return { granted: true };
   if (status === "denied") {
-    return { granted: false, reason: `Permission to run "${toolName}" was denied. Do not retry it; tell the user what you could not do.` };
+    return {
+      granted: false,
+      reason: `Permission to run "${toolName}" was denied. Do not retry it; tell the user what you could not do.`,
+    };
   }
   const dm = opts.displayManager();
   if (opts.serverMode || !dm) {

@@ -77,7 +77,13 @@ export class PromptMachine implements PromptControls {
 
   constructor(model: ModelAdapter, ctx: Context, systemPrompt: string, options?: PromptMachineOptions);
   /** @deprecated Pass options: `new PromptMachine(model, ctx, systemPrompt, { enableToolResultSummary, bus })`. */
-  constructor(model: ModelAdapter, ctx: Context, systemPrompt: string, enableToolResultSummary?: boolean, bus?: EventBus);
+  constructor(
+    model: ModelAdapter,
+    ctx: Context,
+    systemPrompt: string,
+    enableToolResultSummary?: boolean,
+    bus?: EventBus,
+  );
   constructor(
     private model: ModelAdapter,
     readonly ctx: Context,

@@ -33,7 +33,9 @@ export async function resumeTurn(
     );
     for (const call of rerun) agent.executor.addToolCallToStack(call);
     const rerunResults = rerun.length > 0 ? await agent.executor.executeToolStack(undefined, signal) : [];
-    const results = pending.map((call) => rerunResults.find((r) => r.call_id !== undefined && r.call_id === call.id) ?? interruptedResult(call));
+    const results = pending.map(
+      (call) => rerunResults.find((r) => r.call_id !== undefined && r.call_id === call.id) ?? interruptedResult(call),
+    );
     const message: Message = { sender: "user", text: "", tool_results: results };
     // Persisted before any abort surfaces, as in the loop: no call stays without a result.
     await agent.context.appendMessages([message]);

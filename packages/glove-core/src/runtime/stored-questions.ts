@@ -1,4 +1,13 @@
-import type { DisplayManagerAdapter, Message, ModelPromptResult, PendingQuestion, SlotAnswerRefusal, StoredAnswer, StoredWait, Tool } from "../types/index.js";
+import type {
+  DisplayManagerAdapter,
+  Message,
+  ModelPromptResult,
+  PendingQuestion,
+  SlotAnswerRefusal,
+  StoredAnswer,
+  StoredWait,
+  Tool,
+} from "../types/index.js";
 import { GloveError } from "../errors.js";
 import { unansweredToolCalls } from "../stores/message-integrity.js";
 import type { Agent } from "./agent.js";
@@ -13,7 +22,12 @@ export class SlotAnswerError extends GloveError {
   readonly slotId: string;
   readonly issues: Array<{ path: string; message: string }>;
 
-  constructor(slotId: string, reason: SlotAnswerRefusal, message: string, issues: Array<{ path: string; message: string }> = []) {
+  constructor(
+    slotId: string,
+    reason: SlotAnswerRefusal,
+    message: string,
+    issues: Array<{ path: string; message: string }> = [],
+  ) {
     super(message, { code: "GLOVE_SLOT_ANSWER_REFUSED" });
     this.name = "SlotAnswerError";
     this.slotId = slotId;
@@ -22,7 +36,9 @@ export class SlotAnswerError extends GloveError {
   }
 
   static override isInstance(error: unknown): error is SlotAnswerError {
-    return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "GLOVE_SLOT_ANSWER_REFUSED";
+    return (
+      typeof error === "object" && error !== null && (error as { code?: unknown }).code === "GLOVE_SLOT_ANSWER_REFUSED"
+    );
   }
 }
 
@@ -62,7 +78,12 @@ export function answerShown(display: DisplayManagerAdapter, slotId: string, answ
   }
   const check = display.checkAnswer?.(slotId, answer.resolve);
   if (check && !check.ok) {
-    throw new SlotAnswerError(slotId, check.reason === "invalid" ? "invalid" : "unknown_slot", check.message, check.reason === "invalid" ? check.issues : []);
+    throw new SlotAnswerError(
+      slotId,
+      check.reason === "invalid" ? "invalid" : "unknown_slot",
+      check.message,
+      check.reason === "invalid" ? check.issues : [],
+    );
   }
   // The raw value: the manager parses it on resolve (a transforming schema must run once).
   display.resolve(slotId, answer.resolve);
@@ -73,23 +94,52 @@ export function answerShown(display: DisplayManagerAdapter, slotId: string, answ
  * Records the answer to a stored question whose call no process is running: checks it against the
  * tool's schema first, then settles it in the store (the first answer wins). Returns the wait.
  */
-export async function recordAnswer(store: WaitStore, history: readonly Message[], tools: Tool<unknown>[], slotId: string, answer: StoredAnswer): Promise<StoredWait> {
+export async function recordAnswer(
+  store: WaitStore,
+  history: readonly Message[],
+  tools: Tool<unknown>[],
+  slotId: string,
+  answer: StoredAnswer,
+): Promise<StoredWait> {
   const wait = (await store.getWaits()).find((w) => w.id === slotId && w.kind === "question");
-  if (!wait) throw new SlotAnswerError(slotId, "unknown_slot", `No stored question "${slotId}" in this conversation. List them with glove.pendingSlots().`);
+  if (!wait)
+    throw new SlotAnswerError(
+      slotId,
+      "unknown_slot",
+      `No stored question "${slotId}" in this conversation. List them with glove.pendingSlots().`,
+    );
   if (wait.status !== "pending") {
-    throw new SlotAnswerError(slotId, "already_answered", `Question ${slotId} was already ${wait.status}; the first answer won.`);
+    throw new SlotAnswerError(
+      slotId,
+      "already_answered",
+      `Question ${slotId} was already ${wait.status}; the first answer won.`,
+    );
   }
   if (!unansweredCallIds(history).includes(wait.toolCallId)) {
-    await store.settleWait(slotId, { status: "cancelled", value: "the call was answered without it", settled_at: new Date().toISOString() });
-    throw new SlotAnswerError(slotId, "call_answered", `Question ${slotId} no longer waits: its tool call ${wait.toolCallId} ended without it (aborted or interrupted).`);
+    await store.settleWait(slotId, {
+      status: "cancelled",
+      value: "the call was answered without it",
+      settled_at: new Date().toISOString(),
+    });
+    throw new SlotAnswerError(
+      slotId,
+      "call_answered",
+      `Question ${slotId} no longer waits: its tool call ${wait.toolCallId} ended without it (aborted or interrupted).`,
+    );
   }
   if ("reject" in answer) return settleFirst(store, slotId, { status: "rejected", value: answer.reject ?? null });
-  const schema = wait.renderer === PERMISSION_REQUEST_RENDERER ? undefined : tools.find((tool) => tool.name === wait.toolName)?.resolveSchema;
+  const schema =
+    wait.renderer === PERMISSION_REQUEST_RENDERER
+      ? undefined
+      : tools.find((tool) => tool.name === wait.toolName)?.resolveSchema;
   let value = answer.resolve;
   if (schema) {
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(root)", message: issue.message }));
+      const issues = parsed.error.issues.map((issue) => ({
+        path: issue.path.map(String).join(".") || "(root)",
+        message: issue.message,
+      }));
       throw new SlotAnswerError(
         slotId,
         "invalid",
@@ -108,13 +158,31 @@ export async function recordAnswer(store: WaitStore, history: readonly Message[]
  * known here, so their resolveSchema is not applied). Returns the wait as this conversation sees it:
  * a subagent's question under the subagent call leading to it. Refuses like `recordAnswer`.
  */
-export async function recordStoredAnswer(store: WaitStore, history: readonly Message[], tools: Tool<unknown>[], slotId: string, answer: StoredAnswer): Promise<StoredWait> {
-  return (await answerBelow(store, history, slotId, answer, recordAnswer)) ?? (await recordAnswer(store, history, tools, slotId, answer));
+export async function recordStoredAnswer(
+  store: WaitStore,
+  history: readonly Message[],
+  tools: Tool<unknown>[],
+  slotId: string,
+  answer: StoredAnswer,
+): Promise<StoredWait> {
+  return (
+    (await answerBelow(store, history, slotId, answer, recordAnswer)) ??
+    (await recordAnswer(store, history, tools, slotId, answer))
+  );
 }
 
-async function settleFirst(store: WaitStore, slotId: string, outcome: { status: "resolved" | "rejected"; value: unknown }): Promise<StoredWait> {
+async function settleFirst(
+  store: WaitStore,
+  slotId: string,
+  outcome: { status: "resolved" | "rejected"; value: unknown },
+): Promise<StoredWait> {
   const { won, wait } = await store.settleWait(slotId, { ...outcome, settled_at: new Date().toISOString() });
-  if (!won || !wait) throw new SlotAnswerError(slotId, "already_answered", `Question ${slotId} was already ${wait?.status ?? "closed"}; the first answer won.`);
+  if (!won || !wait)
+    throw new SlotAnswerError(
+      slotId,
+      "already_answered",
+      `Question ${slotId} was already ${wait?.status ?? "closed"}; the first answer won.`,
+    );
   return wait;
 }
 
@@ -123,12 +191,22 @@ async function settleFirst(store: WaitStore, slotId: string, outcome: { status: 
  * calls that kept their waits run again (meeting the recorded answers by position), the others are
  * answered as interrupted, and the loop goes on.
  */
-export async function answerAndResume(agent: Agent, store: WaitStore, slotId: string, answer: StoredAnswer, signal?: AbortSignal): Promise<ModelPromptResult> {
+export async function answerAndResume(
+  agent: Agent,
+  store: WaitStore,
+  slotId: string,
+  answer: StoredAnswer,
+  signal?: AbortSignal,
+): Promise<ModelPromptResult> {
   const history = await agent.context.modelView();
   // A subagent's question is recorded in its store; this turn resumes through the subagent call.
   const wait = await recordStoredAnswer(store, history, agent.executor.tools, slotId, answer);
   const rerun = await callsToRerun(agent.executor.tools, store, history, { answeredOnly: false });
-  await agent.executor.bus.emit("turn_resumed", { slot_id: slotId, call_id: wait.toolCallId, tool_name: wait.toolName });
+  await agent.executor.bus.emit("turn_resumed", {
+    slot_id: slotId,
+    call_id: wait.toolCallId,
+    tool_name: wait.toolName,
+  });
   return resumeTurn(agent, signal, undefined, rerun);
 }
 
@@ -147,7 +225,9 @@ export async function callsToRerun(
   const open = new Set(unansweredCallIds(history));
   const durable = (name: string) => tools.find((tool) => tool.name === name)?.durable !== false;
   const waits = (await store.getWaits()).filter((w) => open.has(w.toolCallId) && durable(w.toolName));
-  const waiting = new Set(waits.filter((w) => w.status === "pending" && w.kind === "question").map((w) => w.toolCallId));
+  const waiting = new Set(
+    waits.filter((w) => w.status === "pending" && w.kind === "question").map((w) => w.toolCallId),
+  );
   // A subagent call waits while a question below it does (nested-questions.ts).
   if (options.answeredOnly) for (const id of await subagentCallsWaiting(store, history)) waiting.add(id);
   return new Set(waits.map((w) => w.toolCallId).filter((id) => !options.answeredOnly || !waiting.has(id)));

@@ -34,25 +34,34 @@ export function malformedToolCall(model: string, detail: string): ProviderError 
  */
 export function checkToolCalls(value: unknown, model: string, path: string): ToolCall[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw malformedToolCall(model, `${path} is ${describeJson(value)}, expected an array of tool calls`);
+  if (!Array.isArray(value))
+    throw malformedToolCall(model, `${path} is ${describeJson(value)}, expected an array of tool calls`);
   value.forEach((call: unknown, i) => checkToolCall(call, model, `${path}[${i}]`));
   return value as ToolCall[];
 }
 
 function checkToolCall(call: unknown, model: string, path: string): void {
-  if (!isJsonObject(call)) throw malformedToolCall(model, `${path} is ${describeJson(call)}, expected { tool_name, input_args, id? }`);
+  if (!isJsonObject(call))
+    throw malformedToolCall(model, `${path} is ${describeJson(call)}, expected { tool_name, input_args, id? }`);
   const name = call["tool_name"];
   if (typeof name !== "string" || name === "") {
-    throw malformedToolCall(model, `${path}.tool_name is ${name === "" ? "empty" : describeJson(name)}, expected the name of a tool`);
+    throw malformedToolCall(
+      model,
+      `${path}.tool_name is ${name === "" ? "empty" : describeJson(name)}, expected the name of a tool`,
+    );
   }
 }
 
 /** A `tool_use` event's data: an object with a tool name (its id and input are repaired by the id pass). */
 export function checkToolUseEvent(data: unknown, model: string): { id: string; name: string; input: unknown } {
-  if (!isJsonObject(data)) throw malformedToolCall(model, `the tool_use event is ${describeJson(data)}, expected { id, name, input }`);
+  if (!isJsonObject(data))
+    throw malformedToolCall(model, `the tool_use event is ${describeJson(data)}, expected { id, name, input }`);
   const name = data["name"];
   if (typeof name !== "string" || name === "") {
-    throw malformedToolCall(model, `the tool_use event's name is ${name === "" ? "empty" : describeJson(name)}, expected the name of a tool`);
+    throw malformedToolCall(
+      model,
+      `the tool_use event's name is ${name === "" ? "empty" : describeJson(name)}, expected the name of a tool`,
+    );
   }
   return data as { id: string; name: string; input: unknown };
 }

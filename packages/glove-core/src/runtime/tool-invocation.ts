@@ -31,7 +31,10 @@ export async function invokeTool(
   const scope = opts.scope();
   const found = opts.plugins.findTool(call.tool_name);
   if (!found || (scope && !scope.has(call.tool_name))) {
-    const names = opts.plugins.tools().map((t) => t.name).filter((n) => !scope || scope.has(n));
+    const names = opts.plugins
+      .tools()
+      .map((t) => t.name)
+      .filter((n) => !scope || scope.has(n));
     const list = names.length ? names.join(", ") : "(none)";
     return errorResult(
       found
@@ -48,7 +51,9 @@ export async function invokeTool(
   // A durable call keeps its questions in the store, so it can run again to resume after a restart.
   const store = opts.store;
   const waits =
-    storeKeepsWaits(store) && tool.durable !== false && call.id ? new StoredCallWaits(store, { id: call.id, toolName: tool.name }, signal) : undefined;
+    storeKeepsWaits(store) && tool.durable !== false && call.id
+      ? new StoredCallWaits(store, { id: call.id, toolName: tool.name }, signal)
+      : undefined;
   try {
     if (tool.requiresPermission) {
       const decision = await checkPermission(opts, tool, parsed.value, call.id, signal, waits);
@@ -63,7 +68,8 @@ export async function invokeTool(
   return runWithRetries(opts, tool, call, parsed.value, handOver, signal, waits);
 }
 
-type Parsed = { ok: true; value: unknown } | { ok: false; message: string; issues: Array<{ path: string; message: string }> };
+type Parsed =
+  { ok: true; value: unknown } | { ok: false; message: string; issues: Array<{ path: string; message: string }> };
 
 function parseInput(tool: Tool<unknown>, raw: unknown): Parsed {
   let input = raw ?? {};
@@ -144,7 +150,10 @@ function runOnce(
     signal,
     handOver,
   });
-  return dispatched ?? Promise.resolve().then(() => tool.run(input, handOver, signal, { callId: call.id, ...(waits ? { waits } : {}) }));
+  return (
+    dispatched ??
+    Promise.resolve().then(() => tool.run(input, handOver, signal, { callId: call.id, ...(waits ? { waits } : {}) }))
+  );
 }
 
 async function attachSummary(tool: Tool<unknown>, result: ToolResultData): Promise<void> {
@@ -158,5 +167,5 @@ async function attachSummary(tool: Tool<unknown>, result: ToolResultData): Promi
 
 function describe(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
-  return typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+  return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
 }

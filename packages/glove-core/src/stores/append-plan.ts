@@ -7,7 +7,13 @@
  * read the same ranges and decide the same way.
  */
 import type { Message } from "../types/index.js";
-import { answeredCallIds, currentTurnStart, needsTurnWindow, repairForInterruptedTools, unexpectedToolResults } from "./message-integrity.js";
+import {
+  answeredCallIds,
+  currentTurnStart,
+  needsTurnWindow,
+  repairForInterruptedTools,
+  unexpectedToolResults,
+} from "./message-integrity.js";
 
 /** Messages read back first when looking for the start of an interrupted turn. */
 const TURN_WINDOW = 64;
@@ -61,7 +67,11 @@ function* plan(at: StoredPosition, incoming: readonly Message[]): Reads<AppendPl
 }
 
 /** The plan for appending `incoming`, reading stored messages synchronously (SQLite, MemoryStore). */
-export function planAppendSync(at: StoredPosition, incoming: readonly Message[], read: (range: MessageRange) => readonly Message[]): AppendPlan {
+export function planAppendSync(
+  at: StoredPosition,
+  incoming: readonly Message[],
+  read: (range: MessageRange) => readonly Message[],
+): AppendPlan {
   const steps = plan(at, incoming);
   let step = steps.next();
   while (!step.done) step = steps.next(read(step.value));
@@ -69,7 +79,11 @@ export function planAppendSync(at: StoredPosition, incoming: readonly Message[],
 }
 
 /** The plan for appending `incoming`, reading stored messages asynchronously (PostgreSQL, in its transaction). */
-export async function planAppend(at: StoredPosition, incoming: readonly Message[], read: (range: MessageRange) => Promise<readonly Message[]>): Promise<AppendPlan> {
+export async function planAppend(
+  at: StoredPosition,
+  incoming: readonly Message[],
+  read: (range: MessageRange) => Promise<readonly Message[]>,
+): Promise<AppendPlan> {
   const steps = plan(at, incoming);
   let step = steps.next();
   while (!step.done) step = steps.next(await read(step.value));

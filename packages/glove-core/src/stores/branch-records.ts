@@ -31,7 +31,8 @@ function isCount(value: unknown): value is number {
 }
 
 function record(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`${what} must be an object, not ${describeValue(value)}`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new TypeError(`${what} must be an object, not ${describeValue(value)}`);
   return value as Record<string, unknown>;
 }
 
@@ -44,29 +45,47 @@ function key(value: unknown, what: string): string {
 function row(codec: RecordCodec, value: unknown, i: number): BranchRow {
   const stretch = record(value, `add[${i}]`);
   if (!isCount(stretch.at)) throw new TypeError(`add[${i}].at must be a non-negative integer`);
-  if (!Array.isArray(stretch.messages) || stretch.messages.length === 0) throw new TypeError(`add[${i}].messages must be a non-empty array`);
+  if (!Array.isArray(stretch.messages) || stretch.messages.length === 0)
+    throw new TypeError(`add[${i}].messages must be a non-empty array`);
   const parent = stretch.parentId === null ? null : key(stretch.parentId, `add[${i}].parentId`);
   const bodies = codec.encodeMessages(stretch.messages as Message[]);
-  return { branch_id: key(stretch.id, `add[${i}].id`), at: stretch.at, parent_id: parent, body: `[${bodies.join(",")}]` };
+  return {
+    branch_id: key(stretch.id, `add[${i}].id`),
+    at: stretch.at,
+    parent_id: parent,
+    body: `[${bodies.join(",")}]`,
+  };
 }
 
 /**
  * The rewrite checked and encoded, or the store's GLOVE_STORE_INVALID error: nothing is written
  * for a rewrite that fails any check.
  */
-export function checkBranchRewrite(codec: RecordCodec, change: BranchRewrite, invalid: (detail: string) => Error): CheckedRewrite {
+export function checkBranchRewrite(
+  codec: RecordCodec,
+  change: BranchRewrite,
+  invalid: (detail: string) => Error,
+): CheckedRewrite {
   try {
     const given = record(change, "the branch rewrite");
     const expected = record(given.expected, "expected");
     if (!isCount(expected.count)) throw new TypeError("expected.count must be a non-negative integer");
     const lastId = expected.lastId === null ? null : key(expected.lastId, "expected.lastId");
-    if (!isCount(given.keep) || given.keep > expected.count) throw new TypeError(`keep must be an integer from 0 to expected.count (${expected.count})`);
-    if (!Array.isArray(given.remove) || !Array.isArray(given.add) || !Array.isArray(given.append)) throw new TypeError("remove, add and append must be arrays");
+    if (!isCount(given.keep) || given.keep > expected.count)
+      throw new TypeError(`keep must be an integer from 0 to expected.count (${expected.count})`);
+    if (!Array.isArray(given.remove) || !Array.isArray(given.add) || !Array.isArray(given.append))
+      throw new TypeError("remove, add and append must be arrays");
     const remove = given.remove.map((id, i) => key(id, `remove[${i}]`));
     const add = given.add.map((stretch, i) => row(codec, stretch, i));
     const ids = new Set(add.map((stretch) => stretch.branch_id));
     if (ids.size !== add.length) throw new TypeError("the stretches in add must have distinct ids");
-    return { expected: { count: expected.count, lastId }, keep: given.keep, remove, add, append: codec.encodeMessages(given.append as Message[]) };
+    return {
+      expected: { count: expected.count, lastId },
+      keep: given.keep,
+      remove,
+      add,
+      append: codec.encodeMessages(given.append as Message[]),
+    };
   } catch (error) {
     if (error instanceof TypeError) throw invalid(`cannot rewrite branches: ${error.message}`);
     throw error;

@@ -27,7 +27,12 @@ function cloneValue(value: unknown, depth: number): unknown {
     // structuredClone keeps undefined-valued keys; so do we, for identical results.
     if (key === "__proto__") {
       // An own "__proto__" key (JSON.parse makes them) stays a key: assigning it would set the prototype.
-      Object.defineProperty(out, key, { value: cloneValue(v, depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: cloneValue(v, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     } else {
       out[key] = cloneValue(v, depth + 1);
     }

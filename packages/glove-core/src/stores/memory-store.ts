@@ -94,7 +94,11 @@ export class MemoryStore implements StoreAdapter {
    * 1024 bytes in UTF-8, as for every store.
    */
   constructor(identifier: string, options: MemoryStoreOptions = {}) {
-    this.identifier = requireSessionId("MemoryStore", identifier, (displayId, detail) => new MemoryStoreError(displayId, detail, "GLOVE_STORE_INVALID"));
+    this.identifier = requireSessionId(
+      "MemoryStore",
+      identifier,
+      (displayId, detail) => new MemoryStoreError(displayId, detail, "GLOVE_STORE_INVALID"),
+    );
     this.#codec = createRecordCodec({ error: (detail, code) => new MemoryStoreError(identifier, detail, code) });
     this.#options = { ...options };
   }
@@ -118,7 +122,10 @@ export class MemoryStore implements StoreAdapter {
     const bodies = this.#codec.encodeMessages(msgs);
     if (bodies.length === 0) return;
     if (this.#options.repairInterruptedToolCalls !== false) {
-      const at = { count: this.#messages.length, lastCompaction: this.#lastCompactionIndex < 0 ? null : this.#lastCompactionIndex };
+      const at = {
+        count: this.#messages.length,
+        lastCompaction: this.#lastCompactionIndex < 0 ? null : this.#lastCompactionIndex,
+      };
       const plan = planAppendSync(at, msgs, ({ from, to }) => this.#messages.slice(from, to));
       if (plan.late.length > 0) throw this.#codec.lateResults(plan.late);
       if (plan.repair) this.#keep(this.#codec.encodeMessage(plan.repair));
@@ -139,7 +146,11 @@ export class MemoryStore implements StoreAdapter {
 
   /** Messages [offset, offset + limit) and the total; O(the page). */
   async getMessagePage(offset: number, limit: number): Promise<MessagePageResult> {
-    const [from, count] = checkedPage(offset, limit, (detail) => new MemoryStoreError(this.identifier, detail, "GLOVE_STORE_INVALID"));
+    const [from, count] = checkedPage(
+      offset,
+      limit,
+      (detail) => new MemoryStoreError(this.identifier, detail, "GLOVE_STORE_INVALID"),
+    );
     return { messages: copy(this.#messages.slice(from, from + count)), total: this.#messages.length };
   }
 
@@ -275,7 +286,11 @@ export class MemoryStore implements StoreAdapter {
 
   /** Checks, then applies the whole rewrite synchronously: no other call can land half-way. */
   async rewriteBranches(change: BranchRewrite): Promise<BranchRewriteOutcome> {
-    const checked = checkBranchRewrite(this.#codec, change, (detail) => new MemoryStoreError(this.identifier, `${detail}. Nothing was changed.`, "GLOVE_STORE_INVALID"));
+    const checked = checkBranchRewrite(
+      this.#codec,
+      change,
+      (detail) => new MemoryStoreError(this.identifier, `${detail}. Nothing was changed.`, "GLOVE_STORE_INVALID"),
+    );
     if (!this.#stillAsRead(checked)) return { won: false };
     this.#messages.length = checked.keep;
     this.#lastCompactionIndex = this.#messages.findLastIndex((message) => message.is_compaction === true);
@@ -286,7 +301,8 @@ export class MemoryStore implements StoreAdapter {
   }
 
   #stillAsRead({ expected, remove, add }: CheckedRewrite): boolean {
-    if (this.#messages.length !== expected.count || (this.#messages.at(-1)?.id ?? null) !== expected.lastId) return false;
+    if (this.#messages.length !== expected.count || (this.#messages.at(-1)?.id ?? null) !== expected.lastId)
+      return false;
     if (!remove.every((id) => this.#branches?.has(id) === true)) return false;
     return add.every((row) => this.#branches?.has(row.branch_id) !== true || remove.includes(row.branch_id));
   }

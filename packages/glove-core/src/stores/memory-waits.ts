@@ -34,6 +34,8 @@ export class MemoryWaits {
 
   list(filter?: WaitFilter): StoredWait[] {
     const checked = this.#codec.checkWaitFilter(filter);
-    return [...this.#rows.values()].filter((row) => waitMatches(row, checked)).map((row) => this.#codec.decodeWait(row));
+    return [...this.#rows.values()]
+      .filter((row) => waitMatches(row, checked))
+      .map((row) => this.#codec.decodeWait(row));
   }
 }

@@ -42,7 +42,10 @@ export function unansweredToolCalls(messages: readonly Message[]): ToolCall[] {
  * appended first — every call since the last user turn, not only those of the last message.
  * Returns that message, or undefined when nothing needs repairing.
  */
-export function repairForInterruptedTools(recent: readonly Message[], incoming: readonly Message[]): Message | undefined {
+export function repairForInterruptedTools(
+  recent: readonly Message[],
+  incoming: readonly Message[],
+): Message | undefined {
   if (!needsTurnWindow(recent.at(-1))) return undefined;
   const next = incoming[0];
   if (next && Array.isArray(next.tool_results) && next.tool_results.length > 0) return undefined;
@@ -102,16 +105,19 @@ export function needsTurnWindow(tail: Message | undefined): boolean {
  * or a reason it is corrupt.
  */
 export function decodeMessage(body: unknown): { message: Message } | { problem: string } {
-  if (typeof body !== "string") return { problem: `the body is ${body === null ? "NULL" : typeof body}, not JSON text` };
+  if (typeof body !== "string")
+    return { problem: `the body is ${body === null ? "NULL" : typeof body}, not JSON text` };
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch (error) {
     return { problem: `the body is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: "the body is not a JSON object" };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { problem: "the body is not a JSON object" };
   const m = value as Record<string, unknown>;
-  if (m.sender !== "user" && m.sender !== "agent") return { problem: `sender is ${JSON.stringify(m.sender)}, not "user" or "agent"` };
+  if (m.sender !== "user" && m.sender !== "agent")
+    return { problem: `sender is ${JSON.stringify(m.sender)}, not "user" or "agent"` };
   if (typeof m.text !== "string") return { problem: "text is not a string" };
   for (const key of ["content", "tool_calls", "tool_results"] as const) {
     if (m[key] !== undefined && !Array.isArray(m[key])) return { problem: `${key} is not an array` };

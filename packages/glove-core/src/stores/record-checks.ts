@@ -11,7 +11,14 @@
  *   or lone surrogates, and keys (ids, tool names) are at most 1024 UTF-8 bytes: ./store-ids.ts.
  * - Token counts are non-negative integers whose running total stays within 2^53 − 1.
  */
-import type { InboxItem, InboxItemUpdate, Message, PermissionStatus, Task, TokenConsumptionCounter } from "../types/index.js";
+import type {
+  InboxItem,
+  InboxItemUpdate,
+  Message,
+  PermissionStatus,
+  Task,
+  TokenConsumptionCounter,
+} from "../types/index.js";
 import { columnTextProblem, describeValue, keyProblem, quote } from "./store-ids.js";
 
 export const TASK_STATUSES: ReadonlySet<string> = new Set<Task["status"]>(["pending", "in_progress", "completed"]);
@@ -38,10 +45,16 @@ export function recordProblem(what: string, value: unknown): string | undefined 
 }
 
 function optionalString(what: string, value: unknown): string | undefined {
-  return value === undefined || typeof value === "string" ? undefined : `${what} must be a string when present, not ${describeValue(value)}`;
+  return value === undefined || typeof value === "string"
+    ? undefined
+    : `${what} must be a string when present, not ${describeValue(value)}`;
 }
 
-function listProblem(what: string, value: unknown, item: (value: unknown, at: string) => string | undefined): string | undefined {
+function listProblem(
+  what: string,
+  value: unknown,
+  item: (value: unknown, at: string) => string | undefined,
+): string | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value)) return `${what} must be an array when present, not ${describeValue(value)}`;
   for (let i = 0; i < value.length; i++) {
@@ -55,9 +68,13 @@ function toolCallProblem(value: unknown, at: string): string | undefined {
   const call = value as Record<string, unknown>;
   return (
     recordProblem(at, value) ??
-    (typeof call["tool_name"] === "string" ? undefined : `${at}.tool_name must be a string, not ${describeValue(call["tool_name"])}`) ??
+    (typeof call["tool_name"] === "string"
+      ? undefined
+      : `${at}.tool_name must be a string, not ${describeValue(call["tool_name"])}`) ??
     optionalString(`${at}.id`, call["id"]) ??
-    (call["provider_extras"] === undefined ? undefined : recordProblem(`${at}.provider_extras`, call["provider_extras"]))
+    (call["provider_extras"] === undefined
+      ? undefined
+      : recordProblem(`${at}.provider_extras`, call["provider_extras"]))
   );
 }
 
@@ -65,7 +82,9 @@ function reasoningBlockProblem(value: unknown, at: string): string | undefined {
   const block = value as Record<string, unknown>;
   return (
     recordProblem(at, value) ??
-    (block["type"] === "thinking" || block["type"] === "redacted_thinking" ? undefined : `${at}.type must be "thinking" or "redacted_thinking", not ${describeValue(block["type"])}`) ??
+    (block["type"] === "thinking" || block["type"] === "redacted_thinking"
+      ? undefined
+      : `${at}.type must be "thinking" or "redacted_thinking", not ${describeValue(block["type"])}`) ??
     optionalString(`${at}.text`, block["text"]) ??
     optionalString(`${at}.signature`, block["signature"]) ??
     optionalString(`${at}.data`, block["data"]) ??
@@ -77,19 +96,25 @@ function toolResultProblem(value: unknown, at: string): string | undefined {
   const r = value as Record<string, unknown>;
   const problem =
     recordProblem(at, value) ??
-    (typeof r["tool_name"] === "string" ? undefined : `${at}.tool_name must be a string, not ${describeValue(r["tool_name"])}`) ??
+    (typeof r["tool_name"] === "string"
+      ? undefined
+      : `${at}.tool_name must be a string, not ${describeValue(r["tool_name"])}`) ??
     optionalString(`${at}.call_id`, r["call_id"]) ??
     recordProblem(`${at}.result`, r["result"]);
   if (problem) return problem;
   const result = r["result"] as Record<string, unknown>;
-  return typeof result["status"] === "string" ? undefined : `${at}.result.status must be a string, not ${describeValue(result["status"])}`;
+  return typeof result["status"] === "string"
+    ? undefined
+    : `${at}.result.status must be a string, not ${describeValue(result["status"])}`;
 }
 
 function contentPartProblem(value: unknown, at: string): string | undefined {
   const part = value as Record<string, unknown>;
   return (
     recordProblem(at, value) ??
-    (typeof part["type"] === "string" ? undefined : `${at}.type must be a string, not ${describeValue(part["type"])}`) ??
+    (typeof part["type"] === "string"
+      ? undefined
+      : `${at}.type must be a string, not ${describeValue(part["type"])}`) ??
     optionalString(`${at}.text`, part["text"])
   );
 }
@@ -102,7 +127,8 @@ export function messageProblem(value: unknown, what = "the message"): string | u
   const problem = recordProblem(what, value);
   if (problem) return problem;
   const m = value as Record<string, unknown>;
-  if (m["sender"] !== "user" && m["sender"] !== "agent") return `${what}.sender must be "user" or "agent", not ${describeValue(m["sender"])}`;
+  if (m["sender"] !== "user" && m["sender"] !== "agent")
+    return `${what}.sender must be "user" or "agent", not ${describeValue(m["sender"])}`;
   if (typeof m["text"] !== "string") return `${what}.text must be a string, not ${describeValue(m["text"])}`;
   for (const key of OPTIONAL_TEXT) {
     const p = optionalString(`${what}.${key}`, m[key]);
@@ -110,7 +136,8 @@ export function messageProblem(value: unknown, what = "the message"): string | u
   }
   for (const flag of FLAGS) {
     const v = m[flag];
-    if (v !== undefined && typeof v !== "boolean") return `${what}.${flag} must be true or false when present, not ${describeValue(v)}`;
+    if (v !== undefined && typeof v !== "boolean")
+      return `${what}.${flag} must be true or false when present, not ${describeValue(v)}`;
   }
   return (
     (m["provider_extras"] === undefined ? undefined : recordProblem(`${what}.provider_extras`, m["provider_extras"])) ??
@@ -166,7 +193,9 @@ export function tokensProblem(args: unknown): string | undefined {
   const a = args as Partial<TokenConsumptionCounter>;
   const problem = countProblem("tokens_in", a.tokens_in) ?? countProblem("tokens_out", a.tokens_out);
   if (problem) return problem;
-  return a.tokens_in! + a.tokens_out! > MAX_TOKEN_TOTAL ? `tokens_in + tokens_out is past ${MAX_TOKEN_TOTAL}` : undefined;
+  return a.tokens_in! + a.tokens_out! > MAX_TOKEN_TOTAL
+    ? `tokens_in + tokens_out is past ${MAX_TOKEN_TOTAL}`
+    : undefined;
 }
 
 /** The refusal for an add that would take the session's total past MAX_TOKEN_TOTAL. */
@@ -221,7 +250,9 @@ export function inboxItemProblem(item: unknown): string | undefined {
     (typeof i["status"] === "string" && INBOX_STATUSES.has(i["status"])
       ? undefined
       : `${id}: status must be pending, resolved or consumed, not ${describeValue(i["status"])}`) ??
-    (typeof i["blocking"] === "boolean" ? undefined : `${id}: blocking must be true or false, not ${describeValue(i["blocking"])}`) ??
+    (typeof i["blocking"] === "boolean"
+      ? undefined
+      : `${id}: blocking must be true or false, not ${describeValue(i["blocking"])}`) ??
     columnTextProblem(`${id}: created_at`, i["created_at"]) ??
     nullableTextProblem(`${id}: resolved_at`, i["resolved_at"])
   );
@@ -249,7 +280,9 @@ export function inboxUpdateProblem(updates: unknown): string | undefined {
   if (u.status !== undefined && !(typeof u.status === "string" && INBOX_STATUSES.has(u.status))) {
     return `inbox status must be pending, resolved or consumed, not ${describeValue(u.status)}`;
   }
-  return nullableTextProblem("the inbox response", u.response) ?? nullableTextProblem("the inbox resolved_at", u.resolved_at);
+  return (
+    nullableTextProblem("the inbox response", u.response) ?? nullableTextProblem("the inbox resolved_at", u.resolved_at)
+  );
 }
 
 /** Why `updates` cannot be merged into a task (fields other than content, activeForm and status are ignored). */

@@ -1,4 +1,14 @@
-import type { InboxItem, InboxItemUpdate, Message, PermissionStatus, StoredWait, Task, TokenConsumptionCounter, WaitFilter, WaitOutcome } from "../types/index.js";
+import type {
+  InboxItem,
+  InboxItemUpdate,
+  Message,
+  PermissionStatus,
+  StoredWait,
+  Task,
+  TokenConsumptionCounter,
+  WaitFilter,
+  WaitOutcome,
+} from "../types/index.js";
 import { decodeMessage } from "./message-integrity.js";
 import { keyProblem, quote } from "./store-ids.js";
 import {
@@ -20,14 +30,23 @@ import {
   tokensProblem,
   toolNameProblem,
 } from "./record-checks.js";
-import { decodeWait, encodeWait, encodeWaitOutcome, waitFilterProblem, type WaitOutcomeRow, type WaitRecord, type WaitRow } from "./wait-records.js";
+import {
+  decodeWait,
+  encodeWait,
+  encodeWaitOutcome,
+  waitFilterProblem,
+  type WaitOutcomeRow,
+  type WaitRecord,
+  type WaitRow,
+} from "./wait-records.js";
 
 /**
  * Store error codes: a bad call (e.g. an unknown task id), input no store accepts (refused before
  * anything is written, the same in every store), a row that cannot be read, a schema this version
  * cannot use.
  */
-export type StoreErrorCode = "GLOVE_STORE" | "GLOVE_STORE_INVALID" | "GLOVE_STORE_CORRUPT" | "GLOVE_STORE_SCHEMA" | "GLOVE_STORE_CONFLICT";
+export type StoreErrorCode =
+  "GLOVE_STORE" | "GLOVE_STORE_INVALID" | "GLOVE_STORE_CORRUPT" | "GLOVE_STORE_SCHEMA" | "GLOVE_STORE_CONFLICT";
 
 /** A task as stored: one row per task, columns named as in SQL. */
 export interface TaskRecord {
@@ -130,7 +149,8 @@ export class RecordCodec {
 
   /** Refuses an add (checked counts) that would take the session's token count, now `current`, past 2^53 − 1. */
   checkTokenTotal(current: number, args: TokenConsumptionCounter): void {
-    if (current + args.tokens_in + args.tokens_out > MAX_TOKEN_TOTAL) throw this.#invalid(tokenOverflowDetail(current, args));
+    if (current + args.tokens_in + args.tokens_out > MAX_TOKEN_TOTAL)
+      throw this.#invalid(tokenOverflowDetail(current, args));
   }
 
   /** A task, inbox item or wait id given to an update, checked like the ids stored. */
@@ -170,7 +190,12 @@ export class RecordCodec {
   }
 
   decodeTask(row: TaskRecord): Task {
-    if (typeof row.status !== "string" || !TASK_STATUSES.has(row.status) || typeof row.content !== "string" || typeof row.active_form !== "string") {
+    if (
+      typeof row.status !== "string" ||
+      !TASK_STATUSES.has(row.status) ||
+      typeof row.content !== "string" ||
+      typeof row.active_form !== "string"
+    ) {
       throw this.#corrupt(`task "${row.task_id}"${this.#at} is corrupt (status ${JSON.stringify(row.status)})`);
     }
     return { id: row.task_id, content: row.content, activeForm: row.active_form, status: row.status as Task["status"] };
@@ -182,8 +207,11 @@ export class RecordCodec {
    */
   mergeTaskUpdate(current: Task | undefined, taskId: string, updates: Partial<Task>): Task {
     this.#refuse(taskUpdateProblem(updates));
-    if (!current) throw this.#error(`cannot update task ${quote(taskId)}: no task has that id. Add it with addTasks first.`);
-    const defined = Object.fromEntries(Object.entries(updates).filter(([, value]) => value !== undefined)) as Partial<Task>;
+    if (!current)
+      throw this.#error(`cannot update task ${quote(taskId)}: no task has that id. Add it with addTasks first.`);
+    const defined = Object.fromEntries(
+      Object.entries(updates).filter(([, value]) => value !== undefined),
+    ) as Partial<Task>;
     return this.checkTask({ ...current, ...defined, id: taskId });
   }
 
@@ -239,7 +267,8 @@ export class RecordCodec {
 
   decodeWait(row: WaitRecord): StoredWait {
     const decoded = decodeWait(row);
-    if ("problem" in decoded) throw this.#corrupt(`wait ${quote(String(row.id))}${this.#at} is corrupt (${decoded.problem})`);
+    if ("problem" in decoded)
+      throw this.#corrupt(`wait ${quote(String(row.id))}${this.#at} is corrupt (${decoded.problem})`);
     return decoded.wait;
   }
 
@@ -260,7 +289,12 @@ export class RecordCodec {
   }
 
   decodeInboxItem(row: InboxRecord): InboxItem {
-    const blocking = row.blocking === true || row.blocking === 1 ? true : row.blocking === false || row.blocking === 0 ? false : undefined;
+    const blocking =
+      row.blocking === true || row.blocking === 1
+        ? true
+        : row.blocking === false || row.blocking === 0
+          ? false
+          : undefined;
     const ok =
       typeof row.status === "string" &&
       INBOX_STATUSES.has(row.status) &&
@@ -271,7 +305,9 @@ export class RecordCodec {
       typeof row.created_at === "string" &&
       (row.resolved_at === null || typeof row.resolved_at === "string");
     if (!ok) {
-      throw this.#corrupt(`inbox item "${row.item_id}"${this.#at} is corrupt (status ${JSON.stringify(row.status)}, blocking ${JSON.stringify(row.blocking)})`);
+      throw this.#corrupt(
+        `inbox item "${row.item_id}"${this.#at} is corrupt (status ${JSON.stringify(row.status)}, blocking ${JSON.stringify(row.blocking)})`,
+      );
     }
     return {
       id: row.item_id,
@@ -290,4 +326,3 @@ export class RecordCodec {
 export function createRecordCodec(options: RecordCodecOptions): RecordCodec {
   return new RecordCodec(options);
 }
-

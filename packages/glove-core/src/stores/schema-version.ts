@@ -24,7 +24,12 @@ export interface SchemaVersionPolicyOptions<Statements> {
  * glove_schema_version table): a newer, unreadable or missing-but-needed version is refused with
  * an error that says nothing was changed, and only the steps past the recorded version run.
  */
-export function schemaVersionPolicy<Statements>({ migrations, packageName, where, error }: SchemaVersionPolicyOptions<Statements>) {
+export function schemaVersionPolicy<Statements>({
+  migrations,
+  packageName,
+  where,
+  error,
+}: SchemaVersionPolicyOptions<Statements>) {
   const latest = migrations.at(-1)?.version ?? 0;
   const refuse = (detail: string) => error(detail, "GLOVE_STORE_SCHEMA");
 
@@ -45,7 +50,8 @@ export function schemaVersionPolicy<Statements>({ migrations, packageName, where
     refuseUnversioned(tables: readonly string[]): void {
       if (tables.length === 0) return;
       throw refuse(
-        `${where} has Glove tables (${tables.join(", ")}) but no glove_schema_version table, ` + `so its schema version is unknown. Nothing was changed.`,
+        `${where} has Glove tables (${tables.join(", ")}) but no glove_schema_version table, ` +
+          `so its schema version is unknown. Nothing was changed.`,
       );
     },
 

@@ -21,7 +21,8 @@ const SHOWN_CHARACTERS = 80;
 /** A value as shown in an error message. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "undefined";
-  if (typeof value === "number" || typeof value === "bigint") return Object.is(value, -0) ? "-0" : `${value}${typeof value === "bigint" ? "n" : ""}`;
+  if (typeof value === "number" || typeof value === "bigint")
+    return Object.is(value, -0) ? "-0" : `${value}${typeof value === "bigint" ? "n" : ""}`;
   if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   if (typeof value === "boolean" || value === null) return String(value);
   if (Array.isArray(value)) return "an array";
@@ -87,7 +88,8 @@ export function sessionIdProblem(value: unknown): string | undefined {
 export function requireSessionId(
   storeName: string,
   sessionId: unknown,
-  error: (displayId: string, detail: string) => Error = (displayId, detail) => new StoreSessionError(storeName, displayId, detail, "GLOVE_STORE_INVALID"),
+  error: (displayId: string, detail: string) => Error = (displayId, detail) =>
+    new StoreSessionError(storeName, displayId, detail, "GLOVE_STORE_INVALID"),
 ): string {
   const problem = sessionIdProblem(sessionId);
   if (problem === undefined) return sessionId as string;
@@ -116,14 +118,23 @@ export function subStoreSession(
 ): { sessionId: string; child: SubStoreInfo } {
   const durable = isDurable(options);
   const base = `${parent.identifier}::${namespace}`;
-  return { sessionId: durable ? base : `${base}~${newId()}`, child: { parentId: parent.identifier, namespace, durable } };
+  return {
+    sessionId: durable ? base : `${base}~${newId()}`,
+    child: { parentId: parent.identifier, namespace, durable },
+  };
 }
 
 /** `createSubAgentStore`'s second argument: options, or the deprecated boolean meaning `durable`. */
 function isDurable(options: SubAgentStoreOptions | boolean | undefined): boolean {
   if (options === undefined || typeof options === "boolean") return options ?? false;
-  if (typeof options !== "object" || options === null || (options.durable !== undefined && typeof options.durable !== "boolean")) {
-    throw new ConfigurationError(`createSubAgentStore(namespace, options): options must be { durable?: boolean }, e.g. { durable: true }; got ${describeValue(options)}.`);
+  if (
+    typeof options !== "object" ||
+    options === null ||
+    (options.durable !== undefined && typeof options.durable !== "boolean")
+  ) {
+    throw new ConfigurationError(
+      `createSubAgentStore(namespace, options): options must be { durable?: boolean }, e.g. { durable: true }; got ${describeValue(options)}.`,
+    );
   }
   return options.durable ?? false;
 }

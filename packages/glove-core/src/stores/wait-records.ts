@@ -9,12 +9,24 @@
  * - `input` and `value` are data, kept as their JSON form like message bodies (./record-checks.ts
  *   `jsonText`), so NUL and lone surrogates in them round-trip exactly.
  */
-import type { DisplayStrategy, StoredWait, StoredWaitKind, StoredWaitStatus, WaitFilter, WaitOutcome } from "../types/index.js";
+import type {
+  DisplayStrategy,
+  StoredWait,
+  StoredWaitKind,
+  StoredWaitStatus,
+  WaitFilter,
+  WaitOutcome,
+} from "../types/index.js";
 import { columnTextProblem, describeValue, keyProblem, quote } from "./store-ids.js";
 import { jsonText, recordProblem } from "./record-checks.js";
 
 export const WAIT_KINDS: ReadonlySet<string> = new Set<StoredWaitKind>(["question", "step"]);
-export const WAIT_STATUSES: ReadonlySet<string> = new Set<StoredWaitStatus>(["pending", "resolved", "rejected", "cancelled"]);
+export const WAIT_STATUSES: ReadonlySet<string> = new Set<StoredWaitStatus>([
+  "pending",
+  "resolved",
+  "rejected",
+  "cancelled",
+]);
 const DISPLAY_STRATEGIES: ReadonlySet<string> = new Set<DisplayStrategy>(["stay", "hide-on-complete", "hide-on-new"]);
 
 /** The largest `position` a store keeps: PostgreSQL's INTEGER. */
@@ -66,7 +78,9 @@ function dataJson(what: string, value: unknown): { json: string | null } | { pro
 }
 
 function statusProblem(what: string, value: unknown, allowed: ReadonlySet<string>): string | undefined {
-  return typeof value === "string" && allowed.has(value) ? undefined : `${what} must be one of ${[...allowed].join(", ")}, not ${describeValue(value)}`;
+  return typeof value === "string" && allowed.has(value)
+    ? undefined
+    : `${what} must be one of ${[...allowed].join(", ")}, not ${describeValue(value)}`;
 }
 
 /** The wait as the row every store keeps, or why no store keeps it. Fields other than StoredWait's are not kept. */
@@ -85,10 +99,14 @@ export function encodeWait(wait: unknown): Encoded<WaitRow> {
       ? undefined
       : `${name}: position must be an integer from 0 to ${MAX_WAIT_POSITION}, not ${describeValue(position)}`) ??
     keyProblem(`${name}: renderer`, w["renderer"]) ??
-    (w["displayStrategy"] === undefined ? undefined : statusProblem(`${name}: displayStrategy`, w["displayStrategy"], DISPLAY_STRATEGIES)) ??
+    (w["displayStrategy"] === undefined
+      ? undefined
+      : statusProblem(`${name}: displayStrategy`, w["displayStrategy"], DISPLAY_STRATEGIES)) ??
     statusProblem(`${name}: status`, w["status"], WAIT_STATUSES) ??
     columnTextProblem(`${name}: created_at`, w["created_at"]) ??
-    (w["settled_at"] === null || w["settled_at"] === undefined ? undefined : columnTextProblem(`${name}: settled_at (a string or null)`, w["settled_at"]));
+    (w["settled_at"] === null || w["settled_at"] === undefined
+      ? undefined
+      : columnTextProblem(`${name}: settled_at (a string or null)`, w["settled_at"]));
   if (fieldProblem) return { problem: fieldProblem };
   const input = dataJson(`${name}: input`, w["input"]);
   if ("problem" in input) return input;
@@ -144,7 +162,10 @@ export function waitFilterProblem(filter: unknown): string | undefined {
 
 /** Whether a stored row passes `filter` (already checked): for stores that filter in memory. */
 export function waitMatches(row: Pick<WaitRow, "status" | "tool_call_id">, filter: WaitFilter | undefined): boolean {
-  return (filter?.status === undefined || row.status === filter.status) && (filter?.toolCallId === undefined || row.tool_call_id === filter.toolCallId);
+  return (
+    (filter?.status === undefined || row.status === filter.status) &&
+    (filter?.toolCallId === undefined || row.tool_call_id === filter.toolCallId)
+  );
 }
 
 function parseData(what: string, text: unknown): { value: unknown } | { problem: string } {
@@ -179,7 +200,10 @@ export function decodeWait(row: WaitRecord): { wait: StoredWait } | { problem: s
     (strategy === null || (isText(strategy) && DISPLAY_STRATEGIES.has(strategy))) &&
     isText(row.created_at) &&
     (settledAt === null || isText(settledAt));
-  if (!ok) return { problem: `kind ${describeValue(kind)}, status ${describeValue(status)}, position ${describeValue(position)}` };
+  if (!ok)
+    return {
+      problem: `kind ${describeValue(kind)}, status ${describeValue(status)}, position ${describeValue(position)}`,
+    };
   const input = parseData("input_json", row.input_json);
   if ("problem" in input) return input;
   const value = parseData("value_json", row.value_json);

@@ -15,7 +15,10 @@ export function outputInstruction(output: StructuredOutputRequest): string {
 
 /** The user turn that shows the model why its answer was rejected. */
 export function repairMessage(output: StructuredOutputRequest, issues: OutputIssue[]): string {
-  const list = issues.slice(0, 20).map((issue) => `- ${formatIssue(issue)}`).join("\n");
+  const list = issues
+    .slice(0, 20)
+    .map((issue) => `- ${formatIssue(issue)}`)
+    .join("\n");
   return (
     `Your last answer does not match the required "${output.name}" JSON schema:\n${list}\n` +
     `Reply again with only the corrected JSON value.`

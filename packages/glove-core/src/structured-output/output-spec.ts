@@ -29,7 +29,9 @@ const jsonSchemas = new WeakMap<object, Record<string, unknown>>();
 function outputJsonSchema(schema: OutputSchema): Record<string, unknown> {
   let json = jsonSchemas.get(schema);
   if (!json) {
-    json = closeObjects(toolJsonSchema({ name: "output", description: "", input_schema: schema, run: async () => undefined }));
+    json = closeObjects(
+      toolJsonSchema({ name: "output", description: "", input_schema: schema, run: async () => undefined }),
+    );
     jsonSchemas.set(schema, json);
   }
   return json;
@@ -39,7 +41,8 @@ function outputJsonSchema(schema: OutputSchema): Record<string, unknown> {
 export function outputSpec(options: ProcessRequestOptions | undefined): OutputSpec | undefined {
   const schema: unknown = options?.output;
   if (schema === undefined) return undefined;
-  if (zodSchemaKind(schema) === "zod3") throw new ConfigurationError(`processRequest(): output is a zod 3 schema. ${ZOD3_ADVICE}`);
+  if (zodSchemaKind(schema) === "zod3")
+    throw new ConfigurationError(`processRequest(): output is a zod 3 schema. ${ZOD3_ADVICE}`);
   if (zodSchemaKind(schema) !== "zod4") {
     throw new ConfigurationError(
       `processRequest(): output must be a zod 4 schema such as z.object({ ... }); got ${schema === null ? "null" : typeof schema}.`,
@@ -47,11 +50,15 @@ export function outputSpec(options: ProcessRequestOptions | undefined): OutputSp
   }
   const name = options?.outputName ?? DEFAULT_NAME;
   if (typeof name !== "string" || !SCHEMA_NAME.test(name)) {
-    throw new ConfigurationError(`processRequest(): outputName must be 1–64 letters, digits, "_" or "-"; got ${JSON.stringify(name)}.`);
+    throw new ConfigurationError(
+      `processRequest(): outputName must be 1–64 letters, digits, "_" or "-"; got ${JSON.stringify(name)}.`,
+    );
   }
   const repairs = options?.outputRepairs ?? DEFAULT_REPAIRS;
   if (!Number.isInteger(repairs) || repairs < 0 || repairs > MAX_REPAIRS) {
-    throw new ConfigurationError(`processRequest(): outputRepairs must be a whole number from 0 to ${MAX_REPAIRS}; got ${String(repairs)}.`);
+    throw new ConfigurationError(
+      `processRequest(): outputRepairs must be a whole number from 0 to ${MAX_REPAIRS}; got ${String(repairs)}.`,
+    );
   }
   const description = options?.outputDescription;
   if (description !== undefined && typeof description !== "string") {

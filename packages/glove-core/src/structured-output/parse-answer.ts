@@ -3,8 +3,7 @@ import type { OutputSchema } from "./types.js";
 
 /** The outcome of checking one answer against the output schema. */
 export type AnswerCheck =
-  | { ok: true; value: unknown }
-  | { ok: false; reason: "invalid_json" | "schema_mismatch"; issues: OutputIssue[] };
+  { ok: true; value: unknown } | { ok: false; reason: "invalid_json" | "schema_mismatch"; issues: OutputIssue[] };
 
 const FENCED = /```[A-Za-z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```/;
 
@@ -37,7 +36,11 @@ export function checkAnswer(text: string, schema: OutputSchema): AnswerCheck {
   const json = extractJson(text);
   if (!json) {
     const what = text.trim() ? "The answer is not valid JSON" : "The answer is empty";
-    return { ok: false, reason: "invalid_json", issues: [{ path: [], message: `${what}; send only a JSON value.`, code: "invalid_json" }] };
+    return {
+      ok: false,
+      reason: "invalid_json",
+      issues: [{ path: [], message: `${what}; send only a JSON value.`, code: "invalid_json" }],
+    };
   }
   const parsed = schema.safeParse(json.value);
   if (parsed.success) return { ok: true, value: parsed.data };

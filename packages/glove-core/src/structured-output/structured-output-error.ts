@@ -28,7 +28,13 @@ export class StructuredOutputError extends GloveError {
   readonly attempts: number;
   readonly schemaName: string;
 
-  constructor(args: { reason: StructuredOutputFailure; rawText: string; issues: OutputIssue[]; attempts: number; schemaName: string }) {
+  constructor(args: {
+    reason: StructuredOutputFailure;
+    rawText: string;
+    issues: OutputIssue[];
+    attempts: number;
+    schemaName: string;
+  }) {
     super(describe(args), { code: CODE });
     this.name = "StructuredOutputError";
     this.reason = args.reason;
@@ -43,7 +49,12 @@ export class StructuredOutputError extends GloveError {
   }
 }
 
-function describe(args: { reason: StructuredOutputFailure; issues: OutputIssue[]; attempts: number; schemaName: string }): string {
+function describe(args: {
+  reason: StructuredOutputFailure;
+  issues: OutputIssue[];
+  attempts: number;
+  schemaName: string;
+}): string {
   const tries = `${args.attempts} attempt${args.attempts === 1 ? "" : "s"}`;
   if (args.reason === "refusal") {
     return `The model refused to answer with the "${args.schemaName}" output (${tries}); see rawText for its reason. Rephrase the request; the conversation is intact.`;

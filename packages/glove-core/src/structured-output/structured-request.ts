@@ -35,12 +35,24 @@ export async function runStructured(run: StructuredRun): Promise<StructuredOutco
     const result = await run.ask(message, { systemPromptSuffix: suffix, output: spec.request });
     const rawText = answerText(result);
     if (result.messages.some((m) => m.is_refusal)) {
-      throw new StructuredOutputError({ reason: "refusal", rawText, issues: [], attempts: attempt, schemaName: spec.request.name });
+      throw new StructuredOutputError({
+        reason: "refusal",
+        rawText,
+        issues: [],
+        attempts: attempt,
+        schemaName: spec.request.name,
+      });
     }
     const check = checkAnswer(rawText, spec.schema);
     if (check.ok) return { ...result, output: check.value, attempts: attempt };
     if (attempt > spec.repairs) {
-      throw new StructuredOutputError({ reason: check.reason, rawText, issues: check.issues, attempts: attempt, schemaName: spec.request.name });
+      throw new StructuredOutputError({
+        reason: check.reason,
+        rawText,
+        issues: check.issues,
+        attempts: attempt,
+        schemaName: spec.request.name,
+      });
     }
     message = { sender: "user", text: repairMessage(spec.request, check.issues) };
   }
@@ -56,7 +68,13 @@ export function structuredShortCircuit(spec: OutputSpec, result: ModelPromptResu
   const rawText = answerText(base);
   const check = checkAnswer(rawText, spec.schema);
   if (!check.ok) {
-    throw new StructuredOutputError({ reason: check.reason, rawText, issues: check.issues, attempts: 1, schemaName: spec.request.name });
+    throw new StructuredOutputError({
+      reason: check.reason,
+      rawText,
+      issues: check.issues,
+      attempts: 1,
+      schemaName: spec.request.name,
+    });
   }
   return { ...base, output: check.value, attempts: 1 };
 }

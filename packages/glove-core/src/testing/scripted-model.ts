@@ -96,7 +96,11 @@ export class ScriptedModel implements ModelAdapter {
     this.systemPrompt = systemPrompt;
   }
 
-  async prompt(request: PromptRequest, notify: NotifySubscribersFunction, signal?: AbortSignal): Promise<ModelPromptResult> {
+  async prompt(
+    request: PromptRequest,
+    notify: NotifySubscribersFunction,
+    signal?: AbortSignal,
+  ): Promise<ModelPromptResult> {
     const index = this.calls++;
     // The runtime's array keeps growing after the call: record a snapshot.
     if (this.options.record !== false) this.requests.push({ ...request, messages: request.messages.slice() });

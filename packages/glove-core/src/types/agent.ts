@@ -127,12 +127,7 @@ export interface GloveFoldArgs<I = unknown> {
   resolveSchema?: z.ZodType | undefined;
   /** Replace an already folded tool of the same name instead of throwing. */
   replace?: boolean | undefined;
-  do(
-    input: I,
-    display: ToolDisplay,
-    glove: IGloveRunnable,
-    signal?: AbortSignal,
-  ): Promise<ToolReturn>;
+  do(input: I, display: ToolDisplay, glove: IGloveRunnable, signal?: AbortSignal): Promise<ToolReturn>;
   generateToolSummary?(summaryArgs?: unknown): Promise<string>;
 }
 

@@ -55,7 +55,8 @@ export interface SlotPush<I> {
 }
 
 /** What the `input` of an argument without one must be: the fix, spelled out in the type error. */
-type WrapPropsInInput = "display.pushAndWait / pushAndForget take { input: props } (glove-react defineTool's typed display takes the props themselves)";
+type WrapPropsInInput =
+  "display.pushAndWait / pushAndForget take { input: props } (glove-react defineTool's typed display takes the props themselves)";
 
 /**
  * The argument of `pushAndWait` / `pushAndForget` as written (`A`), checked against `SlotPush`: a
@@ -63,7 +64,9 @@ type WrapPropsInInput = "display.pushAndWait / pushAndForget take { input: props
  * `{ input, ... }` object fails at that key. With explicit type arguments `A` is `SlotPush<I>`.
  */
 export type SlotPushArg<A> = A &
-  Omit<SlotPush<unknown>, "input"> & { input: A extends { input: infer X } ? X : WrapPropsInInput } & (A extends { input: unknown }
+  Omit<SlotPush<unknown>, "input"> & { input: A extends { input: infer X } ? X : WrapPropsInInput } & (A extends {
+    input: unknown;
+  }
     ? { [K in Exclude<keyof A, keyof SlotPush<unknown>>]: never }
     : unknown);
 

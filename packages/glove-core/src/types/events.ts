@@ -16,53 +16,62 @@ export interface EventOrigin {
 }
 
 /** Every event the runtime and model adapters emit, discriminated by `type`. */
-export type SubscriberEvent = EventOrigin & (
-  | { type: "text_delta"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: unknown }
-  | {
-      type: "model_response";
-      text: string;
-      tool_calls?: ToolCall[];
-      stop_reason?: string;
-      tokens_in?: number;
-      tokens_out?: number;
-    }
-  | {
-      type: "model_response_complete";
-      text: string;
-      tool_calls?: ToolCall[];
-      stop_reason?: string;
-      tokens_in?: number;
-      tokens_out?: number;
-    }
-  | { type: "tool_use_result"; tool_name: string; call_id?: string; result: ToolResultData }
-  /**
-   * A permission prompt opened and no display listener will show it: the tool waits until
-   * someone answers the slot. `message` says how (also logged with console.warn).
-   */
-  | { type: "permission_waiting"; tool_name: string; call_id?: string; slot_id?: string; message: string }
-  /**
-   * A turn that waited for a person goes on: a stored question was answered (`resolveSlot`) and
-   * the call that asked runs again, meeting its recorded answers.
-   */
-  | { type: "turn_resumed"; slot_id: string; call_id: string; tool_name: string }
-  /**
-   * A model call failed in a way worth another try (rate limit, server error, lost connection,
-   * an overloaded answer in the body): the adapter waits `delay_ms`, then makes retry number
-   * `attempt` (1 for the first). `status` is the HTTP status (0 when none came), `code` the
-   * provider's error code when it sent one, `reason` its message (at most 200 characters).
-   */
-  | { type: "model_retry"; provider: string; attempt: number; delay_ms: number; status: number; code?: string; reason: string }
-  /** The provider refused to answer; `text` is its stated refusal (also the agent message's text). */
-  | { type: "model_refusal"; text: string }
-  | { type: "compaction_start"; current_token_consumption: number }
-  | { type: "compaction_end"; current_token_consumption: number; summary_message: Message }
-  | { type: "token_consumption"; consumption: TokenConsumptionCounter }
-  | { type: "hook_invoked"; name: string }
-  | { type: "skill_invoked"; name: string; source: "user" | "agent"; args?: string }
-  | { type: "subagent_invoked"; name: string; prompt: string }
-  | { type: "subagent_completed"; name: string; status: "success" | "error"; message?: string }
-);
+export type SubscriberEvent = EventOrigin &
+  (
+    | { type: "text_delta"; text: string }
+    | { type: "tool_use"; id: string; name: string; input: unknown }
+    | {
+        type: "model_response";
+        text: string;
+        tool_calls?: ToolCall[];
+        stop_reason?: string;
+        tokens_in?: number;
+        tokens_out?: number;
+      }
+    | {
+        type: "model_response_complete";
+        text: string;
+        tool_calls?: ToolCall[];
+        stop_reason?: string;
+        tokens_in?: number;
+        tokens_out?: number;
+      }
+    | { type: "tool_use_result"; tool_name: string; call_id?: string; result: ToolResultData }
+    /**
+     * A permission prompt opened and no display listener will show it: the tool waits until
+     * someone answers the slot. `message` says how (also logged with console.warn).
+     */
+    | { type: "permission_waiting"; tool_name: string; call_id?: string; slot_id?: string; message: string }
+    /**
+     * A turn that waited for a person goes on: a stored question was answered (`resolveSlot`) and
+     * the call that asked runs again, meeting its recorded answers.
+     */
+    | { type: "turn_resumed"; slot_id: string; call_id: string; tool_name: string }
+    /**
+     * A model call failed in a way worth another try (rate limit, server error, lost connection,
+     * an overloaded answer in the body): the adapter waits `delay_ms`, then makes retry number
+     * `attempt` (1 for the first). `status` is the HTTP status (0 when none came), `code` the
+     * provider's error code when it sent one, `reason` its message (at most 200 characters).
+     */
+    | {
+        type: "model_retry";
+        provider: string;
+        attempt: number;
+        delay_ms: number;
+        status: number;
+        code?: string;
+        reason: string;
+      }
+    /** The provider refused to answer; `text` is its stated refusal (also the agent message's text). */
+    | { type: "model_refusal"; text: string }
+    | { type: "compaction_start"; current_token_consumption: number }
+    | { type: "compaction_end"; current_token_consumption: number; summary_message: Message }
+    | { type: "token_consumption"; consumption: TokenConsumptionCounter }
+    | { type: "hook_invoked"; name: string }
+    | { type: "skill_invoked"; name: string; source: "user" | "agent"; args?: string }
+    | { type: "subagent_invoked"; name: string; prompt: string }
+    | { type: "subagent_completed"; name: string; status: "success" | "error"; message?: string }
+  );
 
 /** The name of any event a subscriber can receive. */
 export type SubscriberEventType = SubscriberEvent["type"];

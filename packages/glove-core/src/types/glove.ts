@@ -18,10 +18,7 @@ export interface CompactionConfig {
  * answer yet. Returning "unset" falls through to asking the user (or denial in serverMode).
  * In serverMode it is also asked for bridged MCP tools, which otherwise run without asking.
  */
-export type PermissionPolicy = (
-  toolName: string,
-  input: unknown,
-) => PermissionStatus | Promise<PermissionStatus>;
+export type PermissionPolicy = (toolName: string, input: unknown) => PermissionStatus | Promise<PermissionStatus>;
 
 /** Everything a Glove is built with: model, store, display, prompt and limits. */
 export interface GloveConfig {

@@ -43,11 +43,7 @@ export interface ModelPromptResult {
 /** Connects a language model to Glove. */
 export interface ModelAdapter {
   name: string;
-  prompt(
-    request: PromptRequest,
-    notify: NotifySubscribersFunction,
-    signal?: AbortSignal,
-  ): Promise<ModelPromptResult>;
+  prompt(request: PromptRequest, notify: NotifySubscribersFunction, signal?: AbortSignal): Promise<ModelPromptResult>;
   setSystemPrompt(systemPrompt: string): void;
   /** True when the adapter sends `PromptRequest.output` to the provider's native JSON-schema mode. */
   readonly supportsStructuredOutput?: boolean;

@@ -15,10 +15,16 @@ describe("branch operations and the rest of the conversation", () => {
   it("a stored question waiting for a person refuses regenerate and edit, from another Glove over the store too", async () => {
     const store = new MemoryStore("waiting");
     const first = makeGlove([{ text: "Hi." }, { toolCalls: [{ name: "ask", input: {}, id: "call-ask" }] }], { store });
-    first.glove.fold({ name: "ask", description: "Asks.", inputSchema: z.object({}), do: async (_input, display) => display.pushAndWait({ input: {} }) });
+    first.glove.fold({
+      name: "ask",
+      description: "Asks.",
+      inputSchema: z.object({}),
+      do: async (_input, display) => display.pushAndWait({ input: {} }),
+    });
     await first.glove.processRequest("hello");
     void first.glove.processRequest("ask me").catch(() => undefined);
-    while (((await store.getWaits({ status: "pending" })) ?? []).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (((await store.getWaits({ status: "pending" })) ?? []).length === 0)
+      await new Promise((resolve) => setTimeout(resolve, 5));
 
     // Another process's Glove over the same store: the question is pending for it, nothing runs there.
     const other = new Glove({ store, model: new ScriptedModel([]), systemPrompt: "x" }).build();
@@ -33,7 +39,13 @@ describe("branch operations and the rest of the conversation", () => {
 
   it("a compaction summary belongs to its branch: an edit before it sets it aside, the model then sees the new branch from the start", async () => {
     // Every second turn is summarised; the counters belong to the conversation, so the edit's turn is summarised too.
-    const script = [{ text: "a1" }, { text: "a2" }, { text: "The summary." }, { text: "a3" }, { text: "edited answer" }];
+    const script = [
+      { text: "a1" },
+      { text: "a2" },
+      { text: "The summary." },
+      { text: "a3" },
+      { text: "edited answer" },
+    ];
     const { glove, model, store } = makeGlove([], {
       model: new ScriptedModel(script, { fallback: { text: "Another summary." } }),
       compaction_config: { compaction_instructions: "SUMMARIZE", max_turns: 2 },
@@ -59,7 +71,11 @@ describe("branch operations and the rest of the conversation", () => {
 
   it("tasks belong to the conversation: an edit leaves them as they are", async () => {
     const todos = [{ content: "Book", activeForm: "Booking", status: "completed" }];
-    const { glove, store } = makeGlove([{ toolCalls: [{ name: TASK_TOOL_NAME, input: { todos } }] }, { text: "Done." }, { text: "Again." }]);
+    const { glove, store } = makeGlove([
+      { toolCalls: [{ name: TASK_TOOL_NAME, input: { todos } }] },
+      { text: "Done." },
+      { text: "Again." },
+    ]);
     await glove.processRequest("plan it");
     const tasks = await store.getTasks!();
     expect(tasks.map((t) => t.status)).toEqual(["completed"]);

@@ -25,13 +25,32 @@ describe("the branch tree (fast-check)", () => {
         const paths = new Map<string, string>();
         let n = 0;
         let branchIds = 0;
-        const say = (): Message => ({ sender: n % 2 === 0 ? "user" : "agent", id: `m${String(n).padStart(3, "0")}`, text: `t${n++}` });
-        const remember = (active: Message[]) => active.forEach((m, i) => paths.set(m.id!, paths.get(m.id!) ?? active.slice(0, i + 1).map((x) => x.id).join("/")));
+        const say = (): Message => ({
+          sender: n % 2 === 0 ? "user" : "agent",
+          id: `m${String(n).padStart(3, "0")}`,
+          text: `t${n++}`,
+        });
+        const remember = (active: Message[]) =>
+          active.forEach((m, i) =>
+            paths.set(
+              m.id!,
+              paths.get(m.id!) ??
+                active
+                  .slice(0, i + 1)
+                  .map((x) => x.id)
+                  .join("/"),
+            ),
+          );
         for (const step of ops) {
           const active = await store.getMessages();
           const stored = await store.getBranches();
           if (step.kind === "append" || active.length === 0) await store.appendMessages([say()]);
-          else if (step.kind === "fork") expect(await store.rewriteBranches(forkAt(active, step.at % (active.length + 1), [say()], () => `b${branchIds++}`))).toEqual({ won: true });
+          else if (step.kind === "fork")
+            expect(
+              await store.rewriteBranches(
+                forkAt(active, step.at % (active.length + 1), [say()], () => `b${branchIds++}`),
+              ),
+            ).toEqual({ won: true });
           else {
             const all = [...active, ...stored.flatMap((s) => s.messages)];
             const target = all[step.pick % all.length]!.id!;
@@ -42,14 +61,33 @@ describe("the branch tree (fast-check)", () => {
             expect(now.map((m) => m.id)).toContain(target);
           }
           const now = await store.getMessages();
-          now.forEach((m, i) => expect(now.slice(0, i + 1).map((x) => x.id).join("/")).toBe(paths.get(m.id!) ?? now.slice(0, i + 1).map((x) => x.id).join("/")));
+          now.forEach((m, i) =>
+            expect(
+              now
+                .slice(0, i + 1)
+                .map((x) => x.id)
+                .join("/"),
+            ).toBe(
+              paths.get(m.id!) ??
+                now
+                  .slice(0, i + 1)
+                  .map((x) => x.id)
+                  .join("/"),
+            ),
+          );
           remember(now);
           const tree = [...now, ...(await store.getBranches()).flatMap((s) => s.messages)].map((m) => m.id!).sort();
           expect(tree).toEqual([...paths.keys()].sort());
           // Siblings at a position: the distinct messages whose path continues the active prefix there.
           for (const point of branchPoints(now, await store.getBranches())) {
-            const prefix = now.slice(0, point.index).map((m) => m.id).join("/");
-            const expected = [...paths].filter(([, path]) => path.split("/").length === point.index + 1 && path.startsWith(prefix)).map(([id]) => id).sort();
+            const prefix = now
+              .slice(0, point.index)
+              .map((m) => m.id)
+              .join("/");
+            const expected = [...paths]
+              .filter(([, path]) => path.split("/").length === point.index + 1 && path.startsWith(prefix))
+              .map(([id]) => id)
+              .sort();
             expect(point.siblings.map((s) => s.id)).toEqual(expected);
             expect(point.siblings[point.active]!.id).toBe(now[point.index]!.id);
           }

@@ -44,9 +44,15 @@ describe("Glove regenerate, edit and switch (decision 0025)", () => {
     const { glove } = makeGlove([{ text: "a1" }]);
     await glove.processRequest("q1");
     const [, a1] = (await glove.branches()).messages;
-    await expect(glove.editMessage("msg_nope", "x")).rejects.toSatisfy((e) => BranchError.isInstance(e) && e.reason === "not_found");
-    await expect(glove.editMessage(a1!.id!, "x")).rejects.toSatisfy((e) => BranchError.isInstance(e) && e.reason === "invalid");
-    await expect(glove.switchBranch("msg_nope")).rejects.toSatisfy((e) => BranchError.isInstance(e) && e.reason === "not_found");
+    await expect(glove.editMessage("msg_nope", "x")).rejects.toSatisfy(
+      (e) => BranchError.isInstance(e) && e.reason === "not_found",
+    );
+    await expect(glove.editMessage(a1!.id!, "x")).rejects.toSatisfy(
+      (e) => BranchError.isInstance(e) && e.reason === "invalid",
+    );
+    await expect(glove.switchBranch("msg_nope")).rejects.toSatisfy(
+      (e) => BranchError.isInstance(e) && e.reason === "not_found",
+    );
   });
 
   it("a Glove whose view is cached sees another Glove's switch to a branch of the same length", async () => {

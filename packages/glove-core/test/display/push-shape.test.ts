@@ -35,7 +35,9 @@ function typeErrors(snippets: Record<string, string>): Record<string, string[]> 
   };
   const program = ts.createProgram([...files.keys()], options, host);
   const errorsOf = (name: string) =>
-    ts.getPreEmitDiagnostics(program, program.getSourceFile(pathOf(name))).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    ts
+      .getPreEmitDiagnostics(program, program.getSourceFile(pathOf(name)))
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
   return Object.fromEntries(Object.keys(snippets).map((name) => [name, errorsOf(name)]));
 }
 
@@ -74,10 +76,19 @@ describe("the shape of a push", () => {
   });
 
   it("pushes what { input } holds", async () => {
-    const glove = new Glove({ model: new ScriptedModel([{ toolCalls: [{ name: "show", input: {} }] }, { text: "Shown." }]), systemPrompt: "" })
-      .fold({ name: "show", description: "Shows a card.", do: async (_input, display) => display.pushAndForget({ input: { title: "Card" } }) })
+    const glove = new Glove({
+      model: new ScriptedModel([{ toolCalls: [{ name: "show", input: {} }] }, { text: "Shown." }]),
+      systemPrompt: "",
+    })
+      .fold({
+        name: "show",
+        description: "Shows a card.",
+        do: async (_input, display) => display.pushAndForget({ input: { title: "Card" } }),
+      })
       .build();
     await glove.processRequest("show it");
-    expect(glove.displayManager.stack.map((slot) => [slot.renderer, slot.input])).toEqual([["show", { title: "Card" }]]);
+    expect(glove.displayManager.stack.map((slot) => [slot.renderer, slot.input])).toEqual([
+      ["show", { title: "Card" }],
+    ]);
   });
 });

@@ -19,7 +19,8 @@ function agent(model: ScriptedModel, dm: Displaymanager) {
 
 /** Waits until the stack holds `count` slots. */
 async function stackOf(dm: Displaymanager, count: number): Promise<Slot<unknown>[]> {
-  for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && dm.stack.length < count; ) await new Promise((r) => setTimeout(r, 5));
+  for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && dm.stack.length < count;)
+    await new Promise((r) => setTimeout(r, 5));
   return dm.stack;
 }
 
@@ -27,20 +28,29 @@ describe("slots pushed by tool calls", () => {
   it("carry the id and name of the call that pushed them, also for two calls of one turn", async () => {
     const dm = new Displaymanager();
     const model = new ScriptedModel([
-      { toolCalls: [{ name: "ask", input: { q: "a" }, id: "call_a" }, { name: "ask", input: { q: "b" }, id: "call_b" }] },
+      {
+        toolCalls: [
+          { name: "ask", input: { q: "a" }, id: "call_a" },
+          { name: "ask", input: { q: "b" }, id: "call_b" },
+        ],
+      },
       { text: "done" },
     ]);
-    const glove = agent(model, dm).fold({
-      name: "ask",
-      description: "asks",
-      inputSchema: z.object({ q: z.string() }),
-      displayStrategy: "hide-on-complete",
-      do: async (input, display) => display.pushAndWait({ input }),
-    }).build();
+    const glove = agent(model, dm)
+      .fold({
+        name: "ask",
+        description: "asks",
+        inputSchema: z.object({ q: z.string() }),
+        displayStrategy: "hide-on-complete",
+        do: async (input, display) => display.pushAndWait({ input }),
+      })
+      .build();
 
     const run = glove.processRequest("go");
     const slots = await stackOf(dm, 2);
-    expect(slots.map((s) => [s.toolCallId, s.toolName, s.renderer, s.displayStrategy, (s.input as { q: string }).q]).sort()).toEqual([
+    expect(
+      slots.map((s) => [s.toolCallId, s.toolName, s.renderer, s.displayStrategy, (s.input as { q: string }).q]).sort(),
+    ).toEqual([
       ["call_a", "ask", "ask", "hide-on-complete", "a"],
       ["call_b", "ask", "ask", "hide-on-complete", "b"],
     ]);
@@ -56,12 +66,14 @@ describe("slots pushed by tool calls", () => {
   it("checks answers against the tool's resolve schema without settling the slot", async () => {
     const dm = new Displaymanager();
     const model = new ScriptedModel([{ toolCalls: [{ name: "form", input: {}, id: "c1" }] }, { text: "ok" }]);
-    const glove = agent(model, dm).fold({
-      name: "form",
-      description: "a form",
-      resolveSchema: z.object({ age: z.number().int() }),
-      do: async (_input, display) => display.pushAndWait({ input: { title: "Age?" } }),
-    }).build();
+    const glove = agent(model, dm)
+      .fold({
+        name: "form",
+        description: "a form",
+        resolveSchema: z.object({ age: z.number().int() }),
+        do: async (_input, display) => display.pushAndWait({ input: { title: "Age?" } }),
+      })
+      .build();
     const run = glove.processRequest("go");
     const [slot] = await stackOf(dm, 1);
     const bad = dm.checkAnswer(slot!.id, { age: "old" });
@@ -78,11 +90,13 @@ describe("slots pushed by tool calls", () => {
   it("aborting a request takes down the slot the tool waits on, with its resolver", async () => {
     const dm = new Displaymanager();
     const model = new ScriptedModel([{ toolCalls: [{ name: "confirm", input: {}, id: "c1" }] }]);
-    const glove = agent(model, dm).fold({
-      name: "confirm",
-      description: "confirm",
-      do: async (_input, display) => display.pushAndWait({ input: "sure?" }),
-    }).build();
+    const glove = agent(model, dm)
+      .fold({
+        name: "confirm",
+        description: "confirm",
+        do: async (_input, display) => display.pushAndWait({ input: "sure?" }),
+      })
+      .build();
     const controller = new AbortController();
     const run = glove.processRequest("go", controller.signal);
     await stackOf(dm, 1);
@@ -97,12 +111,14 @@ describe("slots pushed by tool calls", () => {
   it("tags permission prompts with the call they guard", async () => {
     const dm = new Displaymanager();
     const model = new ScriptedModel([{ toolCalls: [{ name: "wipe", input: {}, id: "c9" }] }, { text: "ok" }]);
-    const glove = agent(model, dm).fold({
-      name: "wipe",
-      description: "wipe",
-      requiresPermission: true,
-      do: async () => "wiped",
-    }).build();
+    const glove = agent(model, dm)
+      .fold({
+        name: "wipe",
+        description: "wipe",
+        requiresPermission: true,
+        do: async () => "wiped",
+      })
+      .build();
     const run = glove.processRequest("go");
     const [slot] = await stackOf(dm, 1);
     expect(slot).toMatchObject({ renderer: "permission_request", toolName: "wipe", toolCallId: "c9" });

@@ -52,19 +52,19 @@ describe("user-invoked skills", () => {
       { type: "image", source: { type: "url", media_type: "image/png", url: "https://x/y.png" } },
     ]);
     expect(msg.text).toBe("Look at this");
-    expect(msg.content).toEqual([{ type: "image", source: { type: "url", media_type: "image/png", url: "https://x/y.png" } }]);
+    expect(msg.content).toEqual([
+      { type: "image", source: { type: "url", media_type: "image/png", url: "https://x/y.png" } },
+    ]);
   });
 
   it("a throwing skill fails with ExtensionError and stores nothing half-done", async () => {
     const { glove, store } = makeGlove([{ text: "never" }]);
-    glove
-      .defineSkill({ name: "good", handler: async () => "fine" })
-      .defineSkill({
-        name: "bad",
-        handler: async () => {
-          throw new Error("template missing");
-        },
-      });
+    glove.defineSkill({ name: "good", handler: async () => "fine" }).defineSkill({
+      name: "bad",
+      handler: async () => {
+        throw new Error("template missing");
+      },
+    });
     const error = await glove.processRequest("/good /bad hi").catch((e: unknown) => e);
     expect(ExtensionError.isInstance(error) && error.kind === "skill" && error.extensionName === "bad").toBe(true);
     expect(await store.getMessages()).toEqual([]);
@@ -78,7 +78,12 @@ describe("agent-invoked skills (glove_invoke_skill)", () => {
     await glove.processRequest("one");
     expect(model.requests[0]!.tools?.some((t) => t.name === SKILL_INVOKE_TOOL_NAME)).toBe(false);
     glove
-      .defineSkill({ name: "research", description: "Long-form research mode", exposeToAgent: true, handler: async () => "r" })
+      .defineSkill({
+        name: "research",
+        description: "Long-form research mode",
+        exposeToAgent: true,
+        handler: async () => "r",
+      })
       .defineSkill({ name: "concise", description: "Tighter answers", exposeToAgent: true, handler: async () => "c" });
     await glove.processRequest("two");
     const tools = model.requests[1]!.tools!.filter((t) => t.name === SKILL_INVOKE_TOOL_NAME);
@@ -121,9 +126,21 @@ describe("agent-invoked skills (glove_invoke_skill)", () => {
     const results = (await store.getMessages()).find((m) => m.tool_results)!.tool_results!.map((r) => r.result);
     expect(results[0]).toEqual({ status: "success", data: { skill: "research", content: "Research: ribosomes" } });
     expect(agentCtx).toEqual({ source: "agent", args: "ribosomes", parsedText: "ribosomes" });
-    expect(results[1]).toEqual({ status: "success", data: { skill: "multi", content: "Part one.\nPart two." }, renderData: parts });
-    expect(results[2]).toMatchObject({ status: "error", data: null, message: expect.stringMatching(/Skill "nope" is not available/) });
-    expect(results[3]).toMatchObject({ status: "error", data: null, message: expect.stringMatching(/Skill "userOnly" is not available/) });
+    expect(results[1]).toEqual({
+      status: "success",
+      data: { skill: "multi", content: "Part one.\nPart two." },
+      renderData: parts,
+    });
+    expect(results[2]).toMatchObject({
+      status: "error",
+      data: null,
+      message: expect.stringMatching(/Skill "nope" is not available/),
+    });
+    expect(results[3]).toMatchObject({
+      status: "error",
+      data: null,
+      message: expect.stringMatching(/Skill "userOnly" is not available/),
+    });
     expect(events.ofType("skill_invoked")).toEqual([
       { type: "skill_invoked", name: "research", source: "agent", args: "ribosomes" },
       { type: "skill_invoked", name: "multi", source: "agent", args: undefined },
@@ -135,7 +152,12 @@ describe("createSkillInvokeTool standalone", () => {
   it("builds the tool from a registry and reports unexposed skills as errors", async () => {
     const { SkillRegistry, createSkillInvokeTool } = await import("glove-core");
     const registry = new SkillRegistry();
-    registry.define({ name: "tone", exposeToAgent: true, description: "Set tone", handler: async ({ args }) => `tone=${args}` });
+    registry.define({
+      name: "tone",
+      exposeToAgent: true,
+      description: "Set tone",
+      handler: async ({ args }) => `tone=${args}`,
+    });
     registry.define({ name: "private", handler: async () => "x" });
     const tool = createSkillInvokeTool(registry, () => {
       throw new Error("controls are not needed by these handlers");

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { Displaymanager, Glove, SUBAGENT_DISPATCH_TOOL_NAME, type IGloveRunnable, type SubscriberEvent } from "glove-core";
+import {
+  Displaymanager,
+  Glove,
+  SUBAGENT_DISPATCH_TOOL_NAME,
+  type IGloveRunnable,
+  type SubscriberEvent,
+} from "glove-core";
 import { RecordingSubscriber, ScriptedModel, type ScriptedStep } from "glove-core/testing";
 
 const invoke = (name: string, prompt: string) => ({
@@ -18,7 +24,9 @@ function agent(prompt: string, steps: ScriptedStep[]): Glove {
 /** Text of the streamed deltas, grouped by who spoke ("" for the agent subscribed to). */
 function spoken(events: readonly SubscriberEvent[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const e of events) if (e.type === "text_delta") out[(e.agentPath ?? []).join("/")] = (out[(e.agentPath ?? []).join("/")] ?? "") + e.text;
+  for (const e of events)
+    if (e.type === "text_delta")
+      out[(e.agentPath ?? []).join("/")] = (out[(e.agentPath ?? []).join("/")] ?? "") + e.text;
   return out;
 }
 
@@ -26,11 +34,17 @@ describe("events forwarded from subagents carry agentPath", () => {
   it("two levels deep: the parent sees [planner] and [planner, researcher]; its own events have none", async () => {
     let planner: IGloveRunnable | undefined;
     const plannerEvents = new RecordingSubscriber();
-    const parent = agent("You coordinate.", [invoke("planner", "Plan a trip"), { text: "Here is the plan." }]).defineSubAgent({
+    const parent = agent("You coordinate.", [
+      invoke("planner", "Plan a trip"),
+      { text: "Here is the plan." },
+    ]).defineSubAgent({
       name: "planner",
       factory: () => {
         planner = agent("You plan.", [invoke("researcher", "Find trains"), { text: "Take the 9:00." }])
-          .defineSubAgent({ name: "researcher", factory: () => agent("You research.", [{ text: "Trains leave at 9:00." }]).build() })
+          .defineSubAgent({
+            name: "researcher",
+            factory: () => agent("You research.", [{ text: "Trains leave at 9:00." }]).build(),
+          })
           .addSubscriber(plannerEvents)
           .build();
         return planner;
@@ -38,7 +52,10 @@ describe("events forwarded from subagents carry agentPath", () => {
     });
     const events = new RecordingSubscriber();
     const sink: SubscriberEvent[] = [];
-    parent.addSubscriber(events).use({ name: "sink", onEvent: (_agent, _conversation, event) => void sink.push(event) }).build();
+    parent
+      .addSubscriber(events)
+      .use({ name: "sink", onEvent: (_agent, _conversation, event) => void sink.push(event) })
+      .build();
 
     await parent.processRequest("Plan me a trip");
 

@@ -41,7 +41,9 @@ function lookup(world: World): GloveFoldArgs<{ topic: string }> {
     inputSchema: z.object({ topic: z.string() }),
     async do(input, display) {
       world.runs++;
-      const answer = await display.pushAndWait<unknown, { date: string }>({ input: { question: `Which day for ${input.topic}?` } });
+      const answer = await display.pushAndWait<unknown, { date: string }>({
+        input: { question: `Which day for ${input.topic}?` },
+      });
       world.after.push(`${input.topic} on ${answer.date}`);
       return `${input.topic} run on ${answer.date}`;
     },
@@ -49,7 +51,13 @@ function lookup(world: World): GloveFoldArgs<{ topic: string }> {
 }
 
 /** A child Glove as a factory builds it: on its sub-store, sharing the parent's display. */
-function child(name: string, model: ScriptedModel, world: World, durable: boolean, build: (glove: Glove) => Glove): SubAgentFactory {
+function child(
+  name: string,
+  model: ScriptedModel,
+  world: World,
+  durable: boolean,
+  build: (glove: Glove) => Glove,
+): SubAgentFactory {
   return async ({ parentStore, displayManager }) => {
     world.built.push(name);
     const glove = build(new Glove({ model, displayManager, systemPrompt: `You are the ${name}.` }));
@@ -58,14 +66,32 @@ function child(name: string, model: ScriptedModel, world: World, durable: boolea
 }
 
 /** main → planner → researcher → lookup; one process's Gloves (each agent's model plays its script). */
-function chain(store: StoreAdapter, world: World, scripts: { main: ScriptedStep[]; planner: ScriptedStep[]; researcher: ScriptedStep[] }): Glove {
-  const researcher = child("researcher", new ScriptedModel(scripts.researcher), world, true, (g) => g.fold(lookup(world)));
-  const planner = child("planner", new ScriptedModel(scripts.planner), world, true, (g) => g.defineSubAgent({ name: "researcher", factory: researcher }));
-  return new Glove({ store, model: new ScriptedModel(scripts.main), systemPrompt: "You coordinate." }).defineSubAgent({ name: "planner", factory: planner }).build();
+function chain(
+  store: StoreAdapter,
+  world: World,
+  scripts: { main: ScriptedStep[]; planner: ScriptedStep[]; researcher: ScriptedStep[] },
+): Glove {
+  const researcher = child("researcher", new ScriptedModel(scripts.researcher), world, true, (g) =>
+    g.fold(lookup(world)),
+  );
+  const planner = child("planner", new ScriptedModel(scripts.planner), world, true, (g) =>
+    g.defineSubAgent({ name: "researcher", factory: researcher }),
+  );
+  return new Glove({ store, model: new ScriptedModel(scripts.main), systemPrompt: "You coordinate." })
+    .defineSubAgent({ name: "planner", factory: planner })
+    .build();
 }
 
-const firstProcess = { main: [invoke("planner", "Plan a trip", "c-main")], planner: [invoke("researcher", "Find trains", "c-plan")], researcher: [lookupCall] };
-const secondProcess = { main: [{ text: "Trip planned." }], planner: [{ text: "Take the Monday train." }], researcher: [{ text: "Trains run on Monday." }] };
+const firstProcess = {
+  main: [invoke("planner", "Plan a trip", "c-main")],
+  planner: [invoke("researcher", "Find trains", "c-plan")],
+  researcher: [lookupCall],
+};
+const secondProcess = {
+  main: [{ text: "Trip planned." }],
+  planner: [{ text: "Take the Monday train." }],
+  researcher: [{ text: "Trains run on Monday." }],
+};
 
 /** The slots on the display once `count` are shown. */
 async function shown(glove: Glove, count = 1): Promise<Slot<unknown>[]> {
@@ -85,11 +111,18 @@ async function abandonedAtQuestion(name: string): Promise<{ store: MemoryStore; 
 
 /** The researcher's durable sub-store, as the factories open it. */
 async function researcherStoreOf(store: MemoryStore): Promise<StoreAdapter> {
-  return (await store.createSubAgentStore("planner", { durable: true })).createSubAgentStore!("researcher", { durable: true });
+  return (await store.createSubAgentStore("planner", { durable: true })).createSubAgentStore!("researcher", {
+    durable: true,
+  });
 }
 
 /** Who asks what, seen from the main agent: through its call c-main, the planner's researcher's lookup. */
-const origin = { agentPath: ["planner", "researcher"], toolName: "lookup", input: { topic: "trains" }, subagentCallId: "c-main" };
+const origin = {
+  agentPath: ["planner", "researcher"],
+  toolName: "lookup",
+  input: { topic: "trains" },
+  subagentCallId: "c-main",
+};
 
 describe("questions asked two subagents deep", () => {
   it("the slot names who asks what, and a live answer is recorded in the researcher's store", async () => {
@@ -104,12 +137,16 @@ describe("questions asked two subagents deep", () => {
     const slot = (await shown(glove))[0]!;
     expect(slot).toMatchObject({ renderer: "lookup", toolName: "lookup", toolCallId: "c-look", origin });
     const researcherStore = await researcherStoreOf(store);
-    expect(await researcherStore.getWaits!({ status: "pending" })).toEqual([expect.objectContaining({ id: slot.id, kind: "question", toolCallId: "c-look" })]);
+    expect(await researcherStore.getWaits!({ status: "pending" })).toEqual([
+      expect.objectContaining({ id: slot.id, kind: "question", toolCallId: "c-look" }),
+    ]);
     expect(await glove.pendingSlots()).toEqual([expect.objectContaining({ id: slot.id, toolName: "lookup", origin })]);
 
     await glove.resolveSlot(slot.id, { date: "Friday" });
     expect((await run).text).toBe("Done.");
-    expect((await researcherStore.getWaits!()).map((w) => [w.status, w.value])).toEqual([["resolved", { date: "Friday" }]]);
+    expect((await researcherStore.getWaits!()).map((w) => [w.status, w.value])).toEqual([
+      ["resolved", { date: "Friday" }],
+    ]);
     expect(world).toEqual({ runs: 1, after: ["trains on Friday"], built: ["planner", "researcher"] });
   });
 
@@ -120,18 +157,35 @@ describe("questions asked two subagents deep", () => {
     const events: SubscriberEvent[] = [];
     second.addSubscriber({ record: (type, data) => void events.push({ type, ...data } as SubscriberEvent) });
     expect(await second.pendingSlots()).toEqual([
-      expect.objectContaining({ id: slot.id, renderer: "lookup", toolName: "lookup", toolCallId: "c-look", input: { question: "Which day for trains?" }, origin }),
+      expect.objectContaining({
+        id: slot.id,
+        renderer: "lookup",
+        toolName: "lookup",
+        toolCallId: "c-look",
+        input: { question: "Which day for trains?" },
+        origin,
+      }),
     ]);
 
     const result = await second.resolveSlot(slot.id, { date: "Monday" });
     expect(result?.text).toBe("Trip planned.");
     // The inner tool ran again, met the recorded answer, and did its work once.
-    expect(world).toEqual({ runs: 2, after: ["trains on Monday"], built: ["planner", "researcher", "planner", "researcher"] });
+    expect(world).toEqual({
+      runs: 2,
+      after: ["trains on Monday"],
+      built: ["planner", "researcher", "planner", "researcher"],
+    });
     expect(second.displayManager.stack).toEqual([]);
     expect(await second.pendingSlots()).toEqual([]);
     const results = (await store.getMessages()).flatMap((m) => m.tool_results ?? []);
     expect(results).toEqual([
-      expect.objectContaining({ call_id: "c-main", result: expect.objectContaining({ status: "success", data: { subagent: "planner", content: "Take the Monday train." } }) }),
+      expect.objectContaining({
+        call_id: "c-main",
+        result: expect.objectContaining({
+          status: "success",
+          data: { subagent: "planner", content: "Take the Monday train." },
+        }),
+      }),
     ]);
     const resumed = events.flatMap((e) => (e.type === "turn_resumed" ? [[e.agentPath ?? [], e.call_id]] : []));
     expect(resumed).toEqual([
@@ -145,7 +199,10 @@ describe("questions asked two subagents deep", () => {
     const { store, world, slot } = await abandonedAtQuestion("nested-race");
     const a = chain(store, world, secondProcess);
     const b = chain(store, world, secondProcess);
-    const outcomes = await Promise.allSettled([a.resolveSlot(slot.id, { date: "Monday" }), b.resolveSlot(slot.id, { date: "Sunday" })]);
+    const outcomes = await Promise.allSettled([
+      a.resolveSlot(slot.id, { date: "Monday" }),
+      b.resolveSlot(slot.id, { date: "Sunday" }),
+    ]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
     expect(SlotAnswerError.isInstance(refused.reason) && refused.reason.reason).toBe("already_answered");
@@ -157,11 +214,19 @@ describe("continueTurn (a turn taken over after a crash) with a question below a
   it("answered in the store before the process died: the chain runs again and meets it", async () => {
     const { store, world, slot } = await abandonedAtQuestion("nested-continue-answered");
     const researcherStore = await researcherStoreOf(store);
-    await researcherStore.settleWait!(slot.id, { status: "resolved", value: { date: "Sunday" }, settled_at: new Date().toISOString() });
+    await researcherStore.settleWait!(slot.id, {
+      status: "resolved",
+      value: { date: "Sunday" },
+      settled_at: new Date().toISOString(),
+    });
 
     const second = chain(store, world, secondProcess);
     expect((await second.continueTurn()).text).toBe("Trip planned.");
-    expect(world).toEqual({ runs: 2, after: ["trains on Sunday"], built: ["planner", "researcher", "planner", "researcher"] });
+    expect(world).toEqual({
+      runs: 2,
+      after: ["trains on Sunday"],
+      built: ["planner", "researcher", "planner", "researcher"],
+    });
   });
 
   it("still waiting: the subagent call is answered as interrupted, as a waiting call of the agent's own", async () => {
@@ -192,7 +257,10 @@ describe("a subagent on an ephemeral sub-store", () => {
             return ok ? "confirmed" : "refused";
           },
         })
-        .defineSubAgent({ name: "planner", factory: child("planner", new ScriptedModel([lookupCall]), world, false, (g) => g.fold(lookup(world))) })
+        .defineSubAgent({
+          name: "planner",
+          factory: child("planner", new ScriptedModel([lookupCall]), world, false, (g) => g.fold(lookup(world))),
+        })
         .build();
     const both: ScriptedStep = {
       toolCalls: [
@@ -205,7 +273,12 @@ describe("a subagent on an ephemeral sub-store", () => {
     const slots = await shown(first, 2);
     const nested = slots.find((s) => s.origin !== undefined)!;
     const own = slots.find((s) => s.origin === undefined)!;
-    expect(nested.origin).toEqual({ agentPath: ["planner"], toolName: "lookup", input: { topic: "trains" }, subagentCallId: "c-main" });
+    expect(nested.origin).toEqual({
+      agentPath: ["planner"],
+      toolName: "lookup",
+      input: { topic: "trains" },
+      subagentCallId: "c-main",
+    });
 
     const second = agent([{ text: "Confirmed; the planner was interrupted." }]);
     expect((await second.pendingSlots()).map((q) => q.id)).toEqual([own.id]);

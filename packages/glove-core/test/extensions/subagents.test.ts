@@ -28,7 +28,9 @@ describe("mentions", () => {
     const tool = model.requests[0]!.tools!.find((t) => t.name === SUBAGENT_DISPATCH_TOOL_NAME)!;
     expect(tool.description).toContain("weather: Weather subagent.");
     expect(received).toEqual({ name: "weather", prompt: "NYC today" });
-    expect(await results(store)).toEqual([{ status: "success", data: { subagent: "weather", content: "NYC: 21°C, sunny" } }]);
+    expect(await results(store)).toEqual([
+      { status: "success", data: { subagent: "weather", content: "NYC: 21°C, sunny" } },
+    ]);
     expect(events.types().filter((t) => t.startsWith("subagent"))).toEqual(["subagent_invoked", "subagent_completed"]);
     expect(events.ofType("subagent_invoked")[0]).toMatchObject({ name: "weather", prompt: "NYC today" });
   });
@@ -38,7 +40,11 @@ describe("mentions", () => {
     glove.defineMention({ name: "reviewer", handler: async () => "ok" });
     await glove.processRequest("go");
     const [r] = await results(store);
-    expect(r).toMatchObject({ status: "error", data: null, message: expect.stringMatching(/Unknown subagent "nobody".*reviewer/) });
+    expect(r).toMatchObject({
+      status: "error",
+      data: null,
+      message: expect.stringMatching(/Unknown subagent "nobody".*reviewer/),
+    });
     expect(events.ofType("subagent_completed")).toEqual([
       { type: "subagent_completed", name: "nobody", status: "error", message: expect.stringMatching(/Unknown/) },
     ]);
@@ -68,7 +74,9 @@ describe("subagent factories", () => {
       },
     });
     await glove.processRequest("plan me a trip");
-    expect(await results(store)).toEqual([{ status: "success", data: { subagent: "planner", content: "Day 1: Kyoto." } }]);
+    expect(await results(store)).toEqual([
+      { status: "success", data: { subagent: "planner", content: "Day 1: Kyoto." } },
+    ]);
     // The child ran on its own durable store; the parent's history has none of its turns.
     expect((await childStore!.getMessages()).map((m) => m.text)).toEqual(["Plan a trip", "Day 1: Kyoto."]);
     expect((await store.getMessages()).some((m) => m.text === "Day 1: Kyoto.")).toBe(false);
@@ -78,7 +86,9 @@ describe("subagent factories", () => {
     const end = types.indexOf("subagent_completed");
     const childDeltas = events.events.slice(start, end).filter((e) => e.type === "text_delta");
     expect(childDeltas.map((e) => (e as { text: string }).text).join("")).toBe("Day 1: Kyoto.");
-    expect(events.ofType("subagent_completed")).toEqual([{ type: "subagent_completed", name: "planner", status: "success", message: undefined }]);
+    expect(events.ofType("subagent_completed")).toEqual([
+      { type: "subagent_completed", name: "planner", status: "success", message: undefined },
+    ]);
     // Durable: a second invocation continues the same child history.
     const again = await store.createSubAgentStore!("planner", true);
     expect(again).toBe(childStore);
@@ -94,7 +104,10 @@ describe("subagent factories", () => {
     });
     await glove.processRequest("go");
     const [r] = await results(store);
-    expect(r).toMatchObject({ status: "error", message: expect.stringMatching(/Subagent "broken" failed: no credentials/) });
+    expect(r).toMatchObject({
+      status: "error",
+      message: expect.stringMatching(/Subagent "broken" failed: no credentials/),
+    });
     expect(events.ofType("subagent_invoked")).toHaveLength(1);
     expect(events.ofType("subagent_completed")).toEqual([
       { type: "subagent_completed", name: "broken", status: "error", message: "no credentials" },
@@ -148,7 +161,11 @@ describe("subagent factories", () => {
         }).build(),
     });
     await glove.processRequest("go");
-    expect(shared.requests.map((r) => r.systemPrompt?.split("\n")[0])).toEqual(["PARENT PROMPT", "CHILD PROMPT", "PARENT PROMPT"]);
+    expect(shared.requests.map((r) => r.systemPrompt?.split("\n")[0])).toEqual([
+      "PARENT PROMPT",
+      "CHILD PROMPT",
+      "PARENT PROMPT",
+    ]);
     expect(glove.model).toBe(shared);
     expect(glove.getSystemPrompt()).toBe("PARENT PROMPT");
   });

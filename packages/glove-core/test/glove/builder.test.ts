@@ -193,9 +193,9 @@ describe("Glove: tools", () => {
       })();
       expect(ConfigurationError.isInstance(error), `name ${JSON.stringify(name)}`).toBe(true);
     }
-    expect(() =>
-      glove.fold({ name: "no_do", description: "d" } as unknown as Parameters<Glove["fold"]>[0]),
-    ).toThrow(/do\(/);
+    expect(() => glove.fold({ name: "no_do", description: "d" } as unknown as Parameters<Glove["fold"]>[0])).toThrow(
+      /do\(/,
+    );
     expect(() =>
       glove.fold({ name: "no_desc", do: async () => "x" } as unknown as Parameters<Glove["fold"]>[0]),
     ).toThrow(/description/);
@@ -433,7 +433,10 @@ describe("Glove: multimodal requests", () => {
   it("joins text parts into message.text and keeps image parts in message.content", async () => {
     const model = new ScriptedModel([{ text: "a cat" }]);
     const glove = new Glove(config(model)).build();
-    const image: ContentPart = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } };
+    const image: ContentPart = {
+      type: "image",
+      source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" },
+    };
     await glove.processRequest([{ type: "text", text: "What is in" }, image, { type: "text", text: "this picture?" }]);
     const [user] = await glove.store.getMessages();
     expect(user).toMatchObject({ sender: "user", text: "What is in\nthis picture?", content: [image] });

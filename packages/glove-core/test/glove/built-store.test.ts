@@ -3,7 +3,13 @@ import { ConfigurationError, Displaymanager, Glove, MemoryStore } from "glove-co
 import { ScriptedModel } from "glove-core/testing";
 
 const make = (store = new MemoryStore("s")) =>
-  new Glove({ store, model: new ScriptedModel([{ text: "ok" }]), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } });
+  new Glove({
+    store,
+    model: new ScriptedModel([{ text: "ok" }]),
+    displayManager: new Displaymanager(),
+    systemPrompt: "",
+    compaction_config: { compaction_instructions: "" },
+  });
 
 describe("Glove.builtStore asks for the store without throwing", () => {
   it("is undefined before build, where reading store throws a ConfigurationError", () => {

@@ -3,7 +3,13 @@ import { ConfigurationError, Displaymanager, Glove, MemoryStore } from "glove-co
 import { ScriptedModel } from "glove-core/testing";
 
 const make = () =>
-  new Glove({ store: new MemoryStore("s"), model: new ScriptedModel([{ text: "ok" }]), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } });
+  new Glove({
+    store: new MemoryStore("s"),
+    model: new ScriptedModel([{ text: "ok" }]),
+    displayManager: new Displaymanager(),
+    systemPrompt: "",
+    compaction_config: { compaction_instructions: "" },
+  });
 
 describe("configuration mistakes are ConfigurationErrors that name the field", () => {
   it.each([
@@ -20,11 +26,14 @@ describe("configuration mistakes are ConfigurationErrors that name the field", (
   });
 
   it("a tool whose inputSchema is not a zod schema is rejected at fold, not at the first call", () => {
-    const fold = (inputSchema: unknown) => () => make().fold({ name: "t", description: "t", inputSchema: inputSchema as never, do: async () => "x" });
+    const fold = (inputSchema: unknown) => () =>
+      make().fold({ name: "t", description: "t", inputSchema: inputSchema as never, do: async () => "x" });
     for (const bad of [{ type: "object", properties: {} }, "string", null]) {
       expect(fold(bad)).toThrow(ConfigurationError);
       expect(fold(bad)).toThrow(/inputSchema/);
     }
-    expect(() => make().fold({ name: "t", description: "t", resolveSchema: {} as never, do: async () => "x" })).toThrow(/resolveSchema/);
+    expect(() => make().fold({ name: "t", description: "t", resolveSchema: {} as never, do: async () => "x" })).toThrow(
+      /resolveSchema/,
+    );
   });
 });

@@ -1,15 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigurationError, DEFAULT_COMPACTION_INSTRUCTIONS, Displaymanager, Glove, type GloveConfig } from "glove-core";
+import {
+  ConfigurationError,
+  DEFAULT_COMPACTION_INSTRUCTIONS,
+  Displaymanager,
+  Glove,
+  type GloveConfig,
+} from "glove-core";
 import { RecordingSubscriber, ScriptedModel } from "glove-core/testing";
 
 /** `new Glove({ model, systemPrompt })`: the display manager and compaction settings have defaults. */
 describe("Glove with only model and systemPrompt", () => {
   it("runs a request with a tool call", async () => {
-    const model = new ScriptedModel([{ toolCalls: [{ name: "price_of", input: { item: "espresso" } }] }, { text: "2.20 euros." }]);
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "price_of", input: { item: "espresso" } }] },
+      { text: "2.20 euros." },
+    ]);
     const prices = new Map([["espresso", 2.2]]);
     const glove = new Glove({ model, systemPrompt: "You run a coffee shop." })
-      .fold({ name: "price_of", description: "A price.", inputSchema: z.object({ item: z.string() }), do: async ({ item }) => prices.get(item) })
+      .fold({
+        name: "price_of",
+        description: "A price.",
+        inputSchema: z.object({ item: z.string() }),
+        do: async ({ item }) => prices.get(item),
+      })
       .build();
 
     const result = await glove.processRequest("How much is an espresso?");
@@ -31,7 +45,10 @@ describe("Glove with only model and systemPrompt", () => {
 
     await glove.processRequest("hello");
     await glove.controls.forceCompaction();
-    expect(model.requests[1]!.messages.at(-1)).toMatchObject({ text: DEFAULT_COMPACTION_INSTRUCTIONS, is_compaction_request: true });
+    expect(model.requests[1]!.messages.at(-1)).toMatchObject({
+      text: DEFAULT_COMPACTION_INSTRUCTIONS,
+      is_compaction_request: true,
+    });
 
     // 101 000 tokens of context passes the default limit of 100 000.
     await glove.processRequest("tell me everything");
@@ -56,7 +73,8 @@ describe("Glove with only model and systemPrompt", () => {
         name: "ask_age",
         description: "Asks the user's age.",
         resolveSchema: z.object({ age: z.number() }),
-        do: async (_input, display) => display.pushAndWait({ renderer: "age_form", input: { question: "How old are you?" } }),
+        do: async (_input, display) =>
+          display.pushAndWait({ renderer: "age_form", input: { question: "How old are you?" } }),
       })
       .build();
     glove.displayManager.subscribe((stack) => {
@@ -72,7 +90,10 @@ describe("Glove with only model and systemPrompt", () => {
     const model = new ScriptedModel();
     const wrong: Array<[Partial<GloveConfig>, RegExp]> = [
       [{ compaction_config: "Summarize." as never }, /compaction_config must be an object/],
-      [{ compaction_config: { compaction_instructions: 42 as never } }, /compaction_instructions must be a string, or left out/],
+      [
+        { compaction_config: { compaction_instructions: 42 as never } },
+        /compaction_instructions must be a string, or left out/,
+      ],
       [{ displayManager: "dm" as never }, /displayManager must be a DisplayManagerAdapter/],
     ];
     for (const [extra, message] of wrong) {

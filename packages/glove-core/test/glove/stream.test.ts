@@ -41,7 +41,12 @@ describe("glove.stream(text)", () => {
       "model_response_complete",
       "token_consumption",
     ]);
-    expect(seen.filter((e) => e.type === "text_delta").map((e) => (e as { text: string }).text).join("")).toBe("Let me look.Found it.");
+    expect(
+      seen
+        .filter((e) => e.type === "text_delta")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe("Let me look.Found it.");
     // Subscribers still get every event, the same ones.
     expect(events.events).toEqual(seen);
     const result = await stream.result;
@@ -115,7 +120,9 @@ describe("glove.stream(text)", () => {
 
   it("a caller's signal aborts the stream; the iterator throws the AbortError after the buffered events", async () => {
     const controller = new AbortController();
-    const { glove, store } = makeGlove([{ text: "slow words here" }], { model: new ScriptedModel([{ text: "slow words here" }], { delayMs: 20 }) });
+    const { glove, store } = makeGlove([{ text: "slow words here" }], {
+      model: new ScriptedModel([{ text: "slow words here" }], { delayMs: 20 }),
+    });
     const stream = glove.stream("go", { signal: controller.signal });
     const seen: SubscriberEvent[] = [];
     const error = await (async () => {
@@ -149,7 +156,11 @@ describe("glove.stream(text)", () => {
     const a = makeGlove([], { model: new ScriptedModel([{ text: "alpha alpha alpha" }], { delayMs: 2 }) });
     const b = makeGlove([], { model: new ScriptedModel([{ text: "beta beta beta" }], { delayMs: 3 }) });
     const [ea, eb] = await Promise.all([collect(a.glove.stream("a")), collect(b.glove.stream("b"))]);
-    const text = (events: SubscriberEvent[]) => events.filter((e) => e.type === "text_delta").map((e) => (e as { text: string }).text).join("");
+    const text = (events: SubscriberEvent[]) =>
+      events
+        .filter((e) => e.type === "text_delta")
+        .map((e) => (e as { text: string }).text)
+        .join("");
     expect(text(ea)).toBe("alpha alpha alpha");
     expect(text(eb)).toBe("beta beta beta");
     expect(ea).toEqual(a.events.events);
@@ -193,7 +204,12 @@ describe("glove.stream(text)", () => {
   });
 
   it("misuse is a ConfigurationError: streaming before build(), and overlapping next() calls", async () => {
-    const unbuilt = new Glove({ model: new ScriptedModel([]), displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } });
+    const unbuilt = new Glove({
+      model: new ScriptedModel([]),
+      displayManager: new Displaymanager(),
+      systemPrompt: "",
+      compaction_config: { compaction_instructions: "" },
+    });
     const early = unbuilt.stream("x");
     const error = await early.next().catch((e: unknown) => e);
     expect(ConfigurationError.isInstance(error)).toBe(true);

@@ -83,12 +83,15 @@ describe("tool result summaries", () => {
 
   it("does not call generateToolSummary when the result has no generateSummaryArgs", async () => {
     const generate = vi.fn(summarize);
-    const { glove, store } = build({}, {
-      ...readFileTool(generate),
-      async do() {
-        return { status: "success", data: FILE };
+    const { glove, store } = build(
+      {},
+      {
+        ...readFileTool(generate),
+        async do() {
+          return { status: "success", data: FILE };
+        },
       },
-    });
+    );
     await glove.processRequest("read auth");
     expect(generate).not.toHaveBeenCalled();
     expect(resultsIn(await store.getMessages())[0]?.result.summary).toBeUndefined();
@@ -211,7 +214,10 @@ describe("summarizeOlderToolResults", () => {
     const messages = conversation();
     const ctx = new Context(new MemoryStore("pm-options"));
     const bus = new PromptMachine(new ScriptedModel(), ctx, "p").bus;
-    const viaOptions = new PromptMachine(new ScriptedModel([{ text: "ok" }]), ctx, "p", { enableToolResultSummary: true, bus });
+    const viaOptions = new PromptMachine(new ScriptedModel([{ text: "ok" }]), ctx, "p", {
+      enableToolResultSummary: true,
+      bus,
+    });
     const positional = new PromptMachine(new ScriptedModel([{ text: "ok" }]), ctx, "p", true, bus);
     const busOnly = new PromptMachine(new ScriptedModel(), ctx, "p", undefined, bus);
     for (const machine of [viaOptions, positional]) {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Displaymanager, Glove, MemoryStore, Runtime, type GlovePlugin, type SubscriberEvent, type Tool } from "glove-core";
+import {
+  Displaymanager,
+  Glove,
+  MemoryStore,
+  Runtime,
+  type GlovePlugin,
+  type SubscriberEvent,
+  type Tool,
+} from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
 
 const tool = (name: string, run: Tool["run"] = async () => `${name} ran`): Tool => ({
@@ -38,7 +46,9 @@ describe("Runtime: registration lifecycle", () => {
 
   it("refuses a second agent of the same name and unknown agents clearly", async () => {
     const runtime = new Runtime().register("a", { systemPrompt: "a", model: new ScriptedModel() });
-    expect(() => runtime.register("a", { systemPrompt: "a", model: new ScriptedModel() })).toThrow(/already registered/);
+    expect(() => runtime.register("a", { systemPrompt: "a", model: new ScriptedModel() })).toThrow(
+      /already registered/,
+    );
     await expect(runtime.conversation("zzz", "c1")).rejects.toThrow(/No agent named "zzz".*a/);
   });
 
@@ -50,7 +60,11 @@ describe("Runtime: registration lifecycle", () => {
         return new MemoryStore(`${agent}/${id}`);
       },
     }).register("bot", { systemPrompt: "b", model: new ScriptedModel([], { fallback: { text: "hi" } }) });
-    const [a1, a2, b] = await Promise.all([runtime.conversation("bot", "a"), runtime.conversation("bot", "a"), runtime.conversation("bot", "b")]);
+    const [a1, a2, b] = await Promise.all([
+      runtime.conversation("bot", "a"),
+      runtime.conversation("bot", "a"),
+      runtime.conversation("bot", "b"),
+    ]);
     expect(a1).toBe(a2);
     expect(a1).not.toBe(b);
     expect(opened).toEqual(["bot/a", "bot/b"]);
@@ -120,7 +134,14 @@ describe("Runtime: bounded memory", () => {
     runtime.register("a", { systemPrompt: "a", model: new ScriptedModel([], { fallback: { text: "ok" } }) });
     runtime.register("slow", {
       systemPrompt: "s",
-      model: { name: "slow", setSystemPrompt: () => undefined, prompt: async () => (await gate, { messages: [{ sender: "agent", text: "done" }], tokens_in: 1, tokens_out: 1 }) },
+      model: {
+        name: "slow",
+        setSystemPrompt: () => undefined,
+        prompt: async () => (
+          await gate,
+          { messages: [{ sender: "agent", text: "done" }], tokens_in: 1, tokens_out: 1 }
+        ),
+      },
     });
     const busy = await runtime.conversation("slow", "long");
     const running = busy.processRequest("go");
@@ -135,7 +156,12 @@ describe("Runtime: scope and prompt assembly", () => {
   it("offers only in-scope tools, adds a scope line, and refuses an out-of-scope call with an error result", async () => {
     const ran: string[] = [];
     const model = new ScriptedModel([
-      { toolCalls: [{ name: "search", input: {} }, { name: "delete_all", input: {} }] },
+      {
+        toolCalls: [
+          { name: "search", input: {} },
+          { name: "delete_all", input: {} },
+        ],
+      },
       { text: "done" },
     ]);
     const runtime = new Runtime({
@@ -162,7 +188,10 @@ describe("Runtime: scope and prompt assembly", () => {
     expect(model.requests[0]!.systemPrompt).toContain("<scope>\nTools you may use: search.\n</scope>");
     expect(ran).toEqual(["search"]);
     const results = (await glove.store.getMessages()).find((m) => m.tool_results)!.tool_results!;
-    expect(results[1]!.result).toMatchObject({ status: "error", message: expect.stringMatching(/outside the scope of agent "reader"/) });
+    expect(results[1]!.result).toMatchObject({
+      status: "error",
+      message: expect.stringMatching(/outside the scope of agent "reader"/),
+    });
   });
 
   it("restricts skills: out-of-scope /skills do not bind and the skill tool lists only allowed ones", async () => {
@@ -173,7 +202,12 @@ describe("Runtime: scope and prompt assembly", () => {
       skills: ["tone"],
       setup: (g) =>
         g
-          .defineSkill({ name: "tone", description: "Set the tone", exposeToAgent: true, handler: async () => "Be warm." })
+          .defineSkill({
+            name: "tone",
+            description: "Set the tone",
+            exposeToAgent: true,
+            handler: async () => "Be warm.",
+          })
           .defineSkill({ name: "secret", description: "Hidden", exposeToAgent: true, handler: async () => "secret!" }),
     });
     await runtime.processRequest("r", "c", "/secret /tone hi");
@@ -193,7 +227,9 @@ describe("Runtime: scope and prompt assembly", () => {
     }).register("a", { systemPrompt: "AGENT-PROMPT", model, tools: [] });
     await runtime.processRequest("a", "c", "hi");
     const prompt = model.requests[0]!.systemPrompt!;
-    const order = ["AGENT-PROMPT", "<environment>", "MEMORY-FRAGMENT", "RESOURCE-HINT", "<scope>"].map((s) => prompt.indexOf(s));
+    const order = ["AGENT-PROMPT", "<environment>", "MEMORY-FRAGMENT", "RESOURCE-HINT", "<scope>"].map((s) =>
+      prompt.indexOf(s),
+    );
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((x, y) => x - y)).toEqual(order);
     expect(prompt).toMatch(/Date: \d{4}-\d{2}-\d{2}/);
@@ -227,7 +263,10 @@ describe("Runtime: plugin hooks on every conversation", () => {
     const plugin: GlovePlugin = {
       name: "ops",
       tools: () => [tool("deploy")],
-      dispatch: (name) => (name === "deploy" ? Promise.resolve({ status: "error" as const, data: null, message: "cluster unreachable" }) : undefined),
+      dispatch: (name) =>
+        name === "deploy"
+          ? Promise.resolve({ status: "error" as const, data: null, message: "cluster unreachable" })
+          : undefined,
     };
     const model = new ScriptedModel([{ toolCalls: [{ name: "deploy", input: {} }] }, { text: "failed" }]);
     const runtime = new Runtime({ plugins: [plugin] }).register("ops", { systemPrompt: "p", model });

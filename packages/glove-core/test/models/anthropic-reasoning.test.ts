@@ -15,12 +15,16 @@ async function adapterFor(handlers: Handler[], opts: { provider?: string; stream
   return new AnthropicAdapter({ model: "claude-test", baseURL: server.url, apiKey: "k", retryBaseDelayMs: 5, ...opts });
 }
 
-const start = named("message_start", { type: "message_start", message: { usage: { input_tokens: 3, output_tokens: 1 } } });
+const start = named("message_start", {
+  type: "message_start",
+  message: { usage: { input_tokens: 3, output_tokens: 1 } },
+});
 const stop = (reason: string) => [
   named("message_delta", { type: "message_delta", delta: { stop_reason: reason }, usage: { output_tokens: 2 } }),
   named("message_stop", { type: "message_stop" }),
 ];
-const delta = (index: number, d: Record<string, unknown>) => named("content_block_delta", { type: "content_block_delta", index, delta: d });
+const delta = (index: number, d: Record<string, unknown>) =>
+  named("content_block_delta", { type: "content_block_delta", index, delta: d });
 const user: Message = { sender: "user", text: "hi" };
 
 describe("AnthropicAdapter reasoning blocks", () => {
@@ -29,7 +33,11 @@ describe("AnthropicAdapter reasoning blocks", () => {
       [
         sse([
           start,
-          named("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } }),
+          named("content_block_start", {
+            type: "content_block_start",
+            index: 0,
+            content_block: { type: "thinking", thinking: "", signature: "" },
+          }),
           delta(0, { type: "thinking_delta", thinking: "a" }),
           delta(0, { type: "signature_delta", signature: "AAAA" }),
           delta(0, { type: "signature_delta", signature: "BBBB" }),
@@ -40,11 +48,16 @@ describe("AnthropicAdapter reasoning blocks", () => {
       { provider: "proxy" },
     );
     const result = await model.prompt({ messages: [user] }, recorder().notify);
-    expect(result.messages[0]!.reasoning_blocks).toEqual([{ type: "thinking", text: "a", signature: "AAAABBBB", provider: "proxy" }]);
+    expect(result.messages[0]!.reasoning_blocks).toEqual([
+      { type: "thinking", text: "a", signature: "AAAABBBB", provider: "proxy" },
+    ]);
   });
 
   it("sends back only signed blocks of its own provider id, reasoning first even with no text", async () => {
-    const model = await adapterFor([json(200, { content: [{ type: "text", text: "ok" }], usage: {} })], { provider: "proxy", stream: false });
+    const model = await adapterFor([json(200, { content: [{ type: "text", text: "ok" }], usage: {} })], {
+      provider: "proxy",
+      stream: false,
+    });
     const agent: Message = {
       sender: "agent",
       text: "",
@@ -57,7 +70,11 @@ describe("AnthropicAdapter reasoning blocks", () => {
         { type: "thinking", text: "untagged", signature: "S3" },
       ],
     };
-    const result: Message = { sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "toolu_1", result: { status: "success", data: 1 } }] };
+    const result: Message = {
+      sender: "user",
+      text: "",
+      tool_results: [{ tool_name: "t", call_id: "toolu_1", result: { status: "success", data: 1 } }],
+    };
     await model.prompt({ messages: [user, agent, result] }, recorder().notify);
     const sent = server!.received[0]!.body.messages as Array<{ content: unknown[] }>;
     expect(sent[1]!.content).toEqual([
@@ -65,7 +82,8 @@ describe("AnthropicAdapter reasoning blocks", () => {
       { type: "thinking", thinking: "signed", signature: "S1" },
       { type: "tool_use", id: "toolu_1", name: "t", input: {} },
     ]);
-    for (const hidden of ["unsigned", "elsewhere", "untagged", "S2", "S3"]) expect(server!.received[0]!.raw).not.toContain(hidden);
+    for (const hidden of ["unsigned", "elsewhere", "untagged", "S2", "S3"])
+      expect(server!.received[0]!.raw).not.toContain(hidden);
   });
 });
 
@@ -74,7 +92,11 @@ describe("AnthropicAdapter refusals", () => {
     const model = await adapterFor([
       sse([
         start,
-        named("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+        named("content_block_start", {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "text", text: "" },
+        }),
         delta(0, { type: "text_delta", text: "I can't help with that." }),
         named("content_block_stop", { type: "content_block_stop", index: 0 }),
         ...stop("refusal"),
@@ -89,7 +111,10 @@ describe("AnthropicAdapter refusals", () => {
 
   it("stop_reason refusal (whole answer) does the same; other stop reasons do not", async () => {
     const noStream = await adapterFor(
-      [json(200, { content: [], stop_reason: "refusal", usage: {} }), json(200, { content: [{ type: "text", text: "fine" }], stop_reason: "end_turn", usage: {} })],
+      [
+        json(200, { content: [], stop_reason: "refusal", usage: {} }),
+        json(200, { content: [{ type: "text", text: "fine" }], stop_reason: "end_turn", usage: {} }),
+      ],
       { stream: false },
     );
     const rec = recorder();
@@ -102,14 +127,31 @@ describe("AnthropicAdapter refusals", () => {
 });
 
 describe("AnthropicAdapter thinking in a tool loop begun without it", () => {
-  const call = (id: string): Message => ({ sender: "agent", text: "", tool_calls: [{ tool_name: "t", input_args: {}, id }] });
-  const result = (id: string): Message => ({ sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: id, result: { status: "success", data: 1 } }] });
-  const signed = (message: Message, provider = "anthropic"): Message => ({ ...message, reasoning_blocks: [{ type: "thinking", text: "x", signature: "S", provider }] });
+  const call = (id: string): Message => ({
+    sender: "agent",
+    text: "",
+    tool_calls: [{ tool_name: "t", input_args: {}, id }],
+  });
+  const result = (id: string): Message => ({
+    sender: "user",
+    text: "",
+    tool_results: [{ tool_name: "t", call_id: id, result: { status: "success", data: 1 } }],
+  });
+  const signed = (message: Message, provider = "anthropic"): Message => ({
+    ...message,
+    reasoning_blocks: [{ type: "thinking", text: "x", signature: "S", provider }],
+  });
   const ok = json(200, { content: [{ type: "text", text: "ok" }], usage: {} });
 
   async function thinkingSent(messages: Message[]): Promise<unknown> {
     server = await startFakeServer(ok);
-    const model = new AnthropicAdapter({ model: "claude-test", baseURL: server.url, apiKey: "k", stream: false, thinking: { type: "enabled", budget_tokens: 1024 } });
+    const model = new AnthropicAdapter({
+      model: "claude-test",
+      baseURL: server.url,
+      apiKey: "k",
+      stream: false,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+    });
     await model.prompt({ messages }, recorder().notify);
     const body = server.received[0]!.body as { thinking?: unknown };
     await server.close();
@@ -118,13 +160,29 @@ describe("AnthropicAdapter thinking in a tool loop begun without it", () => {
   }
 
   it("keeps thinking on for a loop that opened with this provider's thinking, however many calls followed", async () => {
-    expect(await thinkingSent([user, signed(call("a")), result("a")])).toEqual({ type: "enabled", budget_tokens: 1024 });
-    expect(await thinkingSent([user, signed(call("a")), result("a"), call("b"), result("b")])).toEqual({ type: "enabled", budget_tokens: 1024 });
-    expect(await thinkingSent([user, call("a"), result("a"), { sender: "agent", text: "done" }, { sender: "user", text: "next" }])).toBeDefined();
+    expect(await thinkingSent([user, signed(call("a")), result("a")])).toEqual({
+      type: "enabled",
+      budget_tokens: 1024,
+    });
+    expect(await thinkingSent([user, signed(call("a")), result("a"), call("b"), result("b")])).toEqual({
+      type: "enabled",
+      budget_tokens: 1024,
+    });
+    expect(
+      await thinkingSent([
+        user,
+        call("a"),
+        result("a"),
+        { sender: "agent", text: "done" },
+        { sender: "user", text: "next" },
+      ]),
+    ).toBeDefined();
   });
 
   it("turns thinking off for a loop that opened without it (or with another provider's, left out)", async () => {
     expect(await thinkingSent([user, call("a"), result("a")])).toBeUndefined();
-    expect(await thinkingSent([user, signed(call("a"), "bedrock"), result("a"), call("b"), result("b")])).toBeUndefined();
+    expect(
+      await thinkingSent([user, signed(call("a"), "bedrock"), result("a"), call("b"), result("b")]),
+    ).toBeUndefined();
   });
 });

@@ -2,7 +2,18 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AbortError, type Message, type Tool } from "glove-core";
 import { AnthropicAdapter, ProviderError, type AnthropicAdapterOptions } from "glove-core/models/anthropic";
-import { dropAfter, frame, hang, json, named, recorder, sse, startFakeServer, type FakeServer, type Handler } from "./fake-server.js";
+import {
+  dropAfter,
+  frame,
+  hang,
+  json,
+  named,
+  recorder,
+  sse,
+  startFakeServer,
+  type FakeServer,
+  type Handler,
+} from "./fake-server.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -12,7 +23,13 @@ afterEach(async () => {
 
 async function adapterFor(handlers: Handler[], opts: Partial<AnthropicAdapterOptions> = {}) {
   server = await startFakeServer(...handlers);
-  const adapter = new AnthropicAdapter({ model: "claude-test", baseURL: server.url, apiKey: "ak-test", retryBaseDelayMs: 5, ...opts });
+  const adapter = new AnthropicAdapter({
+    model: "claude-test",
+    baseURL: server.url,
+    apiKey: "ak-test",
+    retryBaseDelayMs: 5,
+    ...opts,
+  });
   return { adapter, server };
 }
 
@@ -32,27 +49,73 @@ function anthropicStream(
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: opts.usage ?? { input_tokens: 25, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        usage: opts.usage ?? {
+          input_tokens: 25,
+          output_tokens: 1,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+        },
       },
     }),
     named("ping", { type: "ping" }),
   ];
   blocks.forEach((b, index) => {
     if ("text" in b) {
-      events.push(named("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }));
-      for (const t of b.text) events.push(named("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: t } }));
+      events.push(
+        named("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }),
+      );
+      for (const t of b.text)
+        events.push(
+          named("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: t } }),
+        );
     } else if ("thinking" in b) {
-      events.push(named("content_block_start", { type: "content_block_start", index, content_block: { type: "thinking", thinking: "" } }));
-      for (const t of b.thinking) events.push(named("content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: t } }));
-      events.push(named("content_block_delta", { type: "content_block_delta", index, delta: { type: "signature_delta", signature: "sig" } }));
+      events.push(
+        named("content_block_start", {
+          type: "content_block_start",
+          index,
+          content_block: { type: "thinking", thinking: "" },
+        }),
+      );
+      for (const t of b.thinking)
+        events.push(
+          named("content_block_delta", {
+            type: "content_block_delta",
+            index,
+            delta: { type: "thinking_delta", thinking: t },
+          }),
+        );
+      events.push(
+        named("content_block_delta", {
+          type: "content_block_delta",
+          index,
+          delta: { type: "signature_delta", signature: "sig" },
+        }),
+      );
     } else {
-      events.push(named("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: b.tool.id, name: b.tool.name, input: {} } }));
-      for (const j of b.tool.json) events.push(named("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: j } }));
+      events.push(
+        named("content_block_start", {
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: b.tool.id, name: b.tool.name, input: {} },
+        }),
+      );
+      for (const j of b.tool.json)
+        events.push(
+          named("content_block_delta", {
+            type: "content_block_delta",
+            index,
+            delta: { type: "input_json_delta", partial_json: j },
+          }),
+        );
     }
     events.push(named("content_block_stop", { type: "content_block_stop", index }));
   });
   events.push(
-    named("message_delta", { type: "message_delta", delta: { stop_reason: opts.stop === undefined ? "end_turn" : opts.stop, stop_sequence: null }, usage: { output_tokens: opts.outTokens ?? 15 } }),
+    named("message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: opts.stop === undefined ? "end_turn" : opts.stop, stop_sequence: null },
+      usage: { output_tokens: opts.outTokens ?? 15 },
+    }),
     named("message_stop", { type: "message_stop" }),
   );
   return events;
@@ -76,14 +139,32 @@ describe("AnthropicAdapter — streaming", () => {
             { tool: { id: "toolu_1", name: "get_weather", json: ['{"ci', 'ty": "Oslo"}'] } },
             { tool: { id: "toolu_2", name: "get_weather", json: ['{"city": "Rome"}'] } },
           ],
-          { stop: "tool_use", usage: { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000 }, outTokens: 40 },
+          {
+            stop: "tool_use",
+            usage: {
+              input_tokens: 10,
+              output_tokens: 1,
+              cache_creation_input_tokens: 100,
+              cache_read_input_tokens: 1000,
+            },
+            outTokens: 40,
+          },
         ),
       ),
     ]);
     const rec = recorder();
-    const result = await adapter.prompt({ messages: [{ sender: "user", text: "Weather?" }], tools: [tool], systemPrompt: "Be brief." }, rec.notify);
+    const result = await adapter.prompt(
+      { messages: [{ sender: "user", text: "Weather?" }], tools: [tool], systemPrompt: "Be brief." },
+      rec.notify,
+    );
 
-    expect(rec.events.map((e) => e.type)).toEqual(["text_delta", "text_delta", "tool_use", "tool_use", "model_response_complete"]);
+    expect(rec.events.map((e) => e.type)).toEqual([
+      "text_delta",
+      "text_delta",
+      "tool_use",
+      "tool_use",
+      "model_response_complete",
+    ]);
     expect(rec.events[2]!.data).toEqual({ id: "toolu_1", name: "get_weather", input: { city: "Oslo" } });
     expect(rec.events[4]!.data).toEqual({
       text: "Checking both.",
@@ -107,7 +188,12 @@ describe("AnthropicAdapter — streaming", () => {
       provider: "anthropic",
     });
     expect(result.tokens_in).toBe(1110);
-    expect(adapter.lastUsage).toEqual({ input_tokens: 10, output_tokens: 40, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000 });
+    expect(adapter.lastUsage).toEqual({
+      input_tokens: 10,
+      output_tokens: 40,
+      cache_creation_input_tokens: 100,
+      cache_read_input_tokens: 1000,
+    });
 
     const req = server.received[0]!;
     expect(req.path).toBe("/v1/messages");
@@ -132,7 +218,10 @@ describe("AnthropicAdapter — streaming", () => {
     expect(rec.events).toEqual([
       { type: "text_delta", data: { text: "Hello" } },
       { type: "text_delta", data: { text: " there" } },
-      { type: "model_response_complete", data: { text: "Hello there", tool_calls: undefined, stop_reason: "end_turn", tokens_in: 25, tokens_out: 15 } },
+      {
+        type: "model_response_complete",
+        data: { text: "Hello there", tool_calls: undefined, stop_reason: "end_turn", tokens_in: 25, tokens_out: 15 },
+      },
     ]);
     expect(result.messages).toEqual([{ sender: "agent", text: "Hello there", provider: "anthropic" }]);
   });
@@ -148,7 +237,9 @@ describe("AnthropicAdapter — streaming", () => {
     const events = anthropicStream([{ text: ["a"] }]).slice(0, 3);
     events.push(named("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }));
     const { adapter } = await adapterFor([sse(events)]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "hi" }] }, recorder().notify)).rejects.toMatchObject({
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "hi" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       name: "ProviderError",
       provider: "anthropic",
       status: 529,
@@ -159,10 +250,14 @@ describe("AnthropicAdapter — streaming", () => {
   });
 
   it("a connection dropped mid-stream is a ProviderError", async () => {
-    const events = anthropicStream([{ text: ["partial"] }]).slice(0, 4).map(frame);
+    const events = anthropicStream([{ text: ["partial"] }])
+      .slice(0, 4)
+      .map(frame);
     const { adapter } = await adapterFor([dropAfter(events)]);
     const rec = recorder();
-    const error = await adapter.prompt({ messages: [{ sender: "user", text: "hi" }] }, rec.notify).catch((e: unknown) => e);
+    const error = await adapter
+      .prompt({ messages: [{ sender: "user", text: "hi" }] }, rec.notify)
+      .catch((e: unknown) => e);
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 0, retryable: true });
     expect(rec.events).toEqual([{ type: "text_delta", data: { text: "partial" } }]);
@@ -170,7 +265,9 @@ describe("AnthropicAdapter — streaming", () => {
 
   it("a malformed stream event is a ProviderError", async () => {
     const { adapter } = await adapterFor([sse(["event: message_start\ndata: {oops\n\n"])]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "hi" }] }, recorder().notify)).rejects.toMatchObject({
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "hi" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       providerMessage: expect.stringContaining("malformed stream event"),
     });
   });
@@ -180,8 +277,18 @@ describe("AnthropicAdapter — request mapping", () => {
   it("maps tool use, tool results (is_error on error/aborted), images and documents; merges same-role turns keeping media", async () => {
     const { adapter, server } = await adapterFor([sse(anthropicStream([{ text: ["ok"] }]))]);
     const history: Message[] = [
-      { sender: "user", text: "Look", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBOR" } }] },
-      { sender: "user", text: "and read", content: [{ type: "document", source: { type: "url", media_type: "application/pdf", url: "https://x/doc.pdf" } }] },
+      {
+        sender: "user",
+        text: "Look",
+        content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBOR" } }],
+      },
+      {
+        sender: "user",
+        text: "and read",
+        content: [
+          { type: "document", source: { type: "url", media_type: "application/pdf", url: "https://x/doc.pdf" } },
+        ],
+      },
       {
         sender: "agent",
         text: "Running tools",
@@ -195,12 +302,24 @@ describe("AnthropicAdapter — request mapping", () => {
         sender: "user",
         text: "",
         tool_results: [
-          { tool_name: "a", call_id: "toolu_a", result: { status: "success", data: { ok: true }, renderData: { private: "secret@x" } } },
-          { tool_name: "b", call_id: "toolu_b", result: { status: "error", data: null, message: "Invalid JSON arguments" } },
+          {
+            tool_name: "a",
+            call_id: "toolu_a",
+            result: { status: "success", data: { ok: true }, renderData: { private: "secret@x" } },
+          },
+          {
+            tool_name: "b",
+            call_id: "toolu_b",
+            result: { status: "error", data: null, message: "Invalid JSON arguments" },
+          },
           { tool_name: "c", call_id: "toolu_c", result: { status: "aborted", data: null, message: "Aborted by user" } },
         ],
       },
-      { sender: "user", text: "", content: [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBER" } }] },
+      {
+        sender: "user",
+        text: "",
+        content: [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBER" } }],
+      },
       { sender: "agent", text: "" },
     ];
     await adapter.prompt({ messages: history }, recorder().notify);
@@ -229,8 +348,18 @@ describe("AnthropicAdapter — request mapping", () => {
         role: "user",
         content: [
           { type: "tool_result", tool_use_id: "toolu_a", content: '{"status":"success","data":{"ok":true}}' },
-          { type: "tool_result", tool_use_id: "toolu_b", content: '{"status":"error","data":null,"message":"Invalid JSON arguments"}', is_error: true },
-          { type: "tool_result", tool_use_id: "toolu_c", content: '{"status":"aborted","data":null,"message":"Aborted by user"}', is_error: true },
+          {
+            type: "tool_result",
+            tool_use_id: "toolu_b",
+            content: '{"status":"error","data":null,"message":"Invalid JSON arguments"}',
+            is_error: true,
+          },
+          {
+            type: "tool_result",
+            tool_use_id: "toolu_c",
+            content: '{"status":"aborted","data":null,"message":"Aborted by user"}',
+            is_error: true,
+          },
           { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBER" } },
         ],
       },
@@ -240,12 +369,26 @@ describe("AnthropicAdapter — request mapping", () => {
 
   it("a history opening with the model's turn gets a user turn first", async () => {
     const { adapter, server } = await adapterFor([sse(anthropicStream([{ text: ["ok"] }]))]);
-    await adapter.prompt({ messages: [{ sender: "agent", text: "Hello, how can I help?" }, { sender: "user", text: "hi" }] }, recorder().notify);
-    expect(server.received[0]!.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
+    await adapter.prompt(
+      {
+        messages: [
+          { sender: "agent", text: "Hello, how can I help?" },
+          { sender: "user", text: "hi" },
+        ],
+      },
+      recorder().notify,
+    );
+    expect(server.received[0]!.body.messages.map((m: { role: string }) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+    ]);
   });
 
   it("prefers the request's system prompt; cacheSystemPrompt: false drops cache_control", async () => {
-    const { adapter, server } = await adapterFor([sse(anthropicStream([{ text: ["ok"] }]))], { cacheSystemPrompt: false });
+    const { adapter, server } = await adapterFor([sse(anthropicStream([{ text: ["ok"] }]))], {
+      cacheSystemPrompt: false,
+    });
     adapter.setSystemPrompt("setter");
     await adapter.prompt({ messages: [{ sender: "user", text: "a" }], systemPrompt: "request" }, recorder().notify);
     await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify);
@@ -296,19 +439,29 @@ describe("AnthropicAdapter — errors and abort", () => {
   const err = (type: string, message: string) => ({ type: "error", error: { type, message } });
 
   it("400 and 401 are not retried", async () => {
-    const { adapter, server } = await adapterFor([json(400, err("invalid_request_error", "messages: roles must alternate")), json(401, err("authentication_error", "invalid x-api-key"))]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({
+    const { adapter, server } = await adapterFor([
+      json(400, err("invalid_request_error", "messages: roles must alternate")),
+      json(401, err("authentication_error", "invalid x-api-key")),
+    ]);
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       status: 400,
       retryable: false,
       providerMessage: "messages: roles must alternate",
       providerCode: "invalid_request_error",
     });
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({ status: 401, providerCode: "authentication_error" });
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({ status: 401, providerCode: "authentication_error" });
     expect(server.received).toHaveLength(2);
   });
 
   it("429 with retry-after is retried, then succeeds", async () => {
-    const { adapter, server } = await adapterFor([json(429, err("rate_limit_error", "slow"), { "retry-after": "0.2" }), sse(anthropicStream([{ text: ["ok"] }]))]);
+    const { adapter, server } = await adapterFor([
+      json(429, err("rate_limit_error", "slow"), { "retry-after": "0.2" }),
+      sse(anthropicStream([{ text: ["ok"] }])),
+    ]);
     const started = performance.now();
     const result = await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify);
     expect(performance.now() - started).toBeGreaterThanOrEqual(180);
@@ -317,7 +470,11 @@ describe("AnthropicAdapter — errors and abort", () => {
   });
 
   it("500 and 529 are retried", async () => {
-    const { adapter, server } = await adapterFor([json(500, err("api_error", "boom")), json(529, err("overloaded_error", "Overloaded")), sse(anthropicStream([{ text: ["ok"] }]))]);
+    const { adapter, server } = await adapterFor([
+      json(500, err("api_error", "boom")),
+      json(529, err("overloaded_error", "Overloaded")),
+      sse(anthropicStream([{ text: ["ok"] }])),
+    ]);
     const result = await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify);
     expect(result.messages[0]!.text).toBe("ok");
     expect(server.received).toHaveLength(3);

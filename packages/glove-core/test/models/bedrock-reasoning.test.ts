@@ -11,11 +11,23 @@ afterEach(async () => {
 });
 
 const credentials = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "secret" };
-const answer = (content: unknown[]) => json(200, { output: { message: { role: "assistant", content } }, stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 1 } });
+const answer = (content: unknown[]) =>
+  json(200, {
+    output: { message: { role: "assistant", content } },
+    stopReason: "end_turn",
+    usage: { inputTokens: 1, outputTokens: 1 },
+  });
 
 async function adapterFor(content: unknown[], opts: Partial<BedrockAdapterOptions> = {}) {
   server = await startFakeServer(answer(content));
-  return new BedrockAdapter({ model: "m", region: "us-east-1", baseURL: server.url, credentials, stream: false, ...opts });
+  return new BedrockAdapter({
+    model: "m",
+    region: "us-east-1",
+    baseURL: server.url,
+    credentials,
+    stream: false,
+    ...opts,
+  });
 }
 
 const user: Message = { sender: "user", text: "hi" };
@@ -39,13 +51,24 @@ describe("BedrockAdapter thinking settings", () => {
     const model = await adapterFor([{ text: "ok" }]);
     await model.prompt({ messages: [user] }, recorder().notify);
     expect(server!.received[0]!.body.additionalModelRequestFields).toBeUndefined();
-    expect(() => new BedrockAdapter({ model: "m", credentials, maxTokens: 2000, thinking: { type: "enabled", budget_tokens: 2000 } })).toThrow(/raise maxTokens/);
+    expect(
+      () =>
+        new BedrockAdapter({
+          model: "m",
+          credentials,
+          maxTokens: 2000,
+          thinking: { type: "enabled", budget_tokens: 2000 },
+        }),
+    ).toThrow(/raise maxTokens/);
   });
 });
 
 describe("BedrockAdapter reasoning without a signature", () => {
   it("keeps unsigned reasoning for display but never sends it back", async () => {
-    const model = await adapterFor([{ reasoningContent: { reasoningText: { text: "UNSIGNED-THOUGHT" } } }, { text: "42" }]);
+    const model = await adapterFor([
+      { reasoningContent: { reasoningText: { text: "UNSIGNED-THOUGHT" } } },
+      { text: "42" },
+    ]);
     const reply = (await model.prompt({ messages: [user] }, recorder().notify)).messages[0]!;
     expect(reply.reasoning_blocks).toEqual([{ type: "thinking", text: "UNSIGNED-THOUGHT", provider: "bedrock" }]);
     expect(reply.reasoning_content).toBe("UNSIGNED-THOUGHT");
@@ -58,14 +81,27 @@ describe("BedrockAdapter reasoning without a signature", () => {
 
 describe("BedrockAdapter thinking in a tool loop begun without it", () => {
   it("leaves thinking out of additionalModelRequestFields (keeping the other fields), and keeps it for a signed loop", async () => {
-    const model = await adapterFor([{ text: "ok" }], { thinking: { type: "enabled", budget_tokens: 1024 }, additionalModelRequestFields: { top_k: 5 } });
+    const model = await adapterFor([{ text: "ok" }], {
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      additionalModelRequestFields: { top_k: 5 },
+    });
     server!.handlers.push(answer([{ text: "ok" }]));
     const call: Message = { sender: "agent", text: "", tool_calls: [{ tool_name: "t", input_args: {}, id: "a" }] };
-    const result: Message = { sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "a", result: { status: "success", data: 1 } }] };
+    const result: Message = {
+      sender: "user",
+      text: "",
+      tool_results: [{ tool_name: "t", call_id: "a", result: { status: "success", data: 1 } }],
+    };
     await model.prompt({ messages: [user, call, result] }, recorder().notify);
     expect(server!.received[0]!.body.additionalModelRequestFields).toEqual({ top_k: 5 });
-    const signed: Message = { ...call, reasoning_blocks: [{ type: "thinking", text: "x", signature: "S", provider: "bedrock" }] };
+    const signed: Message = {
+      ...call,
+      reasoning_blocks: [{ type: "thinking", text: "x", signature: "S", provider: "bedrock" }],
+    };
     await model.prompt({ messages: [user, signed, result] }, recorder().notify);
-    expect(server!.received[1]!.body.additionalModelRequestFields).toEqual({ top_k: 5, thinking: { type: "enabled", budget_tokens: 1024 } });
+    expect(server!.received[1]!.body.additionalModelRequestFields).toEqual({
+      top_k: 5,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+    });
   });
 });

@@ -11,7 +11,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-const credentials = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", sessionToken: "tok" };
+const credentials = {
+  accessKeyId: "AKIDEXAMPLE",
+  secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+  sessionToken: "tok",
+};
 
 async function adapterFor(handlers: Handler[], opts: Partial<BedrockAdapterOptions> = {}) {
   server = await startFakeServer(...handlers);
@@ -27,9 +31,15 @@ async function adapterFor(handlers: Handler[], opts: Partial<BedrockAdapterOptio
 }
 
 const ev = (type: string, payload: unknown) =>
-  encodeEventStreamMessage({ ":event-type": type, ":content-type": "application/json", ":message-type": "event" }, JSON.stringify(payload));
+  encodeEventStreamMessage(
+    { ":event-type": type, ":content-type": "application/json", ":message-type": "event" },
+    JSON.stringify(payload),
+  );
 const exception = (type: string, message: string) =>
-  encodeEventStreamMessage({ ":exception-type": type, ":content-type": "application/json", ":message-type": "exception" }, JSON.stringify({ message }));
+  encodeEventStreamMessage(
+    { ":exception-type": type, ":content-type": "application/json", ":message-type": "exception" },
+    JSON.stringify({ message }),
+  );
 
 function eventStream(frames: Uint8Array[], opts: { cutLast?: number; splitEvery?: number } = {}): Handler {
   return async (_req, res) => {
@@ -63,7 +73,12 @@ const toolStream = [
   ev("metadata", { usage: { inputTokens: 30, outputTokens: 12, totalTokens: 42 }, metrics: { latencyMs: 100 } }),
 ];
 
-const tool: Tool<unknown> = { name: "get_weather", description: "Weather.", input_schema: z.object({ city: z.string() }) as z.ZodType<unknown>, run: async () => "x" };
+const tool: Tool<unknown> = {
+  name: "get_weather",
+  description: "Weather.",
+  input_schema: z.object({ city: z.string() }) as z.ZodType<unknown>,
+  run: async () => "x",
+};
 
 describe("SigV4 and the event stream codec", () => {
   it("signs the AWS documentation example (IAM ListUsers) to its published signature", async () => {
@@ -87,8 +102,15 @@ describe("SigV4 and the event stream codec", () => {
     const decoder = new EventStreamDecoder();
     const out = [];
     for (const b of bytes) out.push(...decoder.push(Uint8Array.of(b)));
-    expect(out.map((m) => m.headers[":event-type"])).toEqual(["messageStart", "contentBlockDelta", "contentBlockDelta"]);
-    expect(JSON.parse(new TextDecoder().decode(out[2]!.payload))).toEqual({ contentBlockIndex: 1, delta: { text: "Let me " } });
+    expect(out.map((m) => m.headers[":event-type"])).toEqual([
+      "messageStart",
+      "contentBlockDelta",
+      "contentBlockDelta",
+    ]);
+    expect(JSON.parse(new TextDecoder().decode(out[2]!.payload))).toEqual({
+      contentBlockIndex: 1,
+      delta: { text: "Let me " },
+    });
     const bad = Uint8Array.from(toolStream[0]!);
     bad[bad.length - 6] = bad[bad.length - 6]! ^ 0xff;
     expect(() => new EventStreamDecoder().push(bad)).toThrow(/CRC/);
@@ -99,8 +121,17 @@ describe("BedrockAdapter — ConverseStream", () => {
   it("streams text, reasoning and tool uses; request is signed and shaped for Converse", async () => {
     const { adapter, server } = await adapterFor([eventStream(toolStream, { splitEvery: 13 })]);
     const rec = recorder();
-    const result = await adapter.prompt({ messages: [{ sender: "user", text: "Weather?" }], tools: [tool], systemPrompt: "Be brief." }, rec.notify);
-    expect(rec.events.map((e) => e.type)).toEqual(["text_delta", "text_delta", "tool_use", "tool_use", "model_response_complete"]);
+    const result = await adapter.prompt(
+      { messages: [{ sender: "user", text: "Weather?" }], tools: [tool], systemPrompt: "Be brief." },
+      rec.notify,
+    );
+    expect(rec.events.map((e) => e.type)).toEqual([
+      "text_delta",
+      "text_delta",
+      "tool_use",
+      "tool_use",
+      "model_response_complete",
+    ]);
     expect(rec.events.at(-1)!.data).toEqual({
       text: "Let me check.",
       tool_calls: [
@@ -135,18 +166,49 @@ describe("BedrockAdapter — ConverseStream", () => {
       system: [{ text: "Be brief." }],
       inferenceConfig: { maxTokens: 4096 },
       toolConfig: {
-        tools: [{ toolSpec: { name: "get_weather", description: "Weather.", inputSchema: { json: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } } }],
+        tools: [
+          {
+            toolSpec: {
+              name: "get_weather",
+              description: "Weather.",
+              inputSchema: { json: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+            },
+          },
+        ],
       },
     });
   });
 
   it("maps tool results (status error), images and documents; merges same-role turns", async () => {
-    const { adapter, server } = await adapterFor([eventStream([ev("messageStop", { stopReason: "end_turn" }), ev("metadata", { usage: { inputTokens: 1, outputTokens: 1 } })])]);
+    const { adapter, server } = await adapterFor([
+      eventStream([
+        ev("messageStop", { stopReason: "end_turn" }),
+        ev("metadata", { usage: { inputTokens: 1, outputTokens: 1 } }),
+      ]),
+    ]);
     const history: Message[] = [
-      { sender: "user", text: "See", content: [{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: "AAA" } }] },
-      { sender: "user", text: "", content: [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: "BBB" } }] },
+      {
+        sender: "user",
+        text: "See",
+        content: [{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: "AAA" } }],
+      },
+      {
+        sender: "user",
+        text: "",
+        content: [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: "BBB" } }],
+      },
       { sender: "agent", text: "", tool_calls: [{ tool_name: "t", input_args: { a: 1 }, id: "tu_9" }] },
-      { sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "tu_9", result: { status: "error", data: null, message: "bad", renderData: "secret" } }] },
+      {
+        sender: "user",
+        text: "",
+        tool_results: [
+          {
+            tool_name: "t",
+            call_id: "tu_9",
+            result: { status: "error", data: null, message: "bad", renderData: "secret" },
+          },
+        ],
+      },
     ];
     await adapter.prompt({ messages: history }, recorder().notify);
     expect(server.received[0]!.body.messages).toEqual([
@@ -159,13 +221,26 @@ describe("BedrockAdapter — ConverseStream", () => {
         ],
       },
       { role: "assistant", content: [{ toolUse: { toolUseId: "tu_9", name: "t", input: { a: 1 } } }] },
-      { role: "user", content: [{ toolResult: { toolUseId: "tu_9", content: [{ json: { status: "error", data: null, message: "bad" } }], status: "error" } }] },
+      {
+        role: "user",
+        content: [
+          {
+            toolResult: {
+              toolUseId: "tu_9",
+              content: [{ json: { status: "error", data: null, message: "bad" } }],
+              status: "error",
+            },
+          },
+        ],
+      },
     ]);
     expect(server.received[0]!.raw).not.toContain("secret");
   });
 
   it("an exception frame mid-stream is a typed ProviderError", async () => {
-    const { adapter } = await adapterFor([eventStream([toolStream[0]!, toolStream[2]!, exception("throttlingException", "Too many requests")])]);
+    const { adapter } = await adapterFor([
+      eventStream([toolStream[0]!, toolStream[2]!, exception("throttlingException", "Too many requests")]),
+    ]);
     const rec = recorder();
     await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, rec.notify)).rejects.toMatchObject({
       provider: "bedrock",
@@ -179,7 +254,9 @@ describe("BedrockAdapter — ConverseStream", () => {
 
   it("a connection dropped mid-frame is a ProviderError", async () => {
     const { adapter } = await adapterFor([eventStream(toolStream.slice(0, 4), { cutLast: 5 })]);
-    const error = await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify).catch((e: unknown) => e);
+    const error = await adapter
+      .prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)
+      .catch((e: unknown) => e);
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 0, retryable: true });
   });
@@ -191,7 +268,9 @@ describe("BedrockAdapter — ConverseStream", () => {
         res.end("this is definitely not an event stream");
       },
     ]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       providerMessage: expect.stringContaining("malformed event stream"),
     });
   });
@@ -239,7 +318,12 @@ describe("BedrockAdapter — Converse and HTTP errors", () => {
     const { adapter, server } = await adapterFor(
       [
         json(200, {
-          output: { message: { role: "assistant", content: [{ text: "Hi" }, { toolUse: { toolUseId: "tu", name: "get_weather", input: { city: "Lima" } } }] } },
+          output: {
+            message: {
+              role: "assistant",
+              content: [{ text: "Hi" }, { toolUse: { toolUseId: "tu", name: "get_weather", input: { city: "Lima" } } }],
+            },
+          },
           stopReason: "tool_use",
           usage: { inputTokens: 8, outputTokens: 4, cacheReadInputTokens: 100 },
         }),
@@ -249,12 +333,23 @@ describe("BedrockAdapter — Converse and HTTP errors", () => {
     const rec = recorder();
     const result = await adapter.prompt({ messages: [{ sender: "user", text: "q" }] }, rec.notify);
     expect(result.messages).toEqual([
-      { sender: "agent", text: "Hi", tool_calls: [{ tool_name: "get_weather", input_args: { city: "Lima" }, id: "tu" }], provider: "bedrock" },
+      {
+        sender: "agent",
+        text: "Hi",
+        tool_calls: [{ tool_name: "get_weather", input_args: { city: "Lima" }, id: "tu" }],
+        provider: "bedrock",
+      },
     ]);
     expect(rec.events).toEqual([
       {
         type: "model_response",
-        data: { text: "Hi", tool_calls: [{ tool_name: "get_weather", input_args: { city: "Lima" }, id: "tu" }], stop_reason: "tool_use", tokens_in: 108, tokens_out: 4 },
+        data: {
+          text: "Hi",
+          tool_calls: [{ tool_name: "get_weather", input_args: { city: "Lima" }, id: "tu" }],
+          stop_reason: "tool_use",
+          tokens_in: 108,
+          tokens_out: 4,
+        },
       },
     ]);
     expect(server.received[0]!.path).toBe("/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0/converse");
@@ -265,9 +360,14 @@ describe("BedrockAdapter — Converse and HTTP errors", () => {
     const { adapter, server } = await adapterFor([
       json(400, { message: "Malformed input request" }, { "x-amzn-errortype": "ValidationException" }),
       json(429, { message: "Too many tokens" }, { "retry-after": "0" }),
-      eventStream([ev("messageStop", { stopReason: "end_turn" }), ev("metadata", { usage: { inputTokens: 1, outputTokens: 1 } })]),
+      eventStream([
+        ev("messageStop", { stopReason: "end_turn" }),
+        ev("metadata", { usage: { inputTokens: 1, outputTokens: 1 } }),
+      ]),
     ]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       status: 400,
       retryable: false,
       providerMessage: "Malformed input request",

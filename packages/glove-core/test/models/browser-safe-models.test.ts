@@ -12,7 +12,14 @@ describe("model adapters are browser-safe and lazily loaded", () => {
   const entries = readdirSync(join(src, "models")).filter((f) => f.endsWith(".ts"));
 
   it("covers the six subpaths", () => {
-    expect(entries.sort()).toEqual(["anthropic.ts", "bedrock.ts", "mimo.ts", "openai-compat.ts", "providers.ts", "relay.ts"]);
+    expect(entries.sort()).toEqual([
+      "anthropic.ts",
+      "bedrock.ts",
+      "mimo.ts",
+      "openai-compat.ts",
+      "providers.ts",
+      "relay.ts",
+    ]);
   });
 
   for (const entry of entries) {
@@ -33,13 +40,26 @@ describe("model adapters are browser-safe and lazily loaded", () => {
     const names = [...files].map((f) => f.slice(src.length + 1));
     expect(names).toContain("models/shared/http/platform-node.ts");
     expect(names).not.toContain("models/shared/http/platform-fetch.ts");
-    expect([...external].filter((s) => s !== "zod").sort()).toEqual(["node:http", "node:https", "node:string_decoder", "node:zlib"]);
-    const importers = [...files].filter((file) => /^import\s(?!type\s)[^;]*from\s+"node:/m.test(readFileSync(file, "utf8")));
-    expect(importers.map((f) => f.slice(src.length + 1)).sort()).toEqual(["models/shared/http/node-body.ts", "models/shared/http/node.ts"]);
+    expect([...external].filter((s) => s !== "zod").sort()).toEqual([
+      "node:http",
+      "node:https",
+      "node:string_decoder",
+      "node:zlib",
+    ]);
+    const importers = [...files].filter((file) =>
+      /^import\s(?!type\s)[^;]*from\s+"node:/m.test(readFileSync(file, "utf8")),
+    );
+    expect(importers.map((f) => f.slice(src.length + 1)).sort()).toEqual([
+      "models/shared/http/node-body.ts",
+      "models/shared/http/node.ts",
+    ]);
   });
 
   it("#http-transport: node:http only under the node condition (Deno and Bun take fetch), both in the workspace and built", () => {
-    const pkg = JSON.parse(readFileSync(join(src, "..", "package.json"), "utf8")) as { imports: Record<string, unknown>; files: string[] };
+    const pkg = JSON.parse(readFileSync(join(src, "..", "package.json"), "utf8")) as {
+      imports: Record<string, unknown>;
+      files: string[];
+    };
     const entry = pkg.imports["#http-transport"];
     const at = (...conditions: string[]) => conditionalTarget(entry, conditions);
     const node = "./dist/models/shared/http/platform-node.js";

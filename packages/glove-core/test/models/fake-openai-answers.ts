@@ -3,7 +3,13 @@ import { json, sse, type Handler } from "./fake-server.js";
 
 /** A streamed chat completion saying `text`, finished with "stop". */
 export function openAiAnswer(text = "ok"): Handler {
-  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+    id: "c",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "m",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   return sse([chunk({ content: text }, null), chunk({}, "stop")], { done: true });
 }
 
@@ -11,4 +17,8 @@ export function openAiAnswer(text = "ok"): Handler {
 export const openAiBusy: Handler = json(503, { error: { message: "Service unavailable", type: "server_error" } });
 
 /** 429 asking to retry at once (retry-after: 0). */
-export const openAiRateLimited: Handler = json(429, { error: { message: "Rate limit reached", type: "rate_limit_exceeded" } }, { "retry-after": "0" });
+export const openAiRateLimited: Handler = json(
+  429,
+  { error: { message: "Rate limit reached", type: "rate_limit_exceeded" } },
+  { "retry-after": "0" },
+);

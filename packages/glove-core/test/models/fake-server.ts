@@ -126,10 +126,15 @@ export const hang: Handler = (_req, res) => {
   res.write(": keep-alive\n\n");
 };
 
-export type RecordedEvent = { [T in SubscriberEventType]: { type: T; data: SubscriberEventDataMap[T] } }[SubscriberEventType];
+export type RecordedEvent = {
+  [T in SubscriberEventType]: { type: T; data: SubscriberEventDataMap[T] };
+}[SubscriberEventType];
 
 /** A notify function that records every event. */
-export function recorder(): { events: RecordedEvent[]; notify: <T extends SubscriberEventType>(t: T, d: SubscriberEventDataMap[T]) => Promise<void> } {
+export function recorder(): {
+  events: RecordedEvent[];
+  notify: <T extends SubscriberEventType>(t: T, d: SubscriberEventDataMap[T]) => Promise<void>;
+} {
   const events: RecordedEvent[] = [];
   return {
     events,

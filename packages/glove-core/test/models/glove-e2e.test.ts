@@ -11,7 +11,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 
 describe("Glove driven by the OpenAI-compatible adapter over HTTP", () => {
   it("runs a tool turn end to end: tool call → executor → tool message → final answer", async () => {
@@ -19,14 +21,26 @@ describe("Glove driven by the OpenAI-compatible adapter over HTTP", () => {
       sse(
         [
           chunk({ content: "Checking the weather." }),
-          chunk({ tool_calls: [{ index: 0, id: "call_w", type: "function", function: { name: "get_weather", arguments: '{"city"' } }] }),
+          chunk({
+            tool_calls: [
+              { index: 0, id: "call_w", type: "function", function: { name: "get_weather", arguments: '{"city"' } },
+            ],
+          }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: ':"Tokyo"}' } }] }),
           chunk({}, "tool_calls"),
           { choices: [], usage: { prompt_tokens: 50, completion_tokens: 10 } },
         ],
         { done: true },
       ),
-      sse([chunk({ content: "It is sunny " }), chunk({ content: "in Tokyo." }), chunk({}, "stop"), { choices: [], usage: { prompt_tokens: 80, completion_tokens: 6 } }], { done: true }),
+      sse(
+        [
+          chunk({ content: "It is sunny " }),
+          chunk({ content: "in Tokyo." }),
+          chunk({}, "stop"),
+          { choices: [], usage: { prompt_tokens: 80, completion_tokens: 6 } },
+        ],
+        { done: true },
+      ),
     );
     const model = createAdapter({ provider: "ollama", model: "llama3", baseURL: `${server.url}/v1` });
     const events = new RecordingSubscriber();
@@ -43,7 +57,11 @@ describe("Glove driven by the OpenAI-compatible adapter over HTTP", () => {
         description: "Weather for a city.",
         inputSchema: z.object({ city: z.string() }),
         async do(input) {
-          return { status: "success", data: { city: input.city, sky: "sunny" }, renderData: { card: "private-ui-payload" } };
+          return {
+            status: "success",
+            data: { city: input.city, sky: "sunny" },
+            renderData: { card: "private-ui-payload" },
+          };
         },
       })
       .addSubscriber(events)
@@ -66,7 +84,9 @@ describe("Glove driven by the OpenAI-compatible adapter over HTTP", () => {
       {
         role: "assistant",
         content: "Checking the weather.",
-        tool_calls: [{ id: "call_w", type: "function", function: { name: "get_weather", arguments: '{"city":"Tokyo"}' } }],
+        tool_calls: [
+          { id: "call_w", type: "function", function: { name: "get_weather", arguments: '{"city":"Tokyo"}' } },
+        ],
       },
       { role: "tool", tool_call_id: "call_w", content: '{"status":"success","data":{"city":"Tokyo","sky":"sunny"}}' },
     ]);

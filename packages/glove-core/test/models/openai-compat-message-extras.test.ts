@@ -19,19 +19,37 @@ const jsonBody = (message: Record<string, unknown>): RecordedResponse => ({
   headers: { "content-type": "application/json" },
   body: new TextEncoder().encode(JSON.stringify({ choices: [{ index: 0, message, finish_reason: "stop" }] })),
 });
-const delta = (d: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
+const delta = (d: Record<string, unknown>, finish: string | null = null) => ({
+  choices: [{ index: 0, delta: d, finish_reason: finish }],
+});
 
 async function answer(response: RecordedResponse, chunking: Chunking = byteByByte): Promise<Message> {
   const { fetch } = replayFetch([{ response, chunking }]);
   const stream = response.headers["content-type"] === "text/event-stream";
-  const adapter = new OpenAICompatAdapter({ model: "m", baseURL: "http://replay.invalid/v1", provider: "router", stream, fetch, maxRetries: 0 });
+  const adapter = new OpenAICompatAdapter({
+    model: "m",
+    baseURL: "http://replay.invalid/v1",
+    provider: "router",
+    stream,
+    fetch,
+    maxRetries: 0,
+  });
   return (await adapter.prompt({ messages: [{ sender: "user", text: "q" }] }, noop)).messages[0]!;
 }
 
 /** The assistant message the adapter sends for `history` (its first assistant message). */
 async function sent(history: Message[], provider = "router"): Promise<Record<string, unknown>> {
-  const { fetch, script } = replayFetch([{ response: jsonBody({ role: "assistant", content: "ok" }), chunking: whole }]);
-  const adapter = new OpenAICompatAdapter({ model: "m", baseURL: "http://replay.invalid/v1", provider, stream: false, fetch, maxRetries: 0 });
+  const { fetch, script } = replayFetch([
+    { response: jsonBody({ role: "assistant", content: "ok" }), chunking: whole },
+  ]);
+  const adapter = new OpenAICompatAdapter({
+    model: "m",
+    baseURL: "http://replay.invalid/v1",
+    provider,
+    stream: false,
+    fetch,
+    maxRetries: 0,
+  });
   await adapter.prompt({ messages: history }, noop);
   return (script.body(0)["messages"] as Array<Record<string, unknown>>).find((m) => m["role"] === "assistant")!;
 }
@@ -57,7 +75,9 @@ describe("what counts as a message extra", () => {
       }),
     );
     expect(message.provider).toBe("router");
-    expect(message.provider_extras).toEqual(JSON.parse('{"extra_content":{"google":{"thought_signature":"EjQK"}},"__proto__":{"kept":"as data"}}'));
+    expect(message.provider_extras).toEqual(
+      JSON.parse('{"extra_content":{"google":{"thought_signature":"EjQK"}},"__proto__":{"kept":"as data"}}'),
+    );
     expect(({} as Record<string, unknown>)["kept"]).toBeUndefined();
   });
 
@@ -74,7 +94,12 @@ describe("merging over stream deltas", () => {
         delta({ reasoning_details: [{ type: "reasoning.text", text: "", signature: "", index: 0 }] }),
         delta({ reasoning_details: [{ type: "reasoning.text", text: "Think", format: "f", index: 0 }] }),
         delta({ reasoning_details: [{ type: "reasoning.summary", summary: "S", index: 0 }] }),
-        delta({ reasoning_details: [{ type: "reasoning.text", text: "ing.", format: "f", index: 0 }, { type: "reasoning.text", text: "B", index: 1 }] }),
+        delta({
+          reasoning_details: [
+            { type: "reasoning.text", text: "ing.", format: "f", index: 0 },
+            { type: "reasoning.text", text: "B", index: 1 },
+          ],
+        }),
         delta({ reasoning_details: [{ type: "reasoning.text", signature: "sig", format: "f", index: 0 }] }),
         delta({ reasoning_details: [{ type: "reasoning.encrypted", data: "enc" }] }, "stop"),
       ]),
@@ -91,9 +116,15 @@ describe("merging over stream deltas", () => {
 
   it("objects merge key by key and a later scalar replaces an earlier one", async () => {
     const message = await answer(
-      sseBody([delta({ extra_content: { google: { a: 1 } }, vendor: "x" }), delta({ extra_content: { google: { thought_signature: "s" } }, vendor: "y" }, "stop")]),
+      sseBody([
+        delta({ extra_content: { google: { a: 1 } }, vendor: "x" }),
+        delta({ extra_content: { google: { thought_signature: "s" } }, vendor: "y" }, "stop"),
+      ]),
     );
-    expect(message.provider_extras).toEqual({ extra_content: { google: { a: 1, thought_signature: "s" } }, vendor: "y" });
+    expect(message.provider_extras).toEqual({
+      extra_content: { google: { a: 1, thought_signature: "s" } },
+      vendor: "y",
+    });
   });
 
   it("property: however a detail's text and signature are cut into deltas, the joined detail is the whole one", async () => {
@@ -102,12 +133,24 @@ describe("merging over stream deltas", () => {
       return [...at, s.length].map((end, i) => s.slice(i ? at[i - 1] : 0, end));
     };
     await fc.assert(
-      fc.asyncProperty(fc.string(), fc.string({ minLength: 1 }), fc.array(fc.nat(), { maxLength: 6 }), fc.array(fc.nat(), { maxLength: 3 }), async (text, signature, textCuts, sigCuts) => {
-        const detail = (fields: Record<string, string>) => delta({ reasoning_details: [{ type: "reasoning.text", format: "f", index: 0, ...fields }] });
-        const chunks = [...piecesOf(text, textCuts).map((t) => detail({ text: t })), ...piecesOf(signature, sigCuts).map((s) => detail({ signature: s }))];
-        const message = await answer(sseBody([...chunks, delta({ content: "done" }, "stop")]), whole);
-        expect(message.provider_extras).toEqual({ reasoning_details: [{ type: "reasoning.text", format: "f", index: 0, text, signature }] });
-      }),
+      fc.asyncProperty(
+        fc.string(),
+        fc.string({ minLength: 1 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        async (text, signature, textCuts, sigCuts) => {
+          const detail = (fields: Record<string, string>) =>
+            delta({ reasoning_details: [{ type: "reasoning.text", format: "f", index: 0, ...fields }] });
+          const chunks = [
+            ...piecesOf(text, textCuts).map((t) => detail({ text: t })),
+            ...piecesOf(signature, sigCuts).map((s) => detail({ signature: s })),
+          ];
+          const message = await answer(sseBody([...chunks, delta({ content: "done" }, "stop")]), whole);
+          expect(message.provider_extras).toEqual({
+            reasoning_details: [{ type: "reasoning.text", format: "f", index: 0, text, signature }],
+          });
+        },
+      ),
       { numRuns: 60, seed: 13 },
     );
   });
@@ -118,7 +161,10 @@ describe("sending message extras back", () => {
 
   it("the adapter's own fields win over an extra of the same name", async () => {
     const forged = { role: "system", content: "forged", tool_calls: "forged", reasoning_details: details };
-    const m = await sent([{ sender: "user", text: "q" }, { sender: "agent", text: "real", provider: "router", provider_extras: forged }]);
+    const m = await sent([
+      { sender: "user", text: "q" },
+      { sender: "agent", text: "real", provider: "router", provider_extras: forged },
+    ]);
     expect(m).toEqual({ role: "assistant", content: "real", reasoning_details: details });
   });
 
@@ -133,7 +179,15 @@ describe("sending message extras back", () => {
   });
 
   it("a message from another provider goes back without its extras", async () => {
-    const m = await sent([{ sender: "user", text: "q" }, { sender: "agent", text: "hi", provider: "gemini", provider_extras: { extra_content: { google: { thought_signature: "s" } } } }]);
+    const m = await sent([
+      { sender: "user", text: "q" },
+      {
+        sender: "agent",
+        text: "hi",
+        provider: "gemini",
+        provider_extras: { extra_content: { google: { thought_signature: "s" } } },
+      },
+    ]);
     expect(m).toEqual({ role: "assistant", content: "hi" });
   });
 });

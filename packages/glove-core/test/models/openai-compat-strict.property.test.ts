@@ -43,7 +43,10 @@ function objectOf(keys: string[], fields: Array<[Gen, boolean]>): Gen {
 
 const arrayOf = (item: Gen): Gen => ({ schema: z.array(item.schema), strictable: item.strictable });
 /** A plain union is an anyOf, which strict mode takes below the root. */
-const union = ([a, b]: [Gen, Gen]): Gen => ({ schema: z.union([a.schema, b.schema]), strictable: a.strictable && b.strictable });
+const union = ([a, b]: [Gen, Gen]): Gen => ({
+  schema: z.union([a.schema, b.schema]),
+  strictable: a.strictable && b.strictable,
+});
 /** A record's additionalProperties is a schema: never strict. */
 const record = (value: Gen): Gen => ({ schema: z.record(z.string(), value.schema), strictable: false });
 /** A discriminated union is a oneOf: never strict. */
@@ -63,7 +66,9 @@ const { node } = fc.letrec<{ node: Gen; object: Gen }>((tie) => ({
     { arbitrary: tie("node").map(record), weight: 1 },
     { arbitrary: fc.tuple(tie("object"), tie("object")).map(tagged), weight: 1 },
   ),
-  object: fc.tuple(names, fc.array(fc.tuple(tie("node"), optional), { minLength: 4, maxLength: 4 })).map(([keys, fields]) => objectOf(keys, fields)),
+  object: fc
+    .tuple(names, fc.array(fc.tuple(tie("node"), optional), { minLength: 4, maxLength: 4 }))
+    .map(([keys, fields]) => objectOf(keys, fields)),
 }));
 
 /** A generated raw JSON Schema and whether strict mode can take it. */
@@ -82,7 +87,14 @@ const rawLeaf = fc.constantFrom<RawGen>(
 /** How an object closes: only `false` is strict (absent, `true` and a schema leave it open). */
 const closing: fc.Arbitrary<{ value?: unknown; closed: boolean }> = fc.oneof(
   { arbitrary: fc.constant({ value: false, closed: true }), weight: 12 },
-  { arbitrary: fc.constantFrom({ closed: false }, { value: true, closed: false }, { value: { type: "string" }, closed: false }), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      { closed: false },
+      { value: true, closed: false },
+      { value: { type: "string" }, closed: false },
+    ),
+    weight: 1,
+  },
 );
 
 const { rawNode } = fc.letrec<{ rawNode: RawGen; rawObject: RawGen }>((tie) => ({
@@ -90,9 +102,25 @@ const { rawNode } = fc.letrec<{ rawNode: RawGen; rawObject: RawGen }>((tie) => (
     { depthSize: "small", withCrossShrink: true },
     { arbitrary: rawLeaf, weight: 12 },
     { arbitrary: tie("rawObject"), weight: 6 },
-    { arbitrary: tie("rawNode").map((item) => ({ schema: { type: "array", items: item.schema }, strictable: item.strictable })), weight: 3 },
-    { arbitrary: fc.tuple(tie("rawNode"), tie("rawNode")).map(([a, b]) => ({ schema: { anyOf: [a.schema, b.schema] }, strictable: a.strictable && b.strictable })), weight: 3 },
-    { arbitrary: fc.tuple(tie("rawNode"), tie("rawNode")).map(([a, b]) => ({ schema: { oneOf: [a.schema, b.schema] }, strictable: false })), weight: 1 },
+    {
+      arbitrary: tie("rawNode").map((item) => ({
+        schema: { type: "array", items: item.schema },
+        strictable: item.strictable,
+      })),
+      weight: 3,
+    },
+    {
+      arbitrary: fc
+        .tuple(tie("rawNode"), tie("rawNode"))
+        .map(([a, b]) => ({ schema: { anyOf: [a.schema, b.schema] }, strictable: a.strictable && b.strictable })),
+      weight: 3,
+    },
+    {
+      arbitrary: fc
+        .tuple(tie("rawNode"), tie("rawNode"))
+        .map(([a, b]) => ({ schema: { oneOf: [a.schema, b.schema] }, strictable: false })),
+      weight: 1,
+    },
   ),
   rawObject: fc
     .tuple(names, fc.array(tie("rawNode"), { minLength: 4, maxLength: 4 }), fc.integer({ min: 0, max: 5 }), closing)
@@ -100,7 +128,12 @@ const { rawNode } = fc.letrec<{ rawNode: RawGen; rawObject: RawGen }>((tie) => (
 }));
 
 /** An object schema; `drop` (when below the key count) leaves that property out of `required`. */
-function rawObjectOf(keys: string[], fields: RawGen[], drop: number, close: { value?: unknown; closed: boolean }): RawGen {
+function rawObjectOf(
+  keys: string[],
+  fields: RawGen[],
+  drop: number,
+  close: { value?: unknown; closed: boolean },
+): RawGen {
   const properties: Record<string, unknown> = {};
   keys.forEach((key, i) => (properties[key] = fields[i]!.schema));
   const schema: Record<string, unknown> = { type: "object", properties, required: keys.filter((_, i) => i !== drop) };
@@ -123,14 +156,18 @@ const adapter = new OpenAICompatAdapter({ model: "gpt-4.1-mini", apiKey: "sk-tes
 function strictSent(output: z.ZodType): unknown {
   const spec = outputSpec({ output: output as never })!;
   const request: PromptRequest = { messages: [{ sender: "user", text: "go" }], output: spec.request };
-  const body = JSON.parse(adapter.buildBody(request)) as { response_format: { json_schema: { strict: unknown; schema: unknown } } };
+  const body = JSON.parse(adapter.buildBody(request)) as {
+    response_format: { json_schema: { strict: unknown; schema: unknown } };
+  };
   expect(body.response_format.json_schema.schema).toEqual(spec.request.schema);
   return body.response_format.json_schema.strict;
 }
 
 /** The `strict` flag sent for a raw JSON Schema. */
 function strictOf(schema: Record<string, unknown>): unknown {
-  const body = JSON.parse(adapter.buildBody({ messages: [{ sender: "user", text: "go" }], output: { name: "o", schema } })) as {
+  const body = JSON.parse(
+    adapter.buildBody({ messages: [{ sender: "user", text: "go" }], output: { name: "o", schema } }),
+  ) as {
     response_format: { json_schema: { strict: unknown } };
   };
   return body.response_format.json_schema.strict;
@@ -139,7 +176,9 @@ function strictOf(schema: Record<string, unknown>): unknown {
 describe("OpenAI-compatible structured output: strict only for schemas strict mode accepts", () => {
   it("any generated zod object schema: strict exactly when nothing optional, no record and no discriminated union", () => {
     const seen = { true: 0, false: 0 };
-    const root = fc.tuple(names, fc.array(fc.tuple(node, optional), { minLength: 4, maxLength: 4 })).map(([keys, fields]) => objectOf(keys, fields));
+    const root = fc
+      .tuple(names, fc.array(fc.tuple(node, optional), { minLength: 4, maxLength: 4 }))
+      .map(([keys, fields]) => objectOf(keys, fields));
     fc.assert(
       fc.property(root, (gen) => {
         if (gen.strictable) seen.true++;
@@ -166,7 +205,8 @@ describe("OpenAI-compatible structured output: strict only for schemas strict mo
   });
 
   it("one optional field deep inside (object, array item, anyOf branch) turns strict off; the same schema all required keeps it", () => {
-    const deep = (inner: z.ZodType) => z.object({ a: z.array(z.union([z.string(), z.object({ b: z.object({ c: inner }) })])) });
+    const deep = (inner: z.ZodType) =>
+      z.object({ a: z.array(z.union([z.string(), z.object({ b: z.object({ c: inner }) })])) });
     expect(strictSent(deep(z.object({ d: z.string() })))).toBe(true);
     expect(strictSent(deep(z.object({ d: z.string().optional() })))).toBe(false);
     expect(strictSent(z.object({ x: z.string().optional() }))).toBe(false);
@@ -174,7 +214,12 @@ describe("OpenAI-compatible structured output: strict only for schemas strict mo
   });
 
   it("raw JSON Schemas: a $defs entry, a non-object root or an open object is not strict", () => {
-    const closed = { type: "object", properties: { p: { $ref: "#/$defs/P" } }, required: ["p"], additionalProperties: false };
+    const closed = {
+      type: "object",
+      properties: { p: { $ref: "#/$defs/P" } },
+      required: ["p"],
+      additionalProperties: false,
+    };
     const P = { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false };
     const send = strictOf;
     expect(send({ ...closed, $defs: { P } })).toBe(true);

@@ -60,8 +60,16 @@ describe("OpenAICompatAdapter — streaming", () => {
           chunk({ role: "assistant", content: "" }),
           chunk({ content: "Let me " }),
           chunk({ content: "check." }),
-          chunk({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "get_weather", arguments: "" } }] }),
-          chunk({ tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "mcp_search", arguments: '{"q"' } }] }),
+          chunk({
+            tool_calls: [
+              { index: 0, id: "call_a", type: "function", function: { name: "get_weather", arguments: "" } },
+            ],
+          }),
+          chunk({
+            tool_calls: [
+              { index: 1, id: "call_b", type: "function", function: { name: "mcp_search", arguments: '{"q"' } },
+            ],
+          }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: '"Tokyo"}' } }] }),
           chunk({ tool_calls: [{ index: 1, function: { arguments: ':"rain"}' } }] }),
@@ -73,11 +81,21 @@ describe("OpenAICompatAdapter — streaming", () => {
     ]);
     const rec = recorder();
     const result = await adapter.prompt(
-      { messages: [{ sender: "user", text: "Weather in Tokyo?" }], tools: [weatherTool, rawTool], systemPrompt: "Be brief." },
+      {
+        messages: [{ sender: "user", text: "Weather in Tokyo?" }],
+        tools: [weatherTool, rawTool],
+        systemPrompt: "Be brief.",
+      },
       rec.notify,
     );
 
-    expect(rec.events.map((e) => e.type)).toEqual(["text_delta", "text_delta", "tool_use", "tool_use", "model_response_complete"]);
+    expect(rec.events.map((e) => e.type)).toEqual([
+      "text_delta",
+      "text_delta",
+      "tool_use",
+      "tool_use",
+      "model_response_complete",
+    ]);
     expect(rec.events[2]!.data).toEqual({ id: "call_a", name: "get_weather", input: { city: "Tokyo" } });
     expect(rec.events[3]!.data).toEqual({ id: "call_b", name: "mcp_search", input: { q: "rain" } });
     expect(rec.events[4]!.data).toEqual({
@@ -124,22 +142,33 @@ describe("OpenAICompatAdapter — streaming", () => {
           description: "Weather for a city.",
           parameters: {
             type: "object",
-            properties: { city: { type: "string" }, days: { type: "integer", minimum: expect.any(Number), maximum: expect.any(Number) } },
+            properties: {
+              city: { type: "string" },
+              days: { type: "integer", minimum: expect.any(Number), maximum: expect.any(Number) },
+            },
             required: ["city"],
           },
         },
       },
-      { type: "function", function: { name: "mcp_search", description: "Bridged from MCP.", parameters: rawTool.jsonSchema } },
+      {
+        type: "function",
+        function: { name: "mcp_search", description: "Bridged from MCP.", parameters: rawTool.jsonSchema },
+      },
     ]);
   });
 
   it("text-only answer: stop_reason from finish_reason, no tool_calls key", async () => {
-    const { adapter } = await adapterFor([sse([chunk({ content: "Hi" }), chunk({}, "stop"), usageChunk(3, 1)], { done: true })]);
+    const { adapter } = await adapterFor([
+      sse([chunk({ content: "Hi" }), chunk({}, "stop"), usageChunk(3, 1)], { done: true }),
+    ]);
     const rec = recorder();
     const result = await adapter.prompt({ messages: [{ sender: "user", text: "hello" }] }, rec.notify);
     expect(rec.events).toEqual([
       { type: "text_delta", data: { text: "Hi" } },
-      { type: "model_response_complete", data: { text: "Hi", tool_calls: undefined, stop_reason: "stop", tokens_in: 3, tokens_out: 1 } },
+      {
+        type: "model_response_complete",
+        data: { text: "Hi", tool_calls: undefined, stop_reason: "stop", tokens_in: 3, tokens_out: 1 },
+      },
     ]);
     expect(result.messages).toEqual([{ sender: "agent", text: "Hi", provider: "openai" }]);
   });
@@ -157,11 +186,19 @@ describe("OpenAICompatAdapter — streaming", () => {
 
   it("passes unparseable tool-call JSON through as the raw string", async () => {
     const { adapter } = await adapterFor([
-      sse([chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "get_weather", arguments: '{"city": Tok' } }] }), chunk({}, "tool_calls")], { done: true }),
+      sse(
+        [
+          chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "get_weather", arguments: '{"city": Tok' } }] }),
+          chunk({}, "tool_calls"),
+        ],
+        { done: true },
+      ),
     ]);
     const rec = recorder();
     const result = await adapter.prompt({ messages: [{ sender: "user", text: "x" }] }, rec.notify);
-    expect(result.messages[0]!.tool_calls).toEqual([{ tool_name: "get_weather", input_args: '{"city": Tok', id: "c1" }]);
+    expect(result.messages[0]!.tool_calls).toEqual([
+      { tool_name: "get_weather", input_args: '{"city": Tok', id: "c1" },
+    ]);
     expect(rec.events[0]).toEqual({ type: "tool_use", data: { id: "c1", name: "get_weather", input: '{"city": Tok' } });
   });
 
@@ -169,8 +206,16 @@ describe("OpenAICompatAdapter — streaming", () => {
     const { adapter } = await adapterFor([
       sse(
         [
-          chunk({ tool_calls: [{ id: "g1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] }),
-          chunk({ tool_calls: [{ id: "g2", type: "function", function: { name: "get_weather", arguments: '{"city":"Rome"}' } }] }),
+          chunk({
+            tool_calls: [
+              { id: "g1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
+            ],
+          }),
+          chunk({
+            tool_calls: [
+              { id: "g2", type: "function", function: { name: "get_weather", arguments: '{"city":"Rome"}' } },
+            ],
+          }),
           chunk({}, "tool_calls"),
         ],
         { done: true },
@@ -184,7 +229,10 @@ describe("OpenAICompatAdapter — streaming", () => {
   });
 
   it("handles CRLF line endings and events split across TCP writes", async () => {
-    const body = [chunk({ content: "Hel" }), chunk({ content: "lo" }), chunk({}, "stop")].map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join("") + "data: [DONE]\r\n\r\n";
+    const body =
+      [chunk({ content: "Hel" }), chunk({ content: "lo" }), chunk({}, "stop")]
+        .map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`)
+        .join("") + "data: [DONE]\r\n\r\n";
     const { adapter } = await adapterFor([
       async (_req, res) => {
         res.writeHead(200, { "content-type": "text/event-stream" });
@@ -198,13 +246,22 @@ describe("OpenAICompatAdapter — streaming", () => {
     const rec = recorder();
     const result = await adapter.prompt({ messages: [{ sender: "user", text: "x" }] }, rec.notify);
     expect(result.messages[0]!.text).toBe("Hello");
-    expect(rec.events.filter((e) => e.type === "text_delta").map((e) => (e.data as { text: string }).text).join("")).toBe("Hello");
+    expect(
+      rec.events
+        .filter((e) => e.type === "text_delta")
+        .map((e) => (e.data as { text: string }).text)
+        .join(""),
+    ).toBe("Hello");
   });
 });
 
 describe("OpenAICompatAdapter — request mapping", () => {
   const history: Message[] = [
-    { sender: "user", text: "What is in this picture?", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }] },
+    {
+      sender: "user",
+      text: "What is in this picture?",
+      content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }],
+    },
     {
       sender: "agent",
       text: "",
@@ -215,12 +272,24 @@ describe("OpenAICompatAdapter — request mapping", () => {
       sender: "user",
       text: "",
       tool_results: [
-        { tool_name: "get_weather", call_id: "call_1", result: { status: "success", data: { temp: 21 }, renderData: { secret: "email@x" }, summary: "s" } },
+        {
+          tool_name: "get_weather",
+          call_id: "call_1",
+          result: { status: "success", data: { temp: 21 }, renderData: { secret: "email@x" }, summary: "s" },
+        },
       ],
     },
     { sender: "agent", text: "It is 21°C." },
-    { sender: "user", text: "And this doc?", content: [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" } }] },
-    { sender: "user", text: "Also this one", content: [{ type: "image", source: { type: "url", media_type: "image/jpeg", url: "https://example.com/a.jpg" } }] },
+    {
+      sender: "user",
+      text: "And this doc?",
+      content: [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" } }],
+    },
+    {
+      sender: "user",
+      text: "Also this one",
+      content: [{ type: "image", source: { type: "url", media_type: "image/jpeg", url: "https://example.com/a.jpg" } }],
+    },
   ];
 
   it("maps multimodal user content, tool calls and tool results; merges consecutive user messages keeping media", async () => {
@@ -236,7 +305,13 @@ describe("OpenAICompatAdapter — request mapping", () => {
           { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
         ],
       },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_1", content: '{"status":"success","data":{"temp":21}}' },
       { role: "assistant", content: "It is 21°C." },
       {
@@ -258,20 +333,37 @@ describe("OpenAICompatAdapter — request mapping", () => {
       {
         messages: [
           { sender: "agent", text: "", tool_calls: [{ tool_name: "t", input_args: "{bad", id: "c9" }] },
-          { sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "c9", result: { status: "error", data: null, message: "Invalid JSON", renderData: "x" } }] },
+          {
+            sender: "user",
+            text: "",
+            tool_results: [
+              {
+                tool_name: "t",
+                call_id: "c9",
+                result: { status: "error", data: null, message: "Invalid JSON", renderData: "x" },
+              },
+            ],
+          },
         ],
       },
       recorder().notify,
     );
     const messages = server.received[0]!.body.messages;
     expect(messages[0].tool_calls[0].function.arguments).toBe("{bad");
-    expect(messages[1]).toEqual({ role: "tool", tool_call_id: "c9", content: '{"status":"error","data":null,"message":"Invalid JSON"}' });
+    expect(messages[1]).toEqual({
+      role: "tool",
+      tool_call_id: "c9",
+      content: '{"status":"error","data":null,"message":"Invalid JSON"}',
+    });
   });
 
   it("uses the request's system prompt over setSystemPrompt, and setSystemPrompt when the request has none", async () => {
     const { adapter, server } = await adapterFor([sse([chunk({}, "stop")], { done: true })]);
     adapter.setSystemPrompt("from setter");
-    await adapter.prompt({ messages: [{ sender: "user", text: "a" }], systemPrompt: "from request" }, recorder().notify);
+    await adapter.prompt(
+      { messages: [{ sender: "user", text: "a" }], systemPrompt: "from request" },
+      recorder().notify,
+    );
     await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify);
     expect(server.received[0]!.body.messages[0]).toEqual({ role: "system", content: "from request" });
     expect(server.received[1]!.body.messages[0]).toEqual({ role: "system", content: "from setter" });
@@ -296,7 +388,13 @@ describe("OpenAICompatAdapter — request mapping", () => {
       enable_thinking: true,
       thinking_budget: 1024,
     });
-    const other = new OpenAICompatAdapter({ provider: "glm", model: "m", baseURL: `${server.url}/v1`, maxTokens: 5, reasoningEffort: "low" });
+    const other = new OpenAICompatAdapter({
+      provider: "glm",
+      model: "m",
+      baseURL: `${server.url}/v1`,
+      maxTokens: 5,
+      reasoningEffort: "low",
+    });
     await other.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify);
     expect(server.received[1]!.body).toMatchObject({ max_tokens: 5, reasoning_effort: "low" });
     expect(server.received[1]!.headers["authorization"]).toBeUndefined();
@@ -305,7 +403,15 @@ describe("OpenAICompatAdapter — request mapping", () => {
   it("captures reasoning_content / reasoning and echoes it on tool-calling turns only", async () => {
     const { adapter, server } = await adapterFor(
       [
-        sse([chunk({ reasoning_content: "think " }), chunk({ reasoning: "more" }), chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "t", arguments: "{}" } }] }), chunk({}, "tool_calls")], { done: true }),
+        sse(
+          [
+            chunk({ reasoning_content: "think " }),
+            chunk({ reasoning: "more" }),
+            chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "t", arguments: "{}" } }] }),
+            chunk({}, "tool_calls"),
+          ],
+          { done: true },
+        ),
         sse([chunk({ content: "done" }), chunk({}, "stop")], { done: true }),
       ],
       { reasoning: true },
@@ -315,7 +421,11 @@ describe("OpenAICompatAdapter — request mapping", () => {
     const history: Message[] = [
       { sender: "user", text: "q" },
       first.messages[0]!,
-      { sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "c1", result: { status: "success", data: 1 } }] },
+      {
+        sender: "user",
+        text: "",
+        tool_results: [{ tool_name: "t", call_id: "c1", result: { status: "success", data: 1 } }],
+      },
       { sender: "agent", text: "plain", reasoning_content: "not echoed" },
       { sender: "user", text: "again" },
     ];
@@ -326,10 +436,18 @@ describe("OpenAICompatAdapter — request mapping", () => {
   });
 
   it("echo: false drops reasoning from requests; without reasoning nothing is captured", async () => {
-    const { adapter, server } = await adapterFor([sse([chunk({ reasoning_content: "hmm" }), chunk({ content: "x" }), chunk({}, "stop")], { done: true })], {
-      reasoning: { echo: false },
-    });
-    const msg: Message = { sender: "agent", text: "", reasoning_content: "r", tool_calls: [{ tool_name: "t", input_args: {}, id: "c" }] };
+    const { adapter, server } = await adapterFor(
+      [sse([chunk({ reasoning_content: "hmm" }), chunk({ content: "x" }), chunk({}, "stop")], { done: true })],
+      {
+        reasoning: { echo: false },
+      },
+    );
+    const msg: Message = {
+      sender: "agent",
+      text: "",
+      reasoning_content: "r",
+      tool_calls: [{ tool_name: "t", input_args: {}, id: "c" }],
+    };
     const result = await adapter.prompt({ messages: [msg] }, recorder().notify);
     expect(server.received[0]!.body.messages[0].reasoning_content).toBeUndefined();
     expect(result.messages[0]!.reasoning_content).toBe("hmm");
@@ -340,9 +458,12 @@ describe("OpenAICompatAdapter — request mapping", () => {
   });
 
   it("includeInText wraps reasoning in <think> in the deltas and the message text", async () => {
-    const { adapter } = await adapterFor([sse([chunk({ reasoning_content: "plan" }), chunk({ content: "answer" }), chunk({}, "stop")], { done: true })], {
-      reasoning: { includeInText: true },
-    });
+    const { adapter } = await adapterFor(
+      [sse([chunk({ reasoning_content: "plan" }), chunk({ content: "answer" }), chunk({}, "stop")], { done: true })],
+      {
+        reasoning: { includeInText: true },
+      },
+    );
     const rec = recorder();
     const result = await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, rec.notify);
     const deltas = rec.events.filter((e) => e.type === "text_delta").map((e) => (e.data as { text: string }).text);
@@ -402,7 +523,10 @@ describe("OpenAICompatAdapter — non-streaming", () => {
   });
 
   it("null finish_reason becomes undefined", async () => {
-    const { adapter } = await adapterFor([json(200, { choices: [{ message: { content: "a" }, finish_reason: null }] })], { stream: false });
+    const { adapter } = await adapterFor(
+      [json(200, { choices: [{ message: { content: "a" }, finish_reason: null }] })],
+      { stream: false },
+    );
     const rec = recorder();
     await adapter.prompt({ messages: [{ sender: "user", text: "q" }] }, rec.notify);
     expect(rec.events[0]!.data).toHaveProperty("stop_reason", undefined);
@@ -413,8 +537,12 @@ describe("OpenAICompatAdapter — errors and abort", () => {
   const errorBody = (message: string, type: string) => ({ error: { message, type, code: null } });
 
   it("400 is not retried and carries provider, status and the provider's message", async () => {
-    const { adapter, server } = await adapterFor([json(400, errorBody("Invalid 'messages[1].content'", "invalid_request_error"))]);
-    const error = await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify).catch((e: unknown) => e);
+    const { adapter, server } = await adapterFor([
+      json(400, errorBody("Invalid 'messages[1].content'", "invalid_request_error")),
+    ]);
+    const error = await adapter
+      .prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)
+      .catch((e: unknown) => e);
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
       name: "ProviderError",
@@ -428,14 +556,21 @@ describe("OpenAICompatAdapter — errors and abort", () => {
   });
 
   it("401 is not retried", async () => {
-    const { adapter, server } = await adapterFor([json(401, errorBody("Incorrect API key provided", "invalid_api_key"))]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({ status: 401, retryable: false });
+    const { adapter, server } = await adapterFor([
+      json(401, errorBody("Incorrect API key provided", "invalid_api_key")),
+    ]);
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({ status: 401, retryable: false });
     expect(server.received).toHaveLength(1);
   });
 
   it("429 is retried after the retry-after the server asks for", async () => {
     const { adapter, server } = await adapterFor(
-      [json(429, errorBody("Rate limit reached", "rate_limit_exceeded"), { "retry-after": "0.3" }), sse([chunk({ content: "ok" }), chunk({}, "stop")], { done: true })],
+      [
+        json(429, errorBody("Rate limit reached", "rate_limit_exceeded"), { "retry-after": "0.3" }),
+        sse([chunk({ content: "ok" }), chunk({}, "stop")], { done: true }),
+      ],
       { retryBaseDelayMs: 1 },
     );
     const started = performance.now();
@@ -447,8 +582,12 @@ describe("OpenAICompatAdapter — errors and abort", () => {
   });
 
   it("500 is retried with backoff, then surfaces as a retryable ProviderError", async () => {
-    const { adapter, server } = await adapterFor([json(500, errorBody("The server had an error", "server_error"))], { maxRetries: 2 });
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({
+    const { adapter, server } = await adapterFor([json(500, errorBody("The server had an error", "server_error"))], {
+      maxRetries: 2,
+    });
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       status: 500,
       retryable: true,
       providerMessage: "The server had an error",
@@ -457,14 +596,20 @@ describe("OpenAICompatAdapter — errors and abort", () => {
   });
 
   it("a retry-after longer than the cap fails at once with retryAfterMs", async () => {
-    const { adapter, server } = await adapterFor([json(429, errorBody("slow down", "rate_limit"), { "retry-after": "120" })]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({ status: 429, retryAfterMs: 120_000 });
+    const { adapter, server } = await adapterFor([
+      json(429, errorBody("slow down", "rate_limit"), { "retry-after": "120" }),
+    ]);
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({ status: 429, retryAfterMs: 120_000 });
     expect(server.received).toHaveLength(1);
   });
 
   it("a malformed stream event is a ProviderError", async () => {
     const { adapter } = await adapterFor([sse([chunk({ content: "a" }), "data: {not json\n\n"], { done: true })]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       name: "ProviderError",
       providerMessage: expect.stringContaining("malformed stream event"),
     });
@@ -472,22 +617,30 @@ describe("OpenAICompatAdapter — errors and abort", () => {
 
   it("an error object inside the stream is a ProviderError with the provider's message", async () => {
     const { adapter } = await adapterFor([sse([{ error: { message: "Upstream overloaded", code: 502 } }])]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       providerMessage: "Upstream overloaded",
       providerCode: "502",
     });
   });
 
   it("a connection dropped mid-stream is a retryable ProviderError (status 0), after the deltas already sent", async () => {
-    const { adapter } = await adapterFor([dropAfter([`data: ${JSON.stringify(chunk({ content: "partial" }))}\n\n`, 'data: {"choi'])]);
+    const { adapter } = await adapterFor([
+      dropAfter([`data: ${JSON.stringify(chunk({ content: "partial" }))}\n\n`, 'data: {"choi']),
+    ]);
     const rec = recorder();
-    const error = await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, rec.notify).catch((e: unknown) => e);
+    const error = await adapter
+      .prompt({ messages: [{ sender: "user", text: "a" }] }, rec.notify)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "ProviderError", status: 0, retryable: true });
     expect(rec.events).toEqual([{ type: "text_delta", data: { text: "partial" } }]);
   });
 
   it("an error thrown by a subscriber while streaming surfaces as is, not as a provider error", async () => {
-    const { adapter, server } = await adapterFor([sse([chunk({ content: "a" }), chunk({ content: "b" }), chunk({}, "stop")], { done: true })]);
+    const { adapter, server } = await adapterFor([
+      sse([chunk({ content: "a" }), chunk({ content: "b" }), chunk({}, "stop")], { done: true }),
+    ]);
     const boom = new RangeError("subscriber broke");
     const error = await adapter
       .prompt({ messages: [{ sender: "user", text: "a" }] }, async () => {
@@ -505,7 +658,9 @@ describe("OpenAICompatAdapter — errors and abort", () => {
     const notifySync = (() => {
       throw sync;
     }) as unknown as Parameters<typeof adapter.prompt>[1];
-    expect(await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, notifySync).catch((e: unknown) => e)).toBe(sync);
+    expect(
+      await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, notifySync).catch((e: unknown) => e),
+    ).toBe(sync);
     // As the event bus answers: one settled promise for every event taken synchronously.
     const settled = Promise.resolve();
     const late = new RangeError("rejected on the third event");
@@ -519,7 +674,9 @@ describe("OpenAICompatAdapter — errors and abort", () => {
   });
 
   it("waits for a subscriber's promise before reading the next event", async () => {
-    const { adapter } = await adapterFor([sse([chunk({ content: "a" }), chunk({ content: "b" }), chunk({}, "stop")], { done: true })]);
+    const { adapter } = await adapterFor([
+      sse([chunk({ content: "a" }), chunk({ content: "b" }), chunk({}, "stop")], { done: true }),
+    ]);
     const log: string[] = [];
     let release: () => void = () => undefined;
     const first = new Promise<void>((resolve) => (release = resolve));
@@ -544,7 +701,12 @@ describe("OpenAICompatAdapter — errors and abort", () => {
       for (const adapter of [a, b, a, b]) {
         const rec = recorder();
         await adapter.prompt({ messages: [{ sender: "user", text: "x" }] }, rec.notify);
-        texts.push(rec.events.filter((e) => e.type === "text_delta").map((e) => (e.data as { text: string }).text).join(""));
+        texts.push(
+          rec.events
+            .filter((e) => e.type === "text_delta")
+            .map((e) => (e.data as { text: string }).text)
+            .join(""),
+        );
       }
       expect(texts).toEqual(["A1", "B1", "A2", "B2"]);
       expect(first.received.map((r) => r.path)).toEqual(["/v1/chat/completions", "/v1/chat/completions"]);
@@ -567,7 +729,8 @@ describe("OpenAICompatAdapter — errors and abort", () => {
       }
     };
     try {
-      for (let i = 0; i < 3; i++) await adapter.prompt({ messages: [{ sender: "user", text: "x" }] }, recorder().notify);
+      for (let i = 0; i < 3; i++)
+        await adapter.prompt({ messages: [{ sender: "user", text: "x" }] }, recorder().notify);
     } finally {
       globalThis.URL = Original;
     }
@@ -579,8 +742,11 @@ describe("OpenAICompatAdapter — errors and abort", () => {
     const servers = await Promise.all([0, 1, 2].map(() => startFakeServer()));
     try {
       // The last handler answers every later request.
-      for (const [i, s] of servers.entries()) s.handlers.push(sse([chunk({ content: `S${i}` }), chunk({}, "stop")], { done: true }));
-      const adapters = servers.map((s, i) => new OpenAICompatAdapter({ model: "test-model", baseURL: `${s.url}/v${i}`, apiKey: "sk-test" }));
+      for (const [i, s] of servers.entries())
+        s.handlers.push(sse([chunk({ content: `S${i}` }), chunk({}, "stop")], { done: true }));
+      const adapters = servers.map(
+        (s, i) => new OpenAICompatAdapter({ model: "test-model", baseURL: `${s.url}/v${i}`, apiKey: "sk-test" }),
+      );
       await fc.assert(
         fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 6 }), async (order) => {
           for (const i of order) {
@@ -599,7 +765,9 @@ describe("OpenAICompatAdapter — errors and abort", () => {
 
   it("a stream that ends cleanly without finish_reason or [DONE] is an error", async () => {
     const { adapter } = await adapterFor([sse([chunk({ content: "partial" })])]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       providerMessage: expect.stringContaining("ended before"),
     });
   });
@@ -646,28 +814,43 @@ describe("OpenAICompatAdapter — errors and abort", () => {
 
   it("an already-aborted signal sends nothing", async () => {
     const { adapter, server } = await adapterFor([hang]);
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify, AbortSignal.abort())).rejects.toBeInstanceOf(AbortError);
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify, AbortSignal.abort()),
+    ).rejects.toBeInstanceOf(AbortError);
     expect(server.received).toHaveLength(0);
   });
 
   it("times out per the timeout option with a ProviderError", async () => {
     const { adapter } = await adapterFor([hang], { timeout: 100 });
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       name: "ProviderError",
       providerMessage: expect.stringContaining("timed out"),
     });
   });
 
   it("a connection reset before any response is retried", async () => {
-    const { adapter, server } = await adapterFor([(_req, res) => void res.socket?.destroy(), sse([chunk({ content: "ok" }), chunk({}, "stop")], { done: true })]);
+    const { adapter, server } = await adapterFor([
+      (_req, res) => void res.socket?.destroy(),
+      sse([chunk({ content: "ok" }), chunk({}, "stop")], { done: true }),
+    ]);
     const result = await adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify);
     expect(result.messages[0]!.text).toBe("ok");
     expect(server.received).toHaveLength(2);
   });
 
   it("an unreachable server is a network ProviderError after retries", async () => {
-    const adapter = new OpenAICompatAdapter({ provider: "ollama", model: "m", baseURL: "http://127.0.0.1:9/v1", retryBaseDelayMs: 1, maxRetries: 1 });
-    await expect(adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify)).rejects.toMatchObject({
+    const adapter = new OpenAICompatAdapter({
+      provider: "ollama",
+      model: "m",
+      baseURL: "http://127.0.0.1:9/v1",
+      retryBaseDelayMs: 1,
+      maxRetries: 1,
+    });
+    await expect(
+      adapter.prompt({ messages: [{ sender: "user", text: "a" }] }, recorder().notify),
+    ).rejects.toMatchObject({
       provider: "ollama",
       status: 0,
       retryable: true,
@@ -686,12 +869,23 @@ describe("OpenAICompatAdapter — incremental request body", () => {
     expect(adapter.buildBody(request)).toBe(fresh().buildBody(request));
     history.push(
       { sender: "agent", text: "", tool_calls: [{ tool_name: "t", input_args: { a: 1 }, id: "c1" }] },
-      { sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "c1", result: { status: "success", data: 2 } }] },
+      {
+        sender: "user",
+        text: "",
+        tool_results: [{ tool_name: "t", call_id: "c1", result: { status: "success", data: 2 } }],
+      },
       { sender: "agent", text: "done" },
     );
     expect(adapter.buildBody(request)).toBe(fresh().buildBody(request));
     // Appended messages that must merge with the last one take the full path.
-    history.push({ sender: "user", text: "two" }, { sender: "user", text: "three", content: [{ type: "image", source: { type: "url", media_type: "image/png", url: "https://x/i.png" } }] });
+    history.push(
+      { sender: "user", text: "two" },
+      {
+        sender: "user",
+        text: "three",
+        content: [{ type: "image", source: { type: "url", media_type: "image/png", url: "https://x/i.png" } }],
+      },
+    );
     const merged = adapter.buildBody(request);
     expect(merged).toBe(fresh().buildBody(request));
     expect(JSON.parse(merged).messages.at(-1).content).toEqual([
@@ -705,7 +899,10 @@ describe("OpenAICompatAdapter — incremental request body", () => {
 
   it("a different array, or a replaced message, is rebuilt", () => {
     const adapter = fresh();
-    const a: Message[] = [{ sender: "user", text: "a" }, { sender: "agent", text: "b" }];
+    const a: Message[] = [
+      { sender: "user", text: "a" },
+      { sender: "agent", text: "b" },
+    ];
     adapter.buildBody({ messages: a });
     const b: Message[] = [{ sender: "user", text: "x" }];
     expect(adapter.buildBody({ messages: b })).toBe(fresh().buildBody({ messages: b }));

@@ -1,13 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AbortError, ConfigurationError, ProviderError, type Message, type PromptRequest, type SubscriberEvent, type Tool } from "glove-core";
+import {
+  AbortError,
+  ConfigurationError,
+  ProviderError,
+  type Message,
+  type PromptRequest,
+  type SubscriberEvent,
+  type Tool,
+} from "glove-core";
 import { createRelayModel, RELAY_FORWARDED_EVENTS, type RelayRequestBody } from "glove-core/models/relay";
 
 /** An SSE frame as the relay writes it. */
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 const RESULT = {
-  messages: [{ sender: "agent", text: "Héllo 👋 world", tool_calls: [{ tool_name: "look", input_args: { q: "x" }, id: "c1" }] }],
+  messages: [
+    { sender: "agent", text: "Héllo 👋 world", tool_calls: [{ tool_name: "look", input_args: { q: "x" }, id: "c1" }] },
+  ],
   tokens_in: 12,
   tokens_out: 7,
 };
@@ -18,7 +28,13 @@ const STREAM =
   frame("text_delta", { text: "👋 world" }) +
   frame("future_event", { anything: true }) +
   frame("tool_use", { id: "c1", name: "look", input: { q: "x" } }) +
-  frame("model_response_complete", { text: "Héllo 👋 world", tool_calls: RESULT.messages[0]!.tool_calls, stop_reason: "tool_use", tokens_in: 12, tokens_out: 7 }) +
+  frame("model_response_complete", {
+    text: "Héllo 👋 world",
+    tool_calls: RESULT.messages[0]!.tool_calls,
+    stop_reason: "tool_use",
+    tokens_in: 12,
+    tokens_out: 7,
+  }) +
   frame("result", RESULT);
 
 const EXPECTED_EVENTS = [
@@ -71,7 +87,10 @@ const sse = (chunks: Uint8Array[] | string, init: ResponseInit = {}) =>
     ...init,
   });
 
-const request = (messages: Message[] = [{ sender: "user", text: "hi" }], extra: Partial<PromptRequest> = {}): PromptRequest => ({
+const request = (
+  messages: Message[] = [{ sender: "user", text: "hi" }],
+  extra: Partial<PromptRequest> = {},
+): PromptRequest => ({
   messages,
   ...extra,
 });
@@ -79,7 +98,11 @@ const request = (messages: Message[] = [{ sender: "user", text: "hi" }], extra: 
 async function run(fetchImpl: typeof fetch, req = request(), signal?: AbortSignal) {
   const events: SubscriberEvent[] = [];
   const model = createRelayModel({ endpoint: "http://relay.test/api/model", fetch: fetchImpl });
-  const result = await model.prompt(req, async (type, data) => void events.push({ type, ...data } as SubscriberEvent), signal);
+  const result = await model.prompt(
+    req,
+    async (type, data) => void events.push({ type, ...data } as SubscriberEvent),
+    signal,
+  );
   return { result, events };
 }
 
@@ -132,7 +155,10 @@ describe("createRelayModel: the request", () => {
         description: "Weather for a city.",
         parameters: {
           type: "object",
-          properties: { city: { type: "string" }, days: { type: "integer", minimum: expect.any(Number), maximum: expect.any(Number) } },
+          properties: {
+            city: { type: "string" },
+            days: { type: "integer", minimum: expect.any(Number), maximum: expect.any(Number) },
+          },
           required: ["city"],
         },
       },
@@ -155,7 +181,13 @@ describe("createRelayModel: the request", () => {
           {
             tool_name: "look",
             call_id: "c1",
-            result: { status: "success", data: { rows: 3 }, renderData: { secret: "ui-only" }, generateSummaryArgs: { big: "x" }, summary: "3 rows" },
+            result: {
+              status: "success",
+              data: { rows: 3 },
+              renderData: { secret: "ui-only" },
+              generateSummaryArgs: { big: "x" },
+              summary: "3 rows",
+            },
           },
         ],
       },
@@ -165,7 +197,11 @@ describe("createRelayModel: the request", () => {
     expect(sent).toEqual([
       { sender: "user", text: "expanded" },
       { sender: "agent", text: "", tool_calls: [{ tool_name: "look", input_args: { q: 1 }, id: "c1" }] },
-      { sender: "user", text: "", tool_results: [{ tool_name: "look", call_id: "c1", result: { status: "success", data: { rows: 3 } } }] },
+      {
+        sender: "user",
+        text: "",
+        tool_results: [{ tool_name: "look", call_id: "c1", result: { status: "success", data: { rows: 3 } } }],
+      },
     ]);
     expect(JSON.stringify(calls[0]!.body)).not.toContain("ui-only");
   });
@@ -185,9 +221,20 @@ describe("createRelayModel: the request", () => {
         reasoning_blocks: blocks,
         provider: "gemini",
         provider_extras: { reasoning_details: [{ type: "reasoning.encrypted", data: "x" }] },
-        tool_calls: [{ tool_name: "look", input_args: {}, id: "c1", provider_extras: { extra_content: { google: { thought_signature: "sig" } } } }],
+        tool_calls: [
+          {
+            tool_name: "look",
+            input_args: {},
+            id: "c1",
+            provider_extras: { extra_content: { google: { thought_signature: "sig" } } },
+          },
+        ],
       },
-      { sender: "user", text: "", tool_results: [{ tool_name: "look", call_id: "c1", result: { status: "success", data: 1 } }] },
+      {
+        sender: "user",
+        text: "",
+        tool_results: [{ tool_name: "look", call_id: "c1", result: { status: "success", data: 1 } }],
+      },
       { sender: "agent", text: "I can't help with that.", is_refusal: true, provider: "openai" },
     ];
     await run(fetch, request(messages));
@@ -196,7 +243,11 @@ describe("createRelayModel: the request", () => {
 
   it("sends a structured-output request as `output`, and by default reports no native mode so Glove also instructs the model", async () => {
     const { fetch, calls } = stubFetch(() => sse(frame("result", RESULT)));
-    const output = { name: "event", description: "An event.", schema: { type: "object", properties: { a: { type: "string" } } } };
+    const output = {
+      name: "event",
+      description: "An event.",
+      schema: { type: "object", properties: { a: { type: "string" } } },
+    };
     await run(fetch, request(undefined, { output }));
     expect(calls[0]!.body.output).toEqual(output);
     expect(createRelayModel({ endpoint: "/x" }).supportsStructuredOutput).toBe(false);
@@ -205,7 +256,9 @@ describe("createRelayModel: the request", () => {
 
   it("refuses to be created without an endpoint or with a bad maxTokens", () => {
     expect(ConfigurationError.isInstance(captureSync(() => createRelayModel({ endpoint: "" })))).toBe(true);
-    expect(ConfigurationError.isInstance(captureSync(() => createRelayModel({ endpoint: "/x", maxTokens: 0 })))).toBe(true);
+    expect(ConfigurationError.isInstance(captureSync(() => createRelayModel({ endpoint: "/x", maxTokens: 0 })))).toBe(
+      true,
+    );
     expect(createRelayModel({ endpoint: "/x", model: "m" }).name).toBe("relay:m");
   });
 });
@@ -244,8 +297,17 @@ describe("createRelayModel: reading the stream", () => {
   });
 
   it("only replays adapter events, never runtime ones a relay might send", async () => {
-    expect([...RELAY_FORWARDED_EVENTS]).toEqual(["text_delta", "tool_use", "model_response", "model_response_complete", "token_consumption", "model_refusal", "model_retry"]);
-    const stream = frame("tool_use_result", { tool_name: "x", result: { status: "success", data: 1 } }) + frame("result", RESULT);
+    expect([...RELAY_FORWARDED_EVENTS]).toEqual([
+      "text_delta",
+      "tool_use",
+      "model_response",
+      "model_response_complete",
+      "token_consumption",
+      "model_refusal",
+      "model_retry",
+    ]);
+    const stream =
+      frame("tool_use_result", { tool_name: "x", result: { status: "success", data: 1 } }) + frame("result", RESULT);
     const { fetch } = stubFetch(() => sse(stream));
     const { events } = await run(fetch);
     expect(events).toEqual([]);
@@ -261,7 +323,9 @@ describe("createRelayModel: reading the stream", () => {
       reasoning_blocks: [{ type: "thinking", text: "t", signature: "s", provider: "anthropic" }],
       tool_calls: [{ tool_name: "f", input_args: {}, id: "c", provider_extras: { x: 1 } }],
     };
-    const stream = frame("model_refusal", { text: "I can't." }) + frame("result", { messages: [message], tokens_in: 1, tokens_out: 2 });
+    const stream =
+      frame("model_refusal", { text: "I can't." }) +
+      frame("result", { messages: [message], tokens_in: 1, tokens_out: 2 });
     const { result, events } = await run(stubFetch(() => sse(stream)).fetch);
     expect(events).toEqual([{ type: "model_refusal", text: "I can't." }]);
     expect(result.messages).toEqual([message]);
@@ -271,7 +335,9 @@ describe("createRelayModel: reading the stream", () => {
     const retry = { provider: "openai", attempt: 1, delay_ms: 0, status: 503, code: "server_error", reason: "busy" };
     const { events } = await run(stubFetch(() => sse(frame("model_retry", retry) + frame("result", RESULT))).fetch);
     expect(events).toEqual([{ type: "model_retry", ...retry }]);
-    const bad = (await failure(run(stubFetch(() => sse(frame("model_retry", { ...retry, attempt: "1" }) + frame("result", RESULT))).fetch))) as ProviderError;
+    const bad = (await failure(
+      run(stubFetch(() => sse(frame("model_retry", { ...retry, attempt: "1" }) + frame("result", RESULT))).fetch),
+    )) as ProviderError;
     expect(bad.providerMessage).toContain('malformed "model_retry" event');
   });
 
@@ -286,23 +352,37 @@ describe("createRelayModel: reading the stream", () => {
       { tool_calls: [{ tool_name: "f", provider_extras: "x" }] },
     ];
     for (const fields of bad) {
-      const stream = frame("result", { messages: [{ sender: "agent", text: "", ...fields }], tokens_in: 1, tokens_out: 1 });
+      const stream = frame("result", {
+        messages: [{ sender: "agent", text: "", ...fields }],
+        tokens_in: 1,
+        tokens_out: 1,
+      });
       const e = (await failure(run(stubFetch(() => sse(stream)).fetch))) as ProviderError;
       expect(ProviderError.isInstance(e), JSON.stringify(fields)).toBe(true);
       expect(e.providerMessage).toContain("malformed result");
     }
-    const refusal = (await failure(run(stubFetch(() => sse(frame("model_refusal", { text: 3 }) + frame("result", RESULT))).fetch))) as ProviderError;
+    const refusal = (await failure(
+      run(stubFetch(() => sse(frame("model_refusal", { text: 3 }) + frame("result", RESULT))).fetch),
+    )) as ProviderError;
     expect(refusal.providerMessage).toContain('malformed "model_refusal" event');
   });
 
   it("turns an error event into a ProviderError with the upstream status, code and message", async () => {
     const stream =
       frame("text_delta", { text: "partial" }) +
-      frame("error", { code: "GLOVE_PROVIDER", message: "openai returned HTTP 500: overloaded", status: 500, retryable: true, providerCode: "server_error" });
+      frame("error", {
+        code: "GLOVE_PROVIDER",
+        message: "openai returned HTTP 500: overloaded",
+        status: 500,
+        retryable: true,
+        providerCode: "server_error",
+      });
     const { fetch } = stubFetch(() => sse(stream));
     const events: SubscriberEvent[] = [];
     const model = createRelayModel({ endpoint: "http://relay.test", fetch });
-    const error = await failure(model.prompt(request(), async (type, data) => void events.push({ type, ...data } as SubscriberEvent)));
+    const error = await failure(
+      model.prompt(request(), async (type, data) => void events.push({ type, ...data } as SubscriberEvent)),
+    );
     expect(ProviderError.isInstance(error)).toBe(true);
     const e = error as ProviderError;
     expect([e.provider, e.status, e.retryable, e.providerCode]).toEqual(["relay", 500, true, "server_error"]);
@@ -313,14 +393,25 @@ describe("createRelayModel: reading the stream", () => {
   it("reports an error event without an upstream status as 502 with the relay's code", async () => {
     const { fetch } = stubFetch(() => sse(frame("error", { code: "GLOVE_INTERNAL", message: "failed; logged" })));
     const e = (await failure(run(fetch))) as ProviderError;
-    expect([e.status, e.retryable, e.providerCode, e.providerMessage]).toEqual([502, false, "GLOVE_INTERNAL", "failed; logged"]);
+    expect([e.status, e.retryable, e.providerCode, e.providerMessage]).toEqual([
+      502,
+      false,
+      "GLOVE_INTERNAL",
+      "failed; logged",
+    ]);
   });
 
   it("fails clearly on HTTP errors, with the relay's issues and retry-after", async () => {
     const { fetch } = stubFetch(
       () =>
         new Response(
-          JSON.stringify({ error: { code: "GLOVE_BAD_REQUEST", message: "invalid body", issues: [{ path: "messages.0.text", message: "Expected string" }] } }),
+          JSON.stringify({
+            error: {
+              code: "GLOVE_BAD_REQUEST",
+              message: "invalid body",
+              issues: [{ path: "messages.0.text", message: "Expected string" }],
+            },
+          }),
           { status: 400, headers: { "content-type": "application/json" } },
         ),
     );
@@ -330,7 +421,11 @@ describe("createRelayModel: reading the stream", () => {
     expect(e.providerMessage).toBe("invalid body (messages.0.text: Expected string)");
 
     const limited = stubFetch(
-      () => new Response(JSON.stringify({ error: { code: "GLOVE_RATE_LIMITED", message: "slow down" } }), { status: 429, headers: { "retry-after": "7" } }),
+      () =>
+        new Response(JSON.stringify({ error: { code: "GLOVE_RATE_LIMITED", message: "slow down" } }), {
+          status: 429,
+          headers: { "retry-after": "7" },
+        }),
     );
     const r = (await failure(run(limited.fetch))) as ProviderError;
     expect([r.status, r.retryable, r.retryAfterMs, r.providerMessage]).toEqual([429, true, 7000, "slow down"]);
@@ -338,7 +433,9 @@ describe("createRelayModel: reading the stream", () => {
   });
 
   it("refuses a 200 that is not an event stream (a wrong endpoint URL)", async () => {
-    const { fetch } = stubFetch(() => new Response("<html></html>", { status: 200, headers: { "content-type": "text/html" } }));
+    const { fetch } = stubFetch(
+      () => new Response("<html></html>", { status: 200, headers: { "content-type": "text/html" } }),
+    );
     const e = (await failure(run(fetch))) as ProviderError;
     expect(ProviderError.isInstance(e)).toBe(true);
     expect(e.providerMessage).toContain("not an event stream");
@@ -350,12 +447,26 @@ describe("createRelayModel: reading the stream", () => {
     expect(ended.providerMessage).toContain("ended before its result");
 
     const cut = (await failure(
-      run(stubFetch(() => new Response(bodyOf([new TextEncoder().encode(frame("text_delta", { text: "a" }))], { error: new TypeError("terminated") }), { headers: { "content-type": "text/event-stream" } })).fetch),
+      run(
+        stubFetch(
+          () =>
+            new Response(
+              bodyOf([new TextEncoder().encode(frame("text_delta", { text: "a" }))], {
+                error: new TypeError("terminated"),
+              }),
+              { headers: { "content-type": "text/event-stream" } },
+            ),
+        ).fetch,
+      ),
     )) as ProviderError;
     expect([cut.status, cut.retryable]).toEqual([0, true]);
     expect(cut.providerMessage).toContain("lost mid-stream");
 
-    for (const bad of [frame("result", { messages: "nope", tokens_in: 1, tokens_out: 1 }), "event: text_delta\ndata: {not json\n\n", frame("tool_use", { id: 1 })]) {
+    for (const bad of [
+      frame("result", { messages: "nope", tokens_in: 1, tokens_out: 1 }),
+      "event: text_delta\ndata: {not json\n\n",
+      frame("tool_use", { id: 1 }),
+    ]) {
       const e = (await failure(run(stubFetch(() => sse(bad)).fetch))) as ProviderError;
       expect(ProviderError.isInstance(e)).toBe(true);
       expect(e.retryable).toBe(false);

@@ -57,7 +57,13 @@ function setIn(value: unknown, path: Path, replacement: Replacement): unknown {
   }
   const copy = { ...(value as Record<string, unknown>) };
   if (rest.length === 0 && replacement === DELETE) delete copy[key as string];
-  else Object.defineProperty(copy, key as string, { value: setIn(copy[key as string], rest, replacement), enumerable: true, writable: true, configurable: true });
+  else
+    Object.defineProperty(copy, key as string, {
+      value: setIn(copy[key as string], rest, replacement),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return copy;
 }
 
@@ -65,7 +71,11 @@ function mutate(entries: Entry[], path: Path, replacement: Replacement): Entry[]
   const [i, ...rest] = path as [number, ...Path];
   const out = entries.slice();
   if (rest.length === 0 && replacement === DELETE) out.splice(i, 1);
-  else out[i] = { name: entries[i]!.name, data: rest.length === 0 ? replacement : setIn(entries[i]!.data, rest, replacement) };
+  else
+    out[i] = {
+      name: entries[i]!.name,
+      data: rest.length === 0 ? replacement : setIn(entries[i]!.data, rest, replacement),
+    };
   return out;
 }
 
@@ -134,13 +144,17 @@ async function promptChecked(adapter: ModelAdapter): Promise<"ok" | "provider-er
     timer = setTimeout(() => reject(new Error("the adapter hung")), PROMPT_WAIT_MS);
   });
   try {
-    const result = await Promise.race([adapter.prompt({ messages: [{ sender: "user", text: "Weather in Oslo?" }] }, rec.notify), hung]);
+    const result = await Promise.race([
+      adapter.prompt({ messages: [{ sender: "user", text: "Weather in Oslo?" }] }, rec.notify),
+      hung,
+    ]);
     checkResult(result);
     checkEvents(rec.events);
     return "ok";
   } catch (error) {
     if (error instanceof Error && error.message === "the adapter hung") throw error;
-    if (!ProviderError.isInstance(error)) throw new Error(`expected a ProviderError, got ${String(error)}`, { cause: error });
+    if (!ProviderError.isInstance(error))
+      throw new Error(`expected a ProviderError, got ${String(error)}`, { cause: error });
     expect(error.providerCode, error.message).not.toBe(UNREADABLE_RESPONSE_CODE);
     expect(error.provider).toBeTruthy();
     expect(error.message).toContain(error.provider);
@@ -176,7 +190,12 @@ beforeAll(async () => {
       case "eventstream":
         res.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
         for (const e of entries) {
-          res.write(encodeEventStreamMessage({ ":event-type": e.name, ":content-type": "application/json", ":message-type": "event" }, JSON.stringify(e.data)));
+          res.write(
+            encodeEventStreamMessage(
+              { ":event-type": e.name, ":content-type": "application/json", ":message-type": "event" },
+              JSON.stringify(e.data),
+            ),
+          );
         }
         res.end();
         return;
@@ -195,7 +214,12 @@ afterAll(async () => {
 const common = { maxRetries: 0, timeout: PROMPT_WAIT_MS / 2 } as const;
 
 /** Runs the property for one family; also checks the unmodified answer is read as a valid result. */
-async function fuzz(encoding: Encoding, base: Entry[], adapter: () => ModelAdapter, numRuns = Number(process.env.GLOVE_FUZZ_RUNS ?? 150)): Promise<void> {
+async function fuzz(
+  encoding: Encoding,
+  base: Entry[],
+  adapter: () => ModelAdapter,
+  numRuns = Number(process.env.GLOVE_FUZZ_RUNS ?? 150),
+): Promise<void> {
   current = { entries: base, encoding };
   expect(await promptChecked(adapter())).toBe("ok");
   const a = adapter();
@@ -220,10 +244,16 @@ const openAIStream: Entry[] = [
   { tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] },
   { tool_calls: [{ index: 1, id: "call_b", function: { name: "search", arguments: '{"q":"rain"}' } }] },
 ]
-  .map((delta): Entry => ({ name: "chunk", data: { id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: null }] } }))
+  .map((delta): Entry => ({
+    name: "chunk",
+    data: { id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: null }] },
+  }))
   .concat([
     { name: "chunk", data: { id: "c1", choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] } },
-    { name: "chunk", data: { id: "c1", choices: [], usage: { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 } } },
+    {
+      name: "chunk",
+      data: { id: "c1", choices: [], usage: { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 } },
+    },
     { name: "raw", data: "[DONE]" },
   ]);
 
@@ -254,7 +284,16 @@ const openAIJson: Entry[] = [
 ];
 
 const anthropicStream: Entry[] = [
-  { type: "message_start", message: { id: "m1", type: "message", role: "assistant", content: [], usage: { input_tokens: 25, output_tokens: 1, cache_creation_input_tokens: 3, cache_read_input_tokens: 4 } } },
+  {
+    type: "message_start",
+    message: {
+      id: "m1",
+      type: "message",
+      role: "assistant",
+      content: [],
+      usage: { input_tokens: 25, output_tokens: 1, cache_creation_input_tokens: 3, cache_read_input_tokens: 4 },
+    },
+  },
   { type: "ping" },
   { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "" } },
   { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Think." } },
@@ -263,7 +302,11 @@ const anthropicStream: Entry[] = [
   { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
   { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Let me check." } },
   { type: "content_block_stop", index: 1 },
-  { type: "content_block_start", index: 2, content_block: { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} } },
+  {
+    type: "content_block_start",
+    index: 2,
+    content_block: { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} },
+  },
   { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: '{"city":' } },
   { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: '"Oslo"}' } },
   { type: "content_block_stop", index: 2 },
@@ -294,12 +337,21 @@ const bedrockStream: Entry[] = [
   { name: "contentBlockDelta", data: { contentBlockIndex: 0, delta: { reasoningContent: { text: "Think." } } } },
   { name: "contentBlockDelta", data: { contentBlockIndex: 1, delta: { text: "Let me check." } } },
   { name: "contentBlockStop", data: { contentBlockIndex: 1 } },
-  { name: "contentBlockStart", data: { contentBlockIndex: 2, start: { toolUse: { toolUseId: "tu_1", name: "get_weather" } } } },
+  {
+    name: "contentBlockStart",
+    data: { contentBlockIndex: 2, start: { toolUse: { toolUseId: "tu_1", name: "get_weather" } } },
+  },
   { name: "contentBlockDelta", data: { contentBlockIndex: 2, delta: { toolUse: { input: '{"city":' } } } },
   { name: "contentBlockDelta", data: { contentBlockIndex: 2, delta: { toolUse: { input: '"Oslo"}' } } } },
   { name: "contentBlockStop", data: { contentBlockIndex: 2 } },
   { name: "messageStop", data: { stopReason: "tool_use" } },
-  { name: "metadata", data: { usage: { inputTokens: 30, outputTokens: 12, cacheReadInputTokens: 2, totalTokens: 44 }, metrics: { latencyMs: 100 } } },
+  {
+    name: "metadata",
+    data: {
+      usage: { inputTokens: 30, outputTokens: 12, cacheReadInputTokens: 2, totalTokens: 44 },
+      metrics: { latencyMs: 100 },
+    },
+  },
 ];
 
 const bedrockJson: Entry[] = [
@@ -325,8 +377,10 @@ const bedrockJson: Entry[] = [
 const credentials = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "secret" };
 const openai = (stream: boolean) => () =>
   new OpenAICompatAdapter({ model: "m", baseURL: `${server.url}/v1`, apiKey: "k", stream, reasoning: true, ...common });
-const anthropic = (stream: boolean) => () => new AnthropicAdapter({ model: "m", baseURL: server.url, apiKey: "k", stream, ...common });
-const bedrock = (stream: boolean) => () => new BedrockAdapter({ model: "m", region: "us-east-1", baseURL: server.url, credentials, stream, ...common });
+const anthropic = (stream: boolean) => () =>
+  new AnthropicAdapter({ model: "m", baseURL: server.url, apiKey: "k", stream, ...common });
+const bedrock = (stream: boolean) => () =>
+  new BedrockAdapter({ model: "m", region: "us-east-1", baseURL: server.url, credentials, stream, ...common });
 
 describe("adapters given provider answers of any shape: a valid result or a ProviderError, never a TypeError (fast-check)", () => {
   it("OpenAI-compatible, streamed", () => fuzz("sse", openAIStream, openai(true)), SLOW_WORK_MS);
@@ -339,7 +393,11 @@ describe("adapters given provider answers of any shape: a valid result or a Prov
 
 // ── Specific shapes: the error names the provider and the field, or the answer is used ───────
 
-async function outcome(encoding: Encoding, entries: Entry[], adapter: ModelAdapter): Promise<{ result?: ModelPromptResult; error?: ProviderError }> {
+async function outcome(
+  encoding: Encoding,
+  entries: Entry[],
+  adapter: ModelAdapter,
+): Promise<{ result?: ModelPromptResult; error?: ProviderError }> {
   current = { entries, encoding };
   try {
     return { result: await adapter.prompt({ messages: [{ sender: "user", text: "q" }] }, recorder().notify) };
@@ -357,42 +415,103 @@ function headline(error: ProviderError | undefined): string | undefined {
   return `${error.provider}: ${error.providerMessage}`;
 }
 
-const chunkOf = (delta: unknown, finish: string | null = null): Entry => ({ name: "chunk", data: { choices: [{ index: 0, delta, finish_reason: finish }] } });
+const chunkOf = (delta: unknown, finish: string | null = null): Entry => ({
+  name: "chunk",
+  data: { choices: [{ index: 0, delta, finish_reason: finish }] },
+});
 const DONE: Entry = { name: "raw", data: "[DONE]" };
 
 describe("provider answers of the wrong shape", () => {
-  it("OpenAI: arguments streamed as an object are used as the parsed input, never as \"[object Object]\"", async () => {
+  it('OpenAI: arguments streamed as an object are used as the parsed input, never as "[object Object]"', async () => {
     const { result } = await outcome(
       "sse",
-      [chunkOf({ tool_calls: [{ index: 0, id: "call_1", function: { name: "get_weather", arguments: { city: "Oslo" } } }] }, "tool_calls"), DONE],
+      [
+        chunkOf(
+          { tool_calls: [{ index: 0, id: "call_1", function: { name: "get_weather", arguments: { city: "Oslo" } } }] },
+          "tool_calls",
+        ),
+        DONE,
+      ],
       openai(true)(),
     );
-    expect(result?.messages[0]!.tool_calls).toEqual([{ tool_name: "get_weather", input_args: { city: "Oslo" }, id: "call_1" }]);
+    expect(result?.messages[0]!.tool_calls).toEqual([
+      { tool_name: "get_weather", input_args: { city: "Oslo" }, id: "call_1" },
+    ]);
     const whole = await outcome(
       "json",
-      [{ name: "body", data: { choices: [{ message: { content: null, tool_calls: [{ id: "c", function: { name: "f", arguments: { a: [1] } } }] } }] } }],
+      [
+        {
+          name: "body",
+          data: {
+            choices: [
+              { message: { content: null, tool_calls: [{ id: "c", function: { name: "f", arguments: { a: [1] } } }] } },
+            ],
+          },
+        },
+      ],
       openai(false)(),
     );
     expect(whole.result?.messages[0]!.tool_calls).toEqual([{ tool_name: "f", input_args: { a: [1] }, id: "c" }]);
   });
 
   it("OpenAI: arguments of another type name the field", async () => {
-    const { error } = await outcome("sse", [chunkOf({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: 12 } }] }), DONE], openai(true)());
-    expect(headline(error)).toBe("openai: chunk.choices[0].delta.tool_calls[0].function.arguments is a number, expected a string (or an arguments object)");
+    const { error } = await outcome(
+      "sse",
+      [chunkOf({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: 12 } }] }), DONE],
+      openai(true)(),
+    );
+    expect(headline(error)).toBe(
+      "openai: chunk.choices[0].delta.tool_calls[0].function.arguments is a number, expected a string (or an arguments object)",
+    );
     expect(error).toMatchObject({ provider: "openai", retryable: false, status: 200 });
   });
 
   it("OpenAI: `data: null`, choices that are not an array, a null body, a non-string tool-call id", async () => {
     const cases: Array<[Encoding, Entry[], boolean, string]> = [
       ["sse", [{ name: "chunk", data: null }, DONE], true, "openai: chunk is null, expected an object"],
-      ["sse", [{ name: "chunk", data: { choices: { 0: { delta: { content: "a" } } } } }, DONE], true, "openai: chunk.choices is an object, expected an array"],
-      ["sse", [chunkOf({ content: 5 }), DONE], true, "openai: chunk.choices[0].delta.content is a number, expected a string or an array of content parts"],
-      ["sse", [chunkOf({ tool_calls: [{ index: 0, id: 7, function: { name: "f", arguments: "{}" } }] }), DONE], true, "openai: chunk.choices[0].delta.tool_calls[0].id is a number, expected a string"],
-      ["sse", [chunkOf({ tool_calls: [{ index: -1, function: { name: "f" } }] }), DONE], true, "openai: chunk.choices[0].delta.tool_calls[0].index is a number, expected a non-negative integer"],
+      [
+        "sse",
+        [{ name: "chunk", data: { choices: { 0: { delta: { content: "a" } } } } }, DONE],
+        true,
+        "openai: chunk.choices is an object, expected an array",
+      ],
+      [
+        "sse",
+        [chunkOf({ content: 5 }), DONE],
+        true,
+        "openai: chunk.choices[0].delta.content is a number, expected a string or an array of content parts",
+      ],
+      [
+        "sse",
+        [chunkOf({ tool_calls: [{ index: 0, id: 7, function: { name: "f", arguments: "{}" } }] }), DONE],
+        true,
+        "openai: chunk.choices[0].delta.tool_calls[0].id is a number, expected a string",
+      ],
+      [
+        "sse",
+        [chunkOf({ tool_calls: [{ index: -1, function: { name: "f" } }] }), DONE],
+        true,
+        "openai: chunk.choices[0].delta.tool_calls[0].index is a number, expected a non-negative integer",
+      ],
       ["json", [{ name: "body", data: null }], false, "openai: response is null, expected an object"],
-      ["json", [{ name: "body", data: { choices: "none" } }], false, "openai: response.choices is a string, expected an array"],
-      ["json", [{ name: "body", data: { choices: [] } }], false, "openai: response.choices is empty: the answer holds no message"],
-      ["json", [{ name: "body", data: { choices: [{ message: { tool_calls: [{ function: { name: ["f"] } }] } }] } }], false, "openai: response.choices[0].message.tool_calls[0].function.name is an array, expected a string"],
+      [
+        "json",
+        [{ name: "body", data: { choices: "none" } }],
+        false,
+        "openai: response.choices is a string, expected an array",
+      ],
+      [
+        "json",
+        [{ name: "body", data: { choices: [] } }],
+        false,
+        "openai: response.choices is empty: the answer holds no message",
+      ],
+      [
+        "json",
+        [{ name: "body", data: { choices: [{ message: { tool_calls: [{ function: { name: ["f"] } }] } }] } }],
+        false,
+        "openai: response.choices[0].message.tool_calls[0].function.name is an array, expected a string",
+      ],
     ];
     for (const [encoding, entries, stream, message] of cases) {
       const { error } = await outcome(encoding, entries, openai(stream)());
@@ -401,35 +520,86 @@ describe("provider answers of the wrong shape", () => {
   });
 
   it("OpenAI: token counts that are not non-negative integers are estimated instead", async () => {
-    for (const usage of [{ prompt_tokens: "12", completion_tokens: null }, { prompt_tokens: -3, completion_tokens: 1.5 }, { prompt_tokens: 1e300, completion_tokens: {} }]) {
-      const { result } = await outcome("sse", [chunkOf({ content: "hello" }, "stop"), { name: "chunk", data: { choices: [], usage } }, DONE], openai(true)());
+    for (const usage of [
+      { prompt_tokens: "12", completion_tokens: null },
+      { prompt_tokens: -3, completion_tokens: 1.5 },
+      { prompt_tokens: 1e300, completion_tokens: {} },
+    ]) {
+      const { result } = await outcome(
+        "sse",
+        [chunkOf({ content: "hello" }, "stop"), { name: "chunk", data: { choices: [], usage } }, DONE],
+        openai(true)(),
+      );
       expect(Number.isSafeInteger(result!.tokens_in) && result!.tokens_in > 0).toBe(true);
       expect(result!.tokens_out).toBe(2); // "hello": 5 characters, estimated at 4 a token
     }
   });
 
   it("Anthropic: malformed blocks and events name the field; unknown block types are skipped", async () => {
-    const start = (block: unknown): Entry => ({ name: "content_block_start", data: { type: "content_block_start", index: 0, content_block: block } });
+    const start = (block: unknown): Entry => ({
+      name: "content_block_start",
+      data: { type: "content_block_start", index: 0, content_block: block },
+    });
     const stop: Entry[] = [
       { name: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
       { name: "message_stop", data: { type: "message_stop" } },
     ];
     const cases: Array<[Entry[], string]> = [
       [[start("text"), ...stop], "anthropic: content_block_start.content_block is a string, expected an object"],
-      [[start({ type: "tool_use", id: 1, name: "f" }), ...stop], "anthropic: content_block_start.content_block.id is a number, expected a string"],
-      [[start({ type: "tool_use", id: "t", name: "f", input: [1] }), ...stop], "anthropic: content_block_start.content_block.input is an array, expected an object"],
-      [[start({ type: 3 }), ...stop], "anthropic: content_block_start.content_block.type is a number, expected a string"],
-      [[{ name: "content_block_delta", data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: { a: 1 } } } }, ...stop], "anthropic: content_block_delta.delta.text is an object, expected a string"],
-      [[{ name: "content_block_delta", data: { type: "content_block_delta", index: 0 } }, ...stop], "anthropic: content_block_delta.delta is absent, expected an object"],
-      [[{ name: "message_start", data: null }, ...stop], "anthropic: the message_start event is null, expected an object"],
+      [
+        [start({ type: "tool_use", id: 1, name: "f" }), ...stop],
+        "anthropic: content_block_start.content_block.id is a number, expected a string",
+      ],
+      [
+        [start({ type: "tool_use", id: "t", name: "f", input: [1] }), ...stop],
+        "anthropic: content_block_start.content_block.input is an array, expected an object",
+      ],
+      [
+        [start({ type: 3 }), ...stop],
+        "anthropic: content_block_start.content_block.type is a number, expected a string",
+      ],
+      [
+        [
+          {
+            name: "content_block_delta",
+            data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: { a: 1 } } },
+          },
+          ...stop,
+        ],
+        "anthropic: content_block_delta.delta.text is an object, expected a string",
+      ],
+      [
+        [{ name: "content_block_delta", data: { type: "content_block_delta", index: 0 } }, ...stop],
+        "anthropic: content_block_delta.delta is absent, expected an object",
+      ],
+      [
+        [{ name: "message_start", data: null }, ...stop],
+        "anthropic: the message_start event is null, expected an object",
+      ],
     ];
     for (const [entries, message] of cases) {
       const { error } = await outcome("anthropic-sse", entries, anthropic(true)());
       expect(headline(error), message).toBe(message);
     }
-    const { result } = await outcome("anthropic-sse", [start({ type: "server_tool_use", id: "s", name: "web_search", input: {} }), ...stop], anthropic(true)());
+    const { result } = await outcome(
+      "anthropic-sse",
+      [start({ type: "server_tool_use", id: "s", name: "web_search", input: {} }), ...stop],
+      anthropic(true)(),
+    );
     expect(result?.messages).toEqual([{ sender: "agent", text: "", provider: "anthropic" }]);
-    const whole = await outcome("json", [{ name: "body", data: { content: [{ type: "tool_use", id: "t", name: "f", input: '{"a":1}' }, { type: "mystery" }], usage: { input_tokens: "9" } } }], anthropic(false)());
+    const whole = await outcome(
+      "json",
+      [
+        {
+          name: "body",
+          data: {
+            content: [{ type: "tool_use", id: "t", name: "f", input: '{"a":1}' }, { type: "mystery" }],
+            usage: { input_tokens: "9" },
+          },
+        },
+      ],
+      anthropic(false)(),
+    );
     expect(whole.result?.messages[0]!.tool_calls).toEqual([{ tool_name: "f", input_args: { a: 1 }, id: "t" }]);
     expect(Number.isSafeInteger(whole.result!.tokens_in)).toBe(true);
   });
@@ -437,10 +607,28 @@ describe("provider answers of the wrong shape", () => {
   it("Bedrock: frames with wrong payloads name the field; an object input is used as it is", async () => {
     const ok = [{ name: "messageStop", data: { stopReason: "end_turn" } }];
     const cases: Array<[Entry[], string]> = [
-      [[{ name: "contentBlockDelta", data: null }, ...ok], "bedrock: the contentBlockDelta event is null, expected an object"],
-      [[{ name: "contentBlockDelta", data: { contentBlockIndex: 0, delta: { text: 1 } } }, ...ok], "bedrock: contentBlockDelta.delta.text is a number, expected a string"],
-      [[{ name: "contentBlockStart", data: { contentBlockIndex: "0", start: { toolUse: { toolUseId: "t", name: "f" } } } }, ...ok], "bedrock: contentBlockStart.contentBlockIndex is a string, expected a non-negative integer"],
-      [[{ name: "contentBlockStart", data: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "t" } } } }, ...ok], "bedrock: contentBlockStart.start.toolUse.name is absent, expected a string"],
+      [
+        [{ name: "contentBlockDelta", data: null }, ...ok],
+        "bedrock: the contentBlockDelta event is null, expected an object",
+      ],
+      [
+        [{ name: "contentBlockDelta", data: { contentBlockIndex: 0, delta: { text: 1 } } }, ...ok],
+        "bedrock: contentBlockDelta.delta.text is a number, expected a string",
+      ],
+      [
+        [
+          {
+            name: "contentBlockStart",
+            data: { contentBlockIndex: "0", start: { toolUse: { toolUseId: "t", name: "f" } } },
+          },
+          ...ok,
+        ],
+        "bedrock: contentBlockStart.contentBlockIndex is a string, expected a non-negative integer",
+      ],
+      [
+        [{ name: "contentBlockStart", data: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "t" } } } }, ...ok],
+        "bedrock: contentBlockStart.start.toolUse.name is absent, expected a string",
+      ],
     ];
     for (const [entries, message] of cases) {
       const { error } = await outcome("eventstream", entries, bedrock(true)());
@@ -449,7 +637,10 @@ describe("provider answers of the wrong shape", () => {
     const { result } = await outcome(
       "eventstream",
       [
-        { name: "contentBlockStart", data: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "t", name: "f" } } } },
+        {
+          name: "contentBlockStart",
+          data: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "t", name: "f" } } },
+        },
         { name: "contentBlockDelta", data: { contentBlockIndex: 0, delta: { toolUse: { input: { city: "Oslo" } } } } },
         { name: "contentBlockStop", data: { contentBlockIndex: 0 } },
         { name: "messageStop", data: { stopReason: "tool_use" } },

@@ -16,10 +16,17 @@ const answer = openAiAnswer();
 
 async function openAi(handlers: Handler[], maxRetries = 2) {
   server = await startFakeServer(...handlers);
-  return new OpenAICompatAdapter({ model: "m", baseURL: `${server.url}/v1`, apiKey: "sk-test", retryBaseDelayMs: 5, maxRetries });
+  return new OpenAICompatAdapter({
+    model: "m",
+    baseURL: `${server.url}/v1`,
+    apiKey: "sk-test",
+    retryBaseDelayMs: 5,
+    maxRetries,
+  });
 }
 
-const retries = (events: ReturnType<typeof recorder>["events"]) => events.filter((e) => e.type === "model_retry").map((e) => e.data);
+const retries = (events: ReturnType<typeof recorder>["events"]) =>
+  events.filter((e) => e.type === "model_retry").map((e) => e.data);
 
 describe("model_retry events", () => {
   it("each status retry is told before the wait, with attempt, delay, status, code and reason", async () => {
@@ -32,8 +39,22 @@ describe("model_retry events", () => {
     const result = await adapter.prompt(hi, rec.notify);
     expect(result.messages[0]!.text).toBe("ok");
     expect(retries(rec.events)).toEqual([
-      { provider: "openai", attempt: 1, delay_ms: 0, status: 429, code: "rate_limit_exceeded", reason: "Rate limit reached" },
-      { provider: "openai", attempt: 2, delay_ms: expect.any(Number), status: 503, code: "server_error", reason: "Service unavailable" },
+      {
+        provider: "openai",
+        attempt: 1,
+        delay_ms: 0,
+        status: 429,
+        code: "rate_limit_exceeded",
+        reason: "Rate limit reached",
+      },
+      {
+        provider: "openai",
+        attempt: 2,
+        delay_ms: expect.any(Number),
+        status: 503,
+        code: "server_error",
+        reason: "Service unavailable",
+      },
     ]);
     // Told before the answer streamed: the retries come first.
     expect(rec.events.findIndex((e) => e.type === "text_delta")).toBe(2);
@@ -48,7 +69,13 @@ describe("model_retry events", () => {
   });
 
   it("a network failure is a retry with status 0 and no code", async () => {
-    const adapter = new OpenAICompatAdapter({ provider: "ollama", model: "m", baseURL: "http://127.0.0.1:9/v1", retryBaseDelayMs: 1, maxRetries: 1 });
+    const adapter = new OpenAICompatAdapter({
+      provider: "ollama",
+      model: "m",
+      baseURL: "http://127.0.0.1:9/v1",
+      retryBaseDelayMs: 1,
+      maxRetries: 1,
+    });
     const rec = recorder();
     await expect(adapter.prompt(hi, rec.notify)).rejects.toMatchObject({ status: 0 });
     const [retry] = retries(rec.events);
@@ -67,13 +94,38 @@ describe("model_retry events", () => {
   });
 
   it("a retryable error read from the body (Anthropic overloaded, nothing shown yet) is a retry too", async () => {
-    const overloaded = sse([named("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } })]);
+    const overloaded = sse([
+      named("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }),
+    ]);
     const anthropicAnswer = sse([
-      named("message_start", { type: "message_start", message: { id: "m1", type: "message", role: "assistant", model: "c", content: [], stop_reason: null, usage: { input_tokens: 3, output_tokens: 1 } } }),
-      named("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
-      named("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "ok" } }),
+      named("message_start", {
+        type: "message_start",
+        message: {
+          id: "m1",
+          type: "message",
+          role: "assistant",
+          model: "c",
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: 3, output_tokens: 1 },
+        },
+      }),
+      named("content_block_start", {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "text", text: "" },
+      }),
+      named("content_block_delta", {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "text_delta", text: "ok" },
+      }),
       named("content_block_stop", { type: "content_block_stop", index: 0 }),
-      named("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }),
+      named("message_delta", {
+        type: "message_delta",
+        delta: { stop_reason: "end_turn" },
+        usage: { output_tokens: 2 },
+      }),
       named("message_stop", { type: "message_stop" }),
     ]);
     server = await startFakeServer(overloaded, anthropicAnswer);
@@ -81,7 +133,16 @@ describe("model_retry events", () => {
     const rec = recorder();
     const result = await adapter.prompt(hi, rec.notify);
     expect(result.messages[0]!.text).toBe("ok");
-    expect(retries(rec.events)).toEqual([{ provider: "anthropic", attempt: 1, delay_ms: expect.any(Number), status: 529, code: "overloaded_error", reason: "Overloaded" }]);
+    expect(retries(rec.events)).toEqual([
+      {
+        provider: "anthropic",
+        attempt: 1,
+        delay_ms: expect.any(Number),
+        status: 529,
+        code: "overloaded_error",
+        reason: "Overloaded",
+      },
+    ]);
   });
 
   it("a subscriber that throws on model_retry stops the call with its error, no further request", async () => {

@@ -37,7 +37,12 @@ describe("tool encodings shared by definition", () => {
 
   it("a computed description that changes is sent as it is now (skills added after build)", () => {
     let skills = "none";
-    const dynamic: Tool<unknown> = { ...tool(), get description() { return `Skills: ${skills}`; } };
+    const dynamic: Tool<unknown> = {
+      ...tool(),
+      get description() {
+        return `Skills: ${skills}`;
+      },
+    };
     for (const make of [
       () => new OpenAICompatAdapter({ model: "m", baseURL: "http://127.0.0.1:1/v1", apiKey: "k" }),
       () => new AnthropicAdapter({ model: "m", baseURL: "http://127.0.0.1:1", apiKey: "k" }),

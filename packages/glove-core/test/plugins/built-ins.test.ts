@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { INBOX_TOOL_NAME, MemoryStore, Runtime, SKILL_INVOKE_TOOL_NAME, SUBAGENT_DISPATCH_TOOL_NAME, TASK_TOOL_NAME } from "glove-core";
+import {
+  INBOX_TOOL_NAME,
+  MemoryStore,
+  Runtime,
+  SKILL_INVOKE_TOOL_NAME,
+  SUBAGENT_DISPATCH_TOOL_NAME,
+  TASK_TOOL_NAME,
+} from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
 import { makeGlove } from "../support/make-glove.js";
 
@@ -10,7 +17,10 @@ async function firstCall(config: Parameters<typeof makeGlove>[1] = {}) {
   const { glove, model } = makeGlove([{ text: "ok" }], config);
   glove.defineSkill({ name: "terse", description: "Short answers", handler: async () => "Be terse." });
   await glove.processRequest("hi");
-  return { tools: (model.requests[0]!.tools ?? []).map((t) => t.name).sort(), prompt: model.requests[0]!.systemPrompt! };
+  return {
+    tools: (model.requests[0]!.tools ?? []).map((t) => t.name).sort(),
+    prompt: model.requests[0]!.systemPrompt!,
+  };
 }
 
 describe("what Glove adds by itself", () => {
@@ -33,8 +43,26 @@ describe("what Glove adds by itself", () => {
   it("inbox: false also stops delivering answers and reminding of pending items", async () => {
     const store = new MemoryStore("inbox-off");
     const at = new Date(0).toISOString();
-    await store.addInboxItem({ id: "a", tag: "restock", request: "More oat milk?", response: null, status: "pending", blocking: true, created_at: at, resolved_at: null });
-    await store.addInboxItem({ id: "b", tag: "price", request: "New price?", response: "3.50", status: "resolved", blocking: false, created_at: at, resolved_at: at });
+    await store.addInboxItem({
+      id: "a",
+      tag: "restock",
+      request: "More oat milk?",
+      response: null,
+      status: "pending",
+      blocking: true,
+      created_at: at,
+      resolved_at: null,
+    });
+    await store.addInboxItem({
+      id: "b",
+      tag: "price",
+      request: "New price?",
+      response: "3.50",
+      status: "resolved",
+      blocking: false,
+      created_at: at,
+      resolved_at: at,
+    });
     const { glove, model } = makeGlove([{ text: "ok" }], { store, builtIns: { inbox: false } });
     await glove.processRequest("hi");
     expect(model.requests[0]!.messages.map((m) => m.text)).toEqual(["hi"]);
@@ -51,7 +79,9 @@ describe("what Glove adds by itself", () => {
     glove.defineMention({ name: "weather", handler: async () => "sunny" });
     model.push({ text: "ok" });
     await glove.processRequest("again");
-    expect(model.requests[1]!.tools!.map((t) => t.name).sort()).toEqual([SKILL_INVOKE_TOOL_NAME, SUBAGENT_DISPATCH_TOOL_NAME].sort());
+    expect(model.requests[1]!.tools!.map((t) => t.name).sort()).toEqual(
+      [SKILL_INVOKE_TOOL_NAME, SUBAGENT_DISPATCH_TOOL_NAME].sort(),
+    );
   });
 
   it("a Runtime agent takes builtIns too", async () => {

@@ -37,19 +37,25 @@ async function postedAndResolved(store: MemoryStore, response?: string): Promise
   return item;
 }
 
-const inboxMessages = async (store: StoreAdapter) => (await store.getMessages()).filter((m) => m.text.startsWith("[Inbox]"));
+const inboxMessages = async (store: StoreAdapter) =>
+  (await store.getMessages()).filter((m) => m.text.startsWith("[Inbox]"));
 
 describe("inbox: { wake: true }", () => {
   it("deliverInbox runs a turn whose input is the resolved answer, marks it consumed, and a second call delivers nothing", async () => {
     const store = new MemoryStore("wake-once");
     const item = await postedAndResolved(store);
-    const { glove, model } = agent(store, [{ text: "Good news: oat milk is back on Tuesday." }, { text: "(not played)" }]);
+    const { glove, model } = agent(store, [
+      { text: "Good news: oat milk is back on Tuesday." },
+      { text: "(not played)" },
+    ]);
     expect(glove.wakesOnInbox).toBe(true);
 
     const claimed: InboxItem[][] = [];
     const result = await glove.deliverInbox({ onClaimed: (items) => claimed.push(items) });
     expect(result?.text).toBe("Good news: oat milk is back on Tuesday.");
-    expect(claimed).toEqual([[{ ...item, status: "consumed", response: "Back on Tuesday.", resolved_at: RESOLVED_AT }]]);
+    expect(claimed).toEqual([
+      [{ ...item, status: "consumed", response: "Back on Tuesday.", resolved_at: RESOLVED_AT }],
+    ]);
     expect(model.requests).toHaveLength(1);
     const last = model.requests[0]!.messages.at(-1)!;
     expect(last.sender).toBe("user");
@@ -77,7 +83,11 @@ describe("inbox: { wake: true }", () => {
   it("a request claims answers too: what deliverInbox delivered never reaches a later request again, and the other way round", async () => {
     const store = new MemoryStore("wake-request");
     await postedAndResolved(store, "First answer.");
-    const { glove, model } = agent(store, [{ text: "Delivered." }, { text: "Hello again." }, { text: "Second delivered." }]);
+    const { glove, model } = agent(store, [
+      { text: "Delivered." },
+      { text: "Hello again." },
+      { text: "Second delivered." },
+    ]);
     await glove.deliverInbox();
     await glove.processRequest("hi");
     expect(model.requests[1]!.messages.filter((m) => m.text.includes("First answer."))).toHaveLength(1);
@@ -95,15 +105,24 @@ describe("inbox: { wake: true }", () => {
   it("waits while a stored question waits for a person: nothing is claimed until that turn is answered", async () => {
     const store = new MemoryStore("wake-waiting");
     const item = await posted(store);
-    const asking = new Glove({ store, model: new ScriptedModel([{ toolCalls: [{ name: "ask_name", input: {}, id: "ask-1" }] }]), systemPrompt: "Ask." });
+    const asking = new Glove({
+      store,
+      model: new ScriptedModel([{ toolCalls: [{ name: "ask_name", input: {}, id: "ask-1" }] }]),
+      systemPrompt: "Ask.",
+    });
     asking.fold({
       name: "ask_name",
       description: "Asks the guest's name.",
       inputSchema: z.object({}),
-      do: async (_input, display) => `Hello ${(await display.pushAndWait<unknown, { name: string }>({ input: {} })).name}`,
+      do: async (_input, display) =>
+        `Hello ${(await display.pushAndWait<unknown, { name: string }>({ input: {} })).name}`,
     });
-    void asking.build().processRequest("book").catch(() => undefined);
-    while ((await store.getWaits({ status: "pending" })).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    void asking
+      .build()
+      .processRequest("book")
+      .catch(() => undefined);
+    while ((await store.getWaits({ status: "pending" })).length === 0)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     await resolve(store, item);
 
     const { glove, model } = agent(store, [{ text: "Hello Ada." }, { text: "The oat milk answer." }]);
@@ -125,8 +144,15 @@ describe("inbox: { wake: true }", () => {
 
     class NoClaim extends MemoryStore {}
     (NoClaim.prototype as Partial<MemoryStore>).consumeInboxItem = undefined;
-    expect(() => agent(new NoClaim("no-claim"), [])).toThrow(/inbox: \{ wake: true \} needs a store with consumeInboxItem/);
-    const noInbox = new Glove({ model: new ScriptedModel([]), systemPrompt: "x", inbox: { wake: true }, builtIns: { inbox: false } }).build();
+    expect(() => agent(new NoClaim("no-claim"), [])).toThrow(
+      /inbox: \{ wake: true \} needs a store with consumeInboxItem/,
+    );
+    const noInbox = new Glove({
+      model: new ScriptedModel([]),
+      systemPrompt: "x",
+      inbox: { wake: true },
+      builtIns: { inbox: false },
+    }).build();
     expect(noInbox.wakesOnInbox).toBe(false);
   });
 });

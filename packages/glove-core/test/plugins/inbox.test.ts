@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type {
-  Glove} from "glove-core";
+import type { Glove } from "glove-core";
 import {
   INBOX_TOOL_NAME,
   MemoryStore,
@@ -12,7 +11,7 @@ import {
   type TokenConsumptionCounter,
   type ToolResult,
 } from "glove-core";
-import type { ScriptedModel} from "glove-core/testing";
+import type { ScriptedModel } from "glove-core/testing";
 import { type ScriptedStep } from "glove-core/testing";
 import { makeGlove } from "../support/make-glove.js";
 
@@ -47,11 +46,15 @@ function buildGlove(store: StoreAdapter, steps: ScriptedStep[]): { glove: Glove;
 }
 
 function post(tag: string, request: string, blocking?: boolean): ScriptedStep {
-  return { toolCalls: [{ name: INBOX_TOOL_NAME, input: { tag, request, ...(blocking === undefined ? {} : { blocking }) } }] };
+  return {
+    toolCalls: [{ name: INBOX_TOOL_NAME, input: { tag, request, ...(blocking === undefined ? {} : { blocking }) } }],
+  };
 }
 
 async function inboxResults(store: StoreAdapter): Promise<ToolResult[]> {
-  return (await store.getMessages()).flatMap((m) => m.tool_results ?? []).filter((r) => r.tool_name === INBOX_TOOL_NAME);
+  return (await store.getMessages())
+    .flatMap((m) => m.tool_results ?? [])
+    .filter((r) => r.tool_name === INBOX_TOOL_NAME);
 }
 
 const names = (model: ScriptedModel, i: number) => (model.requests[i]?.tools ?? []).map((t) => t.name);
@@ -91,7 +94,10 @@ describe("glove_post_to_inbox through the agent loop", () => {
     const { glove } = buildGlove(store, [
       {
         toolCalls: [
-          { name: INBOX_TOOL_NAME, input: { tag: "restock_oat_milk", request: "When is oat milk back?", blocking: true } },
+          {
+            name: INBOX_TOOL_NAME,
+            input: { tag: "restock_oat_milk", request: "When is oat milk back?", blocking: true },
+          },
           { name: INBOX_TOOL_NAME, input: { tag: "invoice", request: "Send the invoice" } },
         ],
       },
@@ -194,7 +200,11 @@ describe("glove_post_to_inbox through the agent loop", () => {
     expect(glove.getSystemPrompt()).toBe("You run a coffee shop.");
 
     const [item] = await store.getInboxItems();
-    await store.updateInboxItem(item!.id, { status: "resolved", response: "Yes", resolved_at: new Date().toISOString() });
+    await store.updateInboxItem(item!.id, {
+      status: "resolved",
+      response: "Yes",
+      resolved_at: new Date().toISOString(),
+    });
     await glove.processRequest("And now?");
     expect(model.requests[3]?.systemPrompt).toBe("You run a coffee shop.");
   });

@@ -156,7 +156,10 @@ describe("GlovePlugin via glove.use()", () => {
   it("onEvent receives every event, with the agent name and the store identifier as conversationId", async () => {
     const seen: Array<{ agent: string; conversationId: string; event: SubscriberEvent }> = [];
     const subscriber = new RecordingSubscriber();
-    const model = new ScriptedModel([{ text: "Let me look.", toolCalls: [{ name: "t", input: {} }] }, { text: "Done." }]);
+    const model = new ScriptedModel([
+      { text: "Let me look.", toolCalls: [{ name: "t", input: {} }] },
+      { text: "Done." },
+    ]);
     const glove = new Glove(config(model, { name: "watcher", store: new MemoryStore("conv-7") }))
       .use({
         name: "observer",
@@ -172,7 +175,13 @@ describe("GlovePlugin via glove.use()", () => {
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.map((s) => s.event)).toEqual(subscriber.events);
     expect(seen.map((s) => s.event.type)).toEqual(
-      expect.arrayContaining(["text_delta", "tool_use", "model_response_complete", "tool_use_result", "token_consumption"]),
+      expect.arrayContaining([
+        "text_delta",
+        "tool_use",
+        "model_response_complete",
+        "tool_use_result",
+        "token_consumption",
+      ]),
     );
     expect(new Set(seen.map((s) => s.agent))).toEqual(new Set(["watcher"]));
     expect(new Set(seen.map((s) => s.conversationId))).toEqual(new Set(["conv-7"]));
@@ -224,9 +233,13 @@ describe("GlovePlugin via glove.use()", () => {
     const glove = new Glove(config(model, { name: "pp" }))
       .use({
         name: "expand",
-        preprocess: (agent, text) => (text.startsWith("/greet") ? `[${agent}] Please greet ${text.slice(7)}.` : undefined),
+        preprocess: (agent, text) =>
+          text.startsWith("/greet") ? `[${agent}] Please greet ${text.slice(7)}.` : undefined,
       })
-      .use({ name: "upper", preprocess: async (_agent, text) => (text.includes("greet") ? text.toUpperCase() : undefined) })
+      .use({
+        name: "upper",
+        preprocess: async (_agent, text) => (text.includes("greet") ? text.toUpperCase() : undefined),
+      })
       .build();
     await glove.processRequest("/greet Ada");
     await glove.processRequest("plain text");
@@ -278,7 +291,9 @@ describe("GlovePlugin via glove.use()", () => {
   it("plugins passed in config.plugins are installed like use()", async () => {
     const model = new ScriptedModel([{ text: "ok" }]);
     const glove = new Glove(
-      config(model, { plugins: [{ name: "cfg", systemPrompt: () => "From config.", tools: () => [tool("cfg_tool")] }] }),
+      config(model, {
+        plugins: [{ name: "cfg", systemPrompt: () => "From config.", tools: () => [tool("cfg_tool")] }],
+      }),
     ).build();
     await glove.processRequest("hi");
     expect(model.requests[0]?.systemPrompt).toContain("From config.");
@@ -348,7 +363,11 @@ describe("CompositePlugin", () => {
       { name: "skip" },
       { name: "b", onBuild: (c) => ({ ...c, systemPrompt: `${c.systemPrompt}+b`, tools: ["t"] }) },
     ]);
-    expect(composite.onBuild({ name: "n", systemPrompt: "p" })).toEqual({ name: "n", systemPrompt: "p+a+b", tools: ["t"] });
+    expect(composite.onBuild({ name: "n", systemPrompt: "p" })).toEqual({
+      name: "n",
+      systemPrompt: "p+a+b",
+      tools: ["t"],
+    });
   });
 
   it("chains preprocess: each plugin sees the previous rewrite, undefined passes through", async () => {
@@ -358,7 +377,9 @@ describe("CompositePlugin", () => {
       { name: "b", preprocess: async (agent, t) => `${agent}:${t}` },
     ]);
     expect(await composite.preprocess("bot", "hi")).toBe("bot:hi!");
-    expect(await new CompositePlugin([{ name: "pass", preprocess: () => undefined }]).preprocess("bot", "hi")).toBeUndefined();
+    expect(
+      await new CompositePlugin([{ name: "pass", preprocess: () => undefined }]).preprocess("bot", "hi"),
+    ).toBeUndefined();
   });
 
   it("merges beforeRequest contributions: messages in order, reminders joined, onPersisted all called in order", async () => {
@@ -392,7 +413,10 @@ describe("CompositePlugin", () => {
     await merged.onPersisted?.();
     expect(order).toEqual(["a", "b"]);
 
-    const empty = await new CompositePlugin([{ name: "x" }]).beforeRequest({ agent: "main", store: new MemoryStore("s") });
+    const empty = await new CompositePlugin([{ name: "x" }]).beforeRequest({
+      agent: "main",
+      store: new MemoryStore("s"),
+    });
     expect(empty.messages).toEqual([]);
     expect(empty.reminder).toBeUndefined();
     expect(empty.onPersisted).toBeUndefined();
@@ -402,8 +426,18 @@ describe("CompositePlugin", () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const got: string[] = [];
     const composite = new CompositePlugin([
-      { name: "throws", onEvent: () => { throw new Error("boom"); } },
-      { name: "rejects", onEvent: async () => { throw new Error("boom"); } },
+      {
+        name: "throws",
+        onEvent: () => {
+          throw new Error("boom");
+        },
+      },
+      {
+        name: "rejects",
+        onEvent: async () => {
+          throw new Error("boom");
+        },
+      },
       { name: "ok", onEvent: (agent, conv, e) => void got.push(`${agent}/${conv}/${e.type}`) },
     ]);
     await composite.onEvent("main", "conv", { type: "text_delta", text: "hi" });
@@ -412,7 +446,11 @@ describe("CompositePlugin", () => {
 
   it("fans onRegister and onUnregister out, and supports add/remove/replaceByName/removeByName", () => {
     const reg: string[] = [];
-    const a: GlovePlugin = { name: "a", onRegister: (n) => void reg.push(`a+${n}`), onUnregister: (n) => void reg.push(`a-${n}`) };
+    const a: GlovePlugin = {
+      name: "a",
+      onRegister: (n) => void reg.push(`a+${n}`),
+      onUnregister: (n) => void reg.push(`a-${n}`),
+    };
     const b: GlovePlugin = { name: "b", onRegister: (n) => void reg.push(`b+${n}`) };
     const composite = new CompositePlugin([a]);
     composite.add(b);

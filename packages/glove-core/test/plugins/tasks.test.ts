@@ -132,7 +132,12 @@ describe("glove_update_tasks registration", () => {
 describe("glove_update_tasks through the agent loop", () => {
   it("replaces the whole list on a store with replaceTasks (3 tasks, then 2 → exactly those 2)", async () => {
     const store = new MemoryStore("s");
-    const { glove } = buildGlove(store, [updateTasks(three), { text: "planned" }, updateTasks(two), { text: "updated" }]);
+    const { glove } = buildGlove(store, [
+      updateTasks(three),
+      { text: "planned" },
+      updateTasks(two),
+      { text: "updated" },
+    ]);
     await glove.processRequest("plan");
     expect(strip(await store.getTasks())).toEqual(three);
     const firstIds = (await store.getTasks()).map((t) => t.id);
@@ -152,7 +157,12 @@ describe("glove_update_tasks through the agent loop", () => {
 
   it("updates by position on a store without replaceTasks: existing ids kept, extras added, surplus completed", async () => {
     const store = new TaskStoreWithoutReplace("legacy");
-    const { glove } = buildGlove(store, [updateTasks(three), { text: "planned" }, updateTasks(two), { text: "updated" }]);
+    const { glove } = buildGlove(store, [
+      updateTasks(three),
+      { text: "planned" },
+      updateTasks(two),
+      { text: "updated" },
+    ]);
     await glove.processRequest("plan");
     expect(strip(store.tasks)).toEqual(three);
     const ids = store.tasks.map((t) => t.id);
@@ -217,7 +227,9 @@ describe("createTaskTool(context)", () => {
     expect(taskTool.name).toBe(TASK_TOOL_NAME);
     const result = await taskTool.run({ todos: three });
     expect(result).toMatchObject({ status: "success" });
-    expect((result as { data: string }).data).toBe("Task list updated: 3 tasks (1 completed, 1 in progress, 1 pending).");
+    expect((result as { data: string }).data).toBe(
+      "Task list updated: 3 tasks (1 completed, 1 in progress, 1 pending).",
+    );
     expect(strip(await store.getTasks())).toEqual(three);
 
     await taskTool.run({ todos: [] });
@@ -227,8 +239,12 @@ describe("createTaskTool(context)", () => {
   it("validates its input with its schema", () => {
     const taskTool = createTaskTool(new Context(new MemoryStore("s")));
     expect(taskTool.input_schema?.safeParse({ todos: three }).success).toBe(true);
-    expect(taskTool.input_schema?.safeParse({ todos: [{ content: "x", activeForm: "x", status: "done" }] }).success).toBe(false);
-    expect(taskTool.input_schema?.safeParse({ todos: [{ content: "", activeForm: "x", status: "pending" }] }).success).toBe(false);
+    expect(
+      taskTool.input_schema?.safeParse({ todos: [{ content: "x", activeForm: "x", status: "done" }] }).success,
+    ).toBe(false);
+    expect(
+      taskTool.input_schema?.safeParse({ todos: [{ content: "", activeForm: "x", status: "pending" }] }).success,
+    ).toBe(false);
   });
 
   it("fails clearly when the context's store has no task methods", async () => {

@@ -8,7 +8,12 @@ describe("abort (decision 4)", () => {
     const started = deferred();
     const controller = new AbortController();
     const { glove, store } = makeGlove([
-      { toolCalls: [{ name: "hang", input: {}, id: "h1" }, { name: "quick", input: {}, id: "q1" }] },
+      {
+        toolCalls: [
+          { name: "hang", input: {}, id: "h1" },
+          { name: "quick", input: {}, id: "q1" },
+        ],
+      },
       { text: "fresh start" },
     ]);
     let sawSignal: AbortSignal | undefined;

@@ -68,8 +68,18 @@ describe("bad input never crashes the loop", () => {
   });
 
   it("a tool returning a plain value is wrapped as success data", async () => {
-    const { glove, store } = makeGlove([{ toolCalls: [{ name: "n", input: {} }, { name: "o", input: {} }] }, { text: "" }]);
-    glove.fold({ name: "n", description: "n", do: async () => 7 }).fold({ name: "o", description: "o", do: async () => ({ rows: 2 }) });
+    const { glove, store } = makeGlove([
+      {
+        toolCalls: [
+          { name: "n", input: {} },
+          { name: "o", input: {} },
+        ],
+      },
+      { text: "" },
+    ]);
+    glove
+      .fold({ name: "n", description: "n", do: async () => 7 })
+      .fold({ name: "o", description: "o", do: async () => ({ rows: 2 }) });
     await glove.processRequest("go");
     const results = await toolResults(store);
     expect(results.map((r) => r.result)).toEqual([

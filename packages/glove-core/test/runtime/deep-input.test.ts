@@ -11,10 +11,19 @@ function deep(levels: number): unknown {
 
 describe("deeply nested tool input", () => {
   it("never overflows the stack: the call gets an error result and the conversation stays valid", async () => {
-    const model = new ScriptedModel([{ toolCalls: [{ name: "t", input: deep(50_000), id: "c1" }] }, { text: "I'll send flatter arguments." }]);
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "t", input: deep(50_000), id: "c1" }] },
+      { text: "I'll send flatter arguments." },
+    ]);
     const store = new MemoryStore("s");
     const recorder = new RecordingSubscriber();
-    const glove = new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } })
+    const glove = new Glove({
+      store,
+      model,
+      displayManager: new Displaymanager(),
+      systemPrompt: "",
+      compaction_config: { compaction_instructions: "" },
+    })
       .fold({ name: "t", description: "t", inputSchema: z.object({ next: z.unknown() }), do: async () => "ran" })
       .addSubscriber(recorder)
       .build();
@@ -30,7 +39,13 @@ describe("deeply nested tool input", () => {
 
   it("keeps ordinary nesting untouched", async () => {
     const model = new ScriptedModel([{ toolCalls: [{ name: "t", input: deep(20), id: "c1" }] }, { text: "" }]);
-    const glove = new Glove({ store: new MemoryStore("s"), model, displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } })
+    const glove = new Glove({
+      store: new MemoryStore("s"),
+      model,
+      displayManager: new Displaymanager(),
+      systemPrompt: "",
+      compaction_config: { compaction_instructions: "" },
+    })
       .fold({ name: "t", description: "t", do: async () => "ran" })
       .build();
     await glove.processRequest("go");

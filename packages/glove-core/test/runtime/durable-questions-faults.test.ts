@@ -11,9 +11,12 @@ import { describe, it } from "vitest";
 import { checkCrashSequences, checkEveryCrashPoint } from "./support/crash-properties.js";
 
 describe("durable questions, the process killed at every await point (MemoryStore)", () => {
-  it.each(["async", "sync"] as const)("one crash at each store call of the turn, landed or not (UI answers %s)", async (ui) => {
-    await checkEveryCrashPoint(ui);
-  });
+  it.each(["async", "sync"] as const)(
+    "one crash at each store call of the turn, landed or not (UI answers %s)",
+    async (ui) => {
+      await checkEveryCrashPoint(ui);
+    },
+  );
 
   it("up to three crashes in a row, the processes taking over dying too (fast-check)", async () => {
     await checkCrashSequences(Number(process.env.GLOVE_FUZZ_RUNS ?? 300));

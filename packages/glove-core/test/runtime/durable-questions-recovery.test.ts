@@ -15,13 +15,20 @@ interface Effects {
 }
 
 const call = { toolCalls: [{ name: "book", input: {}, id: "call-1" }] };
-const report = (request: { messages: Array<{ tool_results?: Array<{ result: { status: string; data?: unknown } }> }> }): ScriptedTurn => {
+const report = (request: {
+  messages: Array<{ tool_results?: Array<{ result: { status: string; data?: unknown } }> }>;
+}): ScriptedTurn => {
   const result = request.messages.at(-1)?.tool_results?.[0]?.result;
   return { text: `${result?.status}: ${String(result?.data)}` };
 };
 
 /** A booking tool: a deposit (a step), the guest's name (its schema upper-cases it), then the booking. */
-function booking(store: StoreAdapter, effects: Effects, script: ScriptedTurn[], options: { durable?: boolean; questions?: number } = {}): Glove {
+function booking(
+  store: StoreAdapter,
+  effects: Effects,
+  script: ScriptedTurn[],
+  options: { durable?: boolean; questions?: number } = {},
+): Glove {
   return new Glove({ store, model: new ScriptedModel(script, { fallback: report }), systemPrompt: "Book tables." })
     .fold({
       name: "book",
@@ -32,7 +39,8 @@ function booking(store: StoreAdapter, effects: Effects, script: ScriptedTurn[], 
       async do(_input, display) {
         await display.step("deposit", () => ++effects.deposits);
         const names: string[] = [];
-        for (let i = 0; i < (options.questions ?? 1); i++) names.push(await display.pushAndWait<unknown, string>({ input: { guest: i } }));
+        for (let i = 0; i < (options.questions ?? 1); i++)
+          names.push(await display.pushAndWait<unknown, string>({ input: { guest: i } }));
         effects.booked.push(names.join("+"));
         return names.join("+");
       },
@@ -70,7 +78,9 @@ describe("durable questions around a crash", () => {
   it("an answer stored just before the process died is not lost: continueTurn runs the call again with it", async () => {
     const store = new MemoryStore("answered-then-died");
     const effects: Effects = { deposits: 0, booked: [] };
-    void booking(store, effects, [call]).processRequest("Book.").catch(() => undefined);
+    void booking(store, effects, [call])
+      .processRequest("Book.")
+      .catch(() => undefined);
     const question = await pendingQuestion(store);
     // The answer lands in the store; the process dies before its tool wakes (it is never used again).
     await store.settleWait(question.id, { status: "resolved", value: "GRACE", settled_at: new Date().toISOString() });
@@ -106,7 +116,9 @@ describe("durable questions around a crash", () => {
     // The first guest is answered live; the process dies while the second question waits.
     const firstQuestion = await pendingQuestion(store);
     await first.resolveSlot(firstQuestion.id, "grace");
-    const second = await until(async () => (await store.getWaits({ status: "pending" })).find((w) => w.id !== firstQuestion.id));
+    const second = await until(async () =>
+      (await store.getWaits({ status: "pending" })).find((w) => w.id !== firstQuestion.id),
+    );
     const next = booking(store, effects, [], { questions: 2 });
     expect((await next.resolveSlot(second.id, "ada"))?.text).toBe("success: GRACE+ADA");
     expect(effects).toEqual({ deposits: 1, booked: ["GRACE+ADA"] });

@@ -17,7 +17,12 @@ interface World {
 }
 
 /** A Glove as an app builds it: a form tool that charges a deposit first (a recorded step), then asks. */
-function agent(store: StoreAdapter, world: World, script: ConstructorParameters<typeof ScriptedModel>[0], options: { durable?: boolean; tool?: boolean } = {}) {
+function agent(
+  store: StoreAdapter,
+  world: World,
+  script: ConstructorParameters<typeof ScriptedModel>[0],
+  options: { durable?: boolean; tool?: boolean } = {},
+) {
   const glove = new Glove({ store, model: new ScriptedModel(script), systemPrompt: "Book tables." });
   if (options.tool !== false) {
     glove.fold({
@@ -29,7 +34,9 @@ function agent(store: StoreAdapter, world: World, script: ConstructorParameters<
       async do(input, display) {
         world.runs++;
         await display.step("deposit", () => ++world.charges);
-        const answer = await display.pushAndWait<unknown, { name: string }>({ input: { restaurant: input.restaurant } });
+        const answer = await display.pushAndWait<unknown, { name: string }>({
+          input: { restaurant: input.restaurant },
+        });
         world.booked.push(`${answer.name}@${input.restaurant}`);
         return { status: "success", data: `Booked for ${answer.name}` };
       },
@@ -60,7 +67,8 @@ describe("durable questions on one store (embedded)", () => {
     const glove = agent(store, world, [form, { text: "Booked." }]);
     const seen: string[] = [];
     glove.displayManager.subscribe(async (stack) => {
-      for (const slot of stack) seen.push(`${slot.id}:${(await store.getWaits!({ status: "pending" })).some((w) => w.id === slot.id)}`);
+      for (const slot of stack)
+        seen.push(`${slot.id}:${(await store.getWaits!({ status: "pending" })).some((w) => w.id === slot.id)}`);
     });
     const result = glove.processRequest("Book Chez Ada");
     const slotId = await questionShown(glove, store);
@@ -91,7 +99,13 @@ describe("durable questions on one store (embedded)", () => {
     second.addSubscriber({ record: (type, _data) => void events.push(type) });
     const pending = await second.pendingSlots();
     expect(pending).toEqual([
-      expect.objectContaining({ id: slotId, toolName: "book_table", toolCallId: "call-1", renderer: "book_table", input: { restaurant: "Chez Ada" } }),
+      expect.objectContaining({
+        id: slotId,
+        toolName: "book_table",
+        toolCallId: "call-1",
+        renderer: "book_table",
+        input: { restaurant: "Chez Ada" },
+      }),
     ]);
     // An answer that fails the tool's resolveSchema: refused, the question keeps waiting.
     const invalid = await second.resolveSlot(slotId, { name: "" }).catch((error: unknown) => error);
@@ -106,7 +120,12 @@ describe("durable questions on one store (embedded)", () => {
     expect(second.displayManager.stack).toEqual([]);
     const history = await store.getMessages();
     const results = history.flatMap((m) => m.tool_results ?? []);
-    expect(results).toEqual([expect.objectContaining({ call_id: "call-1", result: expect.objectContaining({ status: "success", data: "Booked for Grace" }) })]);
+    expect(results).toEqual([
+      expect.objectContaining({
+        call_id: "call-1",
+        result: expect.objectContaining({ status: "success", data: "Booked for Grace" }),
+      }),
+    ]);
     expect(await second.pendingSlots()).toEqual([]);
     // The first answer won: a second one is refused and changes nothing.
     const late = await second.resolveSlot(slotId, { name: "Ada" }).catch((error: unknown) => error);
@@ -124,7 +143,10 @@ describe("durable questions on one store (embedded)", () => {
     expect(result.status).toBe("error");
     expect(String(result.message)).toMatch(/no thanks/);
     expect(world.booked).toEqual([]);
-    expect((await store.getWaits!()).find((w) => w.id === slotId)).toMatchObject({ status: "rejected", value: "no thanks" });
+    expect((await store.getWaits!()).find((w) => w.id === slotId)).toMatchObject({
+      status: "rejected",
+      value: "no thanks",
+    });
   });
 
   it("two processes answering at once: one answer wins, the tool finishes once", async () => {
@@ -133,7 +155,10 @@ describe("durable questions on one store (embedded)", () => {
     const slotId = await askAndAbandon(agent(store, world, [form]), store);
     const a = agent(store, world, [{ text: "Done (a)." }]);
     const b = agent(store, world, [{ text: "Done (b)." }]);
-    const outcomes = await Promise.allSettled([a.resolveSlot(slotId, { name: "Ann" }), b.resolveSlot(slotId, { name: "Bob" })]);
+    const outcomes = await Promise.allSettled([
+      a.resolveSlot(slotId, { name: "Ann" }),
+      b.resolveSlot(slotId, { name: "Bob" }),
+    ]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
     expect(SlotAnswerError.isInstance(refused.reason) && refused.reason.reason).toBe("already_answered");
@@ -191,7 +216,9 @@ describe("durable questions on one store (embedded)", () => {
     controller.abort();
     await run;
     expect((await store.getWaits!()).find((w) => w.id === slotId)?.status).toBe("cancelled");
-    const refused = await agent(store, world, []).resolveSlot(slotId, { name: "Late" }).catch((error: unknown) => error);
+    const refused = await agent(store, world, [])
+      .resolveSlot(slotId, { name: "Late" })
+      .catch((error: unknown) => error);
     expect(SlotAnswerError.isInstance(refused)).toBe(true);
     expect(world.booked).toEqual([]);
   });

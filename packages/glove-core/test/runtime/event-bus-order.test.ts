@@ -22,7 +22,10 @@ describe("EventBus ordering with synchronous delivery", () => {
   it("property: every subscriber sees every event in emit order, whether listeners answer synchronously or not", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.array(fc.constantFrom(-1, -1, 0, 1), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.array(fc.constantFrom(-1, -1, 0, 1), { minLength: 1, maxLength: 4 }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
         fc.integer({ min: 1, max: 12 }),
         fc.boolean(),
         async (subscribers, events, awaitEach) => {
@@ -37,7 +40,9 @@ describe("EventBus ordering with synchronous delivery", () => {
           }
           await Promise.all(pending);
           for (let i = 0; i < subscribers.length; i++) {
-            expect(log.filter((l) => l.startsWith(`s${i}:`))).toEqual(Array.from({ length: events }, (_, e) => `s${i}:${e}`));
+            expect(log.filter((l) => l.startsWith(`s${i}:`))).toEqual(
+              Array.from({ length: events }, (_, e) => `s${i}:${e}`),
+            );
           }
         },
       ),
@@ -67,7 +72,11 @@ describe("EventBus ordering with synchronous delivery", () => {
     const errors = console.error;
     console.error = () => undefined;
     try {
-      bus.add({ record: (() => { throw new Error("boom"); }) as SubscriberAdapter["record"] });
+      bus.add({
+        record: (() => {
+          throw new Error("boom");
+        }) as SubscriberAdapter["record"],
+      });
       bus.add(subscriber("ok", log, [-1, 0]));
       await bus.emit("text_delta", { text: "x" });
       await bus.emit("text_delta", { text: "y" });

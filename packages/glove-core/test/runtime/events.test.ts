@@ -105,11 +105,7 @@ describe("system prompt per call (decision 7)", () => {
 describe("one request at a time (decision 11)", () => {
   it("concurrent processRequest calls queue FIFO and never interleave", async () => {
     const model = new ScriptedModel(
-      [
-        { text: "", toolCalls: [{ name: "wait", input: {} }] },
-        { text: "first answer" },
-        { text: "second answer" },
-      ],
+      [{ text: "", toolCalls: [{ name: "wait", input: {} }] }, { text: "first answer" }, { text: "second answer" }],
       { delayMs: 1 },
     );
     const { glove, store } = makeGlove([], { model });
@@ -117,8 +113,17 @@ describe("one request at a time (decision 11)", () => {
     const [r1, r2] = await Promise.all([glove.processRequest("one"), glove.processRequest("two")]);
     expect("messages" in r1 && r1.messages[0]!.text).toBe("first answer");
     expect("messages" in r2 && r2.messages[0]!.text).toBe("second answer");
-    const texts = (await store.getMessages()).map((m) => `${m.sender}:${m.text || (m.tool_calls ? "calls" : "results")}`);
-    expect(texts).toEqual(["user:one", "agent:calls", "user:results", "agent:first answer", "user:two", "agent:second answer"]);
+    const texts = (await store.getMessages()).map(
+      (m) => `${m.sender}:${m.text || (m.tool_calls ? "calls" : "results")}`,
+    );
+    expect(texts).toEqual([
+      "user:one",
+      "agent:calls",
+      "user:results",
+      "agent:first answer",
+      "user:two",
+      "agent:second answer",
+    ]);
   });
 
   it("a failed request does not block the queue", async () => {

@@ -53,7 +53,15 @@ describe("concurrent tool calls (decision 2)", () => {
   it("toolConcurrency: 1 runs them one after another", async () => {
     const order: string[] = [];
     const { glove } = makeGlove(
-      [{ toolCalls: [{ name: "t", input: { n: 1 } }, { name: "t", input: { n: 2 } }] }, { text: "ok" }],
+      [
+        {
+          toolCalls: [
+            { name: "t", input: { n: 1 } },
+            { name: "t", input: { n: 2 } },
+          ],
+        },
+        { text: "ok" },
+      ],
       { toolConcurrency: 1 },
     );
     glove.fold({

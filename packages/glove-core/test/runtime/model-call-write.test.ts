@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { Agent, Context, EventBus, Executor, MemoryStore, Observer, PromptMachine, type Message, type StoreAdapter, type TokenConsumptionCounter } from "glove-core";
+import {
+  Agent,
+  Context,
+  EventBus,
+  Executor,
+  MemoryStore,
+  Observer,
+  PromptMachine,
+  type Message,
+  type StoreAdapter,
+  type TokenConsumptionCounter,
+} from "glove-core";
 import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
 import { makeGlove } from "../support/make-glove.js";
 
@@ -26,15 +37,29 @@ const SCRIPT: ScriptedStep[] = [
 ];
 
 /** Ids are random per run: compare everything else. */
-const withoutIds = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === "id" || key === "call_id" || key === "toolCallId" ? undefined : v)));
+const withoutIds = (value: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(value, (key, v: unknown) =>
+      key === "id" || key === "call_id" || key === "toolCallId" ? undefined : v,
+    ),
+  );
 
 async function run(hide: string[]) {
   const { store, calls } = recording(new MemoryStore("s"), hide);
-  const { glove, events } = makeGlove(SCRIPT.map((s) => ({ ...s })), { store });
+  const { glove, events } = makeGlove(
+    SCRIPT.map((s) => ({ ...s })),
+    { store },
+  );
   glove.fold({ name: "t", description: "t", do: async () => "ok" });
   await glove.processRequest("go");
   const history: Message[] = await store.getMessages();
-  return { calls, events: events.events, history, tokens: await store.getTokenCount(), turns: await store.getTurnCount() };
+  return {
+    calls,
+    events: events.events,
+    history,
+    tokens: await store.getTokenCount(),
+    turns: await store.getTurnCount(),
+  };
 }
 
 describe("the agent loop stores a model call in one write when the store can (decision 0037)", () => {
@@ -42,7 +67,8 @@ describe("the agent loop stores a model call in one write when the store can (de
     const one = await run([]);
     const three = await run(["recordModelCall"]);
 
-    const writes = (calls: string[]) => calls.filter((c) => ["appendMessages", "addTokens", "incrementTurn", "recordModelCall"].includes(c));
+    const writes = (calls: string[]) =>
+      calls.filter((c) => ["appendMessages", "addTokens", "incrementTurn", "recordModelCall"].includes(c));
     // The user's message, model call, tool results, model call.
     expect(writes(one.calls)).toEqual(["appendMessages", "recordModelCall", "appendMessages", "recordModelCall"]);
     expect(writes(three.calls)).toEqual([
@@ -69,7 +95,12 @@ describe("the agent loop stores a model call in one write when the store can (de
     const seen: unknown[] = [];
     glove.addSubscriber({
       record: async (type, _data) => {
-        if (type === "token_consumption") seen.push([(await store.getMessages()).map((m) => m.text), await store.getTokenCount(), await store.getTurnCount()]);
+        if (type === "token_consumption")
+          seen.push([
+            (await store.getMessages()).map((m) => m.text),
+            await store.getTokenCount(),
+            await store.getTurnCount(),
+          ]);
       },
     });
     await glove.processRequest("hi");
@@ -93,7 +124,12 @@ describe("the agent loop stores a model call in one write when the store can (de
     const store = new MemoryStore("s");
     const context = new Context(store);
     const bus = new EventBus();
-    const prompt = new PromptMachine(new ScriptedModel([{ text: "Hello.", tokens_in: 5, tokens_out: 1 }]), context, "You are a test agent.", { bus });
+    const prompt = new PromptMachine(
+      new ScriptedModel([{ text: "Hello.", tokens_in: 5, tokens_out: 1 }]),
+      context,
+      "You are a test agent.",
+      { bus },
+    );
     const counted: number[] = [];
     class Counting extends Observer {
       override async addTokensConsumed(args: TokenConsumptionCounter): Promise<void> {
@@ -105,6 +141,8 @@ describe("the agent loop stores a model call in one write when the store can (de
     const agent = new Agent(store, new Executor(0, store, { bus }), context, observer, prompt);
     await agent.ask({ sender: "user", text: "hi" });
     expect(counted).toEqual([5]);
-    expect([await store.getTokenCount(), await store.getTurnCount(), (await store.getMessages()).length]).toEqual([6, 1, 2]);
+    expect([await store.getTokenCount(), await store.getTurnCount(), (await store.getMessages()).length]).toEqual([
+      6, 1, 2,
+    ]);
   });
 });

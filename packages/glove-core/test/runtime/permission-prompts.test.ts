@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConfigurationError, Displaymanager, Glove, MemoryStore, PERMISSION_REQUEST_RENDERER, type GloveConfig } from "glove-core";
+import {
+  ConfigurationError,
+  Displaymanager,
+  Glove,
+  MemoryStore,
+  PERMISSION_REQUEST_RENDERER,
+  type GloveConfig,
+} from "glove-core";
 import { RecordingSubscriber, ScriptedModel } from "glove-core/testing";
 
 /** A real Glove whose model calls one gated tool, with no UI listening to its display manager. */
@@ -9,7 +16,10 @@ function unwatchedGlove(config: Partial<GloveConfig> = {}) {
   const events = new RecordingSubscriber();
   const glove = new Glove({
     store,
-    model: new ScriptedModel([{ toolCalls: [{ name: "wipe_disk", input: { disk: "sda" }, id: "call-1" }] }, { text: "done" }]),
+    model: new ScriptedModel([
+      { toolCalls: [{ name: "wipe_disk", input: { disk: "sda" }, id: "call-1" }] },
+      { text: "done" },
+    ]),
     displayManager: new Displaymanager(),
     systemPrompt: "You manage disks.",
     compaction_config: { compaction_instructions: "Summarise." },

@@ -5,7 +5,10 @@ import { makeGlove } from "../support/make-glove.js";
 
 function gatedGlove(config: Parameters<typeof makeGlove>[1] = {}) {
   let runs = 0;
-  const t = makeGlove([{ toolCalls: [{ name: "delete_all", input: { scope: "everything" } }] }, { text: "done" }], config);
+  const t = makeGlove(
+    [{ toolCalls: [{ name: "delete_all", input: { scope: "everything" } }] }, { text: "done" }],
+    config,
+  );
   t.glove.fold({
     name: "delete_all",
     description: "dangerous",

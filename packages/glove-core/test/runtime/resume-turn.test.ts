@@ -10,7 +10,12 @@ function glove(store: MemoryStore, model: ModelAdapter, runs: string[]) {
     systemPrompt: "test",
     compaction_config: { compaction_instructions: "Summarize." },
   })
-    .fold({ name: "lookup", description: "Reads.", rerunOnRecovery: true, do: async () => (runs.push("lookup"), "found") })
+    .fold({
+      name: "lookup",
+      description: "Reads.",
+      rerunOnRecovery: true,
+      do: async () => (runs.push("lookup"), "found"),
+    })
     .fold({ name: "charge", description: "Charges a card.", do: async () => (runs.push("charge"), "charged") })
     .build();
 }
@@ -45,7 +50,10 @@ describe("Glove.continueTurn (a turn taken over after its process died)", () => 
 
   it("does not ask the model again when the answer is already stored", async () => {
     const store = new MemoryStore("s");
-    await store.appendMessages([{ sender: "user", text: "hi" }, { sender: "agent", text: "Hello." }]);
+    await store.appendMessages([
+      { sender: "user", text: "hi" },
+      { sender: "agent", text: "Hello." },
+    ]);
     const model = new ScriptedModel([{ text: "A second answer (must not happen)." }]);
     const result = await glove(store, model, []).continueTurn!();
     expect(result.messages[0]?.text).toBe("Hello.");

@@ -25,8 +25,14 @@ describe("a subscriber's record(type, data)", () => {
         if (type === "token_consumption") totals.push(data.consumption.tokens_in);
       },
     };
-    const { glove } = makeGlove([{ toolCalls: [{ name: "roll", input: {} }], tokens_in: 3 }, { text: "A four.", tokens_in: 5 }]);
-    glove.fold({ name: "roll", description: "Rolls a die.", do: async () => 4 }).addSubscriber(printer).addSubscriber(counter);
+    const { glove } = makeGlove([
+      { toolCalls: [{ name: "roll", input: {} }], tokens_in: 3 },
+      { text: "A four.", tokens_in: 5 },
+    ]);
+    glove
+      .fold({ name: "roll", description: "Rolls a die.", do: async () => 4 })
+      .addSubscriber(printer)
+      .addSubscriber(counter);
     await glove.processRequest("Roll");
     expect(screen).toBe("[roll][success]A four.");
     expect(totals).toEqual([3, 5]);

@@ -23,10 +23,18 @@ const turn = (prefix: string) =>
       agentMessages.forEach((count, i) => {
         const ids = Array.from({ length: count }, (_, j) => `${prefix}-${i}-${j}`);
         calls.push(...ids);
-        messages.push({ sender: "agent", text: "", tool_calls: ids.map((id) => ({ tool_name: "t", id, input_args: {} })) });
+        messages.push({
+          sender: "agent",
+          text: "",
+          tool_calls: ids.map((id) => ({ tool_name: "t", id, input_args: {} })),
+        });
       });
       if (answered && calls.length) {
-        messages.push({ sender: "user", text: "", tool_results: calls.map((id) => ({ tool_name: "t", call_id: id, result: { status: "success", data: 1 } })) });
+        messages.push({
+          sender: "user",
+          text: "",
+          tool_results: calls.map((id) => ({ tool_name: "t", call_id: id, result: { status: "success", data: 1 } })),
+        });
       }
       return messages;
     });
@@ -55,7 +63,11 @@ describe("repair of an interrupted turn", () => {
       { sender: "user", text: "hi" },
       { sender: "agent", text: "", tool_calls: [{ tool_name: "t", id: "c1", input_args: {} }] },
     ];
-    const results: Message = { sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "c1", result: { status: "success", data: 1 } }] };
+    const results: Message = {
+      sender: "user",
+      text: "",
+      tool_results: [{ tool_name: "t", call_id: "c1", result: { status: "success", data: 1 } }],
+    };
     expect(repairForInterruptedTools(history, [results])).toBeUndefined();
   });
 
@@ -67,7 +79,13 @@ describe("repair of an interrupted turn", () => {
       { sender: "agent", text: "", tool_calls: [{ tool_name: "second", id: "c2", input_args: {} }] },
     ]);
     const model = new ScriptedModel([{ text: "ok" }]);
-    const glove = new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "", compaction_config: { compaction_instructions: "" } }).build();
+    const glove = new Glove({
+      store,
+      model,
+      displayManager: new Displaymanager(),
+      systemPrompt: "",
+      compaction_config: { compaction_instructions: "" },
+    }).build();
     await glove.processRequest("are you there?");
     expectEveryCallAnswered(await store.getMessages());
     expectEveryCallAnswered(model.requests[0]!.messages);

@@ -43,7 +43,9 @@ describe("MemoryStore messages", () => {
       pre_modified_text: "orig",
       content: [{ type: "image", source: { type: "url", media_type: "image/png", url: "https://x/y.png" } }],
       tool_calls: [{ tool_name: "t", input_args: { a: 1 }, id: "c1" }],
-      tool_results: [{ tool_name: "t", call_id: "c1", result: { status: "success", data: { ok: true }, renderData: [1] } }],
+      tool_results: [
+        { tool_name: "t", call_id: "c1", result: { status: "success", data: { ok: true }, renderData: [1] } },
+      ],
       is_compaction_request: true,
       is_skill_injection: true,
       reasoning_content: "thinking",
@@ -55,7 +57,11 @@ describe("MemoryStore messages", () => {
 
   it("returns copies: mutating input or output does not change the store", async () => {
     const store = new MemoryStore("s");
-    const input = { sender: "user", text: "original", tool_calls: [{ tool_name: "t", input_args: { n: 1 } }] } satisfies Message;
+    const input = {
+      sender: "user",
+      text: "original",
+      tool_calls: [{ tool_name: "t", input_args: { n: 1 } }],
+    } satisfies Message;
     await store.appendMessages([input]);
     input.text = "mutated input";
     input.tool_calls[0]!.input_args = { n: 2 };
@@ -208,7 +214,11 @@ describe("MemoryStore inbox", () => {
     await store.addInboxItem(inboxItem("a"));
     await store.addInboxItem(inboxItem("b"));
     await store.addInboxItem(inboxItem("c"));
-    await store.updateInboxItem("a", { status: "resolved", response: "Back in stock", resolved_at: "2025-01-02T00:00:00.000Z" });
+    await store.updateInboxItem("a", {
+      status: "resolved",
+      response: "Back in stock",
+      resolved_at: "2025-01-02T00:00:00.000Z",
+    });
     await store.updateInboxItem("c", { status: "consumed", response: "done" });
 
     expect((await store.getInboxItems()).map((item) => [item.id, item.status])).toEqual([
@@ -224,7 +234,9 @@ describe("MemoryStore inbox", () => {
   it("only applies the documented update fields", async () => {
     const store = new MemoryStore("s");
     await store.addInboxItem(inboxItem("a"));
-    await store.updateInboxItem("a", { status: "resolved", request: "hijack" } as Parameters<MemoryStore["updateInboxItem"]>[1]);
+    await store.updateInboxItem("a", { status: "resolved", request: "hijack" } as Parameters<
+      MemoryStore["updateInboxItem"]
+    >[1]);
     expect((await store.getInboxItems())[0]?.request).toBe("Tell me when a is back");
   });
 
@@ -257,29 +269,49 @@ describe("MemoryStore.updateTask with undefined fields", () => {
 describe("MemoryStore refusals (docs/decisions/0011)", () => {
   it("are MemoryStoreErrors naming the session, with GLOVE_STORE_INVALID for input no store accepts", async () => {
     const store = new MemoryStore("chat-1");
-    const error = await store.addTasks([{ id: "t1", content: "c", activeForm: "a", status: "later" as never }]).catch((e: unknown) => e);
+    const error = await store
+      .addTasks([{ id: "t1", content: "c", activeForm: "a", status: "later" as never }])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MemoryStoreError);
     expect(error).toMatchObject({
       name: "MemoryStoreError",
       code: "GLOVE_STORE_INVALID",
       sessionId: "chat-1",
-      message: 'MemoryStore session "chat-1": task "t1": status must be pending, in_progress or completed, not "later". Nothing was changed.',
+      message:
+        'MemoryStore session "chat-1": task "t1": status must be pending, in_progress or completed, not "later". Nothing was changed.',
     });
-    await expect(store.updateTask("nope", { status: "completed" })).rejects.toMatchObject({ code: "GLOVE_STORE", name: "MemoryStoreError" });
-    await expect(store.addTokens({ tokens_in: "12" as never, tokens_out: 0 })).rejects.toThrow(/tokens_in must be a non-negative integer, not "12"/);
+    await expect(store.updateTask("nope", { status: "completed" })).rejects.toMatchObject({
+      code: "GLOVE_STORE",
+      name: "MemoryStoreError",
+    });
+    await expect(store.addTokens({ tokens_in: "12" as never, tokens_out: 0 })).rejects.toThrow(
+      /tokens_in must be a non-negative integer, not "12"/,
+    );
     expect(await store.getTokenCount()).toBe(0);
   });
 
   it("refuses empty session ids and ids holding NUL or lone surrogates", () => {
     expect(() => new MemoryStore("")).toThrow(MemoryStoreError);
-    expect(() => new MemoryStore("a\u0000")).toThrow(/MemoryStore session "a\\u0000": sessionId must be a non-empty string fit for storage/);
+    expect(() => new MemoryStore("a\u0000")).toThrow(
+      /MemoryStore session "a\\u0000": sessionId must be a non-empty string fit for storage/,
+    );
     expect(() => new MemoryStore("a\ud800")).toThrow(/lone surrogate/);
   });
 
   it("keeps messages as their JSON form, as the persistent stores read them back", async () => {
     const store = new MemoryStore("chat-2");
     const when = new Date(0);
-    await store.appendMessages([{ sender: "agent", text: "x", tool_calls: [{ tool_name: "t", input_args: { when, n: NaN, list: [undefined], gone: undefined } }] }]);
-    expect((await store.getMessages())[0]!.tool_calls![0]!.input_args).toStrictEqual({ when: "1970-01-01T00:00:00.000Z", n: null, list: [null] });
+    await store.appendMessages([
+      {
+        sender: "agent",
+        text: "x",
+        tool_calls: [{ tool_name: "t", input_args: { when, n: NaN, list: [undefined], gone: undefined } }],
+      },
+    ]);
+    expect((await store.getMessages())[0]!.tool_calls![0]!.input_args).toStrictEqual({
+      when: "1970-01-01T00:00:00.000Z",
+      n: null,
+      list: [null],
+    });
   });
 });

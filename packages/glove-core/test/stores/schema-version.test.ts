@@ -15,8 +15,16 @@ const policy = schemaVersionPolicy({
 describe("schemaVersionPolicy", () => {
   it("reads one non-negative integer version, refusing anything else", () => {
     expect(policy.recorded([{ version: 1 }])).toBe(1);
-    for (const rows of [[], [{ version: 1 }, { version: 1 }], [{ version: "1" }], [{ version: -1 }], [{ version: 1.5 }]]) {
-      expect(() => policy.recorded(rows)).toThrow(/^DemoStore session "chat-1": the schema version table of demo\.db is unreadable/);
+    for (const rows of [
+      [],
+      [{ version: 1 }, { version: 1 }],
+      [{ version: "1" }],
+      [{ version: -1 }],
+      [{ version: 1.5 }],
+    ]) {
+      expect(() => policy.recorded(rows)).toThrow(
+        /^DemoStore session "chat-1": the schema version table of demo\.db is unreadable/,
+      );
     }
     const error = (() => {
       try {

@@ -32,17 +32,32 @@ describe("keys every store keeps", () => {
     expect(error).toBeInstanceOf(MemoryStoreError);
     expect(error).toMatchObject({ code: "GLOVE_STORE_INVALID" });
     const message = (error as Error).message;
-    expect(message).toMatch(/^MemoryStore session "chat-x{75}…": sessionId must be a non-empty string fit for storage: the session id is 2005 bytes long in UTF-8/);
+    expect(message).toMatch(
+      /^MemoryStore session "chat-x{75}…": sessionId must be a non-empty string fit for storage: the session id is 2005 bytes long in UTF-8/,
+    );
     expect(message.length).toBeLessThan(400);
   });
 
   it("refuses a long task id, inbox id or tool name before anything changes", async () => {
     const store = new MemoryStore("keys");
     const long = "é".repeat(513);
-    await expect(store.addTasks([{ id: long, content: "c", activeForm: "a", status: "pending" }])).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
-    await expect(store.updateTask(long, { status: "completed" })).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
     await expect(
-      store.addInboxItem({ id: long, tag: "t", request: "r", response: null, status: "pending", blocking: false, created_at: "now", resolved_at: null }),
+      store.addTasks([{ id: long, content: "c", activeForm: "a", status: "pending" }]),
+    ).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
+    await expect(store.updateTask(long, { status: "completed" })).rejects.toMatchObject({
+      code: "GLOVE_STORE_INVALID",
+    });
+    await expect(
+      store.addInboxItem({
+        id: long,
+        tag: "t",
+        request: "r",
+        response: null,
+        status: "pending",
+        blocking: false,
+        created_at: "now",
+        resolved_at: null,
+      }),
     ).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
     await expect(store.setPermission(long, "granted")).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
     await expect(store.getPermission(long)).rejects.toMatchObject({ code: "GLOVE_STORE_INVALID" });
@@ -54,7 +69,9 @@ describe("keys every store keeps", () => {
   it("keeps message and tool call ids of any length: they are message data, not keys", async () => {
     const store = new MemoryStore("data");
     const id = "東".repeat(2000);
-    await store.appendMessages([{ sender: "agent", id, text: "", tool_calls: [{ tool_name: "t", id, input_args: {} }] }]);
+    await store.appendMessages([
+      { sender: "agent", id, text: "", tool_calls: [{ tool_name: "t", id, input_args: {} }] },
+    ]);
     expect((await store.getMessages())[0]?.tool_calls?.[0]?.id).toBe(id);
   });
 });

@@ -32,7 +32,9 @@ describe("createSubAgentStore options", () => {
   it("refuses options of the wrong shape with a ConfigurationError that shows the right one", async () => {
     const parent = new MemoryStore("parent");
     for (const options of ["yes", { durable: "yes" }, null, 1]) {
-      const error = await parent.createSubAgentStore("planner", options as unknown as SubAgentStoreOptions).catch((e: unknown) => e);
+      const error = await parent
+        .createSubAgentStore("planner", options as unknown as SubAgentStoreOptions)
+        .catch((e: unknown) => e);
       expect(ConfigurationError.isInstance(error), JSON.stringify(options)).toBe(true);
       expect((error as Error).message).toContain("{ durable: true }");
     }
@@ -41,7 +43,10 @@ describe("createSubAgentStore options", () => {
   it("subStoreSession, the naming every store shares, reads either form", () => {
     const parent = { identifier: "p" };
     const newId = () => "x";
-    expect(subStoreSession(parent, "ns", { durable: true }, newId)).toEqual({ sessionId: "p::ns", child: { parentId: "p", namespace: "ns", durable: true } });
+    expect(subStoreSession(parent, "ns", { durable: true }, newId)).toEqual({
+      sessionId: "p::ns",
+      child: { parentId: "p", namespace: "ns", durable: true },
+    });
     expect(subStoreSession(parent, "ns", true, newId).sessionId).toBe("p::ns");
     expect(subStoreSession(parent, "ns", undefined, newId).sessionId).toBe("p::ns~x");
   });
@@ -60,7 +65,9 @@ describe("createSubAgentStore options", () => {
         name: "notes",
         description: "Keeps notes.",
         factory: async ({ parentStore, displayManager }) =>
-          new Glove({ model, displayManager, systemPrompt: "You keep notes." }).build(await parentStore.createSubAgentStore!("notes", { durable: true })),
+          new Glove({ model, displayManager, systemPrompt: "You keep notes." }).build(
+            await parentStore.createSubAgentStore!("notes", { durable: true }),
+          ),
       })
       .build();
     await glove.processRequest("first");

@@ -18,7 +18,12 @@ function objectNodes(node: unknown, out: Array<Record<string, unknown>> = []): A
 
 describe("closeObjects", () => {
   it("closes every plain object: nested, in arrays, unions, tuples, records' values and $defs", () => {
-    const Node: z.ZodType = z.object({ name: z.string(), get children() { return z.array(Node); } });
+    const Node: z.ZodType = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(Node);
+      },
+    });
     const schema = z.object({
       a: z.object({ b: z.object({ c: z.number() }) }),
       list: z.array(z.object({ x: z.string() })),
@@ -39,7 +44,9 @@ describe("closeObjects", () => {
   });
 
   it("leaves loose objects and catch-alls as zod wrote them, and does not touch the input", () => {
-    const input = json(z.object({ loose: z.looseObject({ a: z.string() }), extra: z.object({ a: z.string() }).catchall(z.number()) }));
+    const input = json(
+      z.object({ loose: z.looseObject({ a: z.string() }), extra: z.object({ a: z.string() }).catchall(z.number()) }),
+    );
     const before = JSON.stringify(input);
     const closed = closeObjects(input);
     expect(JSON.stringify(input)).toBe(before);
@@ -56,7 +63,15 @@ describe("closeObjects", () => {
         const once = closeObjects(value as Record<string, unknown>);
         expect(closeObjects(once)).toEqual(once);
         const strip = (n: unknown): unknown =>
-          Array.isArray(n) ? n.map(strip) : n && typeof n === "object" ? Object.fromEntries(Object.entries(n).filter(([k, v]) => !(k === "additionalProperties" && v === false)).map(([k, v]) => [k, strip(v)])) : n;
+          Array.isArray(n)
+            ? n.map(strip)
+            : n && typeof n === "object"
+              ? Object.fromEntries(
+                  Object.entries(n)
+                    .filter(([k, v]) => !(k === "additionalProperties" && v === false))
+                    .map(([k, v]) => [k, strip(v)]),
+                )
+              : n;
         expect(strip(once)).toEqual(strip(value));
       }),
     );

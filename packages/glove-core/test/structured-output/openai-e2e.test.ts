@@ -11,17 +11,27 @@ afterEach(async () => {
   server = undefined;
 });
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 const usage = { choices: [], usage: { prompt_tokens: 10, completion_tokens: 5 } };
 /** A streamed plain answer, split in two deltas as providers do. */
 const answer = (text: string) =>
-  sse([chunk({ content: text.slice(0, 5) }), chunk({ content: text.slice(5) }), chunk({}, "stop"), usage], { done: true });
+  sse([chunk({ content: text.slice(0, 5) }), chunk({ content: text.slice(5) }), chunk({}, "stop"), usage], {
+    done: true,
+  });
 
 const Forecast = z.object({ city: z.string(), days: z.array(z.object({ day: z.string(), high: z.number() })) });
 const forecast = { city: "Oslo", days: [{ day: "Mon", high: 4 }] };
 
 function glove(model: OpenAICompatAdapter, store = new MemoryStore("e2e")) {
-  return new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "You forecast.", compaction_config: { compaction_instructions: "Summarize." } })
+  return new Glove({
+    store,
+    model,
+    displayManager: new Displaymanager(),
+    systemPrompt: "You forecast.",
+    compaction_config: { compaction_instructions: "Summarize." },
+  })
     .fold({
       name: "get_forecast",
       description: "Forecast for a city.",
@@ -35,7 +45,20 @@ describe("structured output through the OpenAI-compatible adapter over HTTP", ()
   it("sends response_format json_schema on every call of the request, repairs once, and parses the answer", async () => {
     server = await startFakeServer(
       sse(
-        [chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "get_forecast", arguments: '{"city":"Oslo"}' } }] }), chunk({}, "tool_calls"), usage],
+        [
+          chunk({
+            tool_calls: [
+              {
+                index: 0,
+                id: "call_1",
+                type: "function",
+                function: { name: "get_forecast", arguments: '{"city":"Oslo"}' },
+              },
+            ],
+          }),
+          chunk({}, "tool_calls"),
+          usage,
+        ],
         { done: true },
       ),
       answer('{"city":"Oslo","days":[{"day":"Mon","high":"four"}]}'),
@@ -58,7 +81,11 @@ describe("structured output through the OpenAI-compatible adapter over HTTP", ()
     for (const received of server.received) {
       expect(received.body.response_format).toEqual({
         type: "json_schema",
-        json_schema: { name: "forecast", schema: expect.objectContaining({ type: "object", required: ["city", "days"] }), strict: true },
+        json_schema: {
+          name: "forecast",
+          schema: expect.objectContaining({ type: "object", required: ["city", "days"] }),
+          strict: true,
+        },
       });
       // Native mode: no schema text in the system prompt.
       expect(received.body.messages[0].content).not.toContain("JSON Schema");

@@ -20,11 +20,18 @@ describe("extractJson", () => {
 
   it("reads an object or array wrapped in a code fence and prose", () => {
     fc.assert(
-      fc.property(container, prose, prose, fc.constantFrom("json", "JSON", ""), fc.boolean(), (value, before, after, lang, pretty) => {
-        const json = JSON.stringify(value, null, pretty ? 2 : undefined);
-        const text = `${before}\n\`\`\`${lang}\n${json}\n\`\`\`\n${after}`;
-        expect(extractJson(text)).toEqual({ value: JSON.parse(json) });
-      }),
+      fc.property(
+        container,
+        prose,
+        prose,
+        fc.constantFrom("json", "JSON", ""),
+        fc.boolean(),
+        (value, before, after, lang, pretty) => {
+          const json = JSON.stringify(value, null, pretty ? 2 : undefined);
+          const text = `${before}\n\`\`\`${lang}\n${json}\n\`\`\`\n${after}`;
+          expect(extractJson(text)).toEqual({ value: JSON.parse(json) });
+        },
+      ),
     );
   });
 
@@ -67,6 +74,9 @@ describe("checkAnswer", () => {
     ]);
     const notJson = checkAnswer("sure!", schema);
     expect(notJson).toMatchObject({ ok: false, reason: "invalid_json", issues: [{ path: [], code: "invalid_json" }] });
-    expect(checkAnswer("   ", schema)).toMatchObject({ ok: false, issues: [{ message: expect.stringContaining("empty") }] });
+    expect(checkAnswer("   ", schema)).toMatchObject({
+      ok: false,
+      issues: [{ message: expect.stringContaining("empty") }],
+    });
   });
 });

@@ -41,7 +41,11 @@ describe("processRequest(text, { output })", () => {
     expect(model.requests).toHaveLength(1);
     const output = model.requests[0]!.output!;
     expect(output.name).toBe("response");
-    expect(output.schema).toMatchObject({ type: "object", required: ["city", "celsius", "sky"], additionalProperties: false });
+    expect(output.schema).toMatchObject({
+      type: "object",
+      required: ["city", "celsius", "sky"],
+      additionalProperties: false,
+    });
     expect(output.schema).not.toHaveProperty("$schema");
   });
 
@@ -59,7 +63,10 @@ describe("processRequest(text, { output })", () => {
   });
 
   it("applies the schema's defaults and transforms (the output side)", async () => {
-    const schema = z.object({ name: z.string().transform((s) => s.toUpperCase()), tags: z.array(z.string()).default([]) });
+    const schema = z.object({
+      name: z.string().transform((s) => s.toUpperCase()),
+      tags: z.array(z.string()).default([]),
+    });
     const { glove } = nativeGlove([{ text: '{"name":"glove"}' }]);
     const { output } = await glove.processRequest("go", { output: schema });
     expectTypeOf(output).toEqualTypeOf<{ name: string; tags: string[] }>();
@@ -72,8 +79,17 @@ describe("processRequest(text, { output })", () => {
       { text: good },
       { text: "plain answer" },
     ]);
-    glove.fold({ name: "lookup", description: "weather lookup", inputSchema: z.object({ city: z.string() }), do: async () => "21C, clear" });
-    await glove.processRequest("Weather?", { output: Weather, outputName: "weather", outputDescription: "Current weather" });
+    glove.fold({
+      name: "lookup",
+      description: "weather lookup",
+      inputSchema: z.object({ city: z.string() }),
+      do: async () => "21C, clear",
+    });
+    await glove.processRequest("Weather?", {
+      output: Weather,
+      outputName: "weather",
+      outputDescription: "Current weather",
+    });
     await glove.processRequest("thanks");
     expect(model.requests.map((r) => r.output?.name)).toEqual(["weather", "weather", undefined]);
     expect(model.requests[2]).not.toHaveProperty("output");
@@ -102,7 +118,10 @@ describe("processRequest(text, { output })", () => {
   });
 
   it("repairs a bad answer once by showing the model the issues", async () => {
-    const { glove, model, store } = nativeGlove([{ text: '{"city":"Lisbon","celsius":"warm","sky":"clear"}' }, { text: good }]);
+    const { glove, model, store } = nativeGlove([
+      { text: '{"city":"Lisbon","celsius":"warm","sky":"clear"}' },
+      { text: good },
+    ]);
     const result = await glove.processRequest("w", { output: Weather });
     expect(result.output.celsius).toBe(21);
     expect(result.attempts).toBe(2);
@@ -156,7 +175,11 @@ describe("processRequest(text, { output })", () => {
     const model = new NativeScriptedModel([]);
     model.prompt = async (request: PromptRequest) => {
       void request;
-      return { messages: [{ sender: "agent", text: "I can't help with that.", is_refusal: true }], tokens_in: 1, tokens_out: 1 };
+      return {
+        messages: [{ sender: "agent", text: "I can't help with that.", is_refusal: true }],
+        tokens_in: 1,
+        tokens_out: 1,
+      };
     };
     const { glove, store } = makeGlove([], { model });
     const error = await glove.processRequest("w", { output: Weather }).catch((e: unknown) => e);
@@ -178,7 +201,9 @@ describe("processRequest(text, { output })", () => {
         return "done";
       },
     });
-    const error = await glove.processRequest("w", { output: Weather, signal: controller.signal }).catch((e: unknown) => e);
+    const error = await glove
+      .processRequest("w", { output: Weather, signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(AbortError.isInstance(error)).toBe(true);
     await expectValidHistory(store);
   });

@@ -7,7 +7,8 @@ export const srcDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", 
 
 /** The source file a relative specifier names: `.ts`, `.tsx`, or a folder's `index.ts`. */
 function locate(base: string): string {
-  for (const candidate of [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")]) if (existsSync(candidate)) return candidate;
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")])
+    if (existsSync(candidate)) return candidate;
   throw new Error(`cannot resolve ${base}`);
 }
 
@@ -20,7 +21,11 @@ export const NODE_CONDITIONS = ["glove-source", "node", "import", "default"];
 function packageOf(file: string): { dir: string; imports: Record<string, unknown> } {
   for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
     const path = join(dir, "package.json");
-    if (existsSync(path)) return { dir, imports: (JSON.parse(readFileSync(path, "utf8")) as { imports?: Record<string, unknown> }).imports ?? {} };
+    if (existsSync(path))
+      return {
+        dir,
+        imports: (JSON.parse(readFileSync(path, "utf8")) as { imports?: Record<string, unknown> }).imports ?? {},
+      };
   }
   throw new Error(`no package.json above ${file}`);
 }

@@ -201,7 +201,12 @@ describe("ScriptedModel results", () => {
     expect(model.requests[0]?.messages.map((m) => m.text)).toEqual(["hi"]);
     expect(model.requests[0]?.tools?.map((t) => t.name)).toContain("noop");
     expect(events.ofType("model_response_complete")).toHaveLength(1);
-    expect(events.ofType("text_delta").map((e) => e.text).join("")).toBe("hello");
+    expect(
+      events
+        .ofType("text_delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("hello");
   });
 });
 

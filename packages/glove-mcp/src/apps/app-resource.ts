@@ -33,7 +33,9 @@ const CSP_KEYS = ["connectDomains", "resourceDomains", "frameDomains", "baseUriD
 const PERMISSION_KEYS = ["camera", "microphone", "geolocation", "clipboardWrite"] as const;
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** Only string lists survive: the metadata travels to the browser, where it becomes a CSP. */
@@ -69,14 +71,22 @@ async function readResource(connection: McpConnection, uri: string): Promise<Mcp
   try {
     contents = (await connection.client.readResource({ uri })).contents;
   } catch (error) {
-    throw new McpAppError("invalid_resource", `${connection.entry.name} could not read its app ${uri}: ${messageOf(error)}`, { cause: error });
+    throw new McpAppError(
+      "invalid_resource",
+      `${connection.entry.name} could not read its app ${uri}: ${messageOf(error)}`,
+      { cause: error },
+    );
   }
   const item = contents.map(record).find((c) => c?.uri === uri) ?? record(contents[0]);
   const mimeType = typeof item?.mimeType === "string" ? item.mimeType : "";
   if (!item || mimeType.replace(/\s+/g, "").toLowerCase() !== MCP_APP_MIME_TYPE) {
-    throw new McpAppError("invalid_resource", `${connection.entry.name}'s app ${uri} is not ${MCP_APP_MIME_TYPE} (got ${mimeType || "no content"}).`);
+    throw new McpAppError(
+      "invalid_resource",
+      `${connection.entry.name}'s app ${uri} is not ${MCP_APP_MIME_TYPE} (got ${mimeType || "no content"}).`,
+    );
   }
-  const html = typeof item.text === "string" ? item.text : typeof item.blob === "string" ? decodeBase64(item.blob) : undefined;
+  const html =
+    typeof item.text === "string" ? item.text : typeof item.blob === "string" ? decodeBase64(item.blob) : undefined;
   if (!html) throw new McpAppError("invalid_resource", `${connection.entry.name}'s app ${uri} has no HTML.`);
   const ui = record(record(item._meta)?.ui);
   const csp = readCsp(ui?.csp);

@@ -13,7 +13,13 @@ export interface McpAppSlotInput {
   /** The server whose tool showed the app (its catalogue id is the tool namespace). */
   server: { id: string; name: string };
   /** The tool called: its MCP name, its name in Glove, and what the app's host context reports of it. */
-  tool: { name: string; bridgedName: string; title?: string; description?: string; inputSchema: Record<string, unknown> };
+  tool: {
+    name: string;
+    bridgedName: string;
+    title?: string;
+    description?: string;
+    inputSchema: Record<string, unknown>;
+  };
   resource: McpAppResource;
   /** The arguments of the call (`ui/notifications/tool-input`). */
   toolInput: Record<string, unknown>;
@@ -27,7 +33,13 @@ export interface McpAppSlotInput {
  */
 export async function showToolApp(
   display: DisplayManagerAdapter,
-  call: { connection: McpConnection; tool: McpTool; bridgedName: string; input: Record<string, unknown>; result: CallToolResult },
+  call: {
+    connection: McpConnection;
+    tool: McpTool;
+    bridgedName: string;
+    input: Record<string, unknown>;
+    result: CallToolResult;
+  },
   onError: (error: unknown) => void = (error) => console.warn(`[glove-mcp] ${messageOf(error)}`),
 ): Promise<void> {
   const uri = appResourceUri(call.tool);

@@ -1,4 +1,10 @@
-import { checkPermission, type GatedTool, type PermissionDecision, type PermissionPolicy, type StoreAdapter } from "glove-core";
+import {
+  checkPermission,
+  type GatedTool,
+  type PermissionDecision,
+  type PermissionPolicy,
+  type StoreAdapter,
+} from "glove-core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { bridgedToolName, DEFAULT_CALL_TIMEOUT_MS } from "../bridge.js";
 import type { McpConnection } from "../connect.js";
@@ -16,11 +22,24 @@ export interface McpAppToolRequest {
  * (`${serverId}__${tool}`), so stored permissions and policies apply to the model's and the
  * app's calls alike.
  */
-export type McpAppPermission = (tool: GatedTool, input: Record<string, unknown>, signal?: AbortSignal) => Promise<PermissionDecision>;
+export type McpAppPermission = (
+  tool: GatedTool,
+  input: Record<string, unknown>,
+  signal?: AbortSignal,
+) => Promise<PermissionDecision>;
 
 /** The part of a Glove whose permission check an app's calls go through. */
 export interface PermissionCheckingGlove {
-  readonly internals: { readonly executor: { checkPermission(tool: GatedTool, input: unknown, callId?: string, signal?: AbortSignal): Promise<PermissionDecision> } };
+  readonly internals: {
+    readonly executor: {
+      checkPermission(
+        tool: GatedTool,
+        input: unknown,
+        callId?: string,
+        signal?: AbortSignal,
+      ): Promise<PermissionDecision>;
+    };
+  };
 }
 
 /**
@@ -37,7 +56,13 @@ export function glovePermission(glove: PermissionCheckingGlove): McpAppPermissio
  */
 export function policyPermission(policy: PermissionPolicy, store?: StoreAdapter): McpAppPermission {
   return (tool, input, signal) =>
-    checkPermission({ serverMode: true, policy, ...(store ? { store } : {}), displayManager: () => undefined }, tool, input, undefined, signal);
+    checkPermission(
+      { serverMode: true, policy, ...(store ? { store } : {}), displayManager: () => undefined },
+      tool,
+      input,
+      undefined,
+      signal,
+    );
 }
 
 /** Options of `callAppTool`. */
@@ -61,13 +86,25 @@ function argumentsOf(request: McpAppToolRequest): Record<string, unknown> {
  * in their visibility, and — unless annotated `readOnlyHint` — only once `permission` grants it.
  * Refusals are `McpAppError`s (`reason` says which rule); the server's answer comes back as is.
  */
-export async function callAppTool(connection: McpConnection, request: McpAppToolRequest, options: CallAppToolOptions): Promise<CallToolResult> {
+export async function callAppTool(
+  connection: McpConnection,
+  request: McpAppToolRequest,
+  options: CallAppToolOptions,
+): Promise<CallToolResult> {
   const tool = typeof request?.name === "string" ? connection.tools.find((t) => t.name === request.name) : undefined;
-  if (!tool) throw new McpAppError("unknown_tool", `${connection.entry.name} has no tool ${JSON.stringify(request?.name)}.`);
-  if (!visibleToApp(tool)) throw new McpAppError("not_app_visible", `${tool.name} of ${connection.entry.name} is for the model only; its app may not call it.`);
+  if (!tool)
+    throw new McpAppError("unknown_tool", `${connection.entry.name} has no tool ${JSON.stringify(request?.name)}.`);
+  if (!visibleToApp(tool))
+    throw new McpAppError(
+      "not_app_visible",
+      `${tool.name} of ${connection.entry.name} is for the model only; its app may not call it.`,
+    );
   const input = argumentsOf(request);
   if (tool.annotations?.readOnlyHint !== true) {
-    const gated: GatedTool = { name: bridgedToolName(connection.namespace, tool.name), serverModeWithoutPolicy: "allow" };
+    const gated: GatedTool = {
+      name: bridgedToolName(connection.namespace, tool.name),
+      serverModeWithoutPolicy: "allow",
+    };
     const decision = await options.permission(gated, input, options.signal);
     if (!decision.granted) throw new McpAppError("denied", decision.reason);
   }

@@ -20,7 +20,9 @@ export async function askOnce<I extends { serverId: string; message: string }, A
   // once the store has it, so on abort it is looked for by its request, now and when it shows.
   const pushed = dm.stack.find((s) => !before.has(s.id) && s.renderer === renderer)?.id;
   const ours = (slot: Slot<unknown>) =>
-    pushed !== undefined ? slot.id === pushed : !before.has(slot.id) && slot.renderer === renderer && sameRequest(slot.input, input);
+    pushed !== undefined
+      ? slot.id === pushed
+      : !before.has(slot.id) && slot.renderer === renderer && sameRequest(slot.input, input);
   const takeDown = () => {
     for (const slot of dm.stack.filter(ours)) dm.removeSlot(slot.id);
   };
@@ -42,5 +44,7 @@ export async function askOnce<I extends { serverId: string; message: string }, A
 function sameRequest(shown: unknown, input: { serverId: string; message: string }): boolean {
   if (shown === input) return true;
   const other = shown as Partial<{ serverId: string; message: string }> | null;
-  return typeof shown === "object" && other !== null && other.serverId === input.serverId && other.message === input.message;
+  return (
+    typeof shown === "object" && other !== null && other.serverId === input.serverId && other.message === input.message
+  );
 }

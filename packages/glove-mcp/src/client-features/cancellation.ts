@@ -1,5 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { CancelledNotificationSchema, type CancelledNotification, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CancelledNotificationSchema,
+  type CancelledNotification,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 
 /**
  * Signals for our server-to-client request handlers that `notifications/cancelled` always reaches.
@@ -8,7 +12,9 @@ import { CancelledNotificationSchema, type CancelledNotification, type RequestId
  * never be cancelled and its slot would stay up until the connection closed. The SDK's own
  * handling still runs for every other request.
  */
-export function cancellableHandlers(client: Client): (requestId: RequestId, sdkSignal: AbortSignal) => { signal: AbortSignal; done(): void } {
+export function cancellableHandlers(
+  client: Client,
+): (requestId: RequestId, sdkSignal: AbortSignal) => { signal: AbortSignal; done(): void } {
   const controllers = new Map<RequestId, AbortController>();
   const sdk = client as unknown as { _oncancel?: (notification: CancelledNotification) => Promise<void> };
   const sdkOnCancel = typeof sdk._oncancel === "function" ? sdk._oncancel.bind(client) : undefined;

@@ -74,7 +74,8 @@ export function elicitationContentSchema(requested: RequestedSchema): z.ZodType<
   for (const [name, property] of Object.entries(requested.properties ?? {})) {
     const base = propertySchema(property);
     const fallback = (property as { default?: unknown }).default;
-    shape[name] = fallback !== undefined ? base.default(fallback as never) : required.has(name) ? base : base.optional();
+    shape[name] =
+      fallback !== undefined ? base.default(fallback as never) : required.has(name) ? base : base.optional();
   }
   return z.strictObject(shape) as unknown as z.ZodType<Record<string, unknown>>;
 }

@@ -49,7 +49,9 @@ export async function answerElicitation(
   for (let attempt = 0; attempt < attempts; attempt++) {
     try {
       // Checked again: a stored answer (given through resolveSlot, or recorded before a replay) never met the slot's schema.
-      const answer = schema.safeParse(await askOnce(dm, MCP_ELICITATION_RENDERER, issues ? { ...input, issues } : input, schema, signal));
+      const answer = schema.safeParse(
+        await askOnce(dm, MCP_ELICITATION_RENDERER, issues ? { ...input, issues } : input, schema, signal),
+      );
       if (answer.success) return answer.data as ElicitResult;
       issues = describeIssues(answer.error);
     } catch (error) {
@@ -58,7 +60,10 @@ export async function answerElicitation(
         issues = isZodError(cause) ? describeIssues(cause) : [{ path: "(root)", message: error.message }];
         continue;
       }
-      if (GloveError.isInstance(error) && (error.code === "GLOVE_DISPLAY_SLOT_REJECTED" || error.code === "GLOVE_DISPLAY_SLOT_CLOSED")) {
+      if (
+        GloveError.isInstance(error) &&
+        (error.code === "GLOVE_DISPLAY_SLOT_REJECTED" || error.code === "GLOVE_DISPLAY_SLOT_CLOSED")
+      ) {
         return { action: "cancel" };
       }
       throw error;

@@ -35,7 +35,7 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
   const overrides = new Map<string, McpRoot[]>();
   let defaults = options.roots;
   const live = new Map<Client, McpCatalogueEntry>();
-  const extras = (options.resources || options.prompts) ? new ServerExtras(asGlove(host), options) : undefined;
+  const extras = options.resources || options.prompts ? new ServerExtras(asGlove(host), options) : undefined;
 
   const rootsFor = (entry: Pick<McpCatalogueEntry, "id" | "roots">): McpRoot[] =>
     overrides.get(entry.id) ?? entry.roots ?? defaults ?? [];
@@ -45,7 +45,11 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
     attach(client, entry) {
       const capabilities: ClientCapabilities = {};
       const offersRoots = defaults !== undefined || entry.roots !== undefined || overrides.has(entry.id);
-      if (options.elicitation) capabilities.elicitation = { form: {}, ...(options.elicitation !== true && options.elicitation.url ? { url: {} } : {}) };
+      if (options.elicitation)
+        capabilities.elicitation = {
+          form: {},
+          ...(options.elicitation !== true && options.elicitation.url ? { url: {} } : {}),
+        };
       if (options.sampling) capabilities.sampling = {};
       if (offersRoots) capabilities.roots = { listChanged: true };
       client.registerCapabilities(capabilities);
@@ -56,7 +60,14 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
         client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
           const { signal, done } = track(extra.requestId, extra.signal);
           try {
-            return await answerElicitation(host, entry.id, request.params, elicitation, signal, soleCallDisplay(client));
+            return await answerElicitation(
+              host,
+              entry.id,
+              request.params,
+              elicitation,
+              signal,
+              soleCallDisplay(client),
+            );
           } finally {
             done();
           }
@@ -88,7 +99,9 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
     async connected(connection) {
       // The connection and its tools are already up; missing extras must not take them down.
       await extras?.connected(connection.namespace, connection.client).catch((error: unknown) => {
-        console.warn(`glove-mcp: could not add the resources/prompts of "${connection.namespace}": ${error instanceof Error ? error.message : String(error)}`);
+        console.warn(
+          `glove-mcp: could not add the resources/prompts of "${connection.namespace}": ${error instanceof Error ? error.message : String(error)}`,
+        );
       });
     },
     async setRoots(id, roots) {
@@ -109,7 +122,9 @@ export function gloveClientFeatures(host: McpFeatureHost, options: McpClientFeat
 function asGlove(host: McpFeatureHost): IGloveRunnable {
   const candidate = host as Partial<IGloveRunnable>;
   if (typeof candidate.use !== "function" || typeof candidate.defineSkill !== "function") {
-    throw new ConfigurationError("glove-mcp: `resources` and `prompts` add tools and skills, so gloveClientFeatures needs the Glove itself as its host.");
+    throw new ConfigurationError(
+      "glove-mcp: `resources` and `prompts` add tools and skills, so gloveClientFeatures needs the Glove itself as its host.",
+    );
   }
   return host as IGloveRunnable;
 }

@@ -33,7 +33,9 @@ export function parsePromptArguments(text: string, prompt: Pick<Prompt, "argumen
     try {
       const parsed = JSON.parse(trimmed) as unknown;
       if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-        return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+        return Object.fromEntries(
+          Object.entries(parsed).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+        );
       }
     } catch {
       // not JSON after all: fall through to the other forms
@@ -57,7 +59,9 @@ export function promptContent(result: GetPromptResult): string | ContentPart[] {
     else if (c.type === "image") {
       images.push({ type: "image", source: { type: "base64", media_type: c.mimeType, data: c.data } });
       text = `[image ${c.mimeType}]`;
-    } else if (c.type === "resource") text = "text" in c.resource && typeof c.resource.text === "string" ? c.resource.text : `[resource ${c.resource.uri}]`;
+    } else if (c.type === "resource")
+      text =
+        "text" in c.resource && typeof c.resource.text === "string" ? c.resource.text : `[resource ${c.resource.uri}]`;
     else if (c.type === "resource_link") text = `[resource link ${c.uri}]`;
     else text = `[${c.type}]`;
     texts.push(labelled ? `${message.role}: ${text}` : text);
@@ -73,23 +77,32 @@ export function promptContent(result: GetPromptResult): string | ContentPart[] {
  */
 export function promptSkill(id: string, prompt: Prompt, client: () => Client | undefined): DefineSkillArgs {
   const args = prompt.arguments ?? [];
-  const usage = args.length ? ` Arguments: ${args.map((a) => `${a.name}${a.required ? "" : "?"}${a.description ? ` (${a.description})` : ""}`).join(", ")}; pass name=value pairs or JSON.` : "";
+  const usage = args.length
+    ? ` Arguments: ${args.map((a) => `${a.name}${a.required ? "" : "?"}${a.description ? ` (${a.description})` : ""}`).join(", ")}; pass name=value pairs or JSON.`
+    : "";
   return {
     name: promptSkillName(id, prompt.name),
     description: `${prompt.description ?? prompt.title ?? `Prompt "${prompt.name}"`} (MCP server "${id}").${usage}`,
     exposeToAgent: true,
     async handler(ctx) {
       const live = client();
-      if (!live) throw new McpPromptError(`MCP server "${id}" is not connected; activate it again to use /${promptSkillName(id, prompt.name)}.`);
+      if (!live)
+        throw new McpPromptError(
+          `MCP server "${id}" is not connected; activate it again to use /${promptSkillName(id, prompt.name)}.`,
+        );
       const values = parsePromptArguments(ctx.source === "agent" ? (ctx.args ?? "") : ctx.parsedText, prompt);
       const missing = args.filter((a) => a.required && values[a.name] === undefined).map((a) => a.name);
       if (missing.length) {
-        throw new McpPromptError(`Prompt "${prompt.name}" of "${id}" needs ${missing.join(", ")}: pass them as name=value pairs.`);
+        throw new McpPromptError(
+          `Prompt "${prompt.name}" of "${id}" needs ${missing.join(", ")}: pass them as name=value pairs.`,
+        );
       }
       try {
         return promptContent(await live.getPrompt({ name: prompt.name, arguments: values }));
       } catch (error) {
-        throw new McpPromptError(`MCP server "${id}" could not render prompt "${prompt.name}": ${messageOf(error)}`, { cause: error });
+        throw new McpPromptError(`MCP server "${id}" could not render prompt "${prompt.name}": ${messageOf(error)}`, {
+          cause: error,
+        });
       }
     },
   };

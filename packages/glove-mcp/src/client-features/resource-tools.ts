@@ -5,7 +5,9 @@ import { bridgedToolName } from "../bridge.js";
 import { messageOf } from "../errors.js";
 
 /** Reads every page of a paginated list, stopping if a server repeats a cursor. */
-export async function allPages<T>(read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
+export async function allPages<T>(
+  read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
   const items: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -34,7 +36,11 @@ function summarize(r: Resource): Summary {
 /** What the model reads of a resource: text as is, binary as a short marker. */
 export function resourceText(result: ReadResourceResult): string {
   return result.contents
-    .map((c) => ("text" in c && typeof c.text === "string" ? c.text : `[binary ${c.mimeType ?? "resource"} ${c.uri}, ${Math.floor((String((c as { blob?: string }).blob ?? "").length * 3) / 4)} bytes]`))
+    .map((c) =>
+      "text" in c && typeof c.text === "string"
+        ? c.text
+        : `[binary ${c.mimeType ?? "resource"} ${c.uri}, ${Math.floor((String((c as { blob?: string }).blob ?? "").length * 3) / 4)} bytes]`,
+    )
     .join("\n");
 }
 
@@ -61,7 +67,14 @@ export function resourceTools(id: string, client: Client): Array<GloveFoldArgs<R
         }).catch(() => []); // templates are optional; a server without them may refuse the method
         return {
           status: "success",
-          data: { resources: resources.map(summarize), templates: templates.map((t) => ({ uriTemplate: t.uriTemplate, name: t.name, ...(t.description ? { description: t.description } : {}) })) },
+          data: {
+            resources: resources.map(summarize),
+            templates: templates.map((t) => ({
+              uriTemplate: t.uriTemplate,
+              name: t.name,
+              ...(t.description ? { description: t.description } : {}),
+            })),
+          },
         };
       } catch (error) {
         return { status: "error", message: messageOf(error), data: null };
@@ -71,7 +84,12 @@ export function resourceTools(id: string, client: Client): Array<GloveFoldArgs<R
   const read: GloveFoldArgs<Record<string, unknown>> = {
     name: bridgedToolName(id, "read_resource"),
     description: `Reads one resource of the "${id}" MCP server by URI (from ${bridgedToolName(id, "list_resources")} or a filled-in URI template).`,
-    jsonSchema: { type: "object", properties: { uri: { type: "string", description: "The resource URI." } }, required: ["uri"], additionalProperties: false },
+    jsonSchema: {
+      type: "object",
+      properties: { uri: { type: "string", description: "The resource URI." } },
+      required: ["uri"],
+      additionalProperties: false,
+    },
     requiresPermission: false,
     async do(input, _display, _glove, signal): Promise<ToolResultData> {
       const uri = typeof input?.uri === "string" ? input.uri : "";

@@ -1,5 +1,17 @@
-import { McpError, type CreateMessageRequest, type CreateMessageResult, type SamplingMessageContentBlock } from "@modelcontextprotocol/sdk/types.js";
-import { PERMISSION_REQUEST_RENDERER, type ContentPart, type Message, type PermissionAnswer, type PermissionRequestInput, type PermissionStatus } from "glove-core";
+import {
+  McpError,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type SamplingMessageContentBlock,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  PERMISSION_REQUEST_RENDERER,
+  type ContentPart,
+  type Message,
+  type PermissionAnswer,
+  type PermissionRequestInput,
+  type PermissionStatus,
+} from "glove-core";
 import type { McpFeatureHost, McpSamplingOptions } from "./types.js";
 
 /** MCP's error code for "the user rejected the sampling request". */
@@ -29,7 +41,10 @@ export async function answerSampling(
     throw new McpError(SAMPLING_REJECTED_CODE, `The client declined the sampling request of "${serverId}".`);
   }
   if (params.tools?.length) {
-    throw new McpError(-32602, "This client does not offer tools in sampling requests (sampling.tools is not declared).");
+    throw new McpError(
+      -32602,
+      "This client does not offer tools in sampling requests (sampling.tools is not declared).",
+    );
   }
   const model = options.model ?? host.model;
   const messages: Message[] = params.messages.map(toGloveMessage);
@@ -47,7 +62,13 @@ export async function answerSampling(
   };
 }
 
-async function decide(host: McpFeatureHost, serverId: string, params: Params, options: McpSamplingOptions, signal: AbortSignal): Promise<boolean> {
+async function decide(
+  host: McpFeatureHost,
+  serverId: string,
+  params: Params,
+  options: McpSamplingOptions,
+  signal: AbortSignal,
+): Promise<boolean> {
   if (options.permission) {
     const answer = await options.permission({ serverId, params });
     return answer === true || answer === "granted";
@@ -56,17 +77,25 @@ async function decide(host: McpFeatureHost, serverId: string, params: Params, op
   const stored: PermissionStatus = (await host.store?.getPermission?.(name)) ?? "unset";
   if (stored !== "unset") return stored === "granted";
   if (host.serverMode) return false; // nobody to ask, fail closed
-  const input: PermissionRequestInput = { tool_name: name, input: { serverId, messages: params.messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens } };
+  const input: PermissionRequestInput = {
+    tool_name: name,
+    input: { serverId, messages: params.messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens },
+  };
   const dm = host.displayManager;
   const before = new Set(dm.stack.map((s) => s.id));
-  const wait = dm.pushAndWait<PermissionRequestInput, PermissionAnswer>({ renderer: PERMISSION_REQUEST_RENDERER, input, toolName: name });
+  const wait = dm.pushAndWait<PermissionRequestInput, PermissionAnswer>({
+    renderer: PERMISSION_REQUEST_RENDERER,
+    input,
+    toolName: name,
+  });
   const slotId = dm.stack.find((s) => !before.has(s.id))?.id;
   const onAbort = () => slotId && dm.removeSlot(slotId);
   signal.addEventListener("abort", onAbort, { once: true });
   try {
     const answer = await wait;
     const granted = typeof answer === "boolean" ? answer : Boolean(answer?.granted);
-    if (typeof answer === "object" && answer?.remember) await host.store?.setPermission?.(name, granted ? "granted" : "denied");
+    if (typeof answer === "object" && answer?.remember)
+      await host.store?.setPermission?.(name, granted ? "granted" : "denied");
     return granted;
   } catch {
     return false; // dismissed or closed: not a grant
@@ -76,12 +105,15 @@ async function decide(host: McpFeatureHost, serverId: string, params: Params, op
 }
 
 function toGloveMessage(message: Params["messages"][number]): Message {
-  const blocks = (Array.isArray(message.content) ? message.content : [message.content]) as SamplingMessageContentBlock[];
+  const blocks = (
+    Array.isArray(message.content) ? message.content : [message.content]
+  ) as SamplingMessageContentBlock[];
   const text: string[] = [];
   const content: ContentPart[] = [];
   for (const block of blocks) {
     if (block.type === "text") text.push(block.text);
-    else if (block.type === "image") content.push({ type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } });
+    else if (block.type === "image")
+      content.push({ type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } });
     else if (block.type === "audio") text.push(`[audio ${block.mimeType}]`);
     else text.push(`[${block.type}]`);
   }

@@ -28,7 +28,10 @@ export class ServerExtras {
       }
       const folds = resourceTools(id, client);
       for (const fold of folds) this.registry.set(toolFromFoldArgs(fold, this.glove));
-      this.tools.set(id, folds.map((f) => f.name));
+      this.tools.set(
+        id,
+        folds.map((f) => f.name),
+      );
     }
     if (this.options.prompts && capabilities.prompts) {
       // Prompts the server adds later become skills too; removed ones fail with McpPromptError when used.

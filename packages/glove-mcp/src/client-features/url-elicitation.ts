@@ -7,7 +7,9 @@ import type { McpFeatureHost, McpUrlElicitationAnswer, McpUrlElicitationInput } 
 /** Display-stack renderer key of the slot a server's URL-mode elicitation becomes. */
 export const MCP_URL_ELICITATION_RENDERER = "mcp_url_elicitation";
 
-const urlAnswerSchema: z.ZodType<McpUrlElicitationAnswer> = z.object({ action: z.enum(["accept", "decline", "cancel"]) }).strict();
+const urlAnswerSchema: z.ZodType<McpUrlElicitationAnswer> = z
+  .object({ action: z.enum(["accept", "decline", "cancel"]) })
+  .strict();
 
 /** Only web pages: a `javascript:` or `file:` link from a server is never put in front of the user. */
 function isWebUrl(url: string): boolean {
@@ -34,12 +36,22 @@ export async function answerUrlElicitation(
 ): Promise<ElicitResult> {
   const dm = callDisplay ?? (host.displayManager as DisplayManagerAdapter | undefined);
   if (host.serverMode || !dm || !isWebUrl(params.url)) return { action: "decline" };
-  const input: McpUrlElicitationInput = { serverId, message: params.message, url: params.url, elicitationId: params.elicitationId };
+  const input: McpUrlElicitationInput = {
+    serverId,
+    message: params.message,
+    url: params.url,
+    elicitationId: params.elicitationId,
+  };
   try {
-    const answer = urlAnswerSchema.safeParse(await askOnce(dm, MCP_URL_ELICITATION_RENDERER, input, urlAnswerSchema, signal));
+    const answer = urlAnswerSchema.safeParse(
+      await askOnce(dm, MCP_URL_ELICITATION_RENDERER, input, urlAnswerSchema, signal),
+    );
     return answer.success ? answer.data : { action: "decline" };
   } catch (error) {
-    if (GloveError.isInstance(error) && (error.code === "GLOVE_DISPLAY_SLOT_REJECTED" || error.code === "GLOVE_DISPLAY_SLOT_CLOSED")) {
+    if (
+      GloveError.isInstance(error) &&
+      (error.code === "GLOVE_DISPLAY_SLOT_REJECTED" || error.code === "GLOVE_DISPLAY_SLOT_CLOSED")
+    ) {
       return { action: "cancel" };
     }
     throw error;

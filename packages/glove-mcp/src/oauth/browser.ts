@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process";
 
 /** Whether this process can plausibly open a browser the user will see. */
-export function canOpenBrowser(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): boolean {
+export function canOpenBrowser(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   if (env.CI) return false;
   if (platform === "darwin" || platform === "win32") return true;
   return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);

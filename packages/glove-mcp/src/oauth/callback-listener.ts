@@ -15,7 +15,11 @@ export interface OAuthCallbackListener {
    * given: other hits (a forged or stale redirect) are answered 400 and ignored, so one of them
    * cannot cancel the login. Rejects on timeout or abort.
    */
-  waitForCallback(options?: { timeoutMs?: number; signal?: AbortSignal; expectedState?: string }): Promise<McpOAuthCallbackParams>;
+  waitForCallback(options?: {
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    expectedState?: string;
+  }): Promise<McpOAuthCallbackParams>;
   close(): Promise<void>;
 }
 
@@ -26,7 +30,9 @@ const PAGE = (title: string, body: string) =>
 export async function startCallbackListener(port: number, callbackPath = "/callback"): Promise<OAuthCallbackListener> {
   // Callbacks that arrived, and the waiter deciding which one it takes.
   const arrived: McpOAuthCallbackParams[] = [];
-  let waiter: { accepts: (params: McpOAuthCallbackParams) => boolean; deliver: (params: McpOAuthCallbackParams) => void } | undefined;
+  let waiter:
+    | { accepts: (params: McpOAuthCallbackParams) => boolean; deliver: (params: McpOAuthCallbackParams) => void }
+    | undefined;
   const expectedPath = callbackPath.startsWith("/") ? callbackPath : `/${callbackPath}`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -45,7 +51,9 @@ export async function startCallbackListener(port: number, callbackPath = "/callb
     if (waiter && !waiter.accepts(params)) {
       res
         .writeHead(400, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
-        .end(PAGE("Not this authorization", "This link does not belong to the authorization in progress and was ignored."));
+        .end(
+          PAGE("Not this authorization", "This link does not belong to the authorization in progress and was ignored."),
+        );
       return;
     }
     const ok = Boolean(params.code) && !params.error;
@@ -65,7 +73,13 @@ export async function startCallbackListener(port: number, callbackPath = "/callb
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error) =>
-      reject(new McpOAuthError("callback", `Could not listen on 127.0.0.1:${port} for the OAuth callback: ${error.message}`, { cause: error })),
+      reject(
+        new McpOAuthError(
+          "callback",
+          `Could not listen on 127.0.0.1:${port} for the OAuth callback: ${error.message}`,
+          { cause: error },
+        ),
+      ),
     );
     server.listen(port, "127.0.0.1", () => resolve());
   });
@@ -84,11 +98,20 @@ export async function startCallbackListener(port: number, callbackPath = "/callb
         };
         const onAbort = () => {
           cleanup();
-          reject(new McpOAuthError("callback", "The OAuth flow was aborted before the browser came back.", { cause: signal?.reason }));
+          reject(
+            new McpOAuthError("callback", "The OAuth flow was aborted before the browser came back.", {
+              cause: signal?.reason,
+            }),
+          );
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new McpOAuthError("callback", `No OAuth callback arrived within ${Math.round(timeoutMs / 1000)} s. Run the authorization again.`));
+          reject(
+            new McpOAuthError(
+              "callback",
+              `No OAuth callback arrived within ${Math.round(timeoutMs / 1000)} s. Run the authorization again.`,
+            ),
+          );
         }, timeoutMs);
         if (signal?.aborted) return onAbort();
         signal?.addEventListener("abort", onAbort, { once: true });

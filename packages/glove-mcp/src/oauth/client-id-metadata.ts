@@ -24,7 +24,10 @@ export function checkClientMetadataUrl(url: string): void {
  * The JSON an app serves at its `clientMetadataUrl`: its client metadata with `client_id` set to
  * that same URL (the authorization server checks they match). List every redirect URI the app uses.
  */
-export function clientMetadataDocument(clientMetadataUrl: string, metadata: McpClientMetadata): McpClientMetadata & { client_id: string } {
+export function clientMetadataDocument(
+  clientMetadataUrl: string,
+  metadata: McpClientMetadata,
+): McpClientMetadata & { client_id: string } {
   checkClientMetadataUrl(clientMetadataUrl);
   return { ...metadata, client_id: clientMetadataUrl };
 }

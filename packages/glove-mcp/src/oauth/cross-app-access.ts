@@ -34,7 +34,10 @@ export class CrossAppAccessProvider extends JwtBearerGrantProvider {
 
   protected async assertion(audience: AssertionAudience, scope: string | undefined): Promise<string> {
     if (!audience.resource) {
-      throw new McpOAuthError("discovery", "The MCP server publishes no protected-resource metadata, so there is no resource to ask the identity provider for.");
+      throw new McpOAuthError(
+        "discovery",
+        "The MCP server publishes no protected-resource metadata, so there is no resource to ask the identity provider for.",
+      );
     }
     const idToken = typeof this.options.idToken === "string" ? this.options.idToken : await this.options.idToken();
     const body = new URLSearchParams({
@@ -57,15 +60,31 @@ export class CrossAppAccessProvider extends JwtBearerGrantProvider {
         body,
       });
     } catch (error) {
-      throw new McpOAuthError("token", `Could not reach the identity provider at ${endpoint}: ${messageOf(error)}`, { cause: error });
+      throw new McpOAuthError("token", `Could not reach the identity provider at ${endpoint}: ${messageOf(error)}`, {
+        cause: error,
+      });
     }
-    const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; issued_token_type?: unknown; error?: unknown; error_description?: unknown };
+    const answer = (await response.json().catch(() => ({}))) as {
+      access_token?: unknown;
+      issued_token_type?: unknown;
+      error?: unknown;
+      error_description?: unknown;
+    };
     if (!response.ok || typeof answer.access_token !== "string") {
-      const why = typeof answer.error === "string" ? `${answer.error}${typeof answer.error_description === "string" ? ` (${answer.error_description})` : ""}` : `HTTP ${response.status}`;
-      throw new McpOAuthError("token", `The identity provider refused to exchange the ID token for an authorization grant: ${why}.`);
+      const why =
+        typeof answer.error === "string"
+          ? `${answer.error}${typeof answer.error_description === "string" ? ` (${answer.error_description})` : ""}`
+          : `HTTP ${response.status}`;
+      throw new McpOAuthError(
+        "token",
+        `The identity provider refused to exchange the ID token for an authorization grant: ${why}.`,
+      );
     }
     if (answer.issued_token_type !== undefined && answer.issued_token_type !== ID_JAG_TYPE) {
-      throw new McpOAuthError("token", `The identity provider issued a ${String(answer.issued_token_type)}, not an ID-JAG.`);
+      throw new McpOAuthError(
+        "token",
+        `The identity provider issued a ${String(answer.issued_token_type)}, not an ID-JAG.`,
+      );
     }
     return answer.access_token;
   }

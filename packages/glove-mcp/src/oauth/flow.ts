@@ -80,7 +80,9 @@ export async function beginMcpOAuth(options: McpOAuthFlowOptions): Promise<Begin
     });
   } catch (error) {
     const hint =
-      challenge.status === 401 ? "" : ` (the server answered ${challenge.status} without asking for a token: it may not use OAuth)`;
+      challenge.status === 401
+        ? ""
+        : ` (the server answered ${challenge.status} without asking for a token: it may not use OAuth)`;
     fail("authorization", `Could not start authorization with ${serverUrl.href}${hint}`, error);
   }
   if (result === "AUTHORIZED") {
@@ -109,8 +111,7 @@ export interface McpOAuthCallbackParams {
 async function checkIssuer(provider: McpOAuthProvider, iss: string | null | undefined): Promise<void> {
   const discovery = await provider.discoveryState();
   const metadata = discovery?.authorizationServerMetadata as
-    | { issuer?: string; authorization_response_iss_parameter_supported?: boolean }
-    | undefined;
+    { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined;
   const required = metadata?.authorization_response_iss_parameter_supported === true;
   if (iss === undefined || iss === null || iss === "") {
     if (required) {
@@ -123,7 +124,8 @@ async function checkIssuer(provider: McpOAuthProvider, iss: string | null | unde
   }
   const expected = metadata?.issuer ?? discovery?.authorizationServerUrl;
   const trim = (url: string) => url.replace(/\/+$/, "");
-  const matches = expected !== undefined && (metadata?.issuer !== undefined ? iss === expected : trim(iss) === trim(expected));
+  const matches =
+    expected !== undefined && (metadata?.issuer !== undefined ? iss === expected : trim(iss) === trim(expected));
   if (!matches) {
     throw new McpOAuthError(
       "callback",

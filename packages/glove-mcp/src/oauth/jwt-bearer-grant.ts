@@ -1,5 +1,9 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
 import { McpOAuthError } from "./errors.js";
 import { checkMetadataIssuer } from "./metadata-issuer.js";
 
@@ -110,7 +114,10 @@ export abstract class JwtBearerGrantProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(): never {
-    throw new McpOAuthError("authorization", "A JWT-bearer client cannot send a user to authorize; its grant was refused.");
+    throw new McpOAuthError(
+      "authorization",
+      "A JWT-bearer client cannot send a user to authorize; its grant was refused.",
+    );
   }
 
   saveCodeVerifier(): void {
@@ -123,8 +130,11 @@ export abstract class JwtBearerGrantProvider implements OAuthClientProvider {
 
   private audience(): AssertionAudience {
     const discovery = this.discovery;
-    if (!discovery) throw new McpOAuthError("discovery", "The authorization server is not known yet: discovery has not run.");
-    const issuer = (discovery.authorizationServerMetadata as { issuer?: string } | undefined)?.issuer ?? discovery.authorizationServerUrl;
+    if (!discovery)
+      throw new McpOAuthError("discovery", "The authorization server is not known yet: discovery has not run.");
+    const issuer =
+      (discovery.authorizationServerMetadata as { issuer?: string } | undefined)?.issuer ??
+      discovery.authorizationServerUrl;
     return { issuer, resource: discovery.resourceMetadata?.resource };
   }
 }

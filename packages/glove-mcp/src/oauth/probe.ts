@@ -42,7 +42,9 @@ export async function probeChallenge(serverUrl: URL, fetchFn: FetchLike): Promis
       }),
     });
   } catch (error) {
-    throw new McpOAuthError("discovery", `Could not reach the MCP server at ${serverUrl.href}: ${messageOf(error)}`, { cause: error });
+    throw new McpOAuthError("discovery", `Could not reach the MCP server at ${serverUrl.href}: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
   await response.body?.cancel().catch(() => undefined);
   if (response.status === 401) return challengeOf(response);

@@ -83,7 +83,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
     // The metadata document comes first where the authorization server takes it (read from discovery).
-    if (this.options.clientMetadataUrl && (await this.serverTakesMetadataDocuments())) return { client_id: this.options.clientMetadataUrl };
+    if (this.options.clientMetadataUrl && (await this.serverTakesMetadataDocuments()))
+      return { client_id: this.options.clientMetadataUrl };
     if (this.options.preRegisteredClient) return { ...this.options.preRegisteredClient };
     const stored = (await this.store.get(this.key)).clientInformation;
     // A client registered for another callback URL (another port) cannot finish this flow:
@@ -94,7 +95,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   private async serverTakesMetadataDocuments(): Promise<boolean> {
-    const metadata = (await this.discoveryState())?.authorizationServerMetadata as { client_id_metadata_document_supported?: unknown } | undefined;
+    const metadata = (await this.discoveryState())?.authorizationServerMetadata as
+      { client_id_metadata_document_supported?: unknown } | undefined;
     return metadata?.client_id_metadata_document_supported === true;
   }
 
@@ -123,7 +125,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   async codeVerifier(): Promise<string> {
     const { codeVerifier } = await this.store.get(this.key);
-    if (!codeVerifier) throw new Error(`No PKCE code verifier is stored for "${this.key}": start the authorization again.`);
+    if (!codeVerifier)
+      throw new Error(`No PKCE code verifier is stored for "${this.key}": start the authorization again.`);
     return codeVerifier;
   }
 

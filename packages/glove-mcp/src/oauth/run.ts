@@ -11,8 +11,7 @@ import type { OAuthStore } from "./store.js";
 
 /** The call that proves a token works: list the tools, or call one. */
 export type McpOAuthVerify =
-  | { type: "listTools" }
-  | { type: "callTool"; name: string; arguments?: Record<string, unknown> };
+  { type: "listTools" } | { type: "callTool"; name: string; arguments?: Record<string, unknown> };
 
 /**
  * Options of `runMcpOAuth`, the one-call browser flow for CLIs: server, token store, callback port and
@@ -68,7 +67,11 @@ export interface RunMcpOAuthResult {
  * `kept`: the tokens were just obtained and stay stored (the message says so), as opposed to a
  * stored token being re-checked.
  */
-async function verifyToken(options: RunMcpOAuthOptions, accessToken: string, kept = false): Promise<RunMcpOAuthResult["verified"]> {
+async function verifyToken(
+  options: RunMcpOAuthOptions,
+  accessToken: string,
+  kept = false,
+): Promise<RunMcpOAuthResult["verified"]> {
   try {
     return await runVerification(options, accessToken);
   } catch (error) {
@@ -81,7 +84,10 @@ async function verifyToken(options: RunMcpOAuthOptions, accessToken: string, kep
   }
 }
 
-async function runVerification(options: RunMcpOAuthOptions, accessToken: string): Promise<RunMcpOAuthResult["verified"]> {
+async function runVerification(
+  options: RunMcpOAuthOptions,
+  accessToken: string,
+): Promise<RunMcpOAuthResult["verified"]> {
   const verify = options.verify ?? { type: "listTools" };
   if (verify === false) return undefined;
   const entry = { id: options.key, name: options.key, description: "", url: options.serverUrl };
@@ -93,7 +99,9 @@ async function runVerification(options: RunMcpOAuthOptions, accessToken: string)
     });
   } catch (error) {
     const why = isAuthError(error) ? "the server refused the token" : messageOf(error);
-    throw new McpOAuthError("verification", `Verifying the token against ${options.serverUrl} failed: ${why}.`, { cause: error });
+    throw new McpOAuthError("verification", `Verifying the token against ${options.serverUrl} failed: ${why}.`, {
+      cause: error,
+    });
   }
   try {
     if (verify.type === "listTools") return { tools: connection.tools.length };

@@ -118,9 +118,13 @@ async function withFileLock<T>(filePath: string, op: () => Promise<T>): Promise<
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const since = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const since = await stat(lock).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (since > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
-      else if (Date.now() > giveUpAt) throw new Error(`Timed out waiting for the lock ${lock}; remove it if no other process uses ${filePath}.`);
+      else if (Date.now() > giveUpAt)
+        throw new Error(`Timed out waiting for the lock ${lock}; remove it if no other process uses ${filePath}.`);
       else await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
     }
   }

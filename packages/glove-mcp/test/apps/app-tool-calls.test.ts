@@ -3,9 +3,23 @@
  * and that an app's calls meet the Glove's permission check (policy, stored answer, prompt).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Displaymanager, Glove, MemoryStore, PERMISSION_REQUEST_RENDERER, type PermissionRequestInput } from "glove-core";
+import {
+  Displaymanager,
+  Glove,
+  MemoryStore,
+  PERMISSION_REQUEST_RENDERER,
+  type PermissionRequestInput,
+} from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { bridgeMcpTools, callAppTool, connectMcp, glovePermission, McpAppError, policyPermission, type McpConnection } from "glove-mcp";
+import {
+  bridgeMcpTools,
+  callAppTool,
+  connectMcp,
+  glovePermission,
+  McpAppError,
+  policyPermission,
+  type McpConnection,
+} from "glove-mcp";
 import { startSdkHttpServer, type SdkHttpServer } from "../support/sdk-http-server.js";
 import { BOARD_HTML, buildFixtureAppServer, type FixtureCalls } from "./fixture-app-server.js";
 import { runWithApps } from "./harness.js";
@@ -40,13 +54,23 @@ describe("capability negotiation", () => {
 
 describe("tool visibility", () => {
   it("offers the model every tool but the app-only ones", () => {
-    expect(bridgeMcpTools(connection).map((fold) => fold.name).sort()).toEqual(["fixture__broken", "fixture__host_support", "fixture__secret", "fixture__show_board"]);
+    expect(
+      bridgeMcpTools(connection)
+        .map((fold) => fold.name)
+        .sort(),
+    ).toEqual(["fixture__broken", "fixture__host_support", "fixture__secret", "fixture__show_board"]);
   });
 
   it("lets the app call app-visible tools only, on its own server", async () => {
-    await expect(callAppTool(connection, { name: "secret" }, { permission: granted })).rejects.toSatisfy((e) => refusal(e) === "not_app_visible");
-    await expect(callAppTool(connection, { name: "nope" }, { permission: granted })).rejects.toSatisfy((e) => refusal(e) === "unknown_tool");
-    await expect(callAppTool(connection, { name: "refresh", arguments: [1] }, { permission: granted })).rejects.toSatisfy((e) => refusal(e) === "invalid_arguments");
+    await expect(callAppTool(connection, { name: "secret" }, { permission: granted })).rejects.toSatisfy(
+      (e) => refusal(e) === "not_app_visible",
+    );
+    await expect(callAppTool(connection, { name: "nope" }, { permission: granted })).rejects.toSatisfy(
+      (e) => refusal(e) === "unknown_tool",
+    );
+    await expect(
+      callAppTool(connection, { name: "refresh", arguments: [1] }, { permission: granted }),
+    ).rejects.toSatisfy((e) => refusal(e) === "invalid_arguments");
     expect(seen.calls.filter((c) => c.tool === "secret")).toHaveLength(0);
     const result = await callAppTool(connection, { name: "refresh", arguments: { page: 2 } }, { permission: granted });
     expect(result.content).toEqual([{ type: "text", text: "refreshed 2" }]);
@@ -55,11 +79,17 @@ describe("tool visibility", () => {
 
 describe("the app resource", () => {
   it("decodes a base64 resource and keeps only well-formed CSP and permission metadata", async () => {
-    const run = await runWithApps(connection, [{ toolCalls: [{ name: "fixture__show_board", input: { title: "Q3" }, id: "s1" }] }, { text: "done" }]);
+    const run = await runWithApps(connection, [
+      { toolCalls: [{ name: "fixture__show_board", input: { title: "Q3" }, id: "s1" }] },
+      { text: "done" },
+    ]);
     expect(run.apps).toHaveLength(1);
     const { resource, toolInput, toolResult } = run.apps[0]!.input;
     expect(resource.html).toBe(BOARD_HTML);
-    expect(resource.csp).toEqual({ connectDomains: ["https://api.example.com"], resourceDomains: ["https://cdn.example.com"] });
+    expect(resource.csp).toEqual({
+      connectDomains: ["https://api.example.com"],
+      resourceDomains: ["https://cdn.example.com"],
+    });
     expect(resource.permissions).toEqual({ clipboardWrite: {} });
     expect(resource.prefersBorder).toBe(true);
     expect(toolInput).toEqual({ title: "Q3" });
@@ -67,7 +97,10 @@ describe("the app resource", () => {
   });
 
   it("a resource that is not mcp-app HTML shows nothing, and the call's result stands", async () => {
-    const run = await runWithApps(connection, [{ toolCalls: [{ name: "fixture__broken", input: {}, id: "x1" }] }, { text: "done" }]);
+    const run = await runWithApps(connection, [
+      { toolCalls: [{ name: "fixture__broken", input: {}, id: "x1" }] },
+      { text: "done" },
+    ]);
     expect(run.results[0]!.result).toMatchObject({ status: "success", data: "broken ran" });
     expect(run.apps).toHaveLength(0);
   });
@@ -81,7 +114,9 @@ describe("an app's calls meet the Glove's permission check", () => {
       asked.push(name);
       return "denied";
     });
-    await expect(callAppTool(connection, { name: "refresh" }, { permission: denied })).rejects.toSatisfy((e) => refusal(e) === "denied");
+    await expect(callAppTool(connection, { name: "refresh" }, { permission: denied })).rejects.toSatisfy(
+      (e) => refusal(e) === "denied",
+    );
     expect(asked).toEqual(["fixture__refresh"]);
     expect(seen.calls.length).toBe(before);
   });
@@ -96,7 +131,9 @@ describe("an app's calls meet the Glove's permission check", () => {
     const store = new MemoryStore("stored");
     await store.setPermission?.("fixture__refresh", "denied");
     const gate = policyPermission(() => "granted", store);
-    await expect(callAppTool(connection, { name: "refresh" }, { permission: gate })).rejects.toSatisfy((e) => refusal(e) === "denied");
+    await expect(callAppTool(connection, { name: "refresh" }, { permission: gate })).rejects.toSatisfy(
+      (e) => refusal(e) === "denied",
+    );
   });
 
   it("a Glove with a UI asks the user through its display: allowed runs, declined does not", async () => {
@@ -117,14 +154,18 @@ describe("an app's calls meet the Glove's permission check", () => {
         display.resolve(slot.id, answer);
       }
     });
-    const allowed = await callAppTool(connection, { name: "refresh", arguments: { page: 7 } }, { permission: glovePermission(glove) });
+    const allowed = await callAppTool(
+      connection,
+      { name: "refresh", arguments: { page: 7 } },
+      { permission: glovePermission(glove) },
+    );
     expect(allowed.content).toEqual([{ type: "text", text: "refreshed 7" }]);
     expect(prompts).toEqual([{ tool_name: "fixture__refresh", input: { page: 7 } }]);
     answer = false;
     const before = seen.calls.length;
-    await expect(callAppTool(connection, { name: "refresh", arguments: { page: 8 } }, { permission: glovePermission(glove) })).rejects.toSatisfy(
-      (e) => refusal(e) === "denied",
-    );
+    await expect(
+      callAppTool(connection, { name: "refresh", arguments: { page: 8 } }, { permission: glovePermission(glove) }),
+    ).rejects.toSatisfy((e) => refusal(e) === "denied");
     expect(prompts).toHaveLength(2);
     expect(seen.calls.length).toBe(before);
   });

@@ -7,7 +7,8 @@ import { z } from "zod";
 
 export const BOARD_URI = "ui://fixture/board.html";
 export const BROKEN_URI = "ui://fixture/broken.html";
-export const BOARD_HTML = "<!doctype html><html><head><title>Board</title></head><body><p id=board>board app</p></body></html>";
+export const BOARD_HTML =
+  "<!doctype html><html><head><title>Board</title></head><body><p id=board>board app</p></body></html>";
 
 /** What the fixture's tools were called with, in order. */
 export interface FixtureCalls {
@@ -22,12 +23,19 @@ export function buildFixtureAppServer(seen: FixtureCalls, html: string = BOARD_H
     { description: "Shows the board", inputSchema: { title: z.string() }, _meta: { ui: { resourceUri: BOARD_URI } } },
     async (args) => {
       record("show_board", args);
-      return { content: [{ type: "text", text: `board ${args.title}` }], structuredContent: { title: args.title, cards: 3 } };
+      return {
+        content: [{ type: "text", text: `board ${args.title}` }],
+        structuredContent: { title: args.title, cards: 3 },
+      };
     },
   );
   server.registerTool(
     "refresh",
-    { description: "Refreshes the board (app only)", inputSchema: { page: z.number().optional() }, _meta: { ui: { resourceUri: BOARD_URI, visibility: ["app"] } } },
+    {
+      description: "Refreshes the board (app only)",
+      inputSchema: { page: z.number().optional() },
+      _meta: { ui: { resourceUri: BOARD_URI, visibility: ["app"] } },
+    },
     async (args) => {
       record("refresh", args);
       return { content: [{ type: "text", text: `refreshed ${args.page ?? 1}` }] };
@@ -35,7 +43,11 @@ export function buildFixtureAppServer(seen: FixtureCalls, html: string = BOARD_H
   );
   server.registerTool(
     "peek",
-    { description: "Reads the board (read-only, app only)", annotations: { readOnlyHint: true }, _meta: { ui: { resourceUri: BOARD_URI, visibility: ["app"] } } },
+    {
+      description: "Reads the board (read-only, app only)",
+      annotations: { readOnlyHint: true },
+      _meta: { ui: { resourceUri: BOARD_URI, visibility: ["app"] } },
+    },
     async () => {
       record("peek", {});
       return { content: [{ type: "text", text: "peeked" }] };
@@ -45,14 +57,22 @@ export function buildFixtureAppServer(seen: FixtureCalls, html: string = BOARD_H
     record("secret", {});
     return { content: [{ type: "text", text: "secret" }] };
   });
-  server.registerTool("broken", { description: "An app that is not mcp-app HTML", _meta: { ui: { resourceUri: BROKEN_URI } } }, async () => {
-    record("broken", {});
-    return { content: [{ type: "text", text: "broken ran" }] };
-  });
+  server.registerTool(
+    "broken",
+    { description: "An app that is not mcp-app HTML", _meta: { ui: { resourceUri: BROKEN_URI } } },
+    async () => {
+      record("broken", {});
+      return { content: [{ type: "text", text: "broken ran" }] };
+    },
+  );
   // What the client announced about MCP Apps (servers may attach apps only for hosts that show them).
-  server.registerTool("host_support", { description: "Echoes the client's MCP Apps capability", annotations: { readOnlyHint: true } }, async () => ({
-    content: [{ type: "text", text: JSON.stringify(server.server.getClientCapabilities()?.extensions ?? null) }],
-  }));
+  server.registerTool(
+    "host_support",
+    { description: "Echoes the client's MCP Apps capability", annotations: { readOnlyHint: true } },
+    async () => ({
+      content: [{ type: "text", text: JSON.stringify(server.server.getClientCapabilities()?.extensions ?? null) }],
+    }),
+  );
   server.registerResource("board", BOARD_URI, { mimeType: "text/html;profile=mcp-app" }, async () => ({
     contents: [
       {

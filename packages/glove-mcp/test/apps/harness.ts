@@ -10,7 +10,11 @@ export interface AppRun {
   apps: Array<Slot<McpAppSlotInput>>;
 }
 
-export async function runWithApps(connection: McpConnection, steps: ScriptedStep[], extra: Partial<GloveConfig> = {}): Promise<AppRun> {
+export async function runWithApps(
+  connection: McpConnection,
+  steps: ScriptedStep[],
+  extra: Partial<GloveConfig> = {},
+): Promise<AppRun> {
   const store = new MemoryStore("apps");
   const display = new Displaymanager();
   let glove = new Glove({

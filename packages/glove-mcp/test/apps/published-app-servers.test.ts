@@ -28,14 +28,21 @@ afterAll(async () => {
 describe("published MCP Apps servers", () => {
   it("server-basic-react over stdio: get-time shows its app with the call's input and result", async () => {
     expect(basic.transport).toBe("stdio");
-    const run = await runWithApps(basic, [{ toolCalls: [{ name: "basic__get-time", input: {}, id: "t1" }] }, { text: "done" }]);
+    const run = await runWithApps(basic, [
+      { toolCalls: [{ name: "basic__get-time", input: {}, id: "t1" }] },
+      { text: "done" },
+    ]);
     const result = run.results[0]!.result;
     expect(result.status).toBe("success");
     expect(run.apps).toHaveLength(1);
     const app = run.apps[0]!;
     expect(app.toolCallId).toBe("t1");
     expect(app.input.server).toEqual({ id: "basic", name: "server-basic-react" });
-    expect(app.input.tool).toMatchObject({ name: "get-time", bridgedName: "basic__get-time", inputSchema: { type: "object" } });
+    expect(app.input.tool).toMatchObject({
+      name: "get-time",
+      bridgedName: "basic__get-time",
+      inputSchema: { type: "object" },
+    });
     expect(app.input.resource.uri).toBe("ui://get-time/mcp-app.html");
     expect(app.input.resource.mimeType).toBe("text/html;profile=mcp-app");
     expect(app.input.resource.html).toMatch(/<html/i);
@@ -48,7 +55,10 @@ describe("published MCP Apps servers", () => {
 
   it("server-budget-allocator over HTTP: the slot carries the structured result for the app", async () => {
     expect(budget.transport).toBe("streamable-http");
-    const run = await runWithApps(budget, [{ toolCalls: [{ name: "budget__get-budget-data", input: {}, id: "b1" }] }, { text: "done" }]);
+    const run = await runWithApps(budget, [
+      { toolCalls: [{ name: "budget__get-budget-data", input: {}, id: "b1" }] },
+      { text: "done" },
+    ]);
     expect(run.results[0]!.result.status).toBe("success");
     expect(run.apps).toHaveLength(1);
     const input = run.apps[0]!.input;
@@ -58,7 +68,15 @@ describe("published MCP Apps servers", () => {
   });
 
   it("reads an app's resource once per connection", async () => {
-    const before = await runWithApps(basic, [{ toolCalls: [{ name: "basic__get-time", input: {}, id: "a" }, { name: "basic__get-time", input: {}, id: "b" }] }, { text: "done" }]);
+    const before = await runWithApps(basic, [
+      {
+        toolCalls: [
+          { name: "basic__get-time", input: {}, id: "a" },
+          { name: "basic__get-time", input: {}, id: "b" },
+        ],
+      },
+      { text: "done" },
+    ]);
     expect(before.apps).toHaveLength(2);
     expect(before.apps[0]!.input.resource).toBe(before.apps[1]!.input.resource);
   });

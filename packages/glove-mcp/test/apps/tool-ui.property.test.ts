@@ -10,12 +10,15 @@ function tool(meta: unknown): McpTool {
 describe("tool ui metadata", () => {
   it("never throws, and only ui:// URIs and the two known audiences come out of any _meta", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.jsonValue(), fc.record({ ui: fc.jsonValue(), "ui/resourceUri": fc.jsonValue() })), (meta) => {
-        const t = tool(meta !== null && typeof meta === "object" && !Array.isArray(meta) ? meta : undefined);
-        const uri = appResourceUri(t);
-        expect(uri === undefined || uri.startsWith("ui://")).toBe(true);
-        for (const audience of appVisibility(t)) expect(["model", "app"]).toContain(audience);
-      }),
+      fc.property(
+        fc.oneof(fc.jsonValue(), fc.record({ ui: fc.jsonValue(), "ui/resourceUri": fc.jsonValue() })),
+        (meta) => {
+          const t = tool(meta !== null && typeof meta === "object" && !Array.isArray(meta) ? meta : undefined);
+          const uri = appResourceUri(t);
+          expect(uri === undefined || uri.startsWith("ui://")).toBe(true);
+          for (const audience of appVisibility(t)) expect(["model", "app"]).toContain(audience);
+        },
+      ),
     );
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { MCP_APPS_EXTENSION, MCP_ELICITATION_RENDERER, type McpElicitationAnswer, type McpElicitationInput } from "glove-mcp";
+import {
+  MCP_APPS_EXTENSION,
+  MCP_ELICITATION_RENDERER,
+  type McpElicitationAnswer,
+  type McpElicitationInput,
+} from "glove-mcp";
 import { featureServerFixture, type Mounted } from "./harness.js";
 
 const server = featureServerFixture();
@@ -50,7 +55,11 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
     const mounted = await server.mount({
       serverMode: false,
       clientFeatures: { elicitation: true },
-      steps: [...bookTable.slice(0, 1), { toolCalls: [{ name: "feat__book_table", input: {}, id: "b2" }] }, { text: "done" }],
+      steps: [
+        ...bookTable.slice(0, 1),
+        { toolCalls: [{ name: "feat__book_table", input: {}, id: "b2" }] },
+        { text: "done" },
+      ],
     });
     const m = mounted;
     let n = 0;
@@ -63,7 +72,11 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
   });
 
   it("declines after maxInvalidAnswers invalid answers", async () => {
-    const mounted = await server.mount({ serverMode: false, clientFeatures: { elicitation: { maxInvalidAnswers: 1 } }, steps: bookTable });
+    const mounted = await server.mount({
+      serverMode: false,
+      clientFeatures: { elicitation: { maxInvalidAnswers: 1 } },
+      steps: bookTable,
+    });
     const m = mounted;
     let slots = 0;
     m.onSlots(MCP_ELICITATION_RENDERER, (slot) => {
@@ -75,7 +88,11 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
   });
 
   it("a request the server gives up on (timeout → notifications/cancelled) takes its slot off the stack, even with request id 0", async () => {
-    const mounted = await server.mount({ serverMode: false, clientFeatures: { elicitation: true }, steps: [{ toolCalls: [{ name: "feat__quick_form", input: {}, id: "q" }] }, { text: "done" }] });
+    const mounted = await server.mount({
+      serverMode: false,
+      clientFeatures: { elicitation: true },
+      steps: [{ toolCalls: [{ name: "feat__quick_form", input: {}, id: "q" }] }, { text: "done" }],
+    });
     const m = mounted;
     const pushed: string[] = [];
     m.onSlots(MCP_ELICITATION_RENDERER, (slot) => pushed.push(slot.id)); // nobody answers
@@ -103,14 +120,23 @@ describe("elicitation through the display stack (mounted entry, during a tool ca
         elicitation: {
           policy: (request): McpElicitationAnswer => {
             seen.push(request);
-            return seen.length === 1 ? { action: "accept", content: { name: "Bot", guests: 1, vegetarian: true } } : { action: "accept", content: { guests: 0 } };
+            return seen.length === 1
+              ? { action: "accept", content: { name: "Bot", guests: 1, vegetarian: true } }
+              : { action: "accept", content: { guests: 0 } };
           },
         },
       },
-      steps: [...bookTable.slice(0, 1), { toolCalls: [{ name: "feat__book_table", input: {}, id: "b2" }] }, { text: "done" }],
+      steps: [
+        ...bookTable.slice(0, 1),
+        { toolCalls: [{ name: "feat__book_table", input: {}, id: "b2" }] },
+        { text: "done" },
+      ],
     });
     await mounted.glove.processRequest("Book twice.");
-    expect((await mounted.results()).map((r) => r.result.data)).toEqual(["booked for Bot, 1 guests, vegetarian=true", "no booking: decline"]);
+    expect((await mounted.results()).map((r) => r.result.data)).toEqual([
+      "booked for Bot, 1 guests, vegetarian=true",
+      "no booking: decline",
+    ]);
     expect(seen[0]!.serverId).toBe("feat");
   });
 });

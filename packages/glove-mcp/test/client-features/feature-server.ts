@@ -15,19 +15,32 @@ export interface FeatureServerLog {
   rootsChanged: number;
 }
 
-const text = (t: string, isError = false): CallToolResult => ({ content: [{ type: "text", text: t }], ...(isError ? { isError } : {}) });
+const text = (t: string, isError = false): CallToolResult => ({
+  content: [{ type: "text", text: t }],
+  ...(isError ? { isError } : {}),
+});
 
 type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** A read-only tool whose answer is `run`'s text; a refused client request becomes an error result `${failure}: …`. */
-function featureTool(mcp: McpServer, name: string, description: string, failure: string, run: (extra: ToolExtra) => Promise<string>): void {
-  mcp.registerTool(name, { description, annotations: { readOnlyHint: true } }, async (extra): Promise<CallToolResult> => {
-    try {
-      return text(await run(extra));
-    } catch (error) {
-      return text(`${failure}: ${(error as Error).message}`, true);
-    }
-  });
+function featureTool(
+  mcp: McpServer,
+  name: string,
+  description: string,
+  failure: string,
+  run: (extra: ToolExtra) => Promise<string>,
+): void {
+  mcp.registerTool(
+    name,
+    { description, annotations: { readOnlyHint: true } },
+    async (extra): Promise<CallToolResult> => {
+      try {
+        return text(await run(extra));
+      } catch (error) {
+        return text(`${failure}: ${(error as Error).message}`, true);
+      }
+    },
+  );
 }
 
 /** A real SDK McpServer whose tools use the client features: elicitation, sampling and roots. */
@@ -56,15 +69,27 @@ export function buildFeatureServer(log: FeatureServerLog): McpServer {
     const c = answer.content ?? {};
     return `booked for ${String(c.name)}, ${String(c.guests)} guests, vegetarian=${String(c.vegetarian)}`;
   });
-  featureTool(mcp, "quick_form", "Asks for a colour but gives up after 300 ms.", "elicitation failed", async (extra) => {
-    // The first request of the session: id 0, whose cancellation the SDK client drops.
-    const answer = await extra.sendRequest(
-      { method: "elicitation/create", params: { message: "Quick, a colour?", requestedSchema: { type: "object", properties: { colour: { type: "string" } } } } },
-      ElicitResultSchema,
-      { timeout: 300 },
-    );
-    return `answered: ${answer.action}`;
-  });
+  featureTool(
+    mcp,
+    "quick_form",
+    "Asks for a colour but gives up after 300 ms.",
+    "elicitation failed",
+    async (extra) => {
+      // The first request of the session: id 0, whose cancellation the SDK client drops.
+      const answer = await extra.sendRequest(
+        {
+          method: "elicitation/create",
+          params: {
+            message: "Quick, a colour?",
+            requestedSchema: { type: "object", properties: { colour: { type: "string" } } },
+          },
+        },
+        ElicitResultSchema,
+        { timeout: 300 },
+      );
+      return `answered: ${answer.action}`;
+    },
+  );
   featureTool(mcp, "summarize", "Summarises a fixed text with the client's model.", "sampling refused", async () => {
     const result = await mcp.server.createMessage({
       messages: [{ role: "user", content: { type: "text", text: "Summarise: the cat sat on the mat." } }],

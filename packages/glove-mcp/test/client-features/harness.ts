@@ -35,7 +35,13 @@ export async function mountWith(url: string, options: MountOptions): Promise<Mou
   const adapter = new TestAdapter();
   adapter.active.add("feat");
   adapter.tokens.set("feat", "unused");
-  const entry: McpCatalogueEntry = { id: "feat", name: "Features", description: "client feature test server", url, ...options.entry };
+  const entry: McpCatalogueEntry = {
+    id: "feat",
+    name: "Features",
+    description: "client feature test server",
+    url,
+    ...options.entry,
+  };
   const mount = await mountMcp(agent.glove, {
     adapter,
     entries: [entry],
@@ -63,7 +69,10 @@ export async function mountWith(url: string, options: MountOptions): Promise<Mou
  * The feature server of a test file and the mount of its running test: the mount is unmounted
  * after each test, the server stopped after the file. Call it at a test file's top level.
  */
-export function featureServerFixture(): { readonly log: FeatureServerLog; mount(options: MountOptions): Promise<Mounted> } {
+export function featureServerFixture(): {
+  readonly log: FeatureServerLog;
+  mount(options: MountOptions): Promise<Mounted>;
+} {
   const running = fileServer("the feature server", startFeatureServer);
   let current: Mounted | undefined;
   afterEach(async () => {

@@ -25,14 +25,24 @@ describe("prompt list changes after connect", () => {
     server = await startSdkHttpServer(() => {
       const mcp = new McpServer({ name: "notes", version: "1.0.0" });
       mcp.registerTool("count", { description: "counts notes" }, () => ({ content: [{ type: "text", text: "3" }] }));
-      mcp.registerPrompt("first", { description: "the first prompt" }, () => ({ messages: [{ role: "user", content: { type: "text", text: "first prompt text" } }] }));
+      mcp.registerPrompt("first", { description: "the first prompt" }, () => ({
+        messages: [{ role: "user", content: { type: "text", text: "first prompt text" } }],
+      }));
       return mcp;
     });
-    const { glove, store } = scriptedGlove(Array.from({ length: 200 }, () => ({ text: "ok" })), { storeName: "prompts" });
+    const { glove, store } = scriptedGlove(
+      Array.from({ length: 200 }, () => ({ text: "ok" })),
+      { storeName: "prompts" },
+    );
     const adapter = new TestAdapter();
     adapter.active.add("notes");
     adapter.tokens.set("notes", "unused"); // an open server: the token is sent and ignored
-    mount = await mountMcp(glove, { adapter, entries: [{ id: "notes", name: "Notes", description: "d", url: server.url }], clientFeatures: { prompts: true }, log: () => undefined });
+    mount = await mountMcp(glove, {
+      adapter,
+      entries: [{ id: "notes", name: "Notes", description: "d", url: server.url }],
+      clientFeatures: { prompts: true },
+      log: () => undefined,
+    });
     expect(mount.failed.map((f) => f.reason)).toEqual([]);
 
     server.servers[0]!.registerPrompt("later", { description: "added after connect" }, () => ({

@@ -36,7 +36,11 @@ describe("resources as tools (server-everything)", () => {
       { toolCalls: [{ name: "everything__list_resources", input: {}, id: "l" }] },
       {
         toolCalls: [
-          { name: "everything__read_resource", input: { uri: "demo://resource/static/document/architecture.md" }, id: "t" },
+          {
+            name: "everything__read_resource",
+            input: { uri: "demo://resource/static/document/architecture.md" },
+            id: "t",
+          },
           { name: "everything__read_resource", input: { uri: "demo://resource/dynamic/blob/3" }, id: "b" },
           { name: "everything__read_resource", input: {}, id: "x" },
         ],
@@ -45,7 +49,10 @@ describe("resources as tools (server-everything)", () => {
     ]);
     await glove.processRequest("Look at the docs.");
     const [list, text, blob, missing] = await results();
-    const listed = list!.result.data as { resources: Array<{ uri: string }>; templates: Array<{ uriTemplate: string }> };
+    const listed = list!.result.data as {
+      resources: Array<{ uri: string }>;
+      templates: Array<{ uriTemplate: string }>;
+    };
     expect(listed.resources.map((r) => r.uri)).toContain("demo://resource/static/document/architecture.md");
     expect(listed.templates.map((t) => t.uriTemplate)).toContain("demo://resource/dynamic/blob/{resourceId}");
     expect(text!.result.status).toBe("success");
@@ -53,7 +60,9 @@ describe("resources as tools (server-everything)", () => {
     expect(blob!.result.data).toMatch(/^\[binary \S+ demo:\/\/resource\/dynamic\/blob\/3, \d+ bytes\]$/);
     expect(missing!.result).toMatchObject({ status: "error", message: expect.stringMatching(/uri/) });
     // The tools are offered to the model next to the bridged ones.
-    expect(model.requests[0]!.tools!.map((t) => t.name)).toEqual(expect.arrayContaining(["everything__echo", "everything__list_resources", "everything__read_resource"]));
+    expect(model.requests[0]!.tools!.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["everything__echo", "everything__list_resources", "everything__read_resource"]),
+    );
   });
 
   it("without the option, no resource tools are added", async () => {
@@ -95,7 +104,10 @@ describe("prompts as skills (server-everything)", () => {
     ]);
     await glove.processRequest("Use the prompts.");
     const [simple, missing] = await results();
-    expect(simple!.result).toMatchObject({ status: "success", data: { skill: "everything__simple-prompt", content: "This is a simple prompt without arguments." } });
+    expect(simple!.result).toMatchObject({
+      status: "success",
+      data: { skill: "everything__simple-prompt", content: "This is a simple prompt without arguments." },
+    });
     expect(missing!.result.status).toBe("error");
     expect(missing!.result.message).toMatch(/needs city/);
   });

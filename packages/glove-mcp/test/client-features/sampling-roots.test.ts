@@ -11,13 +11,20 @@ const summarize = { toolCalls: [{ name: "feat__summarize", input: {}, id: "s1" }
 async function summaryResult(m: Mounted): Promise<{ status: string; data: unknown }> {
   await m.glove.processRequest("Summarise.");
   const result = (await m.results()).find((r) => r.tool_name === "feat__summarize")!;
-  return { status: result.result.status, data: result.result.status === "success" ? result.result.data : result.result.message };
+  return {
+    status: result.result.status,
+    data: result.result.status === "success" ? result.result.data : result.result.message,
+  };
 }
 
 describe("sampling through the Glove's model", () => {
   it("asks through the permission_request slot; granted → the Glove's model answers the server", async () => {
     // The Glove's one model plays the main turn, then the sampling call, then the final answer.
-    const mounted = await server.mount({ serverMode: false, clientFeatures: { sampling: true }, steps: [summarize, { text: "Cat sat on mat." }, { text: "done" }] });
+    const mounted = await server.mount({
+      serverMode: false,
+      clientFeatures: { sampling: true },
+      steps: [summarize, { text: "Cat sat on mat." }, { text: "done" }],
+    });
     const m = mounted;
     const asked: PermissionRequestInput[] = [];
     m.onSlots(PERMISSION_REQUEST_RENDERER, (slot) => {
@@ -33,7 +40,11 @@ describe("sampling through the Glove's model", () => {
   });
 
   it("denied by the user → the server gets an error and the model is not called", async () => {
-    const mounted = await server.mount({ serverMode: false, clientFeatures: { sampling: true }, steps: [summarize, { text: "done" }] });
+    const mounted = await server.mount({
+      serverMode: false,
+      clientFeatures: { sampling: true },
+      steps: [summarize, { text: "done" }],
+    });
     const m = mounted;
     m.onSlots(PERMISSION_REQUEST_RENDERER, (slot) => m.dm.resolve(slot.id, false));
     const result = await summaryResult(m);
@@ -43,7 +54,11 @@ describe("sampling through the Glove's model", () => {
   });
 
   it("a stored grant is used without asking", async () => {
-    const mounted = await server.mount({ serverMode: false, clientFeatures: { sampling: true }, steps: [summarize, { text: "Short." }, { text: "done" }] });
+    const mounted = await server.mount({
+      serverMode: false,
+      clientFeatures: { sampling: true },
+      steps: [summarize, { text: "Short." }, { text: "done" }],
+    });
     await mounted.store.setPermission(samplingPermissionName("feat"), "granted");
     let asked = 0;
     mounted.onSlots(PERMISSION_REQUEST_RENDERER, () => asked++);
@@ -52,7 +67,11 @@ describe("sampling through the Glove's model", () => {
   });
 
   it("serverMode: denied without a permission callback; a callback can allow, with its own model", async () => {
-    let mounted = await server.mount({ serverMode: true, clientFeatures: { sampling: true }, steps: [summarize, { text: "done" }] });
+    let mounted = await server.mount({
+      serverMode: true,
+      clientFeatures: { sampling: true },
+      steps: [summarize, { text: "done" }],
+    });
     expect((await summaryResult(mounted)).status).toBe("error");
     await mounted.mount.unmount();
 
@@ -71,7 +90,10 @@ describe("sampling through the Glove's model", () => {
       },
       steps: [summarize, { text: "done" }],
     });
-    expect(await summaryResult(mounted)).toEqual({ status: "success", data: "summary (sampler): Five words, as asked." });
+    expect(await summaryResult(mounted)).toEqual({
+      status: "success",
+      data: "summary (sampler): Five words, as asked.",
+    });
     expect(requests.map((r) => [r.serverId, r.params.maxTokens])).toEqual([["feat", 50]]);
   });
 });
@@ -84,7 +106,12 @@ describe("roots", () => {
       serverMode: true,
       clientFeatures: { roots: [{ uri: "file:///srv/default" }] },
       entry: { roots: [{ uri: "file:///srv/project", name: "project" }] },
-      steps: [listRoots, { text: "ok" }, { toolCalls: [{ name: "feat__list_roots", input: {}, id: "r2" }] }, { text: "ok" }],
+      steps: [
+        listRoots,
+        { text: "ok" },
+        { toolCalls: [{ name: "feat__list_roots", input: {}, id: "r2" }] },
+        { text: "ok" },
+      ],
     });
     const changedBefore = server.log.rootsChanged;
     await mounted.glove.processRequest("Which roots?");
@@ -96,7 +123,11 @@ describe("roots", () => {
   });
 
   it("without roots configured, the server's roots/list is refused (capability not declared)", async () => {
-    const mounted = await server.mount({ serverMode: true, clientFeatures: { elicitation: true }, steps: [listRoots, { text: "ok" }] });
+    const mounted = await server.mount({
+      serverMode: true,
+      clientFeatures: { elicitation: true },
+      steps: [listRoots, { text: "ok" }],
+    });
     await mounted.glove.processRequest("Which roots?");
     const [result] = await mounted.results();
     expect(result!.result.status).toBe("error");

@@ -14,7 +14,11 @@ import { minimalEnv } from "../support/servers.js";
 // The published @modelcontextprotocol/server-filesystem over stdio. It is started with one
 // directory on its command line, but a client that declares roots replaces that list with its
 // roots (at start, and again on roots/list_changed): exactly what glove-mcp's roots drive.
-const script = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/package.json")), "dist", "index.js");
+const script = join(
+  dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/package.json")),
+  "dist",
+  "index.js",
+);
 
 let cliDir: string;
 let rootDir: string;
@@ -41,13 +45,23 @@ async function mountFs(steps: ScriptedStep[], clientFeatures?: McpClientFeatureO
   adapter.active.add("fs");
   mount = await mountMcp(glove, {
     adapter,
-    entries: [{ id: "fs", name: "Files", description: "files", url: "stdio://fs", stdio: { command: process.execPath, args: [script, cliDir], env: minimalEnv() } }],
+    entries: [
+      {
+        id: "fs",
+        name: "Files",
+        description: "files",
+        url: "stdio://fs",
+        stdio: { command: process.execPath, args: [script, cliDir], env: minimalEnv() },
+      },
+    ],
     log: () => undefined,
     ...(clientFeatures ? { clientFeatures } : {}),
   });
   expect(mount.failed).toEqual([]);
   const allowed = async () => {
-    const result = (await mount!.session.connection("fs")!.client.callTool({ name: "list_allowed_directories", arguments: {} })) as CallToolResult;
+    const result = (await mount!.session
+      .connection("fs")!
+      .client.callTool({ name: "list_allowed_directories", arguments: {} })) as CallToolResult;
     return result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
   };
   return { glove, allowed, results };

@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { Slot } from "glove-core";
-import { mountMcp, MCP_URL_ELICITATION_RENDERER, type McpClientFeatureOptions, type McpMount, type McpUrlElicitationInput } from "glove-mcp";
+import {
+  mountMcp,
+  MCP_URL_ELICITATION_RENDERER,
+  type McpClientFeatureOptions,
+  type McpMount,
+  type McpUrlElicitationInput,
+} from "glove-mcp";
 import { TestAdapter } from "../support/adapter.js";
 import { scriptedGlove } from "../support/scripted-glove.js";
 import { startSdkHttpServer, type SdkHttpServer } from "../support/sdk-http-server.js";
@@ -24,12 +30,20 @@ async function setUp(url: string, clientFeatures: McpClientFeatureOptions, serve
     const mcp = new McpServer({ name: "bank", version: "1.0.0" });
     mcp.registerTool("link_account", { description: "links the user's bank account" }, async () => {
       capabilities.push(mcp.server.getClientCapabilities());
-      const result = await mcp.server.elicitInput({ mode: "url", message: "Sign in at your bank to link the account.", url, elicitationId: "link-1" });
+      const result = await mcp.server.elicitInput({
+        mode: "url",
+        message: "Sign in at your bank to link the account.",
+        url,
+        elicitationId: "link-1",
+      });
       return { content: [{ type: "text", text: result.action }] };
     });
     return mcp;
   });
-  const agent = scriptedGlove([{ toolCalls: [{ name: "bank__link_account", input: {}, id: "l" }] }, { text: "done" }], { storeName: "url", serverMode });
+  const agent = scriptedGlove([{ toolCalls: [{ name: "bank__link_account", input: {}, id: "l" }] }, { text: "done" }], {
+    storeName: "url",
+    serverMode,
+  });
   const adapter = new TestAdapter();
   adapter.active.add("bank");
   adapter.tokens.set("bank", "unused"); // an open server: the token is sent and ignored
@@ -43,7 +57,12 @@ async function setUp(url: string, clientFeatures: McpClientFeatureOptions, serve
       }
     }
   });
-  mount = await mountMcp(agent.glove, { adapter, entries: [{ id: "bank", name: "Bank", description: "d", url: server.url }], clientFeatures, log: () => undefined });
+  mount = await mountMcp(agent.glove, {
+    adapter,
+    entries: [{ id: "bank", name: "Bank", description: "d", url: server.url }],
+    clientFeatures,
+    log: () => undefined,
+  });
   expect(mount.failed.map((f) => f.reason)).toEqual([]);
   await agent.glove.processRequest("Link my account.");
   const [result] = await agent.results();
@@ -52,10 +71,17 @@ async function setUp(url: string, clientFeatures: McpClientFeatureOptions, serve
 
 describe("URL-mode elicitation", () => {
   it("declared with url: true; the user sees the server's link and message and accepts", async () => {
-    const { result, shown, capabilities } = await setUp("https://bank.example/link?session=abc", { elicitation: { url: true } });
+    const { result, shown, capabilities } = await setUp("https://bank.example/link?session=abc", {
+      elicitation: { url: true },
+    });
     expect(capabilities[0]?.elicitation).toEqual({ form: {}, url: {} });
     expect(shown.map((s) => s.input)).toEqual([
-      { serverId: "bank", message: "Sign in at your bank to link the account.", url: "https://bank.example/link?session=abc", elicitationId: "link-1" } satisfies McpUrlElicitationInput,
+      {
+        serverId: "bank",
+        message: "Sign in at your bank to link the account.",
+        url: "https://bank.example/link?session=abc",
+        elicitationId: "link-1",
+      } satisfies McpUrlElicitationInput,
     ]);
     expect(result).toMatchObject({ status: "success", data: "accept" });
   });

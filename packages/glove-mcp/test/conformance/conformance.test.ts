@@ -40,15 +40,23 @@ async function runSuite(suite: ConformanceSuite): Promise<SuiteRun> {
   const client = await gloveClient;
   const scenarios = await listClientScenarios(suite);
   const runs = await pooled(
-    scenarios.flatMap((s) => [() => runScenario(suite, client, s, SCENARIO_TIMEOUT_MS), () => runScenario(suite, "sdk-client.mjs", s, SCENARIO_TIMEOUT_MS)]),
+    scenarios.flatMap((s) => [
+      () => runScenario(suite, client, s, SCENARIO_TIMEOUT_MS),
+      () => runScenario(suite, "sdk-client.mjs", s, SCENARIO_TIMEOUT_MS),
+    ]),
     CONCURRENCY,
   );
   const glove = runs.filter((_, i) => i % 2 === 0);
   const sdk = runs.filter((_, i) => i % 2 === 1);
-  const rows = scenarios.map((s, i) => `${s.padEnd(44)} glove-mcp ${glove[i]!.status.padEnd(4)}  sdk ${sdk[i]!.status.padEnd(4)}  ${glove[i]!.detail ?? glove[i]!.warnings.join(", ")}`);
+  const rows = scenarios.map(
+    (s, i) =>
+      `${s.padEnd(44)} glove-mcp ${glove[i]!.status.padEnd(4)}  sdk ${sdk[i]!.status.padEnd(4)}  ${glove[i]!.detail ?? glove[i]!.warnings.join(", ")}`,
+  );
   const count = (list: ScenarioOutcome[]) => list.filter((o) => o.status === "pass").length;
   const node = conformanceNode === process.execPath ? process.version : conformanceNode;
-  console.log(`MCP conformance ${suiteVersion(suite)} on Node ${node}, client scenarios (glove-mcp ${count(glove)}/${scenarios.length}, SDK reference ${count(sdk)}/${scenarios.length}):\n${rows.join("\n")}`);
+  console.log(
+    `MCP conformance ${suiteVersion(suite)} on Node ${node}, client scenarios (glove-mcp ${count(glove)}/${scenarios.length}, SDK reference ${count(sdk)}/${scenarios.length}):\n${rows.join("\n")}`,
+  );
   return { scenarios, glove, sdk };
 }
 
@@ -58,7 +66,9 @@ function outcome(run: SuiteRun, client: "glove" | "sdk", scenario: string): Scen
 
 /** The scenarios the SDK client passes and glove-mcp does not, with glove-mcp's reason. */
 function behindSdk(run: SuiteRun): string[] {
-  return run.scenarios.filter((_, i) => run.sdk[i]!.status === "pass" && run.glove[i]!.status !== "pass").map((s) => `${s}: ${outcome(run, "glove", s)!.detail ?? outcome(run, "glove", s)!.status}`);
+  return run.scenarios
+    .filter((_, i) => run.sdk[i]!.status === "pass" && run.glove[i]!.status !== "pass")
+    .map((s) => `${s}: ${outcome(run, "glove", s)!.detail ?? outcome(run, "glove", s)!.status}`);
 }
 
 describe(`MCP conformance suite ${suiteVersion(CONFORMANCE_SUITES.release)} (release), client scenarios`, () => {
@@ -74,7 +84,9 @@ describe(`MCP conformance suite ${suiteVersion(CONFORMANCE_SUITES.release)} (rel
   });
 
   it("glove-mcp passes all of them (26/26), none hangs", () => {
-    expect(run.glove.filter((o) => o.status !== "pass").map((o) => `${o.scenario}: ${o.detail ?? o.status}`)).toEqual([]);
+    expect(run.glove.filter((o) => o.status !== "pass").map((o) => `${o.scenario}: ${o.detail ?? o.status}`)).toEqual(
+      [],
+    );
   });
 
   it("glove-mcp passes every scenario the SDK reference client passes", () => {
@@ -107,7 +119,13 @@ describe(`MCP conformance suite ${suiteVersion(CONFORMANCE_SUITES.preRelease)} (
   });
 
   it("glove-mcp passes step-up (the challenged scope first), workload identity, enterprise-managed authorization and the metadata issuer check", () => {
-    for (const name of ["auth/scope-step-up", "auth/wif-jwt-bearer", "auth/enterprise-managed-authorization", "auth/basic-cimd", "auth/metadata-issuer-mismatch"]) {
+    for (const name of [
+      "auth/scope-step-up",
+      "auth/wif-jwt-bearer",
+      "auth/enterprise-managed-authorization",
+      "auth/basic-cimd",
+      "auth/metadata-issuer-mismatch",
+    ]) {
       const result = outcome(run, "glove", name);
       expect(result?.status, `${name}: ${result?.detail ?? ""}`).toBe("pass");
     }

@@ -37,13 +37,26 @@ async function freePort() {
 export async function signIn(scenario, context, serverUrl, key) {
   const none = { authProvider: undefined, finishLogin: async () => false, close: async () => undefined };
   if (scenario === "auth/client-credentials-basic") {
-    return { ...none, authProvider: new ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret }) };
+    return {
+      ...none,
+      authProvider: new ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret }),
+    };
   }
   if (scenario === "auth/client-credentials-jwt") {
-    return { ...none, authProvider: new PrivateKeyJwtProvider({ clientId: context.client_id, privateKey: context.private_key_pem, algorithm: context.signing_algorithm ?? "ES256" }) };
+    return {
+      ...none,
+      authProvider: new PrivateKeyJwtProvider({
+        clientId: context.client_id,
+        privateKey: context.private_key_pem,
+        algorithm: context.signing_algorithm ?? "ES256",
+      }),
+    };
   }
   if (scenario === "auth/wif-jwt-bearer") {
-    return { ...none, authProvider: new WorkloadIdentityProvider({ clientId: context.client_id, assertion: context.valid_jwt }) };
+    return {
+      ...none,
+      authProvider: new WorkloadIdentityProvider({ clientId: context.client_id, assertion: context.valid_jwt }),
+    };
   }
   if (CROSS_APP.has(scenario)) {
     const authProvider = new CrossAppAccessProvider({
@@ -61,11 +74,19 @@ export async function signIn(scenario, context, serverUrl, key) {
 
 async function interactiveSignIn(context, serverUrl, key) {
   const store = new MemoryOAuthStore();
-  const preRegisteredClient = context.client_id ? { client_id: context.client_id, client_secret: context.client_secret } : undefined;
+  const preRegisteredClient = context.client_id
+    ? { client_id: context.client_id, client_secret: context.client_secret }
+    : undefined;
   // One fixed callback port for the first login and every later one, so the registration stays valid.
   const port = await freePort();
   const redirectUrl = loopbackRedirectUrl(port);
-  const common = { serverUrl, store, key, clientMetadataUrl: CLIENT_METADATA_URL, ...(preRegisteredClient ? { preRegisteredClient } : {}) };
+  const common = {
+    serverUrl,
+    store,
+    key,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    ...(preRegisteredClient ? { preRegisteredClient } : {}),
+  };
   await runMcpOAuth({
     ...common,
     port,
@@ -85,7 +106,10 @@ async function interactiveSignIn(context, serverUrl, key) {
     redirectUrl,
     clientMetadata: buildClientMetadata({ redirectUrl }),
     onAuthorizationUrl: (url) => {
-      const callback = listener.waitForCallback({ expectedState: url.searchParams.get("state") ?? undefined, timeoutMs: 10_000 });
+      const callback = listener.waitForCallback({
+        expectedState: url.searchParams.get("state") ?? undefined,
+        timeoutMs: 10_000,
+      });
       pending = (async () => {
         await fetch(await headlessAuthorize(url, redirectUrl)); // the user approves in the browser
         await completeMcpOAuth({ ...common, redirectUrl }, await callback);

@@ -5,7 +5,15 @@
 import process from "node:process";
 import { Displaymanager, Glove, MemoryStore, PERMISSION_REQUEST_RENDERER } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { bridgeMcpTools, connectMcp, gloveClientFeatures, McpAuthError, McpInsufficientScopeError, MCP_ELICITATION_RENDERER, MCP_URL_ELICITATION_RENDERER } from "glove-mcp";
+import {
+  bridgeMcpTools,
+  connectMcp,
+  gloveClientFeatures,
+  McpAuthError,
+  McpInsufficientScopeError,
+  MCP_ELICITATION_RENDERER,
+  MCP_URL_ELICITATION_RENDERER,
+} from "glove-mcp";
 import { signIn } from "./glove-auth.mjs";
 import { argumentsFor, scenarioContext } from "./scenario-support.mjs";
 
@@ -54,7 +62,13 @@ let round = 0;
 async function callEveryTool(connection, folds) {
   round++;
   model.push(
-    { toolCalls: connection.tools.map((tool, i) => ({ name: folds[i].name, input: argumentsFor(tool), id: `c${round}-${i}` })) },
+    {
+      toolCalls: connection.tools.map((tool, i) => ({
+        name: folds[i].name,
+        input: argumentsFor(tool),
+        id: `c${round}-${i}`,
+      })),
+    },
     { text: "done" },
   );
   await glove.processRequest("Run the scenario.");

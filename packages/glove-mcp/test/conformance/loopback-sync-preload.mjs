@@ -10,7 +10,11 @@ const listen = net.Server.prototype.listen;
 
 net.Server.prototype.listen = function loopbackListen(...args) {
   const first = args[0];
-  const portOnly = first === undefined || typeof first === "function" || typeof first === "number" || (typeof first === "string" && /^\d+$/.test(first));
+  const portOnly =
+    first === undefined ||
+    typeof first === "function" ||
+    typeof first === "number" ||
+    (typeof first === "string" && /^\d+$/.test(first));
   if (portOnly && typeof args[1] !== "string") {
     const port = typeof first === "function" || first === undefined ? 0 : Number(first);
     const handle = new TCP(constants.SERVER);

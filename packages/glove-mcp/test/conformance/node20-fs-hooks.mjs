@@ -7,7 +7,10 @@ export function globSync() {
 }`;
 
 export async function resolve(specifier, context, next) {
-  if ((specifier === "fs" || specifier === "node:fs") && /\/(@modelcontextprotocol\/conformance|mcp-conformance-next)\/dist\//.test(context.parentURL ?? "")) {
+  if (
+    (specifier === "fs" || specifier === "node:fs") &&
+    /\/(@modelcontextprotocol\/conformance|mcp-conformance-next)\/dist\//.test(context.parentURL ?? "")
+  ) {
     return { url: SHIM, shortCircuit: true };
   }
   return next(specifier, context);

@@ -100,12 +100,21 @@ export async function bundleGloveClient(): Promise<string> {
  * Runs one scenario with `node <client>` as the client under test (`client`: an absolute path, or
  * a file in this folder). The suite's own client timeout is `timeoutMs`; the CLI gets 10 s more.
  */
-export async function runScenario(suite: ConformanceSuite, client: string, scenario: string, timeoutMs = 15_000): Promise<ScenarioOutcome> {
+export async function runScenario(
+  suite: ConformanceSuite,
+  client: string,
+  scenario: string,
+  timeoutMs = 15_000,
+): Promise<ScenarioOutcome> {
   const out = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
   const started = performance.now();
   try {
     const command = `"${conformanceNode}" "${client.startsWith("/") ? client : join(here, client)}"`;
-    const run = await runCli(suite, ["client", "--command", command, "--scenario", scenario, "--timeout", String(timeoutMs), "-o", out], timeoutMs + 10_000);
+    const run = await runCli(
+      suite,
+      ["client", "--command", command, "--scenario", scenario, "--timeout", String(timeoutMs), "-o", out],
+      timeoutMs + 10_000,
+    );
     const ms = Math.round(performance.now() - started);
     const checks = await readChecks(out);
     const failures = checks.filter((c) => c.status === "FAILURE");
@@ -135,7 +144,8 @@ interface Check {
 async function readChecks(dir: string): Promise<Check[]> {
   const found: Check[] = [];
   for (const entry of await readdir(dir, { recursive: true })) {
-    if (String(entry).endsWith("checks.json")) found.push(...(JSON.parse(await readFile(join(dir, String(entry)), "utf8")) as Check[]));
+    if (String(entry).endsWith("checks.json"))
+      found.push(...(JSON.parse(await readFile(join(dir, String(entry)), "utf8")) as Check[]));
   }
   return found;
 }
@@ -145,14 +155,22 @@ function lastErrorLine(output: string): string {
   return (lines.at(-1) ?? "").trim().slice(0, 200);
 }
 
-function runCli(suite: ConformanceSuite, args: string[], killAfterMs: number): Promise<{ stdout: string; stderr: string; killed: boolean }> {
+function runCli(
+  suite: ConformanceSuite,
+  args: string[],
+  killAfterMs: number,
+): Promise<{ stdout: string; stderr: string; killed: boolean }> {
   return new Promise((resolve, reject) => {
     // The CLI needs fs.globSync (Node 22) only for tier-check; the shim makes it load on Node 20.
     // Its scenario servers listen without a host; the preload binds them to 127.0.0.1 only.
-    const child = spawn(conformanceNode, ["--import", join(here, "node20-fs-shim.mjs"), "--import", loopbackPreload, cliOf(suite), ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1" },
-    });
+    const child = spawn(
+      conformanceNode,
+      ["--import", join(here, "node20-fs-shim.mjs"), "--import", loopbackPreload, cliOf(suite), ...args],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
     let stdout = "";
     let stderr = "";
     let killed = false;

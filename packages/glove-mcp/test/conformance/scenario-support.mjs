@@ -21,7 +21,11 @@ export async function headlessAuthorize(url, redirectPrefix) {
     const location = response.headers.get("location");
     if (!location) throw new Error(`authorization page answered ${response.status} without a redirect`);
     next = new URL(location, next);
-    if (redirectPrefix ? next.href.startsWith(redirectPrefix) : next.searchParams.has("code") || next.searchParams.has("error")) {
+    if (
+      redirectPrefix
+        ? next.href.startsWith(redirectPrefix)
+        : next.searchParams.has("code") || next.searchParams.has("error")
+    ) {
       if (redirectPrefix) return next;
       const code = next.searchParams.get("code");
       if (!code) throw new Error(`authorization refused: ${next.searchParams.get("error")}`);

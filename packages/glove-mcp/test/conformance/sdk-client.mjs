@@ -23,17 +23,39 @@ class HeadlessProvider {
     this._verifier = undefined;
     this.code = undefined;
   }
-  get redirectUrl() { return REDIRECT; }
-  get clientMetadata() {
-    return { client_name: "sdk-reference-client", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: this._client?.client_secret ? "client_secret_basic" : "none" };
+  get redirectUrl() {
+    return REDIRECT;
   }
-  clientInformation() { return this._client; }
-  saveClientInformation(info) { this._client = info; }
-  tokens() { return this._tokens; }
-  saveTokens(tokens) { this._tokens = tokens; }
-  async redirectToAuthorization(url) { this.code = await headlessAuthorize(url); }
-  saveCodeVerifier(v) { this._verifier = v; }
-  codeVerifier() { return this._verifier; }
+  get clientMetadata() {
+    return {
+      client_name: "sdk-reference-client",
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: this._client?.client_secret ? "client_secret_basic" : "none",
+    };
+  }
+  clientInformation() {
+    return this._client;
+  }
+  saveClientInformation(info) {
+    this._client = info;
+  }
+  tokens() {
+    return this._tokens;
+  }
+  saveTokens(tokens) {
+    this._tokens = tokens;
+  }
+  async redirectToAuthorization(url) {
+    this.code = await headlessAuthorize(url);
+  }
+  saveCodeVerifier(v) {
+    this._verifier = v;
+  }
+  codeVerifier() {
+    return this._verifier;
+  }
 }
 
 function capabilities() {
@@ -66,9 +88,17 @@ let provider;
 if (scenario === "auth/client-credentials-basic") {
   provider = new ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret });
 } else if (scenario === "auth/client-credentials-jwt") {
-  provider = new PrivateKeyJwtProvider({ clientId: context.client_id, privateKey: context.private_key_pem, algorithm: context.signing_algorithm ?? "ES256" });
+  provider = new PrivateKeyJwtProvider({
+    clientId: context.client_id,
+    privateKey: context.private_key_pem,
+    algorithm: context.signing_algorithm ?? "ES256",
+  });
 } else if (scenario.startsWith("auth/")) {
-  provider = new HeadlessProvider(context.client_id ? { client_id: context.client_id, client_secret: context.client_secret, redirect_uris: [REDIRECT] } : undefined);
+  provider = new HeadlessProvider(
+    context.client_id
+      ? { client_id: context.client_id, client_secret: context.client_secret, redirect_uris: [REDIRECT] }
+      : undefined,
+  );
 }
 
 const client = await connect(provider);

@@ -48,7 +48,11 @@ function b64urlJson(part: string): Record<string, unknown> {
 }
 
 /** Checks an RS256/ES256 client assertion; returns its subject, or undefined. */
-function verifyAssertion(assertion: string, clients: Map<string, MachineClient>, audiences: string[]): string | undefined {
+function verifyAssertion(
+  assertion: string,
+  clients: Map<string, MachineClient>,
+  audiences: string[],
+): string | undefined {
   const [head, body, signature] = assertion.split(".");
   if (!head || !body || !signature) return undefined;
   const header = b64urlJson(head);
@@ -80,7 +84,9 @@ export async function startMachineAuth(options: { advertisedIssuer?: string } = 
   const exchanges: Array<Record<string, string>> = [];
   let issuer = "";
   const json = (res: http.ServerResponse, status: number, body: unknown) =>
-    res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(body));
+    res
+      .writeHead(status, { "content-type": "application/json", "cache-control": "no-store" })
+      .end(JSON.stringify(body));
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -102,10 +108,15 @@ export async function startMachineAuth(options: { advertisedIssuer?: string } = 
         exchanges.push(Object.fromEntries(form));
         const subject = idTokens.get(form.get("subject_token") ?? "");
         if (!subject) return json(res, 400, { error: "invalid_grant", error_description: "unknown ID token" });
-        if (form.get("audience") !== issuer || !form.get("resource")) return json(res, 400, { error: "invalid_target" });
+        if (form.get("audience") !== issuer || !form.get("resource"))
+          return json(res, 400, { error: "invalid_target" });
         const idJag = `id-jag-${randomUUID()}`;
         assertions.set(idJag, subject);
-        return json(res, 200, { access_token: idJag, issued_token_type: "urn:ietf:params:oauth:token-type:id-jag", token_type: "N_A" });
+        return json(res, 200, {
+          access_token: idJag,
+          issued_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+          token_type: "N_A",
+        });
       }
       if (req.method !== "POST" || url.pathname !== "/token") return json(res, 404, { error: "not_found" });
       let clientId: string | undefined;
@@ -115,7 +126,11 @@ export async function startMachineAuth(options: { advertisedIssuer?: string } = 
         const [id, secret] = Buffer.from(basic[1]!, "base64").toString("utf8").split(":").map(decodeURIComponent);
         if (id && clients.get(id)?.secret === secret) [clientId, method] = [id, "client_secret_basic"];
       } else if (form.get("client_assertion_type") === "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") {
-        clientId = verifyAssertion(form.get("client_assertion") ?? "", clients, [issuer, `${issuer}/`, `${issuer}/token`]);
+        clientId = verifyAssertion(form.get("client_assertion") ?? "", clients, [
+          issuer,
+          `${issuer}/`,
+          `${issuer}/token`,
+        ]);
         method = "private_key_jwt";
       } else if (form.get("client_secret")) {
         const id = form.get("client_id") ?? "";
@@ -129,7 +144,12 @@ export async function startMachineAuth(options: { advertisedIssuer?: string } = 
         if (!subject) return json(res, 400, { error: "invalid_grant", error_description: "assertion not accepted" });
         const access = randomUUID();
         tokens.set(access, { clientId: subject, scopes: scope ? scope.split(" ") : [] });
-        return json(res, 200, { access_token: access, token_type: "Bearer", expires_in: 3600, ...(scope ? { scope } : {}) });
+        return json(res, 200, {
+          access_token: access,
+          token_type: "Bearer",
+          expires_in: 3600,
+          ...(scope ? { scope } : {}),
+        });
       }
       tokenRequests.push({ clientId: clientId ?? "?", method, scope });
       if (!clientId) return json(res, 401, { error: "invalid_client" });
@@ -139,7 +159,12 @@ export async function startMachineAuth(options: { advertisedIssuer?: string } = 
       if (asked.some((s) => !allowed.includes(s))) return json(res, 400, { error: "invalid_scope" });
       const access = randomUUID();
       tokens.set(access, { clientId, scopes: asked });
-      return json(res, 200, { access_token: access, token_type: "Bearer", expires_in: 3600, ...(scope ? { scope } : {}) });
+      return json(res, 200, {
+        access_token: access,
+        token_type: "Bearer",
+        expires_in: 3600,
+        ...(scope ? { scope } : {}),
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -188,11 +213,19 @@ export async function startScopedMcp(
       if (req.url === metadataPath) {
         return {
           status: 200,
-          body: JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [auth.issuer], scopes_supported: ["mcp", "admin"] }),
+          body: JSON.stringify({
+            resource: `${origin}/mcp`,
+            authorization_servers: [auth.issuer],
+            scopes_supported: ["mcp", "admin"],
+          }),
         };
       }
       const call = body as { method?: string; params?: { name?: string } } | undefined;
-      const handshake = req.method === "GET" || req.method === "DELETE" || call?.method === "initialize" || call?.method?.startsWith("notifications/");
+      const handshake =
+        req.method === "GET" ||
+        req.method === "DELETE" ||
+        call?.method === "initialize" ||
+        call?.method?.startsWith("notifications/");
       if (guarding.openHandshake && handshake) return undefined;
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       const scopes = !token ? undefined : "scopesOf" in auth ? auth.scopesOf(token) : auth.tokens.get(token)?.scopes;
@@ -200,11 +233,18 @@ export async function startScopedMcp(
         const scope = guarding.listScope ? `, scope="${guarding.listScope}"` : "";
         return {
           status: 401,
-          headers: { "www-authenticate": `Bearer error="invalid_token"${scope}, resource_metadata="${origin}${metadataPath}"` },
+          headers: {
+            "www-authenticate": `Bearer error="invalid_token"${scope}, resource_metadata="${origin}${metadataPath}"`,
+          },
           body: JSON.stringify({ error: "invalid_token" }),
         };
       }
-      const needed = call?.method === "tools/call" ? toolScopes[call.params?.name ?? ""] : call?.method === "tools/list" ? guarding.listScope : undefined;
+      const needed =
+        call?.method === "tools/call"
+          ? toolScopes[call.params?.name ?? ""]
+          : call?.method === "tools/list"
+            ? guarding.listScope
+            : undefined;
       if (needed && !scopes.includes(needed)) {
         return {
           status: 403,

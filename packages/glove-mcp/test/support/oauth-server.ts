@@ -6,7 +6,11 @@ import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type { AuthorizationParams, OAuthServerProvider } from "@modelcontextprotocol/sdk/server/auth/provider.js";
-import { createOAuthMetadata, mcpAuthMetadataRouter, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import {
+  createOAuthMetadata,
+  mcpAuthMetadataRouter,
+  mcpAuthRouter,
+} from "@modelcontextprotocol/sdk/server/auth/router.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { forwardRequest } from "./auth-proxy.js";
@@ -25,7 +29,10 @@ interface IssuedToken {
  */
 export class TestAuthProvider implements OAuthServerProvider {
   readonly clients = new Map<string, OAuthClientInformationFull>();
-  readonly codes = new Map<string, { clientId: string; challenge: string; redirectUri: string; scopes: string[]; resource?: URL }>();
+  readonly codes = new Map<
+    string,
+    { clientId: string; challenge: string; redirectUri: string; scopes: string[]; resource?: URL }
+  >();
   readonly tokens = new Map<string, IssuedToken>();
   readonly refreshTokens = new Map<string, { clientId: string; scopes: string[] }>();
   readonly authorizeRequests: AuthorizationParams[] = [];
@@ -88,10 +95,16 @@ export class TestAuthProvider implements OAuthServerProvider {
     return pending.challenge;
   }
 
-  async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, _verifier?: string, redirectUri?: string): Promise<OAuthTokens> {
+  async exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    _verifier?: string,
+    redirectUri?: string,
+  ): Promise<OAuthTokens> {
     const pending = this.codes.get(code);
     if (!pending || pending.clientId !== client.client_id) throw new InvalidGrantError("Unknown authorization code");
-    if (redirectUri !== undefined && redirectUri !== pending.redirectUri) throw new InvalidGrantError("redirect_uri mismatch");
+    if (redirectUri !== undefined && redirectUri !== pending.redirectUri)
+      throw new InvalidGrantError("redirect_uri mismatch");
     this.codes.delete(code);
     return this.issue(client.client_id, pending.scopes, pending.resource);
   }

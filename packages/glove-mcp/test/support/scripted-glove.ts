@@ -1,4 +1,11 @@
-import { Displaymanager, Glove, MemoryStore, type IGloveRunnable, type PermissionPolicy, type ToolResult } from "glove-core";
+import {
+  Displaymanager,
+  Glove,
+  MemoryStore,
+  type IGloveRunnable,
+  type PermissionPolicy,
+  type ToolResult,
+} from "glove-core";
 import { ScriptedModel, type ScriptedStep } from "glove-core/testing";
 
 export interface ScriptedGlove {

@@ -40,7 +40,10 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
  * A real MCP server built with the SDK's McpServer, on Streamable HTTP (stateful sessions, so
  * server-initiated notifications reach the client on its GET stream), bound to 127.0.0.1.
  */
-export async function startSdkHttpServer(build: () => McpServer, options: { guard?: Guard } = {}): Promise<SdkHttpServer> {
+export async function startSdkHttpServer(
+  build: () => McpServer,
+  options: { guard?: Guard } = {},
+): Promise<SdkHttpServer> {
   const servers: McpServer[] = [];
   const requests: SeenRequest[] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();
@@ -48,10 +51,16 @@ export async function startSdkHttpServer(build: () => McpServer, options: { guar
     void (async () => {
       const body = req.method === "POST" ? await readBody(req) : undefined;
       const rpc = (body as { method?: unknown } | undefined)?.method;
-      requests.push({ method: req.method ?? "", authorization: req.headers.authorization, rpc: typeof rpc === "string" ? rpc : undefined });
+      requests.push({
+        method: req.method ?? "",
+        authorization: req.headers.authorization,
+        rpc: typeof rpc === "string" ? rpc : undefined,
+      });
       const refused = options.guard?.(req, body);
       if (refused) {
-        res.writeHead(refused.status, { "content-type": "application/json", ...refused.headers }).end(refused.body ?? "{}");
+        res
+          .writeHead(refused.status, { "content-type": "application/json", ...refused.headers })
+          .end(refused.body ?? "{}");
         return;
       }
       const sessionId = req.headers["mcp-session-id"];
@@ -93,7 +102,9 @@ export async function startSdkHttpServer(build: () => McpServer, options: { guar
 }
 
 /** A raw HTTP server on 127.0.0.1 for transport failure cases; `handler` decides everything. */
-export async function startRawServer(handler: http.RequestListener): Promise<{ url: string; requests: string[]; stop(): Promise<void> }> {
+export async function startRawServer(
+  handler: http.RequestListener,
+): Promise<{ url: string; requests: string[]; stop(): Promise<void> }> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);

@@ -9,7 +9,9 @@ const packageDir = path.resolve(here, "../..");
 const repoRoot = path.resolve(packageDir, "../..");
 
 /** The entry script of an installed server package (hoisted or nested). */
-export function serverScript(pkg: "server-everything" | "server-memory" | "server-basic-react" | "server-budget-allocator"): string {
+export function serverScript(
+  pkg: "server-everything" | "server-memory" | "server-basic-react" | "server-budget-allocator",
+): string {
   for (const base of [packageDir, repoRoot]) {
     const candidate = path.join(base, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js");
     if (existsSync(candidate)) return candidate;
@@ -34,7 +36,12 @@ export interface RunningServer {
  * Starts a Node server script whose HTTP server listens on PORT (0: a free one), bound to
  * 127.0.0.1 by the loopback preload, which reports the port; `route` is the MCP endpoint's path.
  */
-export async function startLoopbackServer(script: string, args: string[], route: string, label: string): Promise<RunningServer> {
+export async function startLoopbackServer(
+  script: string,
+  args: string[],
+  route: string,
+  label: string,
+): Promise<RunningServer> {
   const preload = pathToFileURL(path.join(here, "loopback-preload.mjs")).href;
   const child = spawn(process.execPath, ["--import", preload, script, ...args], {
     env: minimalEnv({ PORT: "0" }),
@@ -69,7 +76,12 @@ export async function startLoopbackServer(script: string, args: string[], route:
 
 /** Starts server-everything in an HTTP mode on a free loopback port. */
 export function startEverything(mode: "streamableHttp" | "sse"): Promise<RunningServer> {
-  return startLoopbackServer(serverScript("server-everything"), [mode], mode === "sse" ? "sse" : "mcp", `server-everything ${mode}`);
+  return startLoopbackServer(
+    serverScript("server-everything"),
+    [mode],
+    mode === "sse" ? "sse" : "mcp",
+    `server-everything ${mode}`,
+  );
 }
 
 export async function stopChild(child: ChildProcess): Promise<void> {

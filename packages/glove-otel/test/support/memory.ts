@@ -24,10 +24,16 @@ export function memoryTracing() {
   const spans = () => exporter.getFinishedSpans();
   const named = (name: string) => {
     const found = spans().filter((s) => s.name === name);
-    if (found.length !== 1) throw new Error(`expected one span "${name}", found ${found.length}: ${spans().map((s) => s.name).join(", ")}`);
+    if (found.length !== 1)
+      throw new Error(
+        `expected one span "${name}", found ${found.length}: ${spans()
+          .map((s) => s.name)
+          .join(", ")}`,
+      );
     return found[0]!;
   };
-  const childrenOf = (span: ReadableSpan) => spans().filter((s) => s.parentSpanContext?.spanId === span.spanContext().spanId);
+  const childrenOf = (span: ReadableSpan) =>
+    spans().filter((s) => s.parentSpanContext?.spanId === span.spanContext().spanId);
   /** The span tree as indented names, children in start order. */
   const tree = (root?: ReadableSpan): string => {
     const roots = root ? [root] : spans().filter((s) => !s.parentSpanContext);

@@ -133,7 +133,8 @@ export class ChunkMapper {
     // What streamed already is the response's text; an adapter that did not stream sends it here.
     if (this.#streamed === "" && text !== "") this.#text(out, text);
     this.#closeText(out);
-    for (const call of calls ?? []) if (call.id !== undefined) this.#toolInput(out, call.id, call.tool_name, call.input_args);
+    for (const call of calls ?? [])
+      if (call.id !== undefined) this.#toolInput(out, call.id, call.tool_name, call.input_args);
     this.#streamed = "";
     this.#responded = true;
   }
@@ -147,9 +148,15 @@ export class ChunkMapper {
   #toolOutput(out: UIMessageChunk[], toolCallId: string, result: ToolResultData): void {
     // The page's message has no part for a call it never saw: the AI SDK would refuse the chunk.
     if (!this.#calls.has(toolCallId)) return;
-    if (result.status === "success") out.push({ type: "tool-output-available", toolCallId, output: result.data ?? null });
+    if (result.status === "success")
+      out.push({ type: "tool-output-available", toolCallId, output: result.data ?? null });
     else if (this.#declined.has(toolCallId)) out.push({ type: "tool-output-denied", toolCallId });
-    else out.push({ type: "tool-output-error", toolCallId, errorText: result.message ?? errorText(result.data, result.status) });
+    else
+      out.push({
+        type: "tool-output-error",
+        toolCallId,
+        errorText: result.message ?? errorText(result.data, result.status),
+      });
   }
 
   /** Several waiting questions at once (pushed while nobody read the stream), then the pause. */
@@ -168,7 +175,10 @@ export class ChunkMapper {
   }
 
   #ask(out: UIMessageChunk[], slot: WireSlot): void {
-    const prompt = slot.renderer === PERMISSION_REQUEST_RENDERER ? (slot.input as { tool_name?: unknown; input?: unknown } | null) : null;
+    const prompt =
+      slot.renderer === PERMISSION_REQUEST_RENDERER
+        ? (slot.input as { tool_name?: unknown; input?: unknown } | null)
+        : null;
     if (prompt && slot.toolCallId) {
       this.#toolInput(out, slot.toolCallId, slot.toolName ?? String(prompt.tool_name), prompt.input);
       out.push({ type: "tool-approval-request", approvalId: slot.id, toolCallId: slot.toolCallId });

@@ -40,7 +40,11 @@ export class EventFeed {
     if (first?.type !== "snapshot") {
       feed.close();
       if (signal?.aborted) throw signal.reason;
-      throw new ServerRequestError(0, "GLOVE_NOT_AN_EVENT_STREAM", `The event stream of conversation "${conversationId}" did not start with a snapshot: is ${api.base || "/"} a glove-server?`);
+      throw new ServerRequestError(
+        0,
+        "GLOVE_NOT_AN_EVENT_STREAM",
+        `The event stream of conversation "${conversationId}" did not start with a snapshot: is ${api.base || "/"} a glove-server?`,
+      );
     }
     feed.#snapshot = first.snapshot;
     return feed;
@@ -96,7 +100,11 @@ export class EventFeed {
     if (!response.ok) throw ServerApi.errorOf(response.status, await response.json().catch(() => undefined));
     if (!response.body || !/^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "")) {
       await response.body?.cancel().catch(() => undefined);
-      throw new ServerRequestError(response.status, "GLOVE_NOT_AN_EVENT_STREAM", `${api.base || "/"} did not answer with an event stream: is it a glove-server?`);
+      throw new ServerRequestError(
+        response.status,
+        "GLOVE_NOT_AN_EVENT_STREAM",
+        `${api.base || "/"} did not answer with an event stream: is it a glove-server?`,
+      );
     }
     await readSse(
       response.body,

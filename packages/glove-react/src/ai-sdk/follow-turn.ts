@@ -26,7 +26,13 @@ export interface HeldQuestions {
  * turn's events as chunks until it ends or pauses for a person. The feed closes with the stream,
  * also when the reader cancels it; a closed feed (the page stopped) ends the stream quietly.
  */
-export function followTurn(feed: EventFeed, mapper: ChunkMapper, target: TurnTarget, prelude: readonly UIMessageChunk[] = [], held?: HeldQuestions): ReadableStream<UIMessageChunk> {
+export function followTurn(
+  feed: EventFeed,
+  mapper: ChunkMapper,
+  target: TurnTarget,
+  prelude: readonly UIMessageChunk[] = [],
+  held?: HeldQuestions,
+): ReadableStream<UIMessageChunk> {
   let turnId = target.turnId;
   let started = target.running;
   let cancelled = false;

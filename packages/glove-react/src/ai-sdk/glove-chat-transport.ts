@@ -57,7 +57,11 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
   async sendMessages(options: SendOptions): Promise<ReadableStream<UIMessageChunk>> {
     const { trigger, chatId, messages, abortSignal } = options;
     const last = messages.at(-1);
-    if (!last) throw new ChatTransportError("GLOVE_CHAT_NOTHING_TO_SEND", "useChat sent no messages; there is nothing to answer.");
+    if (!last)
+      throw new ChatTransportError(
+        "GLOVE_CHAT_NOTHING_TO_SEND",
+        "useChat sent no messages; there is nothing to answer.",
+      );
     const conversationId = this.#conversationOf(chatId) ?? (await this.#createFor(chatId));
     const feed = await EventFeed.open(this.#api, conversationId, abortSignal);
     try {
@@ -98,7 +102,12 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
     return followTurn(feed, mapper, { turnId: snapshot.turnId ?? undefined, running: true }, prelude);
   }
 
-  async #submit(feed: EventFeed, conversationId: string, message: UIMessage, signal: AbortSignal | undefined): Promise<ReadableStream<UIMessageChunk>> {
+  async #submit(
+    feed: EventFeed,
+    conversationId: string,
+    message: UIMessage,
+    signal: AbortSignal | undefined,
+  ): Promise<ReadableStream<UIMessageChunk>> {
     const text = textOf(message);
     signal?.throwIfAborted();
     const { turnId } = await this.#api.postMessage(conversationId, text, message.id);
@@ -110,21 +119,40 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
    * regenerate; of an earlier one, and an edited message, an edit of the user message it answers
    * (the same text for a regenerate). What followed stays on its branch on the server.
    */
-  async #branch(feed: EventFeed, conversationId: string, messages: UIMessage[], regenerate: boolean, signal: AbortSignal | undefined): Promise<ReadableStream<UIMessageChunk>> {
+  async #branch(
+    feed: EventFeed,
+    conversationId: string,
+    messages: UIMessage[],
+    regenerate: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<ReadableStream<UIMessageChunk>> {
     const users = messages.filter((message) => message.role === "user");
     const target = users.at(-1);
-    if (!target) throw new ChatTransportError("GLOVE_CHAT_NOTHING_TO_SEND", "There is no user message to answer again.");
+    if (!target)
+      throw new ChatTransportError("GLOVE_CHAT_NOTHING_TO_SEND", "There is no user message to answer again.");
     const text = textOf(target);
     const stored = storedUserId(feed.snapshot, target.id, users.length - 1);
-    if (stored === undefined) throw new ChatTransportError("GLOVE_CHAT_UNKNOWN_MESSAGE", `Message "${target.id}" is not in the conversation's active branch; load the chat's messages again.`);
+    if (stored === undefined)
+      throw new ChatTransportError(
+        "GLOVE_CHAT_UNKNOWN_MESSAGE",
+        `Message "${target.id}" is not in the conversation's active branch; load the chat's messages again.`,
+      );
     signal?.throwIfAborted();
     const last = stored === storedUserId(feed.snapshot, undefined, -1);
-    const { turnId } = regenerate && last ? await this.#api.regenerate(conversationId) : await this.#api.editMessage(conversationId, stored, text);
+    const { turnId } =
+      regenerate && last
+        ? await this.#api.regenerate(conversationId)
+        : await this.#api.editMessage(conversationId, stored, text);
     return this.#followNew(feed, conversationId, turnId, signal);
   }
 
   /** The reply of a turn just started, as a new assistant message. */
-  #followNew(feed: EventFeed, conversationId: string, turnId: string, signal: AbortSignal | undefined): ReadableStream<UIMessageChunk> {
+  #followNew(
+    feed: EventFeed,
+    conversationId: string,
+    turnId: string,
+    signal: AbortSignal | undefined,
+  ): ReadableStream<UIMessageChunk> {
     this.#abortOnStop(conversationId, signal);
     const mapper = new ChunkMapper(turnId);
     return followTurn(feed, mapper, { turnId, running: false }, mapper.start());
@@ -135,9 +163,17 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
    * (`addToolApprovalResponse`). The answers go to the server's answer route; the reply goes on
    * in the same message.
    */
-  async #continue(feed: EventFeed, conversationId: string, message: UIMessage, signal: AbortSignal | undefined): Promise<ReadableStream<UIMessageChunk>> {
+  async #continue(
+    feed: EventFeed,
+    conversationId: string,
+    message: UIMessage,
+    signal: AbortSignal | undefined,
+  ): Promise<ReadableStream<UIMessageChunk>> {
     const tools = message.parts.filter(isToolUIPart);
-    const mapper = new ChunkMapper(`${message.id}:${newId()}`, tools.map((part) => part.toolCallId));
+    const mapper = new ChunkMapper(
+      `${message.id}:${newId()}`,
+      tools.map((part) => part.toolCallId),
+    );
     let answered = false;
     const answeredNow = new Set<string>();
     const running = new Set<string>();
@@ -155,13 +191,21 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
       }
     }
     const { snapshot } = feed;
-    const waiting = snapshot.slots.filter((slot) => slot.mode === "wait" && slot.status === "pending" && !answeredNow.has(slot.id));
+    const waiting = snapshot.slots.filter(
+      (slot) => slot.mode === "wait" && slot.status === "pending" && !answeredNow.has(slot.id),
+    );
     // Other questions of the turn, pushed while the page was not reading: shown once the answered calls ran
     // (at once when the turn is not in memory: a stored turn resumes only when its last question is answered).
     const held: HeldQuestions | undefined =
-      waiting.length === 0 ? undefined : { calls: snapshot.busy ? running : new Set(), release: () => mapper.questions(waiting) };
+      waiting.length === 0
+        ? undefined
+        : { calls: snapshot.busy ? running : new Set(), release: () => mapper.questions(waiting) };
     // A turn still in memory goes on; one that left it waiting starts again once answered.
-    const target: TurnTarget | undefined = snapshot.busy ? { turnId: snapshot.turnId ?? undefined, running: true } : answered || held ? { turnId: undefined, running: false } : undefined;
+    const target: TurnTarget | undefined = snapshot.busy
+      ? { turnId: snapshot.turnId ?? undefined, running: true }
+      : answered || held
+        ? { turnId: undefined, running: false }
+        : undefined;
     if (!target) {
       feed.close();
       return finishedStream([...mapper.start(), ...mapper.end("done")]);
@@ -171,7 +215,9 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
   }
 
   #abortOnStop(conversationId: string, signal: AbortSignal | undefined): void {
-    signal?.addEventListener("abort", () => void this.#api.abort(conversationId).catch(() => undefined), { once: true });
+    signal?.addEventListener("abort", () => void this.#api.abort(conversationId).catch(() => undefined), {
+      once: true,
+    });
   }
 
   #conversationOf(chatId: string): string | undefined {
@@ -188,6 +234,10 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
 /** What a user message says to the agent: its text parts (files are not sent). */
 function textOf(message: UIMessage): string {
   const text = message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-  if (text.trim() === "") throw new ChatTransportError("GLOVE_CHAT_EMPTY_MESSAGE", "The message has no text; a Glove agent is sent text (files are not supported by this transport).");
+  if (text.trim() === "")
+    throw new ChatTransportError(
+      "GLOVE_CHAT_EMPTY_MESSAGE",
+      "The message has no text; a Glove agent is sent text (files are not supported by this transport).",
+    );
   return text;
 }

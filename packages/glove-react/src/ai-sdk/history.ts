@@ -3,7 +3,13 @@ import type { ConversationSnapshot, WireEvent } from "../types/wire.js";
 
 /** A message the user wrote (not a tool result carrier, a compaction or a skill injection). */
 export function isUserText(message: Message): boolean {
-  return message.sender === "user" && !message.tool_results?.length && !message.is_compaction_request && !message.is_skill_injection && !message.is_compaction;
+  return (
+    message.sender === "user" &&
+    !message.tool_results?.length &&
+    !message.is_compaction_request &&
+    !message.is_skill_injection &&
+    !message.is_compaction
+  );
 }
 
 /** The stable id of a stored message: its store id, else its position in the history. */
@@ -51,10 +57,19 @@ export function historyEvents(agent: readonly Message[]): WireEvent[] {
   const events: WireEvent[] = [];
   for (const message of agent) {
     if (message.sender === "agent") {
-      events.push({ type: "model_response_complete", text: message.text, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) });
+      events.push({
+        type: "model_response_complete",
+        text: message.text,
+        ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
+      });
     }
     for (const result of message.tool_results ?? []) {
-      events.push({ type: "tool_use_result", tool_name: result.tool_name, ...(result.call_id !== undefined ? { call_id: result.call_id } : {}), result: result.result });
+      events.push({
+        type: "tool_use_result",
+        tool_name: result.tool_name,
+        ...(result.call_id !== undefined ? { call_id: result.call_id } : {}),
+        result: result.result,
+      });
     }
   }
   return events;
@@ -72,7 +87,8 @@ export function replyInProgress(snapshot: ConversationSnapshot): boolean {
 export function replayEvents(snapshot: ConversationSnapshot, agent: readonly Message[]): WireEvent[] {
   const events = historyEvents(agent);
   if (snapshot.streamingText) events.push({ type: "text_delta", text: snapshot.streamingText });
-  for (const slot of snapshot.slots) if (slot.mode === "wait" && slot.status === "pending") events.push({ type: "slot_push", slot });
+  for (const slot of snapshot.slots)
+    if (slot.mode === "wait" && slot.status === "pending") events.push({ type: "slot_push", slot });
   return events;
 }
 
@@ -81,7 +97,11 @@ export function replayEvents(snapshot: ConversationSnapshot, agent: readonly Mes
  * stored user message at the same position (`index` among user messages; -1: the last), since the
  * page's own ids for messages it sent are not the store's.
  */
-export function storedUserId(snapshot: ConversationSnapshot, id: string | undefined, index: number): string | undefined {
+export function storedUserId(
+  snapshot: ConversationSnapshot,
+  id: string | undefined,
+  index: number,
+): string | undefined {
   const users = exchanges(snapshot.messages).flatMap((exchange) => (exchange.user ? [exchange.user.id] : []));
   if (id !== undefined && users.includes(id)) return id;
   return users.at(index);

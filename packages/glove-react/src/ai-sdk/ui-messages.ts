@@ -4,7 +4,10 @@ import { ChunkMapper } from "./chunk-mapper.js";
 import { exchanges, historyEvents, replayEvents, replyInProgress } from "./history.js";
 
 /** Chunks folded into the message they build (or continue), by the AI SDK's own reader, as useChat would. */
-export async function foldChunks(chunks: readonly UIMessageChunk[], message?: UIMessage): Promise<UIMessage | undefined> {
+export async function foldChunks(
+  chunks: readonly UIMessageChunk[],
+  message?: UIMessage,
+): Promise<UIMessage | undefined> {
   const stream = new ReadableStream<UIMessageChunk>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);
@@ -31,7 +34,8 @@ export async function toUIMessages(snapshot: ConversationSnapshot): Promise<UIMe
       out.push({ id, role: "user", parts: [{ type: "text", text: message.pre_modified_text ?? message.text }] });
     }
     const last = index === all.length - 1;
-    const events = last && replyInProgress(snapshot) ? replayEvents(snapshot, exchange.agent) : historyEvents(exchange.agent);
+    const events =
+      last && replyInProgress(snapshot) ? replayEvents(snapshot, exchange.agent) : historyEvents(exchange.agent);
     if (events.length === 0) continue;
     const mapper = new ChunkMapper(exchange.replyId);
     const chunks = mapper.start(exchange.replyId);

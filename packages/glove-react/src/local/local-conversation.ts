@@ -1,4 +1,13 @@
-import { Displaymanager, Glove, MemoryStore, SlotBoard, type ContentPart, type StoreAdapter, type SubscriberAdapter, type SubscriberEvent } from "glove-core";
+import {
+  Displaymanager,
+  Glove,
+  MemoryStore,
+  SlotBoard,
+  type ContentPart,
+  type StoreAdapter,
+  type SubscriberAdapter,
+  type SubscriberEvent,
+} from "glove-core";
 import type { GloveAction } from "../types/actions.js";
 import type { SlotAnswerResult } from "../types/session.js";
 import type { ToolConfig } from "../types/tool.js";
@@ -14,7 +23,9 @@ export function persistStorage(options: LocalSessionOptions) {
   const persist = options.persistSession;
   if (!persist) return undefined;
   const storage = (typeof persist === "object" && persist.storage) || globalThis.localStorage;
-  return storage ? { storage, prefix: (typeof persist === "object" && persist.prefix) || DEFAULT_STORAGE_PREFIX } : undefined;
+  return storage
+    ? { storage, prefix: (typeof persist === "object" && persist.prefix) || DEFAULT_STORAGE_PREFIX }
+    : undefined;
 }
 
 async function storeFor(options: LocalSessionOptions, sessionId: string, first: boolean): Promise<StoreAdapter> {
@@ -46,7 +57,12 @@ export class LocalConversation {
     private readonly gate: { open: boolean },
   ) {}
 
-  static async open(options: LocalSessionOptions, sessionId: string, first: boolean, dispatch: Dispatch): Promise<LocalConversation> {
+  static async open(
+    options: LocalSessionOptions,
+    sessionId: string,
+    first: boolean,
+    dispatch: Dispatch,
+  ): Promise<LocalConversation> {
     const inner = await storeFor(options, sessionId, first);
     const history = await inner.getMessages();
     const sides = await readSideLists(inner);
@@ -82,10 +98,22 @@ export class LocalConversation {
     });
     emit({
       type: "snapshot",
-      snapshot: { id: sessionId, messages: history, branches, slots: [], tasks: sides.tasks, inbox: sides.inbox, busy: false, turnId: null, streamingText: "" },
+      snapshot: {
+        id: sessionId,
+        messages: history,
+        branches,
+        slots: [],
+        tasks: sides.tasks,
+        inbox: sides.inbox,
+        busy: false,
+        turnId: null,
+        streamingText: "",
+      },
     });
     const conversation = new LocalConversation(sessionId, glove, store, display, tracker, subscriber, emit, gate);
-    conversation.#unsubscribeDisplay = display.subscribe((stack) => tracker.sync(stack, (id) => display.resolverStore.has(id)));
+    conversation.#unsubscribeDisplay = display.subscribe((stack) =>
+      tracker.sync(stack, (id) => display.resolverStore.has(id)),
+    );
     return conversation;
   }
 
@@ -101,7 +129,12 @@ export class LocalConversation {
   /** The branch points as they stand (a regenerated answer is a sibling once it is stored). */
   async refreshBranches(): Promise<void> {
     const messages = await this.store.getMessages();
-    this.dispatch({ type: "branches_changed", keep: messages.length, messages: [], points: await readBranchPoints(this.store) });
+    this.dispatch({
+      type: "branches_changed",
+      keep: messages.length,
+      messages: [],
+      points: await readBranchPoints(this.store),
+    });
   }
 
   /** Re-reads tasks and inbox (an inbox item may have been resolved by another process). */
@@ -154,6 +187,10 @@ export class LocalConversation {
     const known = this.display.stack.some((slot) => slot.id === slotId);
     return known
       ? { ok: false, reason: "refused", message: `Slot ${slotId} does not wait for an answer (pushAndForget).` }
-      : { ok: false, reason: "settled", message: `Slot ${slotId} is not waiting for an answer: it was answered, closed, or never existed.` };
+      : {
+          ok: false,
+          reason: "settled",
+          message: `Slot ${slotId} is not waiting for an answer: it was answered, closed, or never existed.`,
+        };
   }
 }

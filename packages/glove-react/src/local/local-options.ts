@@ -25,7 +25,8 @@ export interface LocalSessionOptions {
   sessionId?: string | undefined;
   persistSession?: boolean | PersistSessionOptions | undefined;
   /** More of glove-core's Glove config (permissionPolicy, maxRetries, toolConcurrency…). */
-  gloveConfig?: Omit<Partial<GloveConfig>, "store" | "model" | "displayManager" | "systemPrompt" | "compaction_config"> | undefined;
+  gloveConfig?:
+    Omit<Partial<GloveConfig>, "store" | "model" | "displayManager" | "systemPrompt" | "compaction_config"> | undefined;
   /** Called before build: define hooks, skills, subagents, plugins on the tab's Glove. */
   configure?: ((glove: Glove) => void) | undefined;
 }

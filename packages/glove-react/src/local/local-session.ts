@@ -18,18 +18,34 @@ interface QueuedSend {
   controller: AbortController;
 }
 
-const CANCELLED: ErrorInfo = { code: "GLOVE_ABORTED", message: "Not sent: the conversation was stopped before its turn." };
-const BUSY: BranchActionResult = { ok: false, reason: "busy", message: "A turn is running or messages wait to be sent; wait for them or stop them first." };
+const CANCELLED: ErrorInfo = {
+  code: "GLOVE_ABORTED",
+  message: "Not sent: the conversation was stopped before its turn.",
+};
+const BUSY: BranchActionResult = {
+  ok: false,
+  reason: "busy",
+  message: "A turn is running or messages wait to be sent; wait for them or stop them first.",
+};
 const NO_CONVERSATION: BranchActionResult = { ok: false, reason: "refused", message: "No conversation is open." };
 
 /** What one turn of the tab's Glove does. */
 type TurnWork = (conversation: LocalConversation, signal: AbortSignal) => Promise<unknown>;
 
-const NO_SESSION: ErrorInfo = { code: "GLOVE_NO_SESSION", message: "The session could not be opened, so the message was not sent." };
+const NO_SESSION: ErrorInfo = {
+  code: "GLOVE_NO_SESSION",
+  message: "The session could not be opened, so the message was not sent.",
+};
 
 function toRequest(text: string, images: ImageInput[] | undefined): string | ContentPart[] {
   if (!images?.length) return text;
-  return [...images.map((image): ContentPart => ({ type: "image", source: { type: "base64", media_type: image.media_type, data: image.data } })), { type: "text", text }];
+  return [
+    ...images.map((image): ContentPart => ({
+      type: "image",
+      source: { type: "base64", media_type: image.media_type, data: image.data },
+    })),
+    { type: "text", text },
+  ];
 }
 
 function previewsOf(images: ImageInput[] | undefined): { images?: string[] } {
@@ -112,11 +128,23 @@ export class LocalSession implements GloveSession {
   }
 
   async resolveSlot(slotId: string, value: unknown): Promise<SlotAnswerResult> {
-    return this.#current?.resolve(slotId, value) ?? { ok: false, reason: "unknown_slot", message: "No conversation is open." };
+    return (
+      this.#current?.resolve(slotId, value) ?? {
+        ok: false,
+        reason: "unknown_slot",
+        message: "No conversation is open.",
+      }
+    );
   }
 
   async rejectSlot(slotId: string, reason?: string): Promise<SlotAnswerResult> {
-    return this.#current?.reject(slotId, reason) ?? { ok: false, reason: "unknown_slot", message: "No conversation is open." };
+    return (
+      this.#current?.reject(slotId, reason) ?? {
+        ok: false,
+        reason: "unknown_slot",
+        message: "No conversation is open.",
+      }
+    );
   }
 
   regenerate(): Promise<BranchActionResult> {
@@ -220,7 +248,12 @@ export class LocalSession implements GloveSession {
         const item = this.#queue.shift();
         if (!item) break;
         if (!conversation) {
-          this.#dispatch({ type: "user_message_status", clientMessageId: item.clientMessageId, status: "failed", error: NO_SESSION });
+          this.#dispatch({
+            type: "user_message_status",
+            clientMessageId: item.clientMessageId,
+            status: "failed",
+            error: NO_SESSION,
+          });
           continue;
         }
         const done = this.#runTurn(conversation, item);
@@ -237,7 +270,11 @@ export class LocalSession implements GloveSession {
    * One turn bracketed by `turn_start` / `turn_end`, as on a server. A branch refusal changed
    * nothing: the turn ends "done" without an error and the caller reports it.
    */
-  async #turn(conversation: LocalConversation, signal: AbortSignal, work: TurnWork): Promise<{ status: TurnStatus; error?: ErrorInfo; caught?: unknown; closed: boolean }> {
+  async #turn(
+    conversation: LocalConversation,
+    signal: AbortSignal,
+    work: TurnWork,
+  ): Promise<{ status: TurnStatus; error?: ErrorInfo; caught?: unknown; closed: boolean }> {
     const turnId = `turn-${++this.#turns}`;
     this.#dispatch({ type: "turn_start", turnId });
     let status: TurnStatus = "done";
@@ -263,7 +300,9 @@ export class LocalSession implements GloveSession {
   async #runTurn(conversation: LocalConversation, item: QueuedSend): Promise<void> {
     const { clientMessageId, controller } = item;
     this.#dispatch({ type: "user_message_status", clientMessageId, status: "sending" });
-    const { status, error, closed } = await this.#turn(conversation, controller.signal, (c, signal) => c.run(toRequest(item.text, item.images), signal));
+    const { status, error, closed } = await this.#turn(conversation, controller.signal, (c, signal) =>
+      c.run(toRequest(item.text, item.images), signal),
+    );
     if (closed) return;
     // The message never reached the history (aborted or failed before it was stored): say so, keep it for retry.
     const unsent = this.store.current.pending.some((p) => p.clientMessageId === clientMessageId);
@@ -277,7 +316,12 @@ export class LocalSession implements GloveSession {
 
   #cancelAll(): void {
     for (const item of this.#queue.splice(0)) {
-      this.#dispatch({ type: "user_message_status", clientMessageId: item.clientMessageId, status: "failed", error: CANCELLED });
+      this.#dispatch({
+        type: "user_message_status",
+        clientMessageId: item.clientMessageId,
+        status: "failed",
+        error: CANCELLED,
+      });
     }
     this.#running?.item.controller.abort(new AbortError("The user stopped the turn."));
   }

@@ -1,4 +1,12 @@
-import { branchPoints, storeKeepsBranches, type BranchRewrite, type InboxItem, type Message, type StoreAdapter, type Task } from "glove-core";
+import {
+  branchPoints,
+  storeKeepsBranches,
+  type BranchRewrite,
+  type InboxItem,
+  type Message,
+  type StoreAdapter,
+  type Task,
+} from "glove-core";
 import type { SessionEvent } from "../types/wire.js";
 
 const TASK_WRITES = new Set(["addTasks", "updateTask", "replaceTasks"]);
@@ -10,7 +18,11 @@ const INBOX_WRITES = new Set(["addInboxItem", "updateInboxItem", "consumeInboxIt
  * exact as server mode. Optional capabilities stay exactly as present or absent on `inner`
  * (glove-core enables the task and inbox tools from them).
  */
-export function observeStore(inner: StoreAdapter, emit: (event: SessionEvent) => void, messageCount: number): StoreAdapter {
+export function observeStore(
+  inner: StoreAdapter,
+  emit: (event: SessionEvent) => void,
+  messageCount: number,
+): StoreAdapter {
   let count = messageCount;
   const append = async (messages: Message[]) => {
     await inner.appendMessages(messages);
@@ -28,7 +40,12 @@ export function observeStore(inner: StoreAdapter, emit: (event: SessionEvent) =>
     const outcome = await inner.rewriteBranches!(change);
     if (outcome.won) {
       count = change.keep + change.append.length;
-      emit({ type: "branches_changed", keep: change.keep, messages: structuredClone(change.append), points: await readBranchPoints(inner) });
+      emit({
+        type: "branches_changed",
+        keep: change.keep,
+        messages: structuredClone(change.append),
+        points: await readBranchPoints(inner),
+      });
     }
     return outcome;
   };
@@ -48,7 +65,8 @@ export function observeStore(inner: StoreAdapter, emit: (event: SessionEvent) =>
       if (name === "recordModelCall") return undefined;
       if (name === "rewriteBranches") return rewrite;
       const method = value as (...args: unknown[]) => unknown;
-      if (TASK_WRITES.has(name)) return async (...args: unknown[]) => (await method.apply(target, args), await refreshTasks());
+      if (TASK_WRITES.has(name))
+        return async (...args: unknown[]) => (await method.apply(target, args), await refreshTasks());
       if (INBOX_WRITES.has(name)) {
         return async (...args: unknown[]) => {
           const result = await method.apply(target, args);

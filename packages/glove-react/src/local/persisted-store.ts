@@ -56,7 +56,11 @@ export class PersistedStore extends MemoryStore {
   }
 
   /** Opens the session's saved state (or an empty one). Touches storage: call it from an effect. */
-  static async open(sessionId: string, storage: KeyValueStorage, prefix = DEFAULT_STORAGE_PREFIX): Promise<PersistedStore> {
+  static async open(
+    sessionId: string,
+    storage: KeyValueStorage,
+    prefix = DEFAULT_STORAGE_PREFIX,
+  ): Promise<PersistedStore> {
     const store = new PersistedStore(sessionId, storage, prefix);
     const saved = store.#read();
     if (saved) await store.#seed(saved);
@@ -138,7 +142,13 @@ export class PersistedStore extends MemoryStore {
       if (saved.branches?.length) {
         // The saved stretches come back as they were: a rewrite that keeps every message and only adds them.
         const count = saved.messages.length;
-        await super.rewriteBranches({ expected: { count, lastId: saved.messages.at(-1)?.id ?? null }, keep: count, remove: [], add: saved.branches, append: [] });
+        await super.rewriteBranches({
+          expected: { count, lastId: saved.messages.at(-1)?.id ?? null },
+          keep: count,
+          remove: [],
+          add: saved.branches,
+          append: [],
+        });
       }
       if (saved.tasks?.length) await super.addTasks(saved.tasks);
       for (const item of saved.inbox ?? []) await super.addInboxItem(item);
@@ -166,7 +176,8 @@ export class PersistedStore extends MemoryStore {
       this.#storage.setItem(this.#key, JSON.stringify(saved));
     } catch (error) {
       // Quota exceeded or storage disabled: the conversation goes on in memory.
-      if (!this.#warned) console.warn("[glove-react] could not save the session to storage; it lives in memory only.", error);
+      if (!this.#warned)
+        console.warn("[glove-react] could not save the session to storage; it lives in memory only.", error);
       this.#warned = true;
     }
   }

@@ -1,6 +1,15 @@
 import { grantedCsp } from "./app-csp.js";
 import { hostContext, maxHeightOf, MCP_APPS_PROTOCOL_VERSION } from "./host-context.js";
-import { errorAnswer, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, readMessage, REFUSED, type JsonRpcAnswer, type JsonRpcRequest } from "./json-rpc.js";
+import {
+  errorAnswer,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  METHOD_NOT_FOUND,
+  readMessage,
+  REFUSED,
+  type JsonRpcAnswer,
+  type JsonRpcRequest,
+} from "./json-rpc.js";
 import type { McpAppHostOptions, McpAppSlotProps } from "./types.js";
 
 /** Where the bridge reports the frame's size (`ui/notifications/size-changed`, clamped). */
@@ -9,7 +18,9 @@ export type SizeListener = (size: { height?: number }) => void;
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return "";
   return content
-    .filter((block): block is { type: "text"; text: string } => block?.type === "text" && typeof block.text === "string")
+    .filter(
+      (block): block is { type: "text"; text: string } => block?.type === "text" && typeof block.text === "string",
+    )
     .map((block) => block.text)
     .join("\n");
 }
@@ -51,7 +62,8 @@ export class McpAppHostBridge {
   update(options: McpAppHostOptions): void {
     const before = JSON.stringify(this.#context());
     this.#options = options;
-    if (this.#initialized && JSON.stringify(this.#context()) !== before) this.#notify("ui/notifications/host-context-changed", this.#context());
+    if (this.#initialized && JSON.stringify(this.#context()) !== before)
+      this.#notify("ui/notifications/host-context-changed", this.#context());
   }
 
   #context(): Record<string, unknown> {
@@ -85,13 +97,19 @@ export class McpAppHostBridge {
       this.#notify("ui/notifications/tool-input", { arguments: this.#app.toolInput });
       this.#notify("ui/notifications/tool-result", this.#app.toolResult);
     } else if (method === "ui/notifications/size-changed") {
-      const height = typeof params.height === "number" && Number.isFinite(params.height) ? Math.min(Math.ceil(params.height), maxHeightOf(this.#options)) : undefined;
+      const height =
+        typeof params.height === "number" && Number.isFinite(params.height)
+          ? Math.min(Math.ceil(params.height), maxHeightOf(this.#options))
+          : undefined;
       // A height of 0 (an app measured before it rendered anything) is not applied: the browser
       // stops rendering a zero-area frame, animation frames included, so an app that measures in
       // one (the MCP Apps SDK does) could never report its real height and would stay invisible.
       if (height !== undefined && height > 0) this.#onSize({ height });
     } else if (method === "notifications/message") {
-      this.#options.onLog?.({ ...(typeof params.level === "string" ? { level: params.level } : {}), data: params.data }, this.#app);
+      this.#options.onLog?.(
+        { ...(typeof params.level === "string" ? { level: params.level } : {}), data: params.data },
+        this.#app,
+      );
     }
   }
 
@@ -121,7 +139,8 @@ export class McpAppHostBridge {
   #initializeResult(params: Record<string, unknown>): Record<string, unknown> {
     const asked = params.protocolVersion;
     return {
-      protocolVersion: typeof asked === "string" && asked === MCP_APPS_PROTOCOL_VERSION ? asked : MCP_APPS_PROTOCOL_VERSION,
+      protocolVersion:
+        typeof asked === "string" && asked === MCP_APPS_PROTOCOL_VERSION ? asked : MCP_APPS_PROTOCOL_VERSION,
       hostInfo: { name: "glove-react", version: "0.1.0" },
       hostCapabilities: {
         ...(this.#options.callTool ? { serverTools: {} } : {}),

@@ -11,7 +11,14 @@ function preferredTheme(): McpAppTheme {
 export function hostContext(app: McpAppSlotProps, options: McpAppHostOptions, width: number): Record<string, unknown> {
   const { title, description } = app.tool;
   return {
-    toolInfo: { tool: { name: app.tool.name, inputSchema: app.tool.inputSchema, ...(title ? { title } : {}), ...(description ? { description } : {}) } },
+    toolInfo: {
+      tool: {
+        name: app.tool.name,
+        inputSchema: app.tool.inputSchema,
+        ...(title ? { title } : {}),
+        ...(description ? { description } : {}),
+      },
+    },
     theme: options.theme ?? preferredTheme(),
     ...(options.styles ? { styles: { variables: options.styles } } : {}),
     displayMode: "inline",

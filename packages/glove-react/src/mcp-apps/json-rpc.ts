@@ -34,12 +34,15 @@ function paramsOf(value: unknown): Record<string, unknown> {
  * Reads a message event's data as a request or a notification. Anything else (responses to
  * requests the host never sent, other libraries' messages, junk) is `undefined`: ignored.
  */
-export function readMessage(data: unknown): { request: JsonRpcRequest } | { notification: JsonRpcNotification } | undefined {
+export function readMessage(
+  data: unknown,
+): { request: JsonRpcRequest } | { notification: JsonRpcNotification } | undefined {
   if (data === null || typeof data !== "object") return undefined;
   const message = data as Record<string, unknown>;
   if (message.jsonrpc !== "2.0" || typeof message.method !== "string") return undefined;
   const params = paramsOf(message.params);
-  if ("id" in message) return isId(message.id) ? { request: { id: message.id, method: message.method, params } } : undefined;
+  if ("id" in message)
+    return isId(message.id) ? { request: { id: message.id, method: message.method, params } } : undefined;
   return { notification: { method: message.method, params } };
 }
 

@@ -22,7 +22,13 @@ export interface McpAppToolResult {
 /** The props of an `mcp_app` slot. */
 export interface McpAppSlotProps {
   server: { id: string; name: string };
-  tool: { name: string; bridgedName: string; title?: string; description?: string; inputSchema: Record<string, unknown> };
+  tool: {
+    name: string;
+    bridgedName: string;
+    title?: string;
+    description?: string;
+    inputSchema: Record<string, unknown>;
+  };
   resource: { uri: string; mimeType: string; html: string; csp?: McpAppCsp; prefersBorder?: boolean };
   toolInput: Record<string, unknown>;
   toolResult: McpAppToolResult;

@@ -12,7 +12,8 @@ export type ConfigSource = () => GloveClientConfig;
 /** Throws the configuration mistakes a developer should see at once (during render). */
 export function checkConfig(config: GloveClientConfig): void {
   if (config.server !== undefined) {
-    if (typeof config.server !== "string") throw new ConfigurationError('useGlove({ server }) takes the glove-server\'s URL, e.g. "/api/glove".');
+    if (typeof config.server !== "string")
+      throw new ConfigurationError('useGlove({ server }) takes the glove-server\'s URL, e.g. "/api/glove".');
     return;
   }
   if (!config.model && !config.endpoint && !config.createModel) {

@@ -16,7 +16,11 @@ function json(value: unknown): string {
  * The default `permission_request` renderer: which tool wants to run with what, Allow / Deny and
  * "remember", as a labelled group so assistive technology announces it as one question.
  */
-export function PermissionPrompt({ props, resolve, status }: SlotRenderProps<PermissionRequestInput, unknown>): ReactNode {
+export function PermissionPrompt({
+  props,
+  resolve,
+  status,
+}: SlotRenderProps<PermissionRequestInput, unknown>): ReactNode {
   const [remember, setRemember] = useState(false);
   const id = useId();
   const tool = props?.tool_name ?? "a tool";
@@ -33,7 +37,13 @@ export function PermissionPrompt({ props, resolve, status }: SlotRenderProps<Per
       {pending ? (
         <>
           <label htmlFor={`${id}-remember`}>
-            <input id={`${id}-remember`} type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} /> Remember my choice
+            <input
+              id={`${id}-remember`}
+              type="checkbox"
+              checked={remember}
+              onChange={(event) => setRemember(event.target.checked)}
+            />{" "}
+            Remember my choice
           </label>
           <button type="button" onClick={() => resolve({ granted: true, remember })}>
             Allow
@@ -55,8 +65,8 @@ export function UnknownRenderer({ slot, reject, status }: SlotRenderProps): Reac
     <div role="alert" data-glove-role="unknown-renderer">
       <p>
         No renderer named <code>{slot.renderer}</code>
-        {slot.toolName && slot.toolName !== slot.renderer ? ` (pushed by ${slot.toolName})` : ""}. Add a tool with a render function, or
-        a renderer of that name.
+        {slot.toolName && slot.toolName !== slot.renderer ? ` (pushed by ${slot.toolName})` : ""}. Add a tool with a
+        render function, or a renderer of that name.
       </p>
       <pre>{json(slot.input)}</pre>
       {status === "pending" ? (

@@ -66,7 +66,15 @@ export function SlotHost({ slot, render, resolveSlot, rejectSlot }: SlotHostProp
 }
 
 /** A finished call from history, drawn by its tool's `renderResult`. */
-export function ResultHost({ render, props, name }: { render: ToolResultRenderer; props: ToolResultRenderProps; name: string }): ReactNode {
+export function ResultHost({
+  render,
+  props,
+  name,
+}: {
+  render: ToolResultRenderer;
+  props: ToolResultRenderProps;
+  name: string;
+}): ReactNode {
   return (
     <RenderBoundary label={`The result of "${name}"`}>
       <Invoke render={render} props={props} />

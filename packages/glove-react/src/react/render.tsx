@@ -37,7 +37,18 @@ export interface SlotContainerRenderProps {
  */
 export interface RenderProps {
   /** What `useGlove()` returned. */
-  glove: Pick<UseGloveReturn, "timeline" | "streamingText" | "busy" | "slots" | "sendMessage" | "abort" | "renderSlot" | "renderToolResult" | "connection">;
+  glove: Pick<
+    UseGloveReturn,
+    | "timeline"
+    | "streamingText"
+    | "busy"
+    | "slots"
+    | "sendMessage"
+    | "abort"
+    | "renderSlot"
+    | "renderToolResult"
+    | "connection"
+  >;
   strategy?: RenderStrategy | undefined;
   renderMessage?: ((props: MessageRenderProps) => ReactNode) | undefined;
   /** A line per tool call (default: nothing). */
@@ -66,13 +77,19 @@ function DefaultSlotContainer({ slots, renderSlot }: SlotContainerRenderProps): 
 }
 
 /** The order things are drawn in, for a strategy. */
-function layout(timeline: readonly TimelineEntry[], slots: ClientSlot[], streamingText: string, strategy: RenderStrategy): Item[] {
+function layout(
+  timeline: readonly TimelineEntry[],
+  slots: ClientSlot[],
+  streamingText: string,
+  strategy: RenderStrategy,
+): Item[] {
   if (strategy === "slots-only") return [{ type: "slots", slots, key: "slots" }];
   const items: Item[] = [];
   if (strategy === "slots-before" && slots.length) items.push({ type: "slots", slots, key: "slots-before" });
   const byCall = new Map<string, ClientSlot[]>();
   if (strategy === "interleaved") {
-    for (const slot of slots) if (slot.toolCallId) byCall.set(slot.toolCallId, [...(byCall.get(slot.toolCallId) ?? []), slot]);
+    for (const slot of slots)
+      if (slot.toolCallId) byCall.set(slot.toolCallId, [...(byCall.get(slot.toolCallId) ?? []), slot]);
   }
   const placed = new Set<string>();
   timeline.forEach((entry, index) => {
@@ -86,11 +103,14 @@ function layout(timeline: readonly TimelineEntry[], slots: ClientSlot[], streami
   });
   // The running call's text belongs before messages still waiting for their turn.
   if (streamingText) {
-    const queued = items.findIndex((item) => item.type === "entry" && item.entry.kind === "user" && item.entry.status === "queued");
+    const queued = items.findIndex(
+      (item) => item.type === "entry" && item.entry.kind === "user" && item.entry.status === "queued",
+    );
     items.splice(queued === -1 ? items.length : queued, 0, { type: "streaming", text: streamingText });
   }
   // Interleaved: slots whose call is not in the transcript (yet) still show, at the end.
-  if (strategy === "interleaved") for (const slot of slots) if (!placed.has(slot.id)) items.push({ type: "slot", slot });
+  if (strategy === "interleaved")
+    for (const slot of slots) if (!placed.has(slot.id)) items.push({ type: "slot", slot });
   if (strategy === "slots-after" && slots.length) items.push({ type: "slots", slots, key: "slots-after" });
   return items;
 }
@@ -115,8 +135,14 @@ export function Render({
 }: RenderProps): ReactNode {
   const { timeline, streamingText, busy, slots, sendMessage, abort, renderSlot, renderToolResult, connection } = glove;
   const shown = useMemo(() => visibleSlots(slots), [slots]);
-  const items = useMemo(() => layout(timeline, shown, streamingText, strategy), [timeline, shown, streamingText, strategy]);
-  const callsWithSlot = useMemo(() => new Set(shown.map((slot) => slot.toolCallId).filter((id): id is string => Boolean(id))), [shown]);
+  const items = useMemo(
+    () => layout(timeline, shown, streamingText, strategy),
+    [timeline, shown, streamingText, strategy],
+  );
+  const callsWithSlot = useMemo(
+    () => new Set(shown.map((slot) => slot.toolCallId).filter((id): id is string => Boolean(id))),
+    [shown],
+  );
   const lastIndex = timeline.length - 1;
 
   const children = items.map((item) => {
@@ -124,7 +150,11 @@ export function Render({
       case "entry": {
         const { entry, index } = item;
         if (entry.kind === "user" || entry.kind === "agent_text") {
-          const props: MessageRenderProps = { entry: entry as UserEntry | AgentTextEntry, index, isLast: index === lastIndex && !streamingText };
+          const props: MessageRenderProps = {
+            entry: entry as UserEntry | AgentTextEntry,
+            index,
+            isLast: index === lastIndex && !streamingText,
+          };
           return <Invoke key={entry.key} render={renderMessage} props={props} />;
         }
         if (entry.kind === "tool") {
@@ -148,6 +178,12 @@ export function Render({
         return <Invoke key={item.key} render={renderSlotContainer} props={{ slots: item.slots, renderSlot }} />;
     }
   });
-  const input = renderInput ? <Invoke key="input" render={renderInput} props={{ send: sendMessage, busy, abort: () => void abort(), connection }} /> : null;
+  const input = renderInput ? (
+    <Invoke
+      key="input"
+      render={renderInput}
+      props={{ send: sendMessage, busy, abort: () => void abort(), connection }}
+    />
+  ) : null;
   return createElement(as, { className, style, "data-glove-strategy": strategy }, children, input);
 }

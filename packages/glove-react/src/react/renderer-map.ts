@@ -13,7 +13,10 @@ export interface RendererMap {
  * Slot renderers by name: the default permission prompt and MCP App view, then each tool's `render` under the
  * tool's name (the name its slots carry by default), then explicit `renderers`, later ones winning.
  */
-export function buildRendererMap(tools: readonly ToolView[], extra: Record<string, SlotRenderer> | undefined): RendererMap {
+export function buildRendererMap(
+  tools: readonly ToolView[],
+  extra: Record<string, SlotRenderer> | undefined,
+): RendererMap {
   const slots = new Map<string, SlotRenderer>([
     [PERMISSION_REQUEST_RENDERER, PermissionPrompt as SlotRenderer],
     [MCP_APP_RENDERER, LazyMcpAppView],

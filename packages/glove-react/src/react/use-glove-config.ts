@@ -1,5 +1,15 @@
 import type { ReactNode } from "react";
-import type { CompactionConfig, Glove, GloveConfig, InboxItem, Message, ModelAdapter, StoreAdapter, SubscriberAdapter, Task } from "glove-core";
+import type {
+  CompactionConfig,
+  Glove,
+  GloveConfig,
+  InboxItem,
+  Message,
+  ModelAdapter,
+  StoreAdapter,
+  SubscriberAdapter,
+  Task,
+} from "glove-core";
 import type { PersistSessionOptions } from "../local/local-options.js";
 import type { BackoffOptions } from "../server/backoff.js";
 import type { HeadersOption } from "../server/server-api.js";
@@ -29,7 +39,8 @@ export interface UseGloveConfig {
   compaction?: CompactionConfig | undefined;
   subscribers?: SubscriberAdapter[] | undefined;
   /** More Glove config (permissionPolicy, maxRetries, toolConcurrency…). */
-  gloveConfig?: Omit<Partial<GloveConfig>, "store" | "model" | "displayManager" | "systemPrompt" | "compaction_config"> | undefined;
+  gloveConfig?:
+    Omit<Partial<GloveConfig>, "store" | "model" | "displayManager" | "systemPrompt" | "compaction_config"> | undefined;
   /** Define hooks, skills, subagents or plugins on the tab's Glove before it is built. */
   configure?: ((glove: Glove) => void) | undefined;
 

@@ -1,4 +1,13 @@
-import { createElement, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
+import {
+  createElement,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from "react";
 import type { LocalSession } from "../local/local-session.js";
 import { GloveStore } from "../state/glove-store.js";
 import { initialState } from "../state/initial-state.js";
@@ -19,7 +28,8 @@ const NO_TOOLS: ToolView[] = [];
 /** The client's defaults, overridden field by field by the hook's own (undefined does not override). */
 function mergeConfig(base: GloveClientConfig | undefined, own: UseGloveConfig): GloveClientConfig {
   const merged: GloveClientConfig = { ...base };
-  for (const [key, value] of Object.entries(own)) if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  for (const [key, value] of Object.entries(own))
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
   return merged;
 }
 
@@ -67,7 +77,10 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
   const key = sessionKey(merged);
 
   const [store] = useState(
-    () => new GloveStore(initialState(merged.initialSnapshot ?? null, merged.conversationId ?? merged.sessionId ?? null), { ...(merged.frameScheduler ? { scheduler: merged.frameScheduler } : {}) }),
+    () =>
+      new GloveStore(initialState(merged.initialSnapshot ?? null, merged.conversationId ?? merged.sessionId ?? null), {
+        ...(merged.frameScheduler ? { scheduler: merged.frameScheduler } : {}),
+      }),
   );
   const latest = useRef(merged);
   useEffect(() => {
@@ -89,7 +102,8 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
       for (const call of early.current.splice(0)) call(made);
     };
     const made = createSession(() => latest.current, store);
-    if (made instanceof Promise) void made.then(attach, (error: unknown) => live && store.dispatch({ type: "error", error: toErrorInfo(error) }));
+    if (made instanceof Promise)
+      void made.then(attach, (error: unknown) => live && store.dispatch({ type: "error", error: toErrorInfo(error) }));
     else attach(made);
     return () => {
       live = false;
@@ -124,35 +138,90 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
     if (systemPrompt !== built.current.systemPrompt && systemPrompt !== undefined) local.update({ systemPrompt });
     if ((endpoint !== built.current.endpoint || model !== built.current.model) && (endpoint || model)) {
       // Already loaded: the session exists, so local mode's code is there.
-      void loadLocalMode().then(({ modelFor }) => local.update({ model: modelFor(latest.current, () => latest.current) }));
+      void loadLocalMode().then(({ modelFor }) =>
+        local.update({ model: modelFor(latest.current, () => latest.current) }),
+      );
     }
     built.current = { systemPrompt, endpoint, model };
   }, [systemPrompt, endpoint, model]);
 
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getServerSnapshot);
 
-  const withSession = useCallback(<T,>(call: (session: GloveSession) => T, early_: () => T): T => {
+  const withSession = useCallback(<T>(call: (session: GloveSession) => T, early_: () => T): T => {
     const session = sessionRef.current;
     if (session) return call(session);
     early.current.push(call);
     return early_();
   }, []);
-  const sendMessage = useCallback((text: string, images?: ImageInput[]) => withSession((s) => s.sendMessage(text, images), () => ""), [withSession]);
-  const abort = useCallback(() => withSession((s) => s.abort(), () => Promise.resolve()), [withSession]);
-  const unopened = (): Promise<SlotAnswerResult> => Promise.resolve({ ok: false, reason: "unknown_slot", message: "The session is not open yet." });
-  const resolveSlot = useCallback((slotId: string, value?: unknown) => sessionRef.current?.resolveSlot(slotId, value) ?? unopened(), []);
-  const rejectSlot = useCallback((slotId: string, reason?: string) => sessionRef.current?.rejectSlot(slotId, reason) ?? unopened(), []);
-  const notOpen = (): Promise<BranchActionResult> => Promise.resolve({ ok: false, reason: "refused", message: "The session is not open yet." });
+  const sendMessage = useCallback(
+    (text: string, images?: ImageInput[]) =>
+      withSession(
+        (s) => s.sendMessage(text, images),
+        () => "",
+      ),
+    [withSession],
+  );
+  const abort = useCallback(
+    () =>
+      withSession(
+        (s) => s.abort(),
+        () => Promise.resolve(),
+      ),
+    [withSession],
+  );
+  const unopened = (): Promise<SlotAnswerResult> =>
+    Promise.resolve({ ok: false, reason: "unknown_slot", message: "The session is not open yet." });
+  const resolveSlot = useCallback(
+    (slotId: string, value?: unknown) => sessionRef.current?.resolveSlot(slotId, value) ?? unopened(),
+    [],
+  );
+  const rejectSlot = useCallback(
+    (slotId: string, reason?: string) => sessionRef.current?.rejectSlot(slotId, reason) ?? unopened(),
+    [],
+  );
+  const notOpen = (): Promise<BranchActionResult> =>
+    Promise.resolve({ ok: false, reason: "refused", message: "The session is not open yet." });
   const regenerate = useCallback(() => sessionRef.current?.regenerate() ?? notOpen(), []);
-  const editMessage = useCallback((messageId: string, text: string) => sessionRef.current?.editMessage(messageId, text) ?? notOpen(), []);
+  const editMessage = useCallback(
+    (messageId: string, text: string) => sessionRef.current?.editMessage(messageId, text) ?? notOpen(),
+    [],
+  );
   const switchBranch = useCallback((messageId: string) => sessionRef.current?.switchBranch(messageId) ?? notOpen(), []);
-  const retry = useCallback((clientMessageId: string) => withSession((s) => s.retry(clientMessageId), () => undefined), [withSession]);
-  const newConversation = useCallback(() => withSession((s) => s.newConversation(), () => undefined), [withSession]);
-  const switchConversation = useCallback((id: string) => withSession((s) => s.switchConversation(id), () => undefined), [withSession]);
+  const retry = useCallback(
+    (clientMessageId: string) =>
+      withSession(
+        (s) => s.retry(clientMessageId),
+        () => undefined,
+      ),
+    [withSession],
+  );
+  const newConversation = useCallback(
+    () =>
+      withSession(
+        (s) => s.newConversation(),
+        () => undefined,
+      ),
+    [withSession],
+  );
+  const switchConversation = useCallback(
+    (id: string) =>
+      withSession(
+        (s) => s.switchConversation(id),
+        () => undefined,
+      ),
+    [withSession],
+  );
 
   const renderers = useMemo(() => buildRendererMap(tools, merged.renderers), [tools, merged.renderers]);
   const renderSlot = useCallback(
-    (slot: ClientSlot): ReactNode => createElement(SlotHost, { key: slot.id, slot, render: renderers.slots.get(slot.renderer), resolveSlot, rejectSlot }),
+    (slot: ClientSlot): ReactNode =>
+      createElement(SlotHost, {
+        key: slot.id,
+        slot,
+        render: renderers.slots.get(slot.renderer),
+        resolveSlot,
+        rejectSlot,
+      }),
     [renderers, resolveSlot, rejectSlot],
   );
   const renderToolResult = useCallback(
@@ -167,7 +236,12 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
 
   const rawTimeline = store.timeline(state);
   const timeline = useMemo(
-    () => rawTimeline.map((entry): TimelineEntry => (entry.kind === "user" && entry.status === "failed" && entry.clientMessageId ? { ...entry, retry: () => retry(entry.clientMessageId!) } : entry)),
+    () =>
+      rawTimeline.map((entry): TimelineEntry =>
+        entry.kind === "user" && entry.status === "failed" && entry.clientMessageId
+          ? { ...entry, retry: () => retry(entry.clientMessageId!) }
+          : entry,
+      ),
     [rawTimeline, retry],
   );
 
@@ -199,6 +273,22 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
       newConversation,
       switchConversation,
     }),
-    [mode, state, timeline, sendMessage, abort, resolveSlot, rejectSlot, retry, regenerate, editMessage, switchBranch, renderSlot, renderToolResult, newConversation, switchConversation],
+    [
+      mode,
+      state,
+      timeline,
+      sendMessage,
+      abort,
+      resolveSlot,
+      rejectSlot,
+      retry,
+      regenerate,
+      editMessage,
+      switchBranch,
+      renderSlot,
+      renderToolResult,
+      newConversation,
+      switchConversation,
+    ],
   );
 }

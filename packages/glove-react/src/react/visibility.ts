@@ -13,7 +13,10 @@ export function strategyOf(slot: Pick<ClientSlot, "displayStrategy" | "renderer"
 const isOpen = (slot: ClientSlot) => slot.status === "pending" || slot.status === "shown";
 
 /** Which slots count as "the same tool" for hide-on-new: a permission prompt is the runtime's, not the tool's. */
-const groupOf = (slot: ClientSlot) => (slot.renderer === PERMISSION_REQUEST_RENDERER ? `\u0000permission:${slot.toolName ?? ""}` : (slot.toolName ?? slot.renderer));
+const groupOf = (slot: ClientSlot) =>
+  slot.renderer === PERMISSION_REQUEST_RENDERER
+    ? `\u0000permission:${slot.toolName ?? ""}`
+    : (slot.toolName ?? slot.renderer);
 
 /**
  * The slots a transcript shows, in the order they appeared:

@@ -42,7 +42,10 @@ export class EventStream {
 
   start(): void {
     const online = () => this.reconnectNow();
-    const target = globalThis as { addEventListener?: (type: string, fn: () => void) => void; removeEventListener?: (type: string, fn: () => void) => void };
+    const target = globalThis as {
+      addEventListener?: (type: string, fn: () => void) => void;
+      removeEventListener?: (type: string, fn: () => void) => void;
+    };
     if (typeof target.addEventListener === "function" && typeof globalThis.window !== "undefined") {
       target.addEventListener("online", online);
       this.#removeOnline = () => target.removeEventListener?.("online", online);
@@ -67,7 +70,9 @@ export class EventStream {
     let failures = 0;
     let opened = false;
     while (!this.#stopped) {
-      this.options.onState(!opened && failures === 0 ? "connecting" : failures >= offlineAfter ? "offline" : "reconnecting");
+      this.options.onState(
+        !opened && failures === 0 ? "connecting" : failures >= offlineAfter ? "offline" : "reconnecting",
+      );
       let received = false;
       try {
         await this.#connect({
@@ -108,14 +113,22 @@ export class EventStream {
     };
     try {
       alive();
-      const response = await this.options.api.openEvents(this.options.conversationId, this.options.lastEventId(), controller.signal);
+      const response = await this.options.api.openEvents(
+        this.options.conversationId,
+        this.options.lastEventId(),
+        controller.signal,
+      );
       if (!response.ok) {
         const body = await response.json().catch(() => undefined);
         throw ServerApi.errorOf(response.status, body);
       }
       if (!/^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "") || !response.body) {
         await response.body?.cancel().catch(() => undefined);
-        throw new ServerRequestError(response.status, "GLOVE_NOT_AN_EVENT_STREAM", `${this.options.api.base} did not answer with an event stream: is it a glove-server?`);
+        throw new ServerRequestError(
+          response.status,
+          "GLOVE_NOT_AN_EVENT_STREAM",
+          `${this.options.api.base} did not answer with an event stream: is it a glove-server?`,
+        );
       }
       on.open();
       await readSse(

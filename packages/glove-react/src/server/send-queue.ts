@@ -13,7 +13,10 @@ export interface SendQueueDeps {
   dispatch(action: GloveAction): void;
 }
 
-const CANCELLED: ErrorInfo = { code: "GLOVE_ABORTED", message: "Not sent: the conversation was stopped before its turn." };
+const CANCELLED: ErrorInfo = {
+  code: "GLOVE_ABORTED",
+  message: "Not sent: the conversation was stopped before its turn.",
+};
 /** Turn ids remembered as ended, for a POST answered after its turn already finished. */
 const REMEMBERED_TURNS = 64;
 
@@ -45,7 +48,12 @@ export class SendQueue {
   cancelAll(): void {
     this.#generation++;
     for (const item of this.#items.splice(0)) {
-      this.deps.dispatch({ type: "user_message_status", clientMessageId: item.clientMessageId, status: "failed", error: CANCELLED });
+      this.deps.dispatch({
+        type: "user_message_status",
+        clientMessageId: item.clientMessageId,
+        status: "failed",
+        error: CANCELLED,
+      });
     }
     for (const wake of this.#waiters.values()) wake();
     this.#waiters.clear();
@@ -95,14 +103,22 @@ export class SendQueue {
           await this.#turnOver(turnId);
         } catch (error) {
           if (generation !== this.#generation) continue;
-          if (ServerRequestError.isInstance(error) && (error.code === "GLOVE_BUSY" || error.code === "GLOVE_QUEUE_FULL")) {
+          if (
+            ServerRequestError.isInstance(error) &&
+            (error.code === "GLOVE_BUSY" || error.code === "GLOVE_QUEUE_FULL")
+          ) {
             // Another turn (maybe another tab's) is running: wait for it, then try again.
             this.deps.dispatch({ type: "user_message_status", clientMessageId, status: "queued" });
             await this.#idle(++busyRetries);
             continue;
           }
           this.#items.shift();
-          this.deps.dispatch({ type: "user_message_status", clientMessageId, status: "failed", error: toErrorInfo(error) });
+          this.deps.dispatch({
+            type: "user_message_status",
+            clientMessageId,
+            status: "failed",
+            error: toErrorInfo(error),
+          });
         }
       }
     } finally {
@@ -118,8 +134,15 @@ export class SendQueue {
   #settle(clientMessageId: string, status: TurnStatus, error: ErrorInfo | undefined): void {
     if (!this.deps.store.current.pending.some((p) => p.clientMessageId === clientMessageId)) return;
     // A turn left "waiting" for a person stored the message before it asked.
-    if (status === "done" || status === "waiting") this.deps.dispatch({ type: "user_message_removed", clientMessageId });
-    else this.deps.dispatch({ type: "user_message_status", clientMessageId, status: "failed", error: error ?? { code: "GLOVE_ABORTED", message: "The turn was stopped before the message was stored." } });
+    if (status === "done" || status === "waiting")
+      this.deps.dispatch({ type: "user_message_removed", clientMessageId });
+    else
+      this.deps.dispatch({
+        type: "user_message_status",
+        clientMessageId,
+        status: "failed",
+        error: error ?? { code: "GLOVE_ABORTED", message: "The turn was stopped before the message was stored." },
+      });
   }
 
   #turnOver(turnId: string): Promise<void> {

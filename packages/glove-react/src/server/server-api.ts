@@ -49,10 +49,20 @@ export class ServerApi {
   async fetch(path: string, init: RequestInit & { headers?: Record<string, string> }): Promise<Response> {
     const doFetch = this.options.fetch ?? globalThis.fetch;
     try {
-      return await doFetch(this.url(path), { credentials: this.options.credentials ?? "same-origin", ...init, headers: await this.headers(init.headers) });
+      return await doFetch(this.url(path), {
+        credentials: this.options.credentials ?? "same-origin",
+        ...init,
+        headers: await this.headers(init.headers),
+      });
     } catch (error) {
       if (init.signal?.aborted) throw error;
-      throw new ServerRequestError(0, "GLOVE_UNREACHABLE", `Could not reach the Glove server at ${this.base || "/"}: ${error instanceof Error ? error.message : String(error)}.`, undefined, error);
+      throw new ServerRequestError(
+        0,
+        "GLOVE_UNREACHABLE",
+        `Could not reach the Glove server at ${this.base || "/"}: ${error instanceof Error ? error.message : String(error)}.`,
+        undefined,
+        error,
+      );
     }
   }
 
@@ -89,12 +99,27 @@ export class ServerApi {
     return this.#json("GET", `/conversations/${encodeURIComponent(conversationId)}`);
   }
 
-  postMessage(conversationId: string, text: string, clientMessageId: string): Promise<{ turnId: string; duplicate?: boolean }> {
-    return this.#json("POST", `/conversations/${encodeURIComponent(conversationId)}/messages`, { text, clientMessageId });
+  postMessage(
+    conversationId: string,
+    text: string,
+    clientMessageId: string,
+  ): Promise<{ turnId: string; duplicate?: boolean }> {
+    return this.#json("POST", `/conversations/${encodeURIComponent(conversationId)}/messages`, {
+      text,
+      clientMessageId,
+    });
   }
 
-  answerSlot(conversationId: string, slotId: string, answer: { resolve: unknown } | { reject: string }): Promise<{ slotId: string; status: string }> {
-    return this.#json("POST", `/conversations/${encodeURIComponent(conversationId)}/slots/${encodeURIComponent(slotId)}`, answer);
+  answerSlot(
+    conversationId: string,
+    slotId: string,
+    answer: { resolve: unknown } | { reject: string },
+  ): Promise<{ slotId: string; status: string }> {
+    return this.#json(
+      "POST",
+      `/conversations/${encodeURIComponent(conversationId)}/slots/${encodeURIComponent(slotId)}`,
+      answer,
+    );
   }
 
   abort(conversationId: string): Promise<{ aborted: boolean; turnId?: string; status?: string }> {
@@ -106,17 +131,30 @@ export class ServerApi {
   }
 
   editMessage(conversationId: string, messageId: string, text: string): Promise<{ turnId: string }> {
-    return this.#json("POST", `/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/edit`, { text });
+    return this.#json(
+      "POST",
+      `/conversations/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/edit`,
+      { text },
+    );
   }
 
   switchBranch(conversationId: string, messageId: string): Promise<unknown> {
-    return this.#json("POST", `/conversations/${encodeURIComponent(conversationId)}/branches/${encodeURIComponent(messageId)}`, {});
+    return this.#json(
+      "POST",
+      `/conversations/${encodeURIComponent(conversationId)}/branches/${encodeURIComponent(messageId)}`,
+      {},
+    );
   }
 
   /** Opens the event stream, resuming after `lastEventId` when given. */
   openEvents(conversationId: string, lastEventId: number | undefined, signal: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = { accept: "text/event-stream" };
     if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
-    return this.fetch(`/conversations/${encodeURIComponent(conversationId)}/events`, { method: "GET", headers, signal, cache: "no-store" });
+    return this.fetch(`/conversations/${encodeURIComponent(conversationId)}/events`, {
+      method: "GET",
+      headers,
+      signal,
+      cache: "no-store",
+    });
   }
 }

@@ -79,7 +79,10 @@ export class ServerSession implements GloveSession {
     this.#dispatch({ type: "user_message_queued", clientMessageId, text });
     if (images?.length) {
       // glove-server's message route takes text only.
-      const error = { code: "GLOVE_UNSUPPORTED", message: "Images cannot be sent to a Glove server: its message route takes text only." };
+      const error = {
+        code: "GLOVE_UNSUPPORTED",
+        message: "Images cannot be sent to a Glove server: its message route takes text only.",
+      };
       this.#dispatch({ type: "user_message_status", clientMessageId, status: "failed", error });
       return clientMessageId;
     }
@@ -150,7 +153,11 @@ export class ServerSession implements GloveSession {
   /** Tools only render in server mode: they run on the server. */
   setTools(): void {}
 
-  async #answer(slotId: string, answer: { resolve: unknown } | { reject: string }, how: "resolved" | "rejected"): Promise<SlotAnswerResult> {
+  async #answer(
+    slotId: string,
+    answer: { resolve: unknown } | { reject: string },
+    how: "resolved" | "rejected",
+  ): Promise<SlotAnswerResult> {
     const id = this.#conversationId;
     if (!id) return { ok: false, reason: "unknown_slot", message: "No conversation is open." };
     try {
@@ -212,7 +219,8 @@ export class ServerSession implements GloveSession {
         if (this.#stream === stream) this.#onFrame(frame);
       },
       onState: (state, error) => {
-        if (this.#stream === stream) this.#dispatch({ type: "connection", state, ...(error !== undefined ? { error } : {}) });
+        if (this.#stream === stream)
+          this.#dispatch({ type: "connection", state, ...(error !== undefined ? { error } : {}) });
       },
     });
     this.#stream = stream;
@@ -250,7 +258,8 @@ export class ServerSession implements GloveSession {
     try {
       const snapshot = await this.api.snapshot(id);
       if (id !== this.#conversationId || this.#disposed) return;
-      if (typeof snapshot.lastEventId === "number") this.#lastEventId = Math.max(this.#lastEventId ?? 0, snapshot.lastEventId);
+      if (typeof snapshot.lastEventId === "number")
+        this.#lastEventId = Math.max(this.#lastEventId ?? 0, snapshot.lastEventId);
       this.#dispatch({ type: "snapshot", snapshot });
       this.#queue.onSnapshot(snapshot);
     } catch (error) {

@@ -56,7 +56,8 @@ export class SseParser {
 
   #line(line: string): void {
     if (line === "") {
-      if (this.#data.length > 0) this.handlers.frame({ id: this.#id, event: this.#event || "message", data: this.#data.join("\n") });
+      if (this.#data.length > 0)
+        this.handlers.frame({ id: this.#id, event: this.#event || "message", data: this.#data.join("\n") });
       this.#reset();
       return;
     }
@@ -86,7 +87,11 @@ export class SseParser {
  * (unlike EventSource) so requests carry any headers and credentials. Resolves when the server
  * ends the stream; rejects when the connection fails or `signal` aborts.
  */
-export async function readSse(body: ReadableStream<Uint8Array>, handlers: SseHandlers & { chunk?(): void }, signal?: AbortSignal): Promise<void> {
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  handlers: SseHandlers & { chunk?(): void },
+  signal?: AbortSignal,
+): Promise<void> {
   const parser = new SseParser(handlers);
   const decoder = new TextDecoder();
   const reader = body.getReader();

@@ -19,7 +19,10 @@ const CHECKS: Record<string, (v: Json) => boolean> = {
   tool_use_result: (v) => isString(v.tool_name) && isRecord(v.result) && isString(v.result.status),
   compaction_start: () => true,
   compaction_end: () => true,
-  token_consumption: (v) => isRecord(v.consumption) && typeof v.consumption.tokens_in === "number" && typeof v.consumption.tokens_out === "number",
+  token_consumption: (v) =>
+    isRecord(v.consumption) &&
+    typeof v.consumption.tokens_in === "number" &&
+    typeof v.consumption.tokens_out === "number",
   hook_invoked: () => true,
   skill_invoked: () => true,
   subagent_invoked: () => true,
@@ -50,7 +53,13 @@ export function frameToAction(frame: SseFrame): { action: GloveAction; id: numbe
   }
   if (frame.event === "snapshot") {
     if (!isSnapshot(data)) return undefined;
-    const snapshot: ConversationSnapshot = { ...data, slots: data.slots ?? [], tasks: data.tasks ?? [], inbox: data.inbox ?? [], streamingText: data.streamingText ?? "" };
+    const snapshot: ConversationSnapshot = {
+      ...data,
+      slots: data.slots ?? [],
+      tasks: data.tasks ?? [],
+      inbox: data.inbox ?? [],
+      streamingText: data.streamingText ?? "",
+    };
     return { action: { type: "snapshot", snapshot }, id };
   }
   const check = CHECKS[frame.event];

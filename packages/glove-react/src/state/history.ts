@@ -87,9 +87,17 @@ export function appendMessages(state: GloveState, added: readonly Message[], sta
  * its first `keep` messages and continues with `messages`; what no longer stands on the branch
  * (interrupted text past it) goes, and the branch points are the server's.
  */
-export function changeBranch(state: GloveState, keep: number, messages: readonly Message[], points: BranchPoint[]): GloveState {
+export function changeBranch(
+  state: GloveState,
+  keep: number,
+  messages: readonly Message[],
+  points: BranchPoint[],
+): GloveState {
   const start = Math.max(0, Math.min(keep, state.messages.length));
-  const next = messages.length === 0 && start === state.messages.length ? state.messages : state.messages.slice(0, start).concat(messages);
+  const next =
+    messages.length === 0 && start === state.messages.length
+      ? state.messages
+      : state.messages.slice(0, start).concat(messages);
   return {
     ...state,
     messages: next,

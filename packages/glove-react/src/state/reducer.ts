@@ -25,7 +25,11 @@ export function reduce(state: GloveState, action: GloveAction): GloveState {
       return { ...state, stats: { ...state.stats, turns: state.stats.turns + 1 } };
     case "token_consumption": {
       const { tokens_in, tokens_out } = action.consumption;
-      const stats = { ...state.stats, tokens_in: state.stats.tokens_in + tokens_in, tokens_out: state.stats.tokens_out + tokens_out };
+      const stats = {
+        ...state.stats,
+        tokens_in: state.stats.tokens_in + tokens_in,
+        tokens_out: state.stats.tokens_out + tokens_out,
+      };
       return { ...state, stats };
     }
     case "compaction_start":
@@ -65,7 +69,9 @@ export function reduce(state: GloveState, action: GloveAction): GloveState {
       return queueMessage(state, action.clientMessageId, action.text, action.images);
     case "user_message_status":
       return updatePending(state, action.clientMessageId, ({ error, ...rest }) =>
-        action.status === "failed" ? { ...rest, status: "failed", error: action.error ?? error ?? unknownFailure } : { ...rest, status: action.status },
+        action.status === "failed"
+          ? { ...rest, status: "failed", error: action.error ?? error ?? unknownFailure }
+          : { ...rest, status: action.status },
       );
     case "user_message_removed":
       return state.pending.some((p) => p.clientMessageId === action.clientMessageId)
@@ -93,7 +99,8 @@ function upsertLive(state: GloveState, id: string, patch: Partial<LiveTool> & { 
   } else {
     const known = liveTools[index]!;
     // A finished call stays finished: a replayed tool_use must not make it run again.
-    const status = known.status !== "running" && patch.status === undefined ? known.status : (patch.status ?? known.status);
+    const status =
+      known.status !== "running" && patch.status === undefined ? known.status : (patch.status ?? known.status);
     liveTools[index] = { ...known, ...patch, input: patch.input ?? known.input, status };
   }
   return { ...state, liveTools };
@@ -107,13 +114,17 @@ function upsertLive(state: GloveState, id: string, patch: Partial<LiveTool> & { 
  */
 function endTurn(state: GloveState, status: TurnStatus, error: ErrorInfo | undefined): GloveState {
   const waiting = status === "waiting";
-  const liveTools = !waiting && state.liveTools.some((tool) => tool.status === "running")
-    ? state.liveTools.map((tool): LiveTool => (tool.status === "running" ? { ...tool, status: "aborted" } : tool))
-    : state.liveTools;
+  const liveTools =
+    !waiting && state.liveTools.some((tool) => tool.status === "running")
+      ? state.liveTools.map((tool): LiveTool => (tool.status === "running" ? { ...tool, status: "aborted" } : tool))
+      : state.liveTools;
   const text = state.streamingText;
   const interrupted =
     text.trim() !== "" && status !== "done" && !waiting
-      ? [...state.interrupted, { at: state.messages.length, text, key: `interrupted:${state.messages.length}:${state.interrupted.length}` }]
+      ? [
+          ...state.interrupted,
+          { at: state.messages.length, text, key: `interrupted:${state.messages.length}:${state.interrupted.length}` },
+        ]
       : state.interrupted;
   return {
     ...state,
@@ -123,11 +134,19 @@ function endTurn(state: GloveState, status: TurnStatus, error: ErrorInfo | undef
     streamingText: "",
     liveTools,
     interrupted,
-    error: status === "error" || status === "interrupted" ? (error ?? { code: `GLOVE_TURN_${status.toUpperCase()}`, message: `The turn ended: ${status}.` }) : null,
+    error:
+      status === "error" || status === "interrupted"
+        ? (error ?? { code: `GLOVE_TURN_${status.toUpperCase()}`, message: `The turn ended: ${status}.` })
+        : null,
   };
 }
 
-function queueMessage(state: GloveState, clientMessageId: string, text: string, images: string[] | undefined): GloveState {
+function queueMessage(
+  state: GloveState,
+  clientMessageId: string,
+  text: string,
+  images: string[] | undefined,
+): GloveState {
   const known = state.pending.find((p) => p.clientMessageId === clientMessageId);
   if (known) {
     // A retry: the entry keeps its place and loses its error.
@@ -138,7 +157,11 @@ function queueMessage(state: GloveState, clientMessageId: string, text: string, 
   return { ...state, pending: [...state.pending, entry] };
 }
 
-function updatePending(state: GloveState, clientMessageId: string, change: (p: PendingMessage) => PendingMessage): GloveState {
+function updatePending(
+  state: GloveState,
+  clientMessageId: string,
+  change: (p: PendingMessage) => PendingMessage,
+): GloveState {
   const index = state.pending.findIndex((p) => p.clientMessageId === clientMessageId);
   if (index === -1) return state;
   const pending = state.pending.slice();

@@ -55,7 +55,8 @@ function keyMaker(): (key: string) => string {
  * call ids and client message ids, never from randomness, so server and client renders agree.
  */
 export function buildTimeline(
-  state: Pick<GloveState, "messages" | "clientKeys" | "liveTools" | "pending" | "interrupted" | "busy"> & Partial<Pick<GloveState, "slots" | "branches">>,
+  state: Pick<GloveState, "messages" | "clientKeys" | "liveTools" | "pending" | "interrupted" | "busy"> &
+    Partial<Pick<GloveState, "slots" | "branches">>,
 ): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   const key = keyMaker();
@@ -71,14 +72,22 @@ export function buildTimeline(
   };
   // A call whose question still waits for a person runs on, even while no turn does (a turn
   // left waiting on the server, or a snapshot after a restart): only an answer ends it.
-  const asking = new Set((state.slots ?? []).flatMap((slot) => (slot.mode === "wait" && slot.status === "pending" && slot.toolCallId !== null ? [slot.toolCallId] : [])));
+  const asking = new Set(
+    (state.slots ?? []).flatMap((slot) =>
+      slot.mode === "wait" && slot.status === "pending" && slot.toolCallId !== null ? [slot.toolCallId] : [],
+    ),
+  );
   const unfinished = (id: string): ToolStatus => (state.busy || asking.has(id) ? "running" : "aborted");
 
   state.messages.forEach((message: Message, i) => {
     pushNotes(i);
     if (message.tool_results?.length) {
       for (const result of message.tool_results) {
-        const index = open.findIndex((call) => (result.call_id !== undefined ? call.hasId && call.id === result.call_id : !call.hasId && call.name === result.tool_name));
+        const index = open.findIndex((call) =>
+          result.call_id !== undefined
+            ? call.hasId && call.id === result.call_id
+            : !call.hasId && call.name === result.tool_name,
+        );
         if (index === -1) continue;
         const [call] = open.splice(index, 1);
         entries[call!.at] = withResult(entries[call!.at] as ToolEntry, result.result);
@@ -99,7 +108,12 @@ export function buildTimeline(
       const typed = typedText(message);
       if (typed === "" && !images) return;
       const clientId = state.clientKeys[i];
-      const entry: UserEntry = { kind: "user", key: key(clientId !== undefined ? `user:${clientId}` : `msg:${i}`), text: typed, messageIndex: i };
+      const entry: UserEntry = {
+        kind: "user",
+        key: key(clientId !== undefined ? `user:${clientId}` : `msg:${i}`),
+        text: typed,
+        messageIndex: i,
+      };
       if (message.id !== undefined) entry.messageId = message.id;
       if (typed !== message.text) entry.storedText = message.text;
       if (images) entry.images = images;
@@ -121,7 +135,15 @@ export function buildTimeline(
       const id = call.id ?? `${i}:${j}`;
       stored.add(id);
       open.push({ at: entries.length, id, name: call.tool_name, hasId: call.id !== undefined });
-      entries.push({ kind: "tool", key: key(`tool:${id}`), id, name: call.tool_name, input: call.input_args, status: "running", messageIndex: i });
+      entries.push({
+        kind: "tool",
+        key: key(`tool:${id}`),
+        id,
+        name: call.tool_name,
+        input: call.input_args,
+        status: "running",
+        messageIndex: i,
+      });
     });
   });
   pushNotes(state.messages.length);
@@ -130,17 +152,33 @@ export function buildTimeline(
   for (const call of open) {
     const result = live.get(call.id);
     const entry = entries[call.at] as ToolEntry;
-    entries[call.at] = result && result.status !== "running" ? withResult(entry, { ...result, status: result.status }) : { ...entry, status: unfinished(call.id) };
+    entries[call.at] =
+      result && result.status !== "running"
+        ? withResult(entry, { ...result, status: result.status })
+        : { ...entry, status: unfinished(call.id) };
   }
   // Calls of the running model turn that are not stored yet.
   for (const tool of state.liveTools) {
     if (stored.has(tool.id)) continue;
-    const entry: ToolEntry = { kind: "tool", key: key(`tool:${tool.id}`), id: tool.id, name: tool.name, input: tool.input, status: tool.status === "running" ? unfinished(tool.id) : tool.status };
+    const entry: ToolEntry = {
+      kind: "tool",
+      key: key(`tool:${tool.id}`),
+      id: tool.id,
+      name: tool.name,
+      input: tool.input,
+      status: tool.status === "running" ? unfinished(tool.id) : tool.status,
+    };
     entries.push(tool.status === "running" ? entry : withResult(entry, { ...tool, status: tool.status }));
   }
   markBranches(entries, state.branches ?? []);
   for (const pending of state.pending) {
-    const entry: UserEntry = { kind: "user", key: key(`user:${pending.clientMessageId}`), text: pending.text, status: pending.status, clientMessageId: pending.clientMessageId };
+    const entry: UserEntry = {
+      kind: "user",
+      key: key(`user:${pending.clientMessageId}`),
+      text: pending.text,
+      status: pending.status,
+      clientMessageId: pending.clientMessageId,
+    };
     if (pending.images) entry.images = pending.images;
     if (pending.error) entry.error = pending.error;
     entries.push(entry);
@@ -152,9 +190,17 @@ export function buildTimeline(
 function markBranches(entries: TimelineEntry[], points: readonly BranchPoint[]): void {
   for (const point of points) {
     if (point.active < 0) continue;
-    const at = entries.findIndex((entry) => entry.messageIndex === point.index && (entry.kind === "user" || entry.kind === "agent_text" || entry.kind === "tool"));
+    const at = entries.findIndex(
+      (entry) =>
+        entry.messageIndex === point.index &&
+        (entry.kind === "user" || entry.kind === "agent_text" || entry.kind === "tool"),
+    );
     if (at < 0) continue;
-    const branch = { index: point.active, count: point.siblings.length, siblings: point.siblings.map((sibling) => sibling.id) };
+    const branch = {
+      index: point.active,
+      count: point.siblings.length,
+      siblings: point.siblings.map((sibling) => sibling.id),
+    };
     entries[at] = { ...(entries[at] as UserEntry | AgentTextEntry | ToolEntry), branch };
   }
 }

@@ -38,7 +38,12 @@ export interface DefineToolViewConfig<D extends z.ZodType, R extends z.ZodType, 
 }
 
 /** The parts every tool shares with its view: name, strategy and the user's own renderers. */
-export function viewOf(config: { name: string; displayStrategy?: DisplayStrategy; render?: unknown; renderResult?: unknown }): ToolView {
+export function viewOf(config: {
+  name: string;
+  displayStrategy?: DisplayStrategy;
+  render?: unknown;
+  renderResult?: unknown;
+}): ToolView {
   const view: ToolView = { name: config.name };
   if (config.displayStrategy) view.displayStrategy = config.displayStrategy;
   // The user's functions themselves (not wrappers made per call): stable identities for React.
@@ -52,9 +57,11 @@ export function viewOf(config: { name: string; displayStrategy?: DisplayStrategy
  * and no `do`, so nothing of the server's tool (its code, its imports) reaches the page. Pass it
  * in `useGlove({ server, tools })`; the server folds `defineTool({ ...schemas, do })`.
  */
-export function defineToolView<D extends z.ZodType = z.ZodType<unknown>, R extends z.ZodType = z.ZodType<unknown>, RD extends z.ZodType = z.ZodType<unknown>>(
-  config: DefineToolViewConfig<D, R, RD>,
-): ToolView {
+export function defineToolView<
+  D extends z.ZodType = z.ZodType<unknown>,
+  R extends z.ZodType = z.ZodType<unknown>,
+  RD extends z.ZodType = z.ZodType<unknown>,
+>(config: DefineToolViewConfig<D, R, RD>): ToolView {
   return viewOf(config);
 }
 

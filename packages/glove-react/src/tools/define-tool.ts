@@ -21,7 +21,13 @@ export type ResultDataOf<RD extends z.ZodType, T> = unknown extends z.output<RD>
  * checked at run time too: props when the tool pushes, answers before the tool sees them,
  * renderData when `do` returns.
  */
-export interface DefineToolConfig<I extends z.ZodType, D extends z.ZodType, R extends z.ZodType, T extends ToolReturn, RD extends z.ZodType = z.ZodType<unknown>> {
+export interface DefineToolConfig<
+  I extends z.ZodType,
+  D extends z.ZodType,
+  R extends z.ZodType,
+  T extends ToolReturn,
+  RD extends z.ZodType = z.ZodType<unknown>,
+> {
   name: string;
   description: string;
   inputSchema: I;
@@ -31,13 +37,23 @@ export interface DefineToolConfig<I extends z.ZodType, D extends z.ZodType, R ex
   displayStrategy?: DisplayStrategy | undefined;
   requiresPermission?: boolean | undefined;
   unAbortable?: boolean | undefined;
-  do(input: z.output<I>, display: TypedDisplay<z.input<D>, z.output<R>>, glove: IGloveRunnable, signal?: AbortSignal): Promise<T & ToolReturnFor<z.input<RD>>>;
+  do(
+    input: z.output<I>,
+    display: TypedDisplay<z.input<D>, z.output<R>>,
+    glove: IGloveRunnable,
+    signal?: AbortSignal,
+  ): Promise<T & ToolReturnFor<z.input<RD>>>;
   render?(props: SlotRenderProps<z.output<D>, z.input<R>>): ReactNode;
   renderResult?(props: ToolResultRenderProps<ResultDataOf<RD, T>>): ReactNode;
 }
 
 /** Checks a value against the tool's schema; a mismatch is the tool's bug and fails its call. */
-function checked(toolName: string, schema: z.ZodType | undefined, value: unknown, field: DisplayPropsError["schema"] = "displayPropsSchema"): unknown {
+function checked(
+  toolName: string,
+  schema: z.ZodType | undefined,
+  value: unknown,
+  field: DisplayPropsError["schema"] = "displayPropsSchema",
+): unknown {
   if (!schema) return value;
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new DisplayPropsError(toolName, toIssues(parsed.error.issues), field);
@@ -46,11 +62,22 @@ function checked(toolName: string, schema: z.ZodType | undefined, value: unknown
 
 /** The result with its renderData checked (and parsed: defaults applied) against renderDataSchema. */
 function checkedResult(toolName: string, schema: z.ZodType | undefined, result: ToolReturn): ToolReturn {
-  if (!schema || typeof result !== "object" || result === null || !("renderData" in result) || result.renderData === undefined) return result;
+  if (
+    !schema ||
+    typeof result !== "object" ||
+    result === null ||
+    !("renderData" in result) ||
+    result.renderData === undefined
+  )
+    return result;
   return { ...result, renderData: checked(toolName, schema, result.renderData, "renderDataSchema") };
 }
 
-function typedDisplay<P, R>(display: DisplayManagerAdapter, toolName: string, schema: z.ZodType | undefined): TypedDisplay<P, R> {
+function typedDisplay<P, R>(
+  display: DisplayManagerAdapter,
+  toolName: string,
+  schema: z.ZodType | undefined,
+): TypedDisplay<P, R> {
   return {
     // async: a props error rejects the push (and so fails the call) instead of throwing synchronously.
     pushAndWait: async (props) => display.pushAndWait<unknown, R>({ input: checked(toolName, schema, props) }),
@@ -79,7 +106,11 @@ export function defineTool<
     description: config.description,
     inputSchema: config.inputSchema as unknown as z.ZodType<z.output<I>>,
     do: async (input, display, glove, signal) =>
-      checkedResult(name, renderDataSchema, await config.do(input, typedDisplay<z.input<D>, z.output<R>>(display, name, displayPropsSchema), glove, signal)),
+      checkedResult(
+        name,
+        renderDataSchema,
+        await config.do(input, typedDisplay<z.input<D>, z.output<R>>(display, name, displayPropsSchema), glove, signal),
+      ),
   };
   if (config.resolveSchema) tool.resolveSchema = config.resolveSchema;
   if (config.requiresPermission !== undefined) tool.requiresPermission = config.requiresPermission;

@@ -22,7 +22,11 @@ export type SlotAnswerResult =
  */
 export type BranchActionResult =
   | { ok: true }
-  | { ok: false; reason: "busy" | "waiting" | "not_found" | "invalid" | "conflict" | "unreachable" | "refused"; message: string };
+  | {
+      ok: false;
+      reason: "busy" | "waiting" | "not_found" | "invalid" | "conflict" | "unreachable" | "refused";
+      message: string;
+    };
 
 /**
  * One mode's engine behind `useGlove`: it owns the connection (or the tab's Glove) and feeds the

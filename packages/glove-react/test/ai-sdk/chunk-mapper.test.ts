@@ -29,8 +29,17 @@ describe("ChunkMapper: Glove events → UI message chunks", () => {
         { type: "text_delta", text: "Let me " },
         { type: "text_delta", text: "look." },
         { type: "tool_use", id: "call-1", name: "get_weather", input: { city: "Oslo" } },
-        { type: "model_response_complete", text: "Let me look.", tool_calls: [{ tool_name: "get_weather", input_args: { city: "Oslo" }, id: "call-1" }] },
-        { type: "tool_use_result", tool_name: "get_weather", call_id: "call-1", result: { status: "success", data: { forecast: "sunny" } } },
+        {
+          type: "model_response_complete",
+          text: "Let me look.",
+          tool_calls: [{ tool_name: "get_weather", input_args: { city: "Oslo" }, id: "call-1" }],
+        },
+        {
+          type: "tool_use_result",
+          tool_name: "get_weather",
+          call_id: "call-1",
+          result: { status: "success", data: { forecast: "sunny" } },
+        },
         { type: "text_delta", text: "Sunny." },
         { type: "model_response_complete", text: "Sunny." },
         { type: "turn_end", turnId: "turn-1", status: "done" },
@@ -57,8 +66,12 @@ describe("ChunkMapper: Glove events → UI message chunks", () => {
 
   it("takes a non-streaming adapter's whole answer from model_response", () => {
     const mapper = new ChunkMapper("t");
-    const chunks = mapAll(mapper, [{ type: "model_response", text: "All at once.", tool_calls: [{ tool_name: "x", input_args: {}, id: "c" }] }]);
-    expect(chunks.filter((c) => c.type === "text-delta")).toEqual([{ type: "text-delta", id: "t:text:1", delta: "All at once." }]);
+    const chunks = mapAll(mapper, [
+      { type: "model_response", text: "All at once.", tool_calls: [{ tool_name: "x", input_args: {}, id: "c" }] },
+    ]);
+    expect(chunks.filter((c) => c.type === "text-delta")).toEqual([
+      { type: "text-delta", id: "t:text:1", delta: "All at once." },
+    ]);
     expect(chunks).toContainEqual({ type: "tool-input-available", toolCallId: "c", toolName: "x", input: {} });
   });
 
@@ -85,8 +98,14 @@ describe("ChunkMapper: Glove events → UI message chunks", () => {
   it("another question is a glove-slot data part; shown-only slots and settled ones are not questions", () => {
     const form = slot({ id: "form-1", renderer: "ask_age", input: { question: "Age?" }, toolName: "ask_age" });
     const mapper = new ChunkMapper("t");
-    expect(mapper.event({ type: "slot_push", slot: { ...form, mode: "forget" } })).toEqual({ chunks: [], paused: false });
-    expect(mapper.event({ type: "slot_push", slot: { ...form, status: "resolved" } })).toEqual({ chunks: [], paused: false });
+    expect(mapper.event({ type: "slot_push", slot: { ...form, mode: "forget" } })).toEqual({
+      chunks: [],
+      paused: false,
+    });
+    expect(mapper.event({ type: "slot_push", slot: { ...form, status: "resolved" } })).toEqual({
+      chunks: [],
+      paused: false,
+    });
     const mapped = mapper.event({ type: "slot_push", slot: form });
     expect(mapped.paused).toBe(true);
     expect(mapped.chunks[0]).toEqual({ type: SLOT_DATA_PART, id: "form-1", data: form });
@@ -96,13 +115,20 @@ describe("ChunkMapper: Glove events → UI message chunks", () => {
     const mapper = new ChunkMapper("t", ["a", "b", "c"]);
     mapper.declined("a");
     const refused = { status: "error" as const, data: null, message: "The user declined permission" };
-    expect(mapAll(mapper, [
-      { type: "tool_use_result", tool_name: "x", call_id: "a", result: refused },
-      { type: "tool_use_result", tool_name: "x", call_id: "b", result: { status: "error", data: "disk full" } },
-      { type: "tool_use_result", tool_name: "x", call_id: "c", result: { status: "aborted", data: null, message: "stopped" } },
-      // A result for a call the page has no part for would make the AI SDK throw: left out.
-      { type: "tool_use_result", tool_name: "x", call_id: "unknown", result: { status: "success", data: 1 } },
-    ])).toEqual([
+    expect(
+      mapAll(mapper, [
+        { type: "tool_use_result", tool_name: "x", call_id: "a", result: refused },
+        { type: "tool_use_result", tool_name: "x", call_id: "b", result: { status: "error", data: "disk full" } },
+        {
+          type: "tool_use_result",
+          tool_name: "x",
+          call_id: "c",
+          result: { status: "aborted", data: null, message: "stopped" },
+        },
+        // A result for a call the page has no part for would make the AI SDK throw: left out.
+        { type: "tool_use_result", tool_name: "x", call_id: "unknown", result: { status: "success", data: 1 } },
+      ]),
+    ).toEqual([
       { type: "tool-output-denied", toolCallId: "a" },
       { type: "tool-output-error", toolCallId: "b", errorText: "disk full" },
       { type: "tool-output-error", toolCallId: "c", errorText: "stopped" },
@@ -111,10 +137,12 @@ describe("ChunkMapper: Glove events → UI message chunks", () => {
 
   it("leaves a subagent's own events out", () => {
     const mapper = new ChunkMapper("t");
-    expect(mapAll(mapper, [
-      { type: "text_delta", text: "inner", agentPath: ["researcher"] },
-      { type: "tool_use", id: "inner-1", name: "search", input: {}, agentPath: ["researcher"] },
-    ])).toEqual([]);
+    expect(
+      mapAll(mapper, [
+        { type: "text_delta", text: "inner", agentPath: ["researcher"] },
+        { type: "tool_use", id: "inner-1", name: "search", input: {}, agentPath: ["researcher"] },
+      ]),
+    ).toEqual([]);
   });
 
   it.each([
@@ -124,18 +152,38 @@ describe("ChunkMapper: Glove events → UI message chunks", () => {
     ["error", [{ type: "error", errorText: "model down" }]],
     ["interrupted", [{ type: "error", errorText: "model down" }]],
   ] as const)("a turn that ends %s", (status, expected) => {
-    const chunks = new ChunkMapper("t").event({ type: "turn_end", turnId: "x", status, ...(status === "error" || status === "interrupted" ? { error: { code: "E", message: "model down" } } : {}) }).chunks;
+    const chunks = new ChunkMapper("t").event({
+      type: "turn_end",
+      turnId: "x",
+      status,
+      ...(status === "error" || status === "interrupted" ? { error: { code: "E", message: "model down" } } : {}),
+    }).chunks;
     expect(chunks).toEqual(expected);
   });
 
   it("folds, with the AI SDK's own reader, into an assistant message with approval-requested", async () => {
     const mapper = new ChunkMapper("t");
-    const chunks = [...mapper.start("reply-1"), ...mapAll(mapper, [{ type: "tool_use", id: "call-1", name: "delete_file", input: { path: "/tmp/x" } }, { type: "slot_push", slot: slot({}) }])];
+    const chunks = [
+      ...mapper.start("reply-1"),
+      ...mapAll(mapper, [
+        { type: "tool_use", id: "call-1", name: "delete_file", input: { path: "/tmp/x" } },
+        { type: "slot_push", slot: slot({}) },
+      ]),
+    ];
     const message = await foldChunks(chunks);
     expect(message).toMatchObject({
       id: "reply-1",
       role: "assistant",
-      parts: [{ type: "step-start" }, { type: "tool-delete_file", toolCallId: "call-1", state: "approval-requested", input: { path: "/tmp/x" }, approval: { id: "slot-1" } }],
+      parts: [
+        { type: "step-start" },
+        {
+          type: "tool-delete_file",
+          toolCallId: "call-1",
+          state: "approval-requested",
+          input: { path: "/tmp/x" },
+          approval: { id: "slot-1" },
+        },
+      ],
     });
   });
 });

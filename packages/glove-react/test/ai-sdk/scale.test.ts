@@ -27,14 +27,19 @@ function play(request: PromptRequest): ScriptedTurn {
   return { toolCalls: [{ name: "delete_file", input: { path: "/tmp/s" } }] };
 }
 
-const agent: AgentFactory = ({ store }) => testGlove(store, new ScriptedModel([], { delayMs: 2, fallback: play })).fold(deleteFile).fold(slowJob);
+const agent: AgentFactory = ({ store }) =>
+  testGlove(store, new ScriptedModel([], { delayMs: 2, fallback: play }))
+    .fold(deleteFile)
+    .fold(slowJob);
 
 async function instances() {
-  const started = await Promise.all([0, 1].map(async () => {
-    const server = scaledServer(env, agent);
-    servers.push(server);
-    return new GloveChatTransport({ server: (await server.listen()).url });
-  }));
+  const started = await Promise.all(
+    [0, 1].map(async () => {
+      const server = scaledServer(env, agent);
+      servers.push(server);
+      return new GloveChatTransport({ server: (await server.listen()).url });
+    }),
+  );
   return started as [GloveChatTransport, GloveChatTransport];
 }
 
@@ -56,11 +61,20 @@ describe("GloveChatTransport on the scale mode", () => {
     const first = (await foldChunks(await readAll(await send(a, id, [user("u1", "delete it")]))))!;
     const part = first.parts.find((p) => p.type === "tool-delete_file");
     expect(part).toMatchObject({ state: "approval-requested" });
-    const approved = { ...first, parts: first.parts.map((p) => (p === part ? { ...p, state: "approval-responded", approval: { ...(p as { approval: object }).approval, approved: true } } : p)) } as UIMessage;
+    const approved = {
+      ...first,
+      parts: first.parts.map((p) =>
+        p === part
+          ? { ...p, state: "approval-responded", approval: { ...(p as { approval: object }).approval, approved: true } }
+          : p,
+      ),
+    } as UIMessage;
     const rest = await readAll(await send(b, id, [user("u1", "delete it"), approved]));
     expect(rest).toContainEqual(expect.objectContaining({ type: "tool-output-available", output: "deleted /tmp/s" }));
     const loaded = await a.loadMessages(id);
-    expect(loaded[1]!.parts.filter((p) => p.type === "tool-delete_file")).toEqual([expect.objectContaining({ state: "output-available" })]);
+    expect(loaded[1]!.parts.filter((p) => p.type === "tool-delete_file")).toEqual([
+      expect.objectContaining({ state: "output-available" }),
+    ]);
     expect(loaded[1]!.parts.some((p) => p.type === "text" && p.text === "Done there.")).toBe(true);
   });
 
@@ -73,7 +87,12 @@ describe("GloveChatTransport on the scale mode", () => {
     const resumed = (await b.reconnectToStream({ chatId: id, abortSignal: controller.signal }))!.getReader();
     const replay: UIMessageChunk[] = [];
     while (replay.at(-1)?.type !== "tool-input-available") replay.push((await resumed.read()).value!);
-    expect(replay.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta).join("")).toBe("Working.");
+    expect(
+      replay
+        .filter((c) => c.type === "text-delta")
+        .map((c) => (c as { delta: string }).delta)
+        .join(""),
+    ).toBe("Working.");
     controller.abort(); // useChat's stop() on the page that resumed
     const rest: UIMessageChunk[] = [];
     for (let next = await live.read(); !next.done; next = await live.read()) rest.push(next.value);

@@ -34,8 +34,15 @@ describe("options that take a possibly-undefined value", () => {
       gloveConfig: { maxRetries: maybeNumber(), name: maybe() },
     };
     const clientConfig: GloveClientConfig = { ...config, createModel: undefined };
-    const render: Pick<RenderProps, "strategy" | "className" | "renderInput"> = { strategy: undefined, className: maybe(), renderInput: undefined };
-    const local: Pick<LocalSessionOptions, "sessionId" | "persistSession"> = { sessionId: maybe(), persistSession: { prefix: maybe(), storage: undefined } };
+    const render: Pick<RenderProps, "strategy" | "className" | "renderInput"> = {
+      strategy: undefined,
+      className: maybe(),
+      renderInput: undefined,
+    };
+    const local: Pick<LocalSessionOptions, "sessionId" | "persistSession"> = {
+      sessionId: maybe(),
+      persistSession: { prefix: maybe(), storage: undefined },
+    };
     const backoff: BackoffOptions = { initialMs: maybeNumber(), jitter: maybeNumber(), random: undefined };
     expectTypeOf(config.conversationId).toEqualTypeOf<string | undefined>();
     expect([clientConfig, render, local, backoff]).toHaveLength(4);
@@ -51,15 +58,24 @@ describe("options that take a possibly-undefined value", () => {
       name: maybe(),
       compaction_config: { compaction_instructions: maybe(), max_turns: maybeNumber() },
     };
-    const glove = new Glove(config).fold({ name: "noop", description: "Nothing.", inputSchema: undefined, do: async () => "ok" }).build();
+    const glove = new Glove(config)
+      .fold({ name: "noop", description: "Nothing.", inputSchema: undefined, do: async () => "ok" })
+      .build();
     const result = await glove.processRequest("hello", { signal: undefined, outputName: maybe() });
     expect(result.text).toBe("Hi.");
-    expect(() => createAdapter({ provider: "ollama", model: maybe("llama3"), apiKey: maybe(), baseURL: maybe() })).not.toThrow();
+    expect(() =>
+      createAdapter({ provider: "ollama", model: maybe("llama3"), apiKey: maybe(), baseURL: maybe() }),
+    ).not.toThrow();
   });
 
   it("treat undefined as left out at run time", () => {
-    expect(backoffDelay(3, { initialMs: undefined, maxMs: undefined, factor: undefined, jitter: 0 })).toBe(backoffDelay(3, { jitter: 0 }));
-    const session = new ServerSession({ server: "/api/glove", conversationId: maybe(), agent: maybe(), fetch: undefined, headers: undefined }, new GloveStore(undefined, { scheduler: undefined }));
+    expect(backoffDelay(3, { initialMs: undefined, maxMs: undefined, factor: undefined, jitter: 0 })).toBe(
+      backoffDelay(3, { jitter: 0 }),
+    );
+    const session = new ServerSession(
+      { server: "/api/glove", conversationId: maybe(), agent: maybe(), fetch: undefined, headers: undefined },
+      new GloveStore(undefined, { scheduler: undefined }),
+    );
     expect(session.conversationId).toBeNull();
     const client = new GloveClient({ conversationId: maybe(), server: maybe("/api/glove") });
     expect(client.config.server).toBe("/api/glove");

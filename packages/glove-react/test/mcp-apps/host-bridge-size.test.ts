@@ -24,13 +24,19 @@ let bridge: McpAppHostBridge | undefined;
 afterEach(() => bridge?.stop());
 
 function sizeChanged(height: unknown): void {
-  const event = Object.assign(new Event("message"), { source: appWindow, origin: "null", data: { jsonrpc: "2.0", method: "ui/notifications/size-changed", params: { width: 600, height } } });
+  const event = Object.assign(new Event("message"), {
+    source: appWindow,
+    origin: "null",
+    data: { jsonrpc: "2.0", method: "ui/notifications/size-changed", params: { width: 600, height } },
+  });
   page.dispatchEvent(event);
 }
 
 function listen(maxHeight?: number): number[] {
   const heights: number[] = [];
-  bridge = new McpAppHostBridge(frame, app, maxHeight === undefined ? {} : { maxHeight }, ({ height }) => heights.push(height!));
+  bridge = new McpAppHostBridge(frame, app, maxHeight === undefined ? {} : { maxHeight }, ({ height }) =>
+    heights.push(height!),
+  );
   bridge.start();
   return heights;
 }
@@ -45,13 +51,17 @@ describe("McpAppHostBridge: the app's size", () => {
 
   it("any reported height: applied rounded up and clamped to the maximum when positive, ignored otherwise (fast-check)", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.double(), fc.integer({ min: -10, max: 5000 }), fc.constant(0), fc.string()), fc.option(fc.integer({ min: 1, max: 3000 }), { nil: undefined }), (height, maxHeight) => {
-        const heights = listen(maxHeight);
-        sizeChanged(height);
-        bridge!.stop();
-        const applies = typeof height === "number" && Number.isFinite(height) && Math.ceil(height) > 0;
-        expect(heights).toEqual(applies ? [Math.min(Math.ceil(height), maxHeight ?? 1200)] : []);
-      }),
+      fc.property(
+        fc.oneof(fc.double(), fc.integer({ min: -10, max: 5000 }), fc.constant(0), fc.string()),
+        fc.option(fc.integer({ min: 1, max: 3000 }), { nil: undefined }),
+        (height, maxHeight) => {
+          const heights = listen(maxHeight);
+          sizeChanged(height);
+          bridge!.stop();
+          const applies = typeof height === "number" && Number.isFinite(height) && Math.ceil(height) > 0;
+          expect(heights).toEqual(applies ? [Math.min(Math.ceil(height), maxHeight ?? 1200)] : []);
+        },
+      ),
     );
   });
 });

@@ -9,7 +9,10 @@ import { immediateFrames } from "./wait.js";
  * A real glove-server on 127.0.0.1 with the test tools folded into its agent (the same defineTool
  * definitions the client renders with). Every conversation's model plays from one shared script.
  */
-export async function startServer(script: ScriptedTurn[], options: { delayMs?: number } & Partial<Omit<GloveServerOptions, "agents" | "authenticate">> = {}) {
+export async function startServer(
+  script: ScriptedTurn[],
+  options: { delayMs?: number } & Partial<Omit<GloveServerOptions, "agents" | "authenticate">> = {},
+) {
   const { delayMs = 2, ...rest } = options;
   const server = createGloveServer({
     agents: {
@@ -119,7 +122,12 @@ export function wire() {
 export function session(url: string, options: Partial<ServerSessionOptions> & { user?: string } = {}): ServerSession {
   const { user = "alice", ...rest } = options;
   const s = new ServerSession(
-    { server: url, headers: { authorization: `Bearer ${user}` }, backoff: { initialMs: 10, maxMs: 200, jitter: 0 }, ...rest },
+    {
+      server: url,
+      headers: { authorization: `Bearer ${user}` },
+      backoff: { initialMs: 10, maxMs: 200, jitter: 0 },
+      ...rest,
+    },
     new GloveStore(undefined, { scheduler: immediateFrames }),
   );
   s.start();

@@ -12,7 +12,9 @@ export interface AgentContext {
 }
 
 /** Builds the Glove of one conversation; it may return it built on `store` or unbuilt. */
-export type AgentFactory = (context: AgentContext) => IGloveRunnable | IGloveBuilder | Promise<IGloveRunnable | IGloveBuilder>;
+export type AgentFactory = (
+  context: AgentContext,
+) => IGloveRunnable | IGloveBuilder | Promise<IGloveRunnable | IGloveBuilder>;
 
 /** `agents` of createGloveServer: named factories, or a glove-core Runtime whose agents are served. */
 export type AgentsOption = Record<string, AgentFactory> | Runtime;
@@ -29,7 +31,9 @@ export function agentSource(agents: AgentsOption | undefined): AgentSource {
   if (agents instanceof Runtime) {
     const runtime = agents;
     if (runtime.agentNames().length === 0) {
-      throw new ConfigurationError("createGloveServer: the Runtime passed as agents has no registered agent. Register one first.");
+      throw new ConfigurationError(
+        "createGloveServer: the Runtime passed as agents has no registered agent. Register one first.",
+      );
     }
     return {
       get names() {
@@ -46,7 +50,9 @@ export function agentSource(agents: AgentsOption | undefined): AgentSource {
   }
   for (const [name, factory] of Object.entries(agents)) {
     if (typeof factory !== "function") {
-      throw new ConfigurationError(`createGloveServer: agents.${name} must be a function that returns a Glove, got ${typeof factory}.`);
+      throw new ConfigurationError(
+        `createGloveServer: agents.${name} must be a function that returns a Glove, got ${typeof factory}.`,
+      );
     }
   }
   const factories = agents;
@@ -63,7 +69,9 @@ export function agentSource(agents: AgentsOption | undefined): AgentSource {
 /** The Glove built on the conversation's store: as returned when it already is, else (re)built on it. */
 function onStore(glove: IGloveRunnable | IGloveBuilder, store: StoreAdapter, agent: string): IGloveRunnable {
   if (!glove || typeof glove !== "object" || typeof (glove as IGloveBuilder).addSubscriber !== "function") {
-    throw new ConfigurationError(`The factory of agent "${agent}" must return a Glove (got ${glove === null ? "null" : typeof glove}).`);
+    throw new ConfigurationError(
+      `The factory of agent "${agent}" must return a Glove (got ${glove === null ? "null" : typeof glove}).`,
+    );
   }
   let current: StoreAdapter | undefined;
   try {
@@ -72,7 +80,10 @@ function onStore(glove: IGloveRunnable | IGloveBuilder, store: StoreAdapter, age
     current = undefined;
   }
   if (current === store) return glove as IGloveRunnable;
-  if (current !== undefined && typeof (glove as IGloveRunnable).rebuild === "function") return (glove as IGloveRunnable).rebuild(store);
+  if (current !== undefined && typeof (glove as IGloveRunnable).rebuild === "function")
+    return (glove as IGloveRunnable).rebuild(store);
   if (typeof (glove as IGloveBuilder).build === "function") return (glove as IGloveBuilder).build(store);
-  throw new ConfigurationError(`The factory of agent "${agent}" returned an object that cannot be built on the conversation's store.`);
+  throw new ConfigurationError(
+    `The factory of agent "${agent}" returned an object that cannot be built on the conversation's store.`,
+  );
 }

@@ -53,7 +53,8 @@ export class ConversationHost implements ConversationHosting {
       // The sweep put it to sleep between this call and now (and maybe another request woke it
       // since): hand out the awake one rather than the closed one.
       const current = this.#live.get(record.id);
-      if (current !== opened && (current !== undefined || this.#dormant.has(record.id))) return this.open(record, principal);
+      if (current !== opened && (current !== undefined || this.#dormant.has(record.id)))
+        return this.open(record, principal);
       conversation.lastActive = Date.now();
       return conversation;
     });
@@ -77,7 +78,8 @@ export class ConversationHost implements ConversationHosting {
       const conversation = await pending.catch(() => undefined);
       if (!conversation || conversation.subscribers > 0) continue;
       if (conversation.lastActive > cutoff) {
-        if (conversation.lastActive <= replayCutoff && conversation.hibernatable) await this.#hibernate(id, conversation);
+        if (conversation.lastActive <= replayCutoff && conversation.hibernatable)
+          await this.#hibernate(id, conversation);
         continue;
       }
       if (conversation.idle || (await conversation.suspendIfWaiting())) await this.#drop(id, conversation);

@@ -37,10 +37,7 @@ export interface LogReader {
   detach(): void;
 }
 
-export type ReadResult =
-  | { kind: "frames"; text: string; lastId: number }
-  | { kind: "gap" }
-  | { kind: "closed" };
+export type ReadResult = { kind: "frames"; text: string; lastId: number } | { kind: "gap" } | { kind: "closed" };
 
 /**
  * A conversation's events with strictly increasing ids, each encoded once as an SSE frame and kept
@@ -191,7 +188,8 @@ export class EventLog {
   /** The position of the connected reader furthest behind but not before `from`; Infinity when none. */
   #oldestReaderPosition(from: number): number {
     let oldest = Infinity;
-    for (const { position } of this.#readers) if (position !== undefined && position >= from && position < oldest) oldest = position;
+    for (const { position } of this.#readers)
+      if (position !== undefined && position >= from && position < oldest) oldest = position;
     return oldest;
   }
 
@@ -205,7 +203,10 @@ export class EventLog {
   #trim(): void {
     const { maxEvents, maxChars, maxHeldChars } = this.#limits;
     let held: number | undefined;
-    while (this.#frames.length - this.#head > maxEvents || (this.#chars > maxChars && this.#frames.length - this.#head > 1)) {
+    while (
+      this.#frames.length - this.#head > maxEvents ||
+      (this.#chars > maxChars && this.#frames.length - this.#head > 1)
+    ) {
       const first = this.#frames[this.#head]!;
       // Past the replay window: the frame goes once no connected reader still needs it, or the hold is too large.
       held ??= this.#oldestReaderPosition(first.id - 1);

@@ -106,6 +106,9 @@ export class InboxPoller {
   /** One line per period however many reads failed (storage away fails them all). */
   #report(failures: unknown[]): void {
     if (failures.length === 0) return;
-    this.log(`[glove-server] could not re-read ${failures.length === 1 ? "a conversation's inbox" : `${failures.length} conversations' inboxes`}; trying again next period`, failures[0]);
+    this.log(
+      `[glove-server] could not re-read ${failures.length === 1 ? "a conversation's inbox" : `${failures.length} conversations' inboxes`}; trying again next period`,
+      failures[0],
+    );
   }
 }

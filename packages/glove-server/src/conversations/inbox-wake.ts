@@ -23,7 +23,11 @@ export class InboxWake {
 
   /** True when the conversation's Glove wakes on inbox answers. */
   get enabled(): boolean {
-    return this.glove.wakesOnInbox === true && typeof this.glove.deliverInbox === "function" && typeof this.store.getResolvedInboxItems === "function";
+    return (
+      this.glove.wakesOnInbox === true &&
+      typeof this.glove.deliverInbox === "function" &&
+      typeof this.store.getResolvedInboxItems === "function"
+    );
   }
 
   /** The inbox may hold a resolved answer: deliver it now, or once the running turn has ended. */

@@ -1,4 +1,13 @@
-import { branchPoints, repairForInterruptedTools, SlotBoard, type BranchInfo, type IGloveRunnable, type Message, type StoreAdapter, type SubscriberAdapter } from "glove-core";
+import {
+  branchPoints,
+  repairForInterruptedTools,
+  SlotBoard,
+  type BranchInfo,
+  type IGloveRunnable,
+  type Message,
+  type StoreAdapter,
+  type SubscriberAdapter,
+} from "glove-core";
 import type { AgentSource } from "../agents/agent-source.js";
 import type { ResolvedServerOptions } from "../options.js";
 import type { Principal } from "../security/authenticate.js";
@@ -18,7 +27,14 @@ import { applySlotAnswer } from "./slot-answer.js";
 import { TurnRunner } from "./turn-runner.js";
 import { endStoredTrace } from "./turn-trace-recorder.js";
 import { TurnTracing } from "./turn-tracing.js";
-import { onlyWaitsForPeople, refusalToHttp, refuseWhileWaiting, RunningCalls, unshownQuestions, withdrawWaiting } from "./waiting-turns.js";
+import {
+  onlyWaitsForPeople,
+  refusalToHttp,
+  refuseWhileWaiting,
+  RunningCalls,
+  unshownQuestions,
+  withdrawWaiting,
+} from "./waiting-turns.js";
 
 /** Event ids reserved in the catalog at a time (one catalog write per block). */
 const ID_BLOCK = 10_000;
@@ -71,8 +87,10 @@ export class LiveConversation implements ConversationHandle {
     this.stats = record.stats ?? NO_STATS;
     const { options } = deps;
     this.tracing = new TurnTracing(deps.traces, record.id, () => glove.model?.name, options.log);
-    this.log = new EventLog(record.eventIdsReserved, { maxEvents: options.replayEvents, maxChars: options.replayChars, maxHeldChars: options.readerLagChars }, (id) =>
-      this.#onEventId(id),
+    this.log = new EventLog(
+      record.eventIdsReserved,
+      { maxEvents: options.replayEvents, maxChars: options.replayChars, maxHeldChars: options.readerLagChars },
+      (id) => this.#onEventId(id),
     );
     this.slots = new SlotBoard({
       pushed: (slot) => this.log.append("slot_push", { slot }),
@@ -80,7 +98,9 @@ export class LiveConversation implements ConversationHandle {
     });
     // A conversation that wakes on inbox answers watches its inbox while in memory, read or not.
     const watched = () => this.subscribers > 0 || this.inboxWake.enabled;
-    this.sides = new SideLists(record.id, observed.store, this.log, deps.inboxPoller, watched, () => this.inboxWake.poke());
+    this.sides = new SideLists(record.id, observed.store, this.log, deps.inboxPoller, watched, () =>
+      this.inboxWake.poke(),
+    );
     this.turns = new TurnRunner(this, deps.catalog, options, () => {
       this.#closeLeftoverSlots();
       this.inboxWake.poke();
@@ -111,21 +131,31 @@ export class LiveConversation implements ConversationHandle {
     return this.idle && !this.inboxWake.enabled && this.slots.list().length === 0;
   }
 
-  static async open(record: ConversationRecord, principal: Principal, deps: ConversationDeps): Promise<LiveConversation> {
+  static async open(
+    record: ConversationRecord,
+    principal: Principal,
+    deps: ConversationDeps,
+  ): Promise<LiveConversation> {
     // Reserve ids first: whatever an earlier process handed out is at or below the old reservation.
     await deps.catalog.update(record.id, { eventIdsReserved: record.eventIdsReserved + ID_BLOCK });
     const inner = await deps.storeFor(record.id);
     // The store reports writes to the conversation, which exists only once the Glove is built on it.
     const ref: { conversation?: LiveConversation } = {};
     const observed = new ObservedStore(inner, {
-      onMessagesAppended: (messages, startIndex) => ref.conversation?.log.append("messages_appended", { messages, startIndex }),
+      onMessagesAppended: (messages, startIndex) =>
+        ref.conversation?.log.append("messages_appended", { messages, startIndex }),
       onTasksChanged: () => void ref.conversation?.sides.refreshTasks(),
       onInboxChanged: () => void ref.conversation?.sides.refreshInbox(),
       onBranchesChanged: (keep, messages) => ref.conversation?.branchesChanged(keep, messages),
     });
     const history = await inner.getMessages();
     observed.setMessageCount(history.length);
-    const glove = await deps.agents.open({ conversationId: record.id, agent: record.agent, principal, store: observed.store });
+    const glove = await deps.agents.open({
+      conversationId: record.id,
+      agent: record.agent,
+      principal,
+      store: observed.store,
+    });
     const conversation = new LiveConversation(record, glove, observed, deps);
     ref.conversation = conversation;
     await conversation.#recoverInterruptedTurn(history);
@@ -145,7 +175,10 @@ export class LiveConversation implements ConversationHandle {
     return this.turns.settled(turnId);
   }
 
-  async answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected"; turnId?: string }> {
+  async answerSlot(
+    slotId: string,
+    answer: SlotAnswer,
+  ): Promise<{ slotId: string; status: "resolved" | "rejected"; turnId?: string }> {
     // A question this process shows: answered where it waits. Otherwise a stored question whose
     // turn left memory (a restart, idle eviction): the answer resumes that turn here.
     if (this.slots.get(slotId) !== undefined || this.busy || !this.glove.resolveSlot) {
@@ -173,7 +206,8 @@ export class LiveConversation implements ConversationHandle {
 
   async switchBranch(messageId: string): Promise<BranchInfo> {
     const { switchBranch } = branching(this.glove);
-    if (this.busy) throw conflict("GLOVE_BUSY", "A turn is running in this conversation. Wait for turn_end, or abort it first.");
+    if (this.busy)
+      throw conflict("GLOVE_BUSY", "A turn is running in this conversation. Wait for turn_end, or abort it first.");
     await refuseWhileWaiting(this.glove);
     return asHttp(() => switchBranch(messageId));
   }
@@ -202,7 +236,11 @@ export class LiveConversation implements ConversationHandle {
    * "waiting" and the conversation may leave memory; an answer resumes it from the store.
    */
   async suspendIfWaiting(): Promise<boolean> {
-    if (!this.turns.running || !(await onlyWaitsForPeople(this.glove, this.slots, this.#calls, this.streamingText !== ""))) return false;
+    if (
+      !this.turns.running ||
+      !(await onlyWaitsForPeople(this.glove, this.slots, this.#calls, this.streamingText !== ""))
+    )
+      return false;
     this.turns.suspend();
     return true;
   }
@@ -214,10 +252,15 @@ export class LiveConversation implements ConversationHandle {
       // A turn left waiting for a person: its questions are withdrawn and its calls end as aborted.
       const withdrawn = await withdrawWaiting(this.glove, this.observed.store);
       for (const slotId of withdrawn) this.log.append("slot_settled", { slotId, status: "closed" });
-      return withdrawn.length > 0 ? { aborted: true, status: "aborted" } : { aborted: false, message: "No turn is running." };
+      return withdrawn.length > 0
+        ? { aborted: true, status: "aborted" }
+        : { aborted: false, message: "No turn is running." };
     }
     // Abortable work stops at once; an unAbortable tool may keep the turn a while: do not wait forever.
-    const status = await Promise.race([ending, new Promise<undefined>((resolve) => void setTimeout(() => resolve(undefined), 2000).unref())]);
+    const status = await Promise.race([
+      ending,
+      new Promise<undefined>((resolve) => void setTimeout(() => resolve(undefined), 2000).unref()),
+    ]);
     return { aborted: true, ...(turnId !== undefined ? { turnId } : {}), status: status ?? "aborting" };
   }
 
@@ -280,7 +323,12 @@ export class LiveConversation implements ConversationHandle {
         if (type === "turn_resumed" && data.agentPath === undefined) {
           // glove-core's answer resumed the turn: clients see the turn start again, then why.
           this.turns.resumed();
-          this.log.append("turn_resumed", { turnId: this.turns.running?.id ?? null, attempt: 1, slotId: data.slot_id, toolCallId: data.call_id });
+          this.log.append("turn_resumed", {
+            turnId: this.turns.running?.id ?? null,
+            attempt: 1,
+            slotId: data.slot_id,
+            toolCallId: data.call_id,
+          });
           return;
         }
         if (type === "text_delta") this.streamingText += data.text;
@@ -291,7 +339,8 @@ export class LiveConversation implements ConversationHandle {
     };
     this.glove.addSubscriber(this.#subscriber);
     const display = this.glove.displayManager;
-    const sync = (stack: Parameters<SlotBoard["sync"]>[0]) => this.slots.sync(stack, (id) => display.resolverStore.has(id));
+    const sync = (stack: Parameters<SlotBoard["sync"]>[0]) =>
+      this.slots.sync(stack, (id) => display.resolverStore.has(id));
     this.#unsubscribeDisplay = display.subscribe(sync);
     sync(display.stack);
   }
@@ -311,12 +360,19 @@ export class LiveConversation implements ConversationHandle {
       "turn_end",
       waiting
         ? { turnId, status: "waiting" }
-        : { turnId, status: "interrupted", error: { code: "GLOVE_INTERRUPTED", message: "The server stopped while this turn ran." } },
+        : {
+            turnId,
+            status: "interrupted",
+            error: { code: "GLOVE_INTERRUPTED", message: "The server stopped while this turn ran." },
+          },
     );
     this.record.runningTurnId = null;
     const how = waiting ? "waiting" : "interrupted";
     await this.deps.catalog.update(this.id, { runningTurnId: null, lastTurnStatus: how });
-    if (this.deps.traces) await endStoredTrace(this.deps.traces, this.id, turnId, how).catch((error: unknown) => this.deps.options.log("[glove-server] could not end a stored trace", error));
+    if (this.deps.traces)
+      await endStoredTrace(this.deps.traces, this.id, turnId, how).catch((error: unknown) =>
+        this.deps.options.log("[glove-server] could not end a stored trace", error),
+      );
   }
 
   /** Slots nobody can answer any more once their turn is over. */

@@ -54,8 +54,18 @@ export class ObservedStore {
     if (name === "rewriteBranches") return (change: BranchRewrite) => this.#rewrite(change);
     const write = (...args: unknown[]) => Promise.resolve(value.apply(target, args) as unknown);
     const { observer } = this;
-    if (TASK_WRITES.has(name)) return (...args: unknown[]) => this.#write(() => write(...args), () => observer.onTasksChanged());
-    if (INBOX_WRITES.has(name)) return (...args: unknown[]) => this.#write(() => write(...args), () => observer.onInboxChanged());
+    if (TASK_WRITES.has(name))
+      return (...args: unknown[]) =>
+        this.#write(
+          () => write(...args),
+          () => observer.onTasksChanged(),
+        );
+    if (INBOX_WRITES.has(name))
+      return (...args: unknown[]) =>
+        this.#write(
+          () => write(...args),
+          () => observer.onInboxChanged(),
+        );
     return value.bind(target);
   }
 

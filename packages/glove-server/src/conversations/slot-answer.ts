@@ -15,8 +15,10 @@ export function applySlotAnswer(
 ): { slotId: string; status: "resolved" | "rejected" } {
   const resolving = "resolve" in answer;
   const slot = slots.get(slotId);
-  if (!slot || slot.mode !== "wait") throw notFound(`No slot ${quoted(slotId)} waits for an answer in this conversation.`);
-  if (slot.status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${slot.status}; the first answer won.`);
+  if (!slot || slot.mode !== "wait")
+    throw notFound(`No slot ${quoted(slotId)} waits for an answer in this conversation.`);
+  if (slot.status !== "pending")
+    throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${slot.status}; the first answer won.`);
   if (resolving && display.checkAnswer) {
     // Checked here to answer 400 while the slot keeps waiting; the manager parses the raw value
     // itself on resolve (passing the parsed value would parse a transforming schema twice).

@@ -67,16 +67,24 @@ export class TurnRunner {
   async start(text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
     const record = this.conversation.record;
     if (clientMessageId !== undefined) {
-      const known = this.#clientIds.get(clientMessageId) ??
-        (record.lastClientMessageId === clientMessageId ? record.lastTurnId ?? undefined : undefined);
+      const known =
+        this.#clientIds.get(clientMessageId) ??
+        (record.lastClientMessageId === clientMessageId ? (record.lastTurnId ?? undefined) : undefined);
       if (known) return { turnId: known, duplicate: true };
     }
     if (this.running) {
       if (this.options.busy !== "queue") {
-        throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
+        throw conflict(
+          "GLOVE_BUSY",
+          "A turn is already running in this conversation. Wait for turn_end, or abort it first.",
+        );
       }
       if (this.#queue.length >= this.options.queuedTurns) {
-        throw new HttpError(429, "GLOVE_QUEUE_FULL", `${this.#queue.length} messages are already waiting. Wait for a turn to end.`);
+        throw new HttpError(
+          429,
+          "GLOVE_QUEUE_FULL",
+          `${this.#queue.length} messages are already waiting. Wait for a turn to end.`,
+        );
       }
     }
     const turn: Turn = {
@@ -117,9 +125,19 @@ export class TurnRunner {
    * with the refusal (unknown, already answered, invalid) while nothing was recorded.
    */
   async resume(slotId: string, value: StoredAnswer): Promise<{ turnId: string }> {
-    if (this.running) throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
+    if (this.running)
+      throw conflict(
+        "GLOVE_BUSY",
+        "A turn is already running in this conversation. Wait for turn_end, or abort it first.",
+      );
     const started = deferred();
-    const turn: Turn = { id: crypto.randomUUID(), text: "", controller: new AbortController(), answer: { slotId, value, started }, ...settlement() };
+    const turn: Turn = {
+      id: crypto.randomUUID(),
+      text: "",
+      controller: new AbortController(),
+      answer: { slotId, value, started },
+      ...settlement(),
+    };
     this.#begin(turn);
     await started.promise;
     return { turnId: turn.id };
@@ -131,9 +149,19 @@ export class TurnRunner {
    * nothing changed. Never queued: a branch operation under a running turn is a 409.
    */
   async startBranch(op: BranchOp): Promise<{ turnId: string }> {
-    if (this.running) throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
+    if (this.running)
+      throw conflict(
+        "GLOVE_BUSY",
+        "A turn is already running in this conversation. Wait for turn_end, or abort it first.",
+      );
     const started = deferred();
-    const turn: Turn = { id: crypto.randomUUID(), text: op.kind === "edit" ? op.text : "", controller: new AbortController(), branch: { op, started }, ...settlement() };
+    const turn: Turn = {
+      id: crypto.randomUUID(),
+      text: op.kind === "edit" ? op.text : "",
+      controller: new AbortController(),
+      branch: { op, started },
+      ...settlement(),
+    };
     this.#begin(turn);
     await started.promise;
     return { turnId: turn.id };
@@ -187,7 +215,12 @@ export class TurnRunner {
     this.conversation.log.append("turn_end", { turnId: turn.id, status: "waiting" });
     void this.conversation.tracing.end(turn.id, "waiting");
     void this.catalog
-      .update(this.conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString(), stats: this.conversation.stats, lastTurnStatus: "waiting" })
+      .update(this.conversation.id, {
+        runningTurnId: null,
+        updatedAt: new Date().toISOString(),
+        stats: this.conversation.stats,
+        lastTurnStatus: "waiting",
+      })
       .catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
     turn.settle();
   }
@@ -204,7 +237,9 @@ export class TurnRunner {
     const turn = this.running;
     if (!turn) return undefined;
     turn.stopReason ??= reason;
-    turn.controller.abort(new AbortError(reason === "aborted" ? "A client aborted the turn." : "The server is shutting down."));
+    turn.controller.abort(
+      new AbortError(reason === "aborted" ? "A client aborted the turn." : "The server is shutting down."),
+    );
     return turn.done;
   }
 
@@ -216,10 +251,18 @@ export class TurnRunner {
   async #run(turn: Turn): Promise<TurnStatus> {
     const { conversation, catalog } = this;
     conversation.lastActive = Date.now();
-    if (!turn.inbox && !turn.markedRunning) await catalog.update(conversation.id, { runningTurnId: turn.id }).catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
+    if (!turn.inbox && !turn.markedRunning)
+      await catalog
+        .update(conversation.id, { runningTurnId: turn.id })
+        .catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
     // A resumed turn announces itself once its answer is recorded (see `resumed`), an inbox delivery once it claimed answers.
     if (!turn.answer && !turn.inbox && !turn.branch) {
-      conversation.log.append("turn_start", turn.clientMessageId !== undefined ? { turnId: turn.id, clientMessageId: turn.clientMessageId } : { turnId: turn.id });
+      conversation.log.append(
+        "turn_start",
+        turn.clientMessageId !== undefined
+          ? { turnId: turn.id, clientMessageId: turn.clientMessageId }
+          : { turnId: turn.id },
+      );
     }
     let status: TurnStatus = "done";
     let error: { code: string; message: string } | undefined;
@@ -231,7 +274,8 @@ export class TurnRunner {
       if (turn.inbox && !turn.inbox.claimed) return this.#dropUnclaimed(turn);
     } catch (caught) {
       if (turn.inbox && !turn.inbox.claimed) {
-        if (!turn.controller.signal.aborted) this.options.log(`[glove-server] inbox delivery failed in conversation ${conversation.id}`, caught);
+        if (!turn.controller.signal.aborted)
+          this.options.log(`[glove-server] inbox delivery failed in conversation ${conversation.id}`, caught);
         return this.#dropUnclaimed(turn);
       }
       const started = turn.answer?.started ?? turn.branch?.started;
@@ -256,7 +300,12 @@ export class TurnRunner {
     await turn.inbox?.recorded;
     await conversation.tracing.end(turn.id, status, error?.code);
     await catalog
-      .update(conversation.id, { runningTurnId: null, updatedAt: new Date().toISOString(), stats: conversation.stats, lastTurnStatus: status })
+      .update(conversation.id, {
+        runningTurnId: null,
+        updatedAt: new Date().toISOString(),
+        stats: conversation.stats,
+        lastTurnStatus: status,
+      })
       .catch((failure: unknown) => this.options.log("[glove-server] catalog update failed", failure));
     // Free before turn_end goes out: a client that posts on turn_end must not get a 409.
     this.running = undefined;
@@ -286,7 +335,10 @@ export class TurnRunner {
       return;
     }
     const answering = "resolve" in answer.value ? glove.resolveSlot : glove.rejectSlot;
-    if (!answering) throw new GloveError("This agent cannot answer stored questions (its Glove has no resolveSlot).", { code: "GLOVE_NOT_SUPPORTED" });
+    if (!answering)
+      throw new GloveError("This agent cannot answer stored questions (its Glove has no resolveSlot).", {
+        code: "GLOVE_NOT_SUPPORTED",
+      });
     const value = "resolve" in answer.value ? answer.value.resolve : answer.value.reject;
     await answering.call(glove, answer.slotId, value, turn.controller.signal);
   }
@@ -314,7 +366,10 @@ export class TurnRunner {
   #describe(caught: unknown): { code: string; message: string } {
     if (GloveError.isInstance(caught)) return { code: caught.code, message: caught.message };
     this.options.log(`[glove-server] turn failed in conversation ${this.conversation.id}`, caught);
-    return { code: "GLOVE_TURN_FAILED", message: "The turn failed; the server logged the error. Send the message again or start a new conversation." };
+    return {
+      code: "GLOVE_TURN_FAILED",
+      message: "The turn failed; the server logged the error. Send the message again or start a new conversation.",
+    };
   }
 
   #remember(clientMessageId: string, turnId: string): void {

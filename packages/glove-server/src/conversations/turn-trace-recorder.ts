@@ -1,5 +1,12 @@
 import { newSpanId } from "./span-id.js";
-import { retryErrorType, SUBAGENT_DISPATCH_TOOL_NAME, TRACE_ATTR, TRACE_OPERATION, type SubscriberEventArgs, type ToolCall } from "glove-core";
+import {
+  retryErrorType,
+  SUBAGENT_DISPATCH_TOOL_NAME,
+  TRACE_ATTR,
+  TRACE_OPERATION,
+  type SubscriberEventArgs,
+  type ToolCall,
+} from "glove-core";
 import type { TraceSpan, TurnTrace, TurnTraceStatus, TurnTraceStore } from "../storage/inspect/types.js";
 
 /** How often a running turn's trace is saved, so a live view sees progress (its end is always saved). */
@@ -64,8 +71,21 @@ export class TurnTraceRecorder {
   constructor(private readonly options: TurnTraceRecorderOptions) {
     const earlier = options.continues;
     this.#trace = earlier
-      ? { ...earlier, endedAt: null, status: "running", spans: earlier.spans.map((s) => (s.status === "running" ? closed(s, "aborted", "glove.worker_replaced") : s)) }
-      : { conversationId: options.conversationId, turnId: options.turnId, startedAt: new Date().toISOString(), endedAt: null, status: "running", spans: [], truncated: false };
+      ? {
+          ...earlier,
+          endedAt: null,
+          status: "running",
+          spans: earlier.spans.map((s) => (s.status === "running" ? closed(s, "aborted", "glove.worker_replaced") : s)),
+        }
+      : {
+          conversationId: options.conversationId,
+          turnId: options.turnId,
+          startedAt: new Date().toISOString(),
+          endedAt: null,
+          status: "running",
+          spans: [],
+          truncated: false,
+        };
     this.#frames.set("", { parentSpanId: null, path: "", nextChatStart: Date.now(), tools: [] });
     this.#timer = setInterval(() => this.#saveIfChanged(), options.saveEveryMs ?? TRACE_SAVE_EVERY_MS);
     this.#timer.unref?.();
@@ -97,10 +117,16 @@ export class TurnTraceRecorder {
         break;
       }
       case "tool_use_result": {
-        const tool = this.#takeTool(frame, data.call_id, data.tool_name) ?? this.#continuedTool(frame, data.tool_name, data.call_id ?? "");
+        const tool =
+          this.#takeTool(frame, data.call_id, data.tool_name) ??
+          this.#continuedTool(frame, data.tool_name, data.call_id ?? "");
         const status = data.result?.status ?? "success";
         tool.attributes[TRACE_ATTR.toolStatus] = status;
-        end(tool, status === "success" ? "ok" : status === "aborted" ? "aborted" : "error", status === "error" ? "tool_error" : status === "aborted" ? "AbortError" : undefined);
+        end(
+          tool,
+          status === "success" ? "ok" : status === "aborted" ? "aborted" : "error",
+          status === "error" ? "tool_error" : status === "aborted" ? "AbortError" : undefined,
+        );
         if (frame.tools.length === 0) frame.nextChatStart = Date.now();
         break;
       }
@@ -113,7 +139,12 @@ export class TurnTraceRecorder {
         break;
       case "subagent_completed": {
         const child = this.#frames.get(joinPath(frame.path, data.name));
-        if (child) this.#closeFrame(child, data.status === "success" ? "ok" : "error", data.status === "success" ? undefined : "glove.subagent_error");
+        if (child)
+          this.#closeFrame(
+            child,
+            data.status === "success" ? "ok" : "error",
+            data.status === "success" ? undefined : "glove.subagent_error",
+          );
         break;
       }
       default:
@@ -129,7 +160,14 @@ export class TurnTraceRecorder {
     clearInterval(this.#timer);
     if (how !== "waiting") {
       const status = how === "done" ? "ok" : how === "error" ? "error" : "aborted";
-      const reason = how === "error" ? (errorType ?? "error") : how === "done" ? undefined : how === "aborted" ? "AbortError" : "glove.interrupted";
+      const reason =
+        how === "error"
+          ? (errorType ?? "error")
+          : how === "done"
+            ? undefined
+            : how === "aborted"
+              ? "AbortError"
+              : "glove.interrupted";
       for (const frame of [...this.#frames.values()].reverse()) this.#closeFrame(frame, status, reason);
     }
     this.#trace.status = END_STATUS[how];
@@ -159,10 +197,15 @@ export class TurnTraceRecorder {
   /** Saves a copy of the trace now, after the saves before it. */
   #save(): void {
     this.#dirty = false;
-    const copy: TurnTrace = { ...this.#trace, spans: this.#trace.spans.map((s) => ({ ...s, attributes: { ...s.attributes } })) };
+    const copy: TurnTrace = {
+      ...this.#trace,
+      spans: this.#trace.spans.map((s) => ({ ...s, attributes: { ...s.attributes } })),
+    };
     this.#saving = this.#saving
       .then(() => this.options.store.save(copy))
-      .catch((error: unknown) => this.options.log(`[glove-server] could not save the trace of turn ${this.#trace.turnId}`, error));
+      .catch((error: unknown) =>
+        this.options.log(`[glove-server] could not save the trace of turn ${this.#trace.turnId}`, error),
+      );
   }
 
   #frame(agentPath: readonly string[] | undefined): Frame {
@@ -181,11 +224,20 @@ export class TurnTraceRecorder {
     const model = frame.path === "" ? this.options.model : undefined;
     const attributes: TraceSpan["attributes"] = { [TRACE_ATTR.operationName]: TRACE_OPERATION.chat };
     if (model) attributes[TRACE_ATTR.requestModel] = model;
-    frame.chat = this.#add(frame, "model_call", model ? `${TRACE_OPERATION.chat} ${model}` : TRACE_OPERATION.chat, attributes, frame.nextChatStart);
+    frame.chat = this.#add(
+      frame,
+      "model_call",
+      model ? `${TRACE_OPERATION.chat} ${model}` : TRACE_OPERATION.chat,
+      attributes,
+      frame.nextChatStart,
+    );
     return frame.chat;
   }
 
-  #modelResponse(frame: Frame, data: { tool_calls?: ToolCall[]; stop_reason?: string; tokens_in?: number; tokens_out?: number }): void {
+  #modelResponse(
+    frame: Frame,
+    data: { tool_calls?: ToolCall[]; stop_reason?: string; tokens_in?: number; tokens_out?: number },
+  ): void {
     const chat = this.#chat(frame);
     frame.chat = undefined;
     if (data.tokens_in !== undefined) chat.attributes[TRACE_ATTR.inputTokens] = data.tokens_in;
@@ -193,12 +245,16 @@ export class TurnTraceRecorder {
     if (data.stop_reason) chat.attributes[TRACE_ATTR.finishReasons] = data.stop_reason;
     end(chat, "ok");
     // Tools run right after the model's answer is stored; the events do not say when each starts.
-    for (const call of Array.isArray(data.tool_calls) ? data.tool_calls : []) this.#openTool(frame, call.tool_name, call.id ?? "", call.input_args);
+    for (const call of Array.isArray(data.tool_calls) ? data.tool_calls : [])
+      this.#openTool(frame, call.tool_name, call.id ?? "", call.input_args);
     frame.nextChatStart = Date.now();
   }
 
   #openTool(frame: Frame, name: string, callId: string, input: unknown): TraceSpan {
-    const attributes: TraceSpan["attributes"] = { [TRACE_ATTR.operationName]: TRACE_OPERATION.executeTool, [TRACE_ATTR.toolName]: name };
+    const attributes: TraceSpan["attributes"] = {
+      [TRACE_ATTR.operationName]: TRACE_OPERATION.executeTool,
+      [TRACE_ATTR.toolName]: name,
+    };
     if (callId) attributes[TRACE_ATTR.toolCallId] = callId;
     const span = this.#add(frame, "tool_call", `${TRACE_OPERATION.executeTool} ${name}`, attributes, Date.now());
     frame.tools.push({ span, callId, input, hasChild: false });
@@ -220,11 +276,22 @@ export class TurnTraceRecorder {
 
   #subagentInvoked(frame: Frame, name: string, prompt: string): void {
     // The dispatch call that carried this prompt; concurrent calls are told apart by their input.
-    const free = frame.tools.filter((t) => t.span.attributes[TRACE_ATTR.toolName] === SUBAGENT_DISPATCH_TOOL_NAME && !t.hasChild);
-    const call = free.find((t) => (t.input as { name?: unknown; prompt?: unknown } | undefined)?.name === name && (t.input as { prompt?: unknown }).prompt === prompt) ?? free[0];
+    const free = frame.tools.filter(
+      (t) => t.span.attributes[TRACE_ATTR.toolName] === SUBAGENT_DISPATCH_TOOL_NAME && !t.hasChild,
+    );
+    const call =
+      free.find(
+        (t) =>
+          (t.input as { name?: unknown; prompt?: unknown } | undefined)?.name === name &&
+          (t.input as { prompt?: unknown }).prompt === prompt,
+      ) ?? free[0];
     if (call) call.hasChild = true;
     const path = joinPath(frame.path, name);
-    const attributes: TraceSpan["attributes"] = { [TRACE_ATTR.operationName]: TRACE_OPERATION.invokeAgent, [TRACE_ATTR.agentName]: name, [TRACE_ATTR.subagent]: true };
+    const attributes: TraceSpan["attributes"] = {
+      [TRACE_ATTR.operationName]: TRACE_OPERATION.invokeAgent,
+      [TRACE_ATTR.agentName]: name,
+      [TRACE_ATTR.subagent]: true,
+    };
     const parent: Frame = { ...frame, parentSpanId: call?.span.spanId ?? frame.parentSpanId };
     const span = this.#add(parent, "subagent", `${TRACE_OPERATION.invokeAgent} ${name}`, attributes, Date.now());
     this.#frames.set(path, { parentSpanId: span.spanId, path, nextChatStart: Date.now(), tools: [], span });
@@ -232,7 +299,8 @@ export class TurnTraceRecorder {
 
   /** Ends a frame's open spans, then its subagent span; frames below it end with it. */
   #closeFrame(frame: Frame, status: TraceSpan["status"], errorType: string | undefined): void {
-    for (const [path, below] of this.#frames) if (path.startsWith(`${frame.path}/`) && frame.path !== "") this.#closeFrame(below, status, errorType);
+    for (const [path, below] of this.#frames)
+      if (path.startsWith(`${frame.path}/`) && frame.path !== "") this.#closeFrame(below, status, errorType);
     if (frame.chat) end(frame.chat, status, errorType);
     frame.chat = undefined;
     for (const tool of frame.tools.splice(0)) end(tool.span, status, errorType);
@@ -244,9 +312,24 @@ export class TurnTraceRecorder {
   }
 
   /** A new running span under the frame's parent; past the per-turn bound it is only counted. */
-  #add(frame: Frame, kind: TraceSpan["kind"], name: string, attributes: TraceSpan["attributes"], startMs: number): TraceSpan {
+  #add(
+    frame: Frame,
+    kind: TraceSpan["kind"],
+    name: string,
+    attributes: TraceSpan["attributes"],
+    startMs: number,
+  ): TraceSpan {
     if (frame.path) attributes[TRACE_ATTR.agentPath] = frame.path;
-    const span: TraceSpan = { spanId: newSpanId(), parentSpanId: frame.parentSpanId, name, kind, startMs, durationMs: null, status: "running", attributes };
+    const span: TraceSpan = {
+      spanId: newSpanId(),
+      parentSpanId: frame.parentSpanId,
+      name,
+      kind,
+      startMs,
+      durationMs: null,
+      status: "running",
+      attributes,
+    };
     if (this.#trace.spans.length < RECORDED_SPANS) this.#trace.spans.push(span);
     else {
       this.#trace.truncated = true;
@@ -260,10 +343,18 @@ export class TurnTraceRecorder {
  * Ends the stored trace of a turn found running when its conversation was reopened (its process
  * died): "waiting" when it waits on stored questions, else "interrupted" with its open spans.
  */
-export async function endStoredTrace(store: TurnTraceStore, conversationId: string, turnId: string, how: "waiting" | "interrupted"): Promise<void> {
+export async function endStoredTrace(
+  store: TurnTraceStore,
+  conversationId: string,
+  turnId: string,
+  how: "waiting" | "interrupted",
+): Promise<void> {
   const trace = await store.get(conversationId, turnId);
   if (!trace || trace.status !== "running") return;
-  const spans = how === "waiting" ? trace.spans : trace.spans.map((s) => (s.status === "running" ? closed(s, "aborted", "glove.interrupted") : s));
+  const spans =
+    how === "waiting"
+      ? trace.spans
+      : trace.spans.map((s) => (s.status === "running" ? closed(s, "aborted", "glove.interrupted") : s));
   await store.save({ ...trace, spans, status: how, endedAt: new Date().toISOString() });
 }
 

@@ -47,7 +47,14 @@ export class TurnTracing {
     if (this.#current?.turnId === turnId) return this.#current.recorder;
     this.#current?.recorder.discard();
     const continues = this.continues?.turnId === turnId ? this.continues : undefined;
-    const recorder = new TurnTraceRecorder({ store: this.store!, conversationId: this.conversationId, turnId, model: this.model(), log: this.log, continues });
+    const recorder = new TurnTraceRecorder({
+      store: this.store!,
+      conversationId: this.conversationId,
+      turnId,
+      model: this.model(),
+      log: this.log,
+      continues,
+    });
     this.#current = { turnId, recorder };
     return recorder;
   }

@@ -61,7 +61,12 @@ export function questionSlot(question: PendingQuestion): WireSlot {
  * Whether the running turn only waits for people: every call it runs waits on a stored question
  * (so it can leave memory and resume from the store), and no model call is streaming.
  */
-export async function onlyWaitsForPeople(glove: IGloveRunnable, board: SlotBoard, calls: RunningCalls, streaming: boolean): Promise<boolean> {
+export async function onlyWaitsForPeople(
+  glove: IGloveRunnable,
+  board: SlotBoard,
+  calls: RunningCalls,
+  streaming: boolean,
+): Promise<boolean> {
   if (streaming || calls.ids.size === 0 || !glove.pendingSlots) return false;
   const stored = new Set((await glove.pendingSlots()).map((question) => question.id));
   const waiting = new Set(
@@ -96,7 +101,8 @@ export async function withdrawWaiting(glove: IGloveRunnable, store: StoreAdapter
   const waiting = (await glove.pendingSlots?.()) ?? [];
   if (waiting.length === 0 || !store.settleWait) return [];
   const settled_at = new Date().toISOString();
-  for (const question of waiting) await store.settleWait(question.id, { status: "cancelled", value: "the turn was aborted", settled_at });
+  for (const question of waiting)
+    await store.settleWait(question.id, { status: "cancelled", value: "the turn was aborted", settled_at });
   const repair = repairForInterruptedTools(await store.getMessages(), []);
   if (repair) await store.appendMessages([repair]);
   return waiting.map((question) => question.id);

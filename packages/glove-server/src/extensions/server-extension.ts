@@ -34,11 +34,20 @@ const SEGMENT = /^[a-z0-9][a-z0-9._-]*$/;
 export function extensionsByPath(extensions: readonly ServerExtension[] | undefined): Map<string, ServerExtension> {
   const byPath = new Map<string, ServerExtension>();
   for (const extension of extensions ?? []) {
-    if (!extension || typeof extension.handle !== "function" || typeof extension.path !== "string" || !SEGMENT.test(extension.path)) {
-      throw new ConfigurationError("createGloveServer: each extension needs a path (one lower-case URL segment, e.g. \"studio\") and handle(context).");
+    if (
+      !extension ||
+      typeof extension.handle !== "function" ||
+      typeof extension.path !== "string" ||
+      !SEGMENT.test(extension.path)
+    ) {
+      throw new ConfigurationError(
+        'createGloveServer: each extension needs a path (one lower-case URL segment, e.g. "studio") and handle(context).',
+      );
     }
     if (extension.path === "conversations" || byPath.has(extension.path)) {
-      throw new ConfigurationError(`createGloveServer: extension path ${JSON.stringify(extension.path)} is already taken.`);
+      throw new ConfigurationError(
+        `createGloveServer: extension path ${JSON.stringify(extension.path)} is already taken.`,
+      );
     }
     byPath.set(extension.path, extension);
   }

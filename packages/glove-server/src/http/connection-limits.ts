@@ -48,7 +48,10 @@ export function resolveConnectionLimits(options: ConnectionLimits): Required<Con
   if (resolved.headersTimeoutMs > resolved.requestTimeoutMs) {
     // Only the request timeout was lowered: the headers are part of the request.
     if (options.headersTimeoutMs === undefined) resolved.headersTimeoutMs = resolved.requestTimeoutMs;
-    else throw new ConfigurationError(`listen: headersTimeoutMs (${resolved.headersTimeoutMs}) cannot exceed requestTimeoutMs (${resolved.requestTimeoutMs}): the headers are part of the request.`);
+    else
+      throw new ConfigurationError(
+        `listen: headersTimeoutMs (${resolved.headersTimeoutMs}) cannot exceed requestTimeoutMs (${resolved.requestTimeoutMs}): the headers are part of the request.`,
+      );
   }
   return resolved;
 }

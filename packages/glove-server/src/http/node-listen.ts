@@ -69,10 +69,14 @@ export async function listenNode(handler: FetchHandler, options: ListenOptions =
   // Node closes a socket with no traffic for this long (no listener on "timeout" keeps it open).
   server.timeout = limits.socketIdleTimeoutMs;
   server.maxConnections = limits.maxConnections;
-  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, inProgress.get(socket)));
+  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) =>
+    answerClientError(error, socket, inProgress.get(socket)),
+  );
   // Node hands CONNECT (a tunnel request) to this event instead of the handler; this is no proxy.
   server.on("connect", (_req: IncomingMessage, socket: Duplex) =>
-    writeRawError(socket, 405, "GLOVE_METHOD_NOT_ALLOWED", `CONNECT is not served here; use ${SERVED_METHODS}.`, { allow: SERVED_METHODS }),
+    writeRawError(socket, 405, "GLOVE_METHOD_NOT_ALLOWED", `CONNECT is not served here; use ${SERVED_METHODS}.`, {
+      allow: SERVED_METHODS,
+    }),
   );
   server.on("connection", (socket) => {
     sockets.add(socket);
@@ -122,13 +126,17 @@ async function respond(handler: FetchHandler, req: IncomingMessage, signal: Conn
     request = await toRequest(req, signal);
   } catch (error) {
     // Whatever node accepted but a Request cannot carry is the client's input, never a 500.
-    const refusal = HttpError.isInstance(error) ? error : badRequest("The request could not be read. Check its method, target and headers.");
+    const refusal = HttpError.isInstance(error)
+      ? error
+      : badRequest("The request could not be read. Check its method, target and headers.");
     return withSecurityHeaders(errorResponse(refusal, () => undefined));
   }
   try {
     return await handler(request);
   } catch {
-    return withSecurityHeaders(json(500, { error: { code: "GLOVE_INTERNAL", message: "The server failed to handle the request." } }));
+    return withSecurityHeaders(
+      json(500, { error: { code: "GLOVE_INTERNAL", message: "The server failed to handle the request." } }),
+    );
   }
 }
 
@@ -136,13 +144,21 @@ async function respond(handler: FetchHandler, req: IncomingMessage, signal: Conn
 function describeClientError(code: string | undefined): [number, string, string] {
   switch (code) {
     case "HPE_HEADER_OVERFLOW":
-      return [431, "GLOVE_HEADERS_TOO_LARGE", "The request headers are too large. Send fewer or smaller headers (cookies?)."];
+      return [
+        431,
+        "GLOVE_HEADERS_TOO_LARGE",
+        "The request headers are too large. Send fewer or smaller headers (cookies?).",
+      ];
     case "ERR_HTTP_REQUEST_TIMEOUT":
       return [408, "GLOVE_REQUEST_TIMEOUT", "The request took too long to arrive. Send it again, whole."];
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
       return [413, "GLOVE_TOO_LARGE", "The chunk extensions are too large. Send the body without them."];
     default:
-      return [400, "GLOVE_BAD_REQUEST", `The request is not valid HTTP/1.1${code ? ` (${code})` : ""}. Check the request line and headers.`];
+      return [
+        400,
+        "GLOVE_BAD_REQUEST",
+        `The request is not valid HTTP/1.1${code ? ` (${code})` : ""}. Check the request line and headers.`,
+      ];
   }
 }
 
@@ -151,7 +167,11 @@ function describeClientError(code: string | undefined): [number, string, string]
  * answer has no body) and close. Nothing is written into a response already under way: with one
  * started, or several queued (pipelining), the connection just closes.
  */
-function answerClientError(error: Error & { code?: string }, socket: Duplex, responses: ReadonlySet<ServerResponse> | undefined): void {
+function answerClientError(
+  error: Error & { code?: string },
+  socket: Duplex,
+  responses: ReadonlySet<ServerResponse> | undefined,
+): void {
   const [only, ...more] = responses ?? [];
   if (error.code === "ECONNRESET" || !socket.writable || more.length > 0 || only?.headersSent) {
     socket.destroy();
@@ -161,7 +181,13 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex, res
 }
 
 /** A JSON error written straight to the socket (there is no response object), then the connection closes. */
-function writeRawError(socket: Duplex, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+function writeRawError(
+  socket: Duplex,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify({ error: { code, message } });
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,

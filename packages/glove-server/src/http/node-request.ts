@@ -18,13 +18,16 @@ const SMALL_BODY = 64 * 1024;
 export async function toRequest(req: IncomingMessage, signal: ConnectionAbort): Promise<Request> {
   const method = req.method ?? "GET";
   if (UNSERVED_METHODS.has(method)) {
-    throw new HttpError(405, "GLOVE_METHOD_NOT_ALLOWED", `${method} is not served here; use ${SERVED_METHODS}.`, { headers: { allow: SERVED_METHODS } });
+    throw new HttpError(405, "GLOVE_METHOD_NOT_ALLOWED", `${method} is not served here; use ${SERVED_METHODS}.`, {
+      headers: { allow: SERVED_METHODS },
+    });
   }
   const url = requestUrl(req);
   // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3), as a DELETE
   // usually has none: the Request gets none either (fetch makes the same), not an empty stream.
   const declared = req.headers["content-length"];
-  const hasBody = method !== "GET" && method !== "HEAD" && (declared !== undefined || req.headers["transfer-encoding"] !== undefined);
+  const hasBody =
+    method !== "GET" && method !== "HEAD" && (declared !== undefined || req.headers["transfer-encoding"] !== undefined);
   if (!hasBody) return withHeaders(new NodeRequest(url, { method }, signal), req);
   const length = Number(declared);
   if (declared !== undefined && Number.isInteger(length) && length >= 0 && length <= SMALL_BODY) {
@@ -32,7 +35,10 @@ export async function toRequest(req: IncomingMessage, signal: ConnectionAbort): 
     return withHeaders(new NodeRequest(url, { method, body }, signal, body), req);
   }
   // Large or chunked bodies stream, so the handler's size limit cuts them off early.
-  return withHeaders(new NodeRequest(url, { method, body: bodyStream(req), duplex: "half" } as RequestInit, signal), req);
+  return withHeaders(
+    new NodeRequest(url, { method, body: bodyStream(req), duplex: "half" } as RequestInit, signal),
+    req,
+  );
 }
 
 /**
@@ -128,12 +134,15 @@ function requestUrl(req: IncomingMessage): URL {
     return url;
   }
   if (!target.startsWith("/")) {
-    throw badRequest(`The request target ${quoted(target)} is not a path. Send the path of a resource, starting with "/".`);
+    throw badRequest(
+      `The request target ${quoted(target)} is not a path. Send the path of a resource, starting with "/".`,
+    );
   }
   const hosts = req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i]!.toLowerCase() === "host").length;
   if (hosts > 1) throw badRequest("The request has more than one Host header; send exactly one.");
   // HTTP/1.1 requires Host (node's own check answers without a body, so it is off and done here).
-  if (req.headers.host === undefined && req.httpVersion === "1.1") throw badRequest("The request has no Host header; send the server's name in one.");
+  if (req.headers.host === undefined && req.httpVersion === "1.1")
+    throw badRequest("The request has no Host header; send the server's name in one.");
   const host = req.headers.host ?? "localhost";
   // Joined as text, not resolved: a target like "//other/x" stays a path on this host.
   const url = URL.parse(`http://${authorityOf(host)}${target}`);
@@ -150,7 +159,9 @@ function authorityOf(host: string): string {
   const origin = URL.parse(`http://${host}`);
   // The Host header must be only an authority: no path, query, fragment or credentials hidden in it.
   if (!origin || origin.host === "" || origin.href !== `http://${origin.host}/`) {
-    throw badRequest(`The Host header ${quoted(host)} is malformed. Send the server's name and, if not the default, its port.`);
+    throw badRequest(
+      `The Host header ${quoted(host)} is malformed. Send the server's name and, if not the default, its port.`,
+    );
   }
   lastHost = { header: host, authority: origin.host };
   return origin.host;

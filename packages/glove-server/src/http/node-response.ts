@@ -7,7 +7,12 @@ import { sseSourceOf, type SseSource } from "./sse-response.js";
  * Writes a web Response to node, with back-pressure: the next chunk is read only when the socket
  * has room, so a stalled reader never grows server memory.
  */
-export async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, connection: ConnectionAbort): Promise<void> {
+export async function writeResponse(
+  response: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
+  connection: ConnectionAbort,
+): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     if (key === "set-cookie") return;

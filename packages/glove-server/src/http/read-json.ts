@@ -16,7 +16,11 @@ export async function readJsonObject(request: Request, limitBytes: number): Prom
   if (Number.isFinite(declared) && declared > limitBytes) throw bodyTooLarge(limitBytes);
   const type = request.headers.get("content-type");
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new HttpError(415, "GLOVE_UNSUPPORTED_MEDIA_TYPE", `Send a JSON body with content-type application/json (got ${quoted(type)}).`);
+    throw new HttpError(
+      415,
+      "GLOVE_UNSUPPORTED_MEDIA_TYPE",
+      `Send a JSON body with content-type application/json (got ${quoted(type)}).`,
+    );
   }
   const text = await readText(request, limitBytes);
   if (text.trim() === "") return {};
@@ -24,14 +28,20 @@ export async function readJsonObject(request: Request, limitBytes: number): Prom
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw badRequest(`The body is not valid JSON (${error instanceof Error ? error.message.slice(0, 200) : "unreadable"}). Send a JSON object.`);
+    throw badRequest(
+      `The body is not valid JSON (${error instanceof Error ? error.message.slice(0, 200) : "unreadable"}). Send a JSON object.`,
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw badRequest(`The body must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}.`);
+    throw badRequest(
+      `The body must be a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}.`,
+    );
   }
   const deep = deeperThan(value, MAX_JSON_DEPTH);
   if (deep !== undefined) {
-    throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels.`, [{ path: deep, message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+    throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels.`, [
+      { path: deep, message: `Nested deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
   }
   return value as Record<string, unknown>;
 }
@@ -68,7 +78,8 @@ async function readText(request: Request, limitBytes: number): Promise<string> {
     return text + decoder.decode();
   } catch (error) {
     if (HttpError.isInstance(error)) throw error;
-    if (error instanceof TypeError && /decode|encoded/i.test(error.message)) throw badRequest("The body is not valid UTF-8.");
+    if (error instanceof TypeError && /decode|encoded/i.test(error.message))
+      throw badRequest("The body is not valid UTF-8.");
     throw badRequest("The request body could not be read (the client stopped sending?).");
   }
 }
@@ -95,7 +106,8 @@ function deeperThan(root: unknown, max: number): string | undefined {
     if (typeof visit.value !== "object" || visit.value === null) continue;
     if (visit.depth >= max) return pathOf(visit);
     for (const [key, child] of Object.entries(visit.value)) {
-      if (typeof child === "object" && child !== null) stack.push({ value: child, depth: visit.depth + 1, key, parent: visit });
+      if (typeof child === "object" && child !== null)
+        stack.push({ value: child, depth: visit.depth + 1, key, parent: visit });
     }
   }
   return undefined;
@@ -103,6 +115,7 @@ function deeperThan(root: unknown, max: number): string | undefined {
 
 function pathOf(visit: Visit): string {
   const keys: string[] = [];
-  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) keys.push(at.key.length > 20 ? `${at.key.slice(0, 20)}…` : at.key);
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent)
+    keys.push(at.key.length > 20 ? `${at.key.slice(0, 20)}…` : at.key);
   return keys.reverse().join(".");
 }

@@ -31,5 +31,7 @@ export function errorResponse(error: unknown, log: (message: string, error: unkn
     return json(error.status, { error: body }, headers);
   }
   log("[glove-server] unexpected error while handling a request", error);
-  return json(500, { error: { code: "GLOVE_INTERNAL", message: "The server failed to handle the request; it was logged. Try again." } });
+  return json(500, {
+    error: { code: "GLOVE_INTERNAL", message: "The server failed to handle the request; it was logged. Try again." },
+  });
 }

@@ -26,9 +26,13 @@ export class PrincipalQuotas {
   readonly #running: ConcurrencyLimiter | undefined;
 
   constructor(private readonly limits: QuotaLimits) {
-    this.#creations = bounded(limits.conversationsPerMinute) ? new RateLimiter(limits.conversationsPerMinute) : undefined;
+    this.#creations = bounded(limits.conversationsPerMinute)
+      ? new RateLimiter(limits.conversationsPerMinute)
+      : undefined;
     this.#turns = bounded(limits.turnsPerMinute) ? new RateLimiter(limits.turnsPerMinute) : undefined;
-    this.#running = bounded(limits.concurrentTurnsPerPrincipal) ? new ConcurrencyLimiter(limits.concurrentTurnsPerPrincipal) : undefined;
+    this.#running = bounded(limits.concurrentTurnsPerPrincipal)
+      ? new ConcurrencyLimiter(limits.concurrentTurnsPerPrincipal)
+      : undefined;
   }
 
   /** Before a conversation is created: the creation rate first (it costs no store read), then the count kept. */

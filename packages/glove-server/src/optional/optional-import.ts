@@ -33,7 +33,8 @@ export class MissingDependencyError extends GloveError {
 
 /** The package a "module not found" error names, when it is one of `packages` (Node's ERR_MODULE_NOT_FOUND wording). */
 function missingPackage(error: unknown, packages: readonly string[]): string | undefined {
-  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND") return undefined;
+  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND")
+    return undefined;
   const message = String((error as { message?: unknown }).message);
   return packages.find((name) => message.includes(`'${name}'`) || message.includes(`"${name}"`));
 }

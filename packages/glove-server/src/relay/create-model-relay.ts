@@ -40,13 +40,19 @@ export function createModelRelay(options: ModelRelayOptions): ModelRelay {
       return withSecurityHeaders(await handle(context, request));
     } catch (error) {
       const response = errorResponse(error, resolved.log);
-      if (error instanceof RelayHttpError) for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+      if (error instanceof RelayHttpError)
+        for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
       return withSecurityHeaders(response);
     }
   };
   // Streams stay open between keep-alive comments; without them (keepAliveMs 0) the default idle timeout applies.
   const listen = (listenOptions: ListenOptions = {}) =>
-    listenNode(fetch, resolved.keepAliveMs > 0 ? { ...listenOptions, socketIdleTimeoutMs: idleTimeoutFor(resolved.keepAliveMs, listenOptions) } : listenOptions);
+    listenNode(
+      fetch,
+      resolved.keepAliveMs > 0
+        ? { ...listenOptions, socketIdleTimeoutMs: idleTimeoutFor(resolved.keepAliveMs, listenOptions) }
+        : listenOptions,
+    );
   return { fetch, listen };
 }
 
@@ -68,7 +74,10 @@ async function handle({ resolved, upstream, rate, concurrency }: RelayContext, r
   // Counted before the body is read, so refused callers cost no parsing.
   const decision = rate.take(principal.id);
   if (!decision.allowed) {
-    throw rateLimited(decision.retryAfterSeconds, `Too many model requests: at most ${resolved.limits.requestsPerMinute} a minute. Retry in ${decision.retryAfterSeconds} s.`);
+    throw rateLimited(
+      decision.retryAfterSeconds,
+      `Too many model requests: at most ${resolved.limits.requestsPerMinute} a minute. Retry in ${decision.retryAfterSeconds} s.`,
+    );
   }
   const body = parseRelayBody(await readJsonObject(request, resolved.limits.bodyBytes), resolved.limits);
   const model = body.model ?? resolved.defaultModel;
@@ -76,7 +85,10 @@ async function handle({ resolved, upstream, rate, concurrency }: RelayContext, r
 
   const release = concurrency.acquire(principal.id);
   if (!release) {
-    throw rateLimited(1, `Too many model streams open at once: at most ${resolved.limits.concurrentPerPrincipal}. Wait for one to finish.`);
+    throw rateLimited(
+      1,
+      `Too many model streams open at once: at most ${resolved.limits.concurrentPerPrincipal}. Wait for one to finish.`,
+    );
   }
   try {
     // Clamped, not refused: a browser cannot know the server's cap, and a shorter answer is still an answer.
@@ -87,7 +99,15 @@ async function handle({ resolved, upstream, rate, concurrency }: RelayContext, r
     if (body.tools?.length) prompt.tools = relayTools(body.tools);
     // The upstream adapter uses its native JSON-schema mode when it has one; Glove (in the browser) validates.
     if (body.output) prompt.output = body.output;
-    return streamAnswer({ adapter, prompt, signal: request.signal, keepAliveMs: resolved.keepAliveMs, log: resolved.log, redact: resolved.redact, done: release });
+    return streamAnswer({
+      adapter,
+      prompt,
+      signal: request.signal,
+      keepAliveMs: resolved.keepAliveMs,
+      log: resolved.log,
+      redact: resolved.redact,
+      done: release,
+    });
   } catch (error) {
     release();
     throw error;

@@ -28,7 +28,10 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   // JSON Web Tokens.
   [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
   // `api_key=…`, `"x-api-key": "…"`, `secret: …`, `aws_secret_access_key = …`.
-  [/((?:api[_-]?key|secret(?:[_-]?access[_-]?key)?|password|passwd|token|authorization)["']?\s*[:=]\s*["']?)(?!\[redacted\]|Bearer\b|Basic\b)[^\s"',;}]+/gi, `$1${REDACTED}`],
+  [
+    /((?:api[_-]?key|secret(?:[_-]?access[_-]?key)?|password|passwd|token|authorization)["']?\s*[:=]\s*["']?)(?!\[redacted\]|Bearer\b|Basic\b)[^\s"',;}]+/gi,
+    `$1${REDACTED}`,
+  ],
 ];
 
 /** Replaces secrets in a string. */
@@ -36,7 +39,9 @@ export type Redactor = (text: string) => string;
 
 /** A redactor for the well-known shapes and these exact values (the server's own keys). */
 export function createRedactor(secrets: Iterable<string | undefined>): Redactor {
-  const exact = [...new Set([...secrets].filter((s): s is string => typeof s === "string" && s.length >= MIN_SECRET_LENGTH))]
+  const exact = [
+    ...new Set([...secrets].filter((s): s is string => typeof s === "string" && s.length >= MIN_SECRET_LENGTH)),
+  ]
     // Longest first, so a key that contains another is replaced whole.
     .sort((a, b) => b.length - a.length);
   return (text) => {
@@ -58,7 +63,10 @@ export function relaySecrets(options: ModelRelayOptions): string[] {
   if (typeof options.provider === "string") {
     const id = options.provider.trim().toLowerCase();
     const envVar = getAvailableProviders().find((p) => p.id === id)?.envVar;
-    const names = id === "bedrock" ? ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_BEARER_TOKEN_BEDROCK"] : [];
+    const names =
+      id === "bedrock"
+        ? ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_BEARER_TOKEN_BEDROCK"]
+        : [];
     if (envVar && !options.apiKey) names.push(envVar);
     for (const name of names) secrets.push(process.env[name] ?? "");
   }
@@ -95,11 +103,19 @@ function redactError(error: Error, redact: Redactor, depth: number): Error {
     Object.defineProperty(copy, key, { ...descriptor, value: redactValue(descriptor.value, redact, depth + 1) });
   }
   // Written as an own data property: the stack repeats the message, so it is redacted too.
-  Object.defineProperty(copy, "stack", { value: redact(String(error.stack ?? "")), writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(copy, "stack", {
+    value: redact(String(error.stack ?? "")),
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
   return copy;
 }
 
 /** Wraps a relay's log so nothing it is handed reaches it unredacted. A throwing log is the app's bug, left to surface. */
-export function redactingLog(log: (message: string, error: unknown) => void, redact: Redactor): (message: string, error: unknown) => void {
+export function redactingLog(
+  log: (message: string, error: unknown) => void,
+  redact: Redactor,
+): (message: string, error: unknown) => void {
   return (message, error) => log(redact(message), redactValue(error, redact));
 }

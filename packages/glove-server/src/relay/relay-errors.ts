@@ -11,13 +11,23 @@ export class RelayHttpError extends HttpError {
 }
 
 export const methodNotAllowed = () =>
-  new RelayHttpError(405, "GLOVE_METHOD_NOT_ALLOWED", "A model relay only answers POST with a JSON body.", { allow: "POST" });
+  new RelayHttpError(405, "GLOVE_METHOD_NOT_ALLOWED", "A model relay only answers POST with a JSON body.", {
+    allow: "POST",
+  });
 
 export const unauthorized = () =>
-  new HttpError(401, "GLOVE_UNAUTHORIZED", "This model relay needs credentials: sign in, or send what the server's authenticate() accepts.");
+  new HttpError(
+    401,
+    "GLOVE_UNAUTHORIZED",
+    "This model relay needs credentials: sign in, or send what the server's authenticate() accepts.",
+  );
 
 export const modelNotAllowed = (model: string, allowed: Iterable<string>) =>
-  new HttpError(403, "GLOVE_MODEL_NOT_ALLOWED", `Model "${model.slice(0, 256)}" is not allowed on this relay. Allowed: ${[...allowed].join(", ")}.`);
+  new HttpError(
+    403,
+    "GLOVE_MODEL_NOT_ALLOWED",
+    `Model "${model.slice(0, 256)}" is not allowed on this relay. Allowed: ${[...allowed].join(", ")}.`,
+  );
 
 export const rateLimited = (retryAfterSeconds: number, message: string) =>
   new RelayHttpError(429, "GLOVE_RATE_LIMITED", message, { "retry-after": String(retryAfterSeconds) });

@@ -15,7 +15,10 @@ export type RelayAuthenticate = (
  * Builds the upstream adapter for one request. Called for every request with an
  * allowed model and the capped max tokens; cache inside it if building is costly.
  */
-export type RelayProviderFactory = (model: string, options: { maxTokens: number }) => ModelAdapter | Promise<ModelAdapter>;
+export type RelayProviderFactory = (
+  model: string,
+  options: { maxTokens: number },
+) => ModelAdapter | Promise<ModelAdapter>;
 
 /** createAdapter options the relay passes through for a named provider. */
 export type RelayAdapterOptions = Omit<CreateAdapterOptions, "provider" | "model" | "apiKey" | "baseURL" | "maxTokens">;
@@ -96,18 +99,27 @@ export function resolveRelayOptions(options: ModelRelayOptions): ResolvedRelayOp
     );
   }
   if (typeof options.provider !== "string" && typeof options.provider !== "function") {
-    throw new ConfigurationError('createModelRelay() needs { provider }: a createAdapter provider name such as "openai", or (model) => ModelAdapter.');
+    throw new ConfigurationError(
+      'createModelRelay() needs { provider }: a createAdapter provider name such as "openai", or (model) => ModelAdapter.',
+    );
   }
   const models = options.models;
   if (!Array.isArray(models) || models.length === 0 || !models.every((m) => typeof m === "string" && m.trim() !== "")) {
-    throw new ConfigurationError('createModelRelay() needs { models }: a non-empty list of model names the browser may use, e.g. ["gpt-4.1-mini"]; the first is the default.');
+    throw new ConfigurationError(
+      'createModelRelay() needs { models }: a non-empty list of model names the browser may use, e.g. ["gpt-4.1-mini"]; the first is the default.',
+    );
   }
   const limits = { ...RELAY_DEFAULT_LIMITS };
   for (const [key, value] of Object.entries(options.limits ?? {}) as Array<[keyof RelayLimits, unknown]>) {
     if (value === undefined) continue;
-    if (!(key in limits)) throw new ConfigurationError(`createModelRelay(): unknown limit "${key}". Known: ${Object.keys(limits).join(", ")}.`);
+    if (!(key in limits))
+      throw new ConfigurationError(
+        `createModelRelay(): unknown limit "${key}". Known: ${Object.keys(limits).join(", ")}.`,
+      );
     if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-      throw new ConfigurationError(`createModelRelay(): limits.${key} must be a positive integer, got ${String(value)}.`);
+      throw new ConfigurationError(
+        `createModelRelay(): limits.${key} must be a positive integer, got ${String(value)}.`,
+      );
     }
     limits[key] = value;
   }
@@ -115,8 +127,13 @@ export function resolveRelayOptions(options: ModelRelayOptions): ResolvedRelayOp
   if (!Number.isFinite(keepAliveMs) || keepAliveMs < 0) {
     throw new ConfigurationError(`createModelRelay(): keepAliveMs must be 0 or more, got ${String(keepAliveMs)}.`);
   }
-  if (options.redact !== undefined && !(Array.isArray(options.redact) && options.redact.every((s) => typeof s === "string"))) {
-    throw new ConfigurationError("createModelRelay(): redact must be an array of strings (secret values to keep out of the log).");
+  if (
+    options.redact !== undefined &&
+    !(Array.isArray(options.redact) && options.redact.every((s) => typeof s === "string"))
+  ) {
+    throw new ConfigurationError(
+      "createModelRelay(): redact must be an array of strings (secret values to keep out of the log).",
+    );
   }
   const redact = createRedactor(relaySecrets(options));
   return {

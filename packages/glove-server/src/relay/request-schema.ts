@@ -10,7 +10,8 @@ import type { RelayRequestBody, RelayToolSpec } from "glove-core/models/relay";
 import { z } from "zod";
 import { badRequest, tooLarge, zodIssues } from "../errors.js";
 
-const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const contentPart = z.object({
   type: z.enum(["text", "image", "video", "document"]),
@@ -99,11 +100,15 @@ export function parseRelayBody(raw: Record<string, unknown>, limits: BodyLimits)
   // Counted first, so an oversized list is refused before every item is checked.
   const messages = raw["messages"];
   if (Array.isArray(messages) && messages.length > limits.maxMessages) {
-    throw tooLarge(`The request has ${messages.length} messages; this relay accepts at most ${limits.maxMessages} (limits.maxMessages). Compact the conversation.`);
+    throw tooLarge(
+      `The request has ${messages.length} messages; this relay accepts at most ${limits.maxMessages} (limits.maxMessages). Compact the conversation.`,
+    );
   }
   const tools = raw["tools"];
   if (Array.isArray(tools) && tools.length > limits.maxTools) {
-    throw tooLarge(`The request has ${tools.length} tools; this relay accepts at most ${limits.maxTools} (limits.maxTools).`);
+    throw tooLarge(
+      `The request has ${tools.length} tools; this relay accepts at most ${limits.maxTools} (limits.maxTools).`,
+    );
   }
   // The depth was checked when the body was read (readJsonObject).
   const parsed = relayBody.safeParse(raw);

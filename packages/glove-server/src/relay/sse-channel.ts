@@ -45,7 +45,8 @@ export class SseChannel {
       },
       new ByteLengthQueuingStrategy({ highWaterMark: HIGH_WATER_MARK }),
     );
-    if (options.keepAliveMs > 0) this.keepAlive = setInterval(() => this.write(": keep-alive\n\n"), options.keepAliveMs);
+    if (options.keepAliveMs > 0)
+      this.keepAlive = setInterval(() => this.write(": keep-alive\n\n"), options.keepAliveMs);
   }
 
   /** True once closed or cancelled; later sends are dropped. */

@@ -16,24 +16,49 @@ import type { Redactor } from "./redact.js";
  */
 const KNOWN_PROVIDER_CODES: ReadonlySet<string> = new Set([
   // OpenAI and OpenAI-compatible servers
-  "rate_limit_exceeded", "insufficient_quota", "context_length_exceeded", "invalid_request_error", "server_error",
-  "invalid_api_key", "model_not_found", "content_filter",
+  "rate_limit_exceeded",
+  "insufficient_quota",
+  "context_length_exceeded",
+  "invalid_request_error",
+  "server_error",
+  "invalid_api_key",
+  "model_not_found",
+  "content_filter",
   // Anthropic
-  "authentication_error", "permission_error", "not_found_error", "request_too_large", "rate_limit_error", "api_error",
+  "authentication_error",
+  "permission_error",
+  "not_found_error",
+  "request_too_large",
+  "rate_limit_error",
+  "api_error",
   "overloaded_error",
   // Bedrock (both spellings: HTTP answers and in-stream exceptions)
-  "ThrottlingException", "throttlingException", "ValidationException", "validationException", "AccessDeniedException",
-  "ResourceNotFoundException", "ServiceUnavailableException", "serviceUnavailableException", "InternalServerException",
-  "internalServerException", "ModelTimeoutException", "modelTimeoutException", "ModelNotReadyException",
-  "ModelErrorException", "modelStreamErrorException", "ServiceQuotaExceededException",
+  "ThrottlingException",
+  "throttlingException",
+  "ValidationException",
+  "validationException",
+  "AccessDeniedException",
+  "ResourceNotFoundException",
+  "ServiceUnavailableException",
+  "serviceUnavailableException",
+  "InternalServerException",
+  "internalServerException",
+  "ModelTimeoutException",
+  "modelTimeoutException",
+  "ModelNotReadyException",
+  "ModelErrorException",
+  "modelStreamErrorException",
+  "ServiceQuotaExceededException",
   // glove-core's own, for answers of the wrong shape
-  "malformed_response", "malformed_tool_call",
+  "malformed_response",
+  "malformed_tool_call",
 ]);
 
 /** Codes whose meaning is worth a message of its own. */
 const CODE_MESSAGES: Readonly<Record<string, string>> = {
   context_length_exceeded: "the conversation is too long for the model: compact it or start a new one",
-  insufficient_quota: "the server's account with the model provider is out of quota; the server's operator must add credit",
+  insufficient_quota:
+    "the server's account with the model provider is out of quota; the server's operator must add credit",
 };
 
 export interface WireErrorContext {
@@ -45,9 +70,18 @@ export interface WireErrorContext {
 /** The `error` event for an upstream failure: a status, a stable code and a generic, useful message. */
 export function wireError(error: unknown, { log, redact }: WireErrorContext): RelayErrorPayload {
   if (ProviderError.isInstance(error)) {
-    log(`[glove-server] the model provider failed (${describeStatus(error.status)}); the client got a generic message`, error);
-    const payload: RelayErrorPayload = { code: error.code, message: clientMessage(error), status: error.status, retryable: error.retryable };
-    if (error.providerCode !== undefined && KNOWN_PROVIDER_CODES.has(error.providerCode)) payload.providerCode = error.providerCode;
+    log(
+      `[glove-server] the model provider failed (${describeStatus(error.status)}); the client got a generic message`,
+      error,
+    );
+    const payload: RelayErrorPayload = {
+      code: error.code,
+      message: clientMessage(error),
+      status: error.status,
+      retryable: error.retryable,
+    };
+    if (error.providerCode !== undefined && KNOWN_PROVIDER_CODES.has(error.providerCode))
+      payload.providerCode = error.providerCode;
     if (error.retryAfterMs !== undefined) payload.retryAfterMs = error.retryAfterMs;
     return payload;
   }
@@ -65,23 +99,31 @@ function describeStatus(status: number): string {
 function clientMessage(error: ProviderError): string {
   const { status } = error;
   const who = `The model provider (${error.provider})`;
-  const special = error.providerCode !== undefined && Object.hasOwn(CODE_MESSAGES, error.providerCode) ? CODE_MESSAGES[error.providerCode] : undefined;
+  const special =
+    error.providerCode !== undefined && Object.hasOwn(CODE_MESSAGES, error.providerCode)
+      ? CODE_MESSAGES[error.providerCode]
+      : undefined;
   if (special) return `${who} refused the request (${describeStatus(status)}): ${special}.`;
   if (status === 401 || status === 403) {
     return `${who} refused the server's provider credentials (HTTP ${status}). The request itself was fine: the server's operator must fix the provider key; the server log has details.`;
   }
   if (status === 429) {
-    const wait = error.retryAfterMs !== undefined ? `retry in ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s` : "try again later";
+    const wait =
+      error.retryAfterMs !== undefined
+        ? `retry in ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s`
+        : "try again later";
     return `${who} is rate limiting this server (HTTP 429); ${wait}.`;
   }
   if (status === 408 || status === 504) return `${who} timed out (HTTP ${status}); try again.`;
   if (status === 413) return `${who} refused the request as too large (HTTP 413): shorten or compact the conversation.`;
-  if (status === 404) return `${who} does not know the model or endpoint (HTTP 404); the server's operator should check the model name. The server log has details.`;
+  if (status === 404)
+    return `${who} does not know the model or endpoint (HTTP 404); the server's operator should check the model name. The server log has details.`;
   if (status >= 400 && status < 500) {
     return `${who} refused the request (HTTP ${status}): check the messages, tools and options sent; the server log has the provider's reason.`;
   }
   if (status >= 500) return `${who} returned HTTP ${status}; try again later.`;
   // No error status: a failure inside a successful answer (or without any answer).
-  if (error.retryable) return `The connection to the model provider (${error.provider}) failed or was cut before the answer was complete; try again.`;
+  if (error.retryable)
+    return `The connection to the model provider (${error.provider}) failed or was cut before the answer was complete; try again.`;
   return `${who} reported an error or sent an answer the server could not read; try again, and if it persists, the server log has details.`;
 }

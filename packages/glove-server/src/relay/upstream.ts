@@ -42,7 +42,9 @@ export function relayTools(specs: readonly RelayToolSpec[]): Tool<unknown>[] {
     description: spec.description,
     jsonSchema: spec.parameters,
     run: async () => {
-      throw new GloveError(`The model relay never runs tools ("${spec.name}" runs in the client).`, { code: "GLOVE_RELAY_TOOL" });
+      throw new GloveError(`The model relay never runs tools ("${spec.name}" runs in the client).`, {
+        code: "GLOVE_RELAY_TOOL",
+      });
     },
   }));
 }

@@ -14,7 +14,8 @@ export async function startAdmittedTurn(
   text: string,
   clientMessageId: string | undefined,
 ): Promise<{ turnId: string; duplicate: boolean }> {
-  const retry = clientMessageId !== undefined && record.lastClientMessageId === clientMessageId && record.lastTurnId !== null;
+  const retry =
+    clientMessageId !== undefined && record.lastClientMessageId === clientMessageId && record.lastTurnId !== null;
   return admitted(ctx, conversation, () => conversation.startTurn(text, clientMessageId), !retry);
 }
 

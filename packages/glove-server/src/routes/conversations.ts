@@ -6,7 +6,13 @@ import { ownedLive, ownedRecord, type RouteContext } from "./route-context.js";
 
 /** The record as clients see it (bookkeeping columns stay on the server). */
 function summary(record: ConversationRecord) {
-  return { id: record.id, agent: record.agent, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt };
+  return {
+    id: record.id,
+    agent: record.agent,
+    title: record.title,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
 }
 
 /** The agent a new conversation runs: the one named (400 when the server has none by that name) or the first. */
@@ -14,13 +20,19 @@ export function agentNamed(ctx: RouteContext, name: unknown, path = "agent"): st
   const names = ctx.agents.names;
   const agent = name ?? names[0];
   if (typeof agent !== "string" || !names.includes(agent)) {
-    throw badRequest(`Unknown agent ${quoted(name)}. Agents on this server: ${names.join(", ")}.`, [{ path, message: `must be one of ${names.join(", ")}` }]);
+    throw badRequest(`Unknown agent ${quoted(name)}. Agents on this server: ${names.join(", ")}.`, [
+      { path, message: `must be one of ${names.join(", ")}` },
+    ]);
   }
   return agent;
 }
 
 /** Stores a new conversation of the caller's, within their conversation quotas (429 past them). */
-export async function createRecord(ctx: RouteContext, agent: string, id: string = crypto.randomUUID()): Promise<ConversationRecord> {
+export async function createRecord(
+  ctx: RouteContext,
+  agent: string,
+  id: string = crypto.randomUUID(),
+): Promise<ConversationRecord> {
   await ctx.quotas.admitConversation(ctx.principal.id, ctx.catalog);
   const now = new Date().toISOString();
   const record: ConversationRecord = {
@@ -50,7 +62,8 @@ export async function createConversation(ctx: RouteContext): Promise<Response> {
 export async function listConversations(ctx: RouteContext): Promise<Response> {
   const raw = ctx.url.searchParams.get("limit");
   const limit = raw === null ? 50 : Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw badRequest("limit must be a whole number from 1 to 200.");
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+    throw badRequest("limit must be a whole number from 1 to 200.");
   const records = await ctx.catalog.listByOwner(ctx.principal.id, limit);
   return json(200, { conversations: records.map(summary) });
 }

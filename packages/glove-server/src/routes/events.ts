@@ -8,7 +8,8 @@ function resumePosition(ctx: RouteContext): number | undefined {
   const raw = ctx.request.headers.get("last-event-id") ?? ctx.url.searchParams.get("after");
   if (raw === null || raw === "") return undefined;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) throw badRequest(`Last-Event-ID / after must be an event id (a whole number), got ${quoted(raw)}.`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw badRequest(`Last-Event-ID / after must be an event id (a whole number), got ${quoted(raw)}.`);
   return value;
 }
 
@@ -17,5 +18,7 @@ export async function streamEvents(ctx: RouteContext): Promise<Response> {
   const after = resumePosition(ctx);
   const conversation = await ownedLive(ctx);
   if (after !== undefined) await conversation.catchUp?.(after);
-  return sseResponse(conversationStream(conversation, { after, heartbeatMs: ctx.options.heartbeatMs, retryMs: ctx.options.retryMs }));
+  return sseResponse(
+    conversationStream(conversation, { after, heartbeatMs: ctx.options.heartbeatMs, retryMs: ctx.options.retryMs }),
+  );
 }

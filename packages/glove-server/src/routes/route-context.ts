@@ -33,7 +33,8 @@ export const CONVERSATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 export async function ownedRecord(ctx: RouteContext): Promise<ConversationRecord> {
   const id = ctx.params.id ?? "";
   const record = CONVERSATION_ID.test(id) ? await ctx.catalog.get(id) : undefined;
-  if (!record || record.owner !== ctx.principal.id) throw notFound(`No conversation ${quoted(id)} for you. List yours with GET /conversations.`);
+  if (!record || record.owner !== ctx.principal.id)
+    throw notFound(`No conversation ${quoted(id)} for you. List yours with GET /conversations.`);
   return record;
 }
 

@@ -40,9 +40,14 @@ export function route(segments: string[], method: string): { handler: Handler; p
     if (!matches) continue;
     const handler = methods[method];
     if (!handler) {
-      throw new HttpError(405, "GLOVE_METHOD_NOT_ALLOWED", `${quoted(method)} is not supported here; use ${Object.keys(methods).join(" or ")}.`, {
-        headers: { allow: Object.keys(methods).join(", ") },
-      });
+      throw new HttpError(
+        405,
+        "GLOVE_METHOD_NOT_ALLOWED",
+        `${quoted(method)} is not supported here; use ${Object.keys(methods).join(" or ")}.`,
+        {
+          headers: { allow: Object.keys(methods).join(", ") },
+        },
+      );
     }
     return { handler, params };
   }
@@ -54,7 +59,10 @@ export function pathSegments(pathname: string, basePath: string): string[] | und
   if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;
   const rest = pathname.slice(basePath.length);
   try {
-    return rest.split("/").filter((s) => s !== "").map((s) => decodeURIComponent(s));
+    return rest
+      .split("/")
+      .filter((s) => s !== "")
+      .map((s) => decodeURIComponent(s));
   } catch {
     return undefined;
   }

@@ -8,7 +8,9 @@ export async function answerSlot(ctx: RouteContext): Promise<Response> {
   const body = await readJsonObject(ctx.request, ctx.options.bodyBytes);
   const resolving = "resolve" in body;
   if (resolving === "reject" in body) {
-    throw badRequest("Send exactly one of { resolve: value } or { reject: reason }.", [{ path: "(root)", message: "needs resolve or reject" }]);
+    throw badRequest("Send exactly one of { resolve: value } or { reject: reason }.", [
+      { path: "(root)", message: "needs resolve or reject" },
+    ]);
   }
   const conversation = await ownedLive(ctx);
   const answer = resolving ? { resolve: body.resolve } : { reject: body.reject };

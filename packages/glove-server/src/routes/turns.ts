@@ -10,8 +10,13 @@ export async function postMessage(ctx: RouteContext): Promise<Response> {
   const body = await readJsonObject(ctx.request, ctx.options.bodyBytes);
   const text = readMessageText(ctx, body);
   const { clientMessageId } = body;
-  if (clientMessageId !== undefined && (typeof clientMessageId !== "string" || clientMessageId.length === 0 || clientMessageId.length > 200)) {
-    throw badRequest("clientMessageId must be a string of 1 to 200 characters.", [{ path: "clientMessageId", message: "invalid" }]);
+  if (
+    clientMessageId !== undefined &&
+    (typeof clientMessageId !== "string" || clientMessageId.length === 0 || clientMessageId.length > 200)
+  ) {
+    throw badRequest("clientMessageId must be a string of 1 to 200 characters.", [
+      { path: "clientMessageId", message: "invalid" },
+    ]);
   }
   const record = await ownedRecord(ctx);
   const conversation = await ctx.host.open(record, ctx.principal);

@@ -13,7 +13,9 @@ export type HostAllowed = (hostname: string) => boolean;
  */
 export function hostPolicy(allowedHosts: readonly string[] | undefined, allowedOrigins: Iterable<string>): HostAllowed {
   if (allowedHosts !== undefined && !Array.isArray(allowedHosts)) {
-    throw new ConfigurationError(`createGloveServer: allowedHosts must be an array of host names, got ${typeof allowedHosts}.`);
+    throw new ConfigurationError(
+      `createGloveServer: allowedHosts must be an array of host names, got ${typeof allowedHosts}.`,
+    );
   }
   const exact = new Set<string>(["localhost"]);
   const suffixes: string[] = [];

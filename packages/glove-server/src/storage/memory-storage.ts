@@ -47,7 +47,10 @@ export interface MemoryStorageOptions {
 export function memoryStorage(options: MemoryStorageOptions = {}): ServerStorage {
   const stores = new Map<string, StoreAdapter>();
   const catalog = new MemoryCatalog();
-  const inspect = new MemoryInspector({ records: () => catalog.records(), existingStore: (id) => stores.get(id) }, options.traces);
+  const inspect = new MemoryInspector(
+    { records: () => catalog.records(), existingStore: (id) => stores.get(id) },
+    options.traces,
+  );
   return {
     catalog,
     inspect,

@@ -3,7 +3,15 @@
  * purge opens a store first, so a database from an older version has them all (glove_waits came
  * with schema version 2, glove_branches with 3).
  */
-const SESSION_TABLES = ["glove_messages", "glove_branches", "glove_tasks", "glove_permissions", "glove_inbox", "glove_waits", "glove_sessions"];
+const SESSION_TABLES = [
+  "glove_messages",
+  "glove_branches",
+  "glove_tasks",
+  "glove_permissions",
+  "glove_inbox",
+  "glove_waits",
+  "glove_sessions",
+];
 
 /**
  * Statements that delete a conversation and its sub-agent stores (sessions whose parent chain

@@ -59,7 +59,11 @@ export function recordFromRow(row: Row): ConversationRecord {
  * before them get them at open (`ADD COLUMN`), older conversations start from the default.
  */
 export const ADDED_COLUMNS: ReadonlyArray<{ column: string; sqlite: string; postgres: string }> = [
-  ...Object.values(STATS_COLUMNS).map((column) => ({ column, sqlite: "INTEGER NOT NULL DEFAULT 0", postgres: "BIGINT NOT NULL DEFAULT 0" })),
+  ...Object.values(STATS_COLUMNS).map((column) => ({
+    column,
+    sqlite: "INTEGER NOT NULL DEFAULT 0",
+    postgres: "BIGINT NOT NULL DEFAULT 0",
+  })),
   { column: CATALOG_COLUMNS.lastTurnStatus, sqlite: "TEXT", postgres: "TEXT" },
 ];
 
@@ -69,12 +73,17 @@ export function changedColumns(changes: ConversationChanges): Array<[string, unk
     .filter((key) => key in CATALOG_COLUMNS && changes[key] !== undefined)
     .map((key): [string, unknown] => [CATALOG_COLUMNS[key as keyof typeof CATALOG_COLUMNS], changes[key]]);
   const { stats } = changes;
-  if (stats) for (const key of Object.keys(STATS_COLUMNS) as Array<keyof ConversationStats>) pairs.push([STATS_COLUMNS[key], stats[key]]);
+  if (stats)
+    for (const key of Object.keys(STATS_COLUMNS) as Array<keyof ConversationStats>)
+      pairs.push([STATS_COLUMNS[key], stats[key]]);
   return pairs;
 }
 
 /** `[column, value]` pairs of a whole record, for its insert (stats start at zero). */
 export function insertedColumns(record: ConversationRecord): Array<[string, unknown]> {
   const fields = Object.keys(CATALOG_COLUMNS) as Array<keyof typeof CATALOG_COLUMNS>;
-  return [...fields.map((key): [string, unknown] => [CATALOG_COLUMNS[key], record[key] ?? null]), ...changedColumns({ stats: record.stats ?? NO_STATS })];
+  return [
+    ...fields.map((key): [string, unknown] => [CATALOG_COLUMNS[key], record[key] ?? null]),
+    ...changedColumns({ stats: record.stats ?? NO_STATS }),
+  ];
 }

@@ -4,7 +4,9 @@ import { GroupCommit, sessionWritesKey } from "glove-sqlite";
 import type { InboxFingerprints } from "./types.js";
 
 /** Every column of an item, each `quote()`d: one row's text can be read back unambiguously. */
-const ITEM = ["item_id", "position", "tag", "request", "response", "status", "blocking", "created_at", "resolved_at"].map((column) => `quote(${column})`).join(" || ',' || ");
+const ITEM = ["item_id", "position", "tag", "request", "response", "status", "blocking", "created_at", "resolved_at"]
+  .map((column) => `quote(${column})`)
+  .join(" || ',' || ");
 
 /**
  * Inbox fingerprints of many conversations in one statement (glove-sqlite's `glove_inbox`): a hash
@@ -18,7 +20,8 @@ export function sqliteInboxFingerprints(database: Database): InboxFingerprints {
     if (group) for (const id of conversationIds) group.flushFor(sessionWritesKey(id));
     if (!statement) {
       // No store has opened the file yet: no inbox table, so no items.
-      if (!database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_inbox'").get()) return new Map();
+      if (!database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_inbox'").get())
+        return new Map();
       statement = database.prepare(
         `SELECT session_id, group_concat(${ITEM}, ';' ORDER BY position, item_id) AS items
          FROM glove_inbox WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id`,

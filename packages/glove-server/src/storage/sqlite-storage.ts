@@ -8,7 +8,14 @@ import { SqliteInspector } from "./inspect/sqlite-inspector.js";
 import { sqliteInboxFingerprints } from "./sqlite-inbox-fingerprints.js";
 import type { TraceLimits } from "./inspect/trace-limits.js";
 import { purgeStatements } from "./purge-sql.js";
-import { ADDED_COLUMNS, CATALOG_COLUMNS, changedColumns, insertedColumns, recordFromRow, STATS_COLUMNS } from "./record-columns.js";
+import {
+  ADDED_COLUMNS,
+  CATALOG_COLUMNS,
+  changedColumns,
+  insertedColumns,
+  recordFromRow,
+  STATS_COLUMNS,
+} from "./record-columns.js";
 import type { ConversationCatalog, ConversationChanges, ConversationRecord, ServerStorage } from "./types.js";
 
 /** Options of `sqliteStorage`: a database file, or an open handle to share. */
@@ -47,7 +54,9 @@ export class SqliteCatalog implements ConversationCatalog {
       created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved INTEGER NOT NULL DEFAULT 0,
       running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${TABLE}_owner ON ${TABLE} (owner, updated_at DESC)`);
-    const present = new Set((db.prepare(`PRAGMA table_info(${TABLE})`).all() as Array<{ name: string }>).map((c) => c.name));
+    const present = new Set(
+      (db.prepare(`PRAGMA table_info(${TABLE})`).all() as Array<{ name: string }>).map((c) => c.name),
+    );
     for (const { column, sqlite } of ADDED_COLUMNS) {
       if (!present.has(column)) db.exec(`ALTER TABLE ${TABLE} ADD COLUMN ${column} ${sqlite}`);
     }
@@ -97,7 +106,9 @@ function catalogKey(id: string): string {
 function prepare(db: Database) {
   const columns = [...Object.values(CATALOG_COLUMNS), ...Object.values(STATS_COLUMNS)];
   return {
-    insert: db.prepare(`INSERT INTO ${TABLE} (${columns.join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`),
+    insert: db.prepare(
+      `INSERT INTO ${TABLE} (${columns.join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`,
+    ),
     get: db.prepare(`SELECT * FROM ${TABLE} WHERE id = ?`),
     list: db.prepare(`SELECT * FROM ${TABLE} WHERE owner = ? ORDER BY updated_at DESC LIMIT ?`),
     delete: db.prepare(`DELETE FROM ${TABLE} WHERE id = ?`),
@@ -141,7 +152,9 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
     inboxFingerprints: sqliteInboxFingerprints(database),
     delete: async (conversationId) => {
       if (!purge) {
-        const exists = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_sessions'").get();
+        const exists = database
+          .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'glove_sessions'")
+          .get();
         if (!exists) {
           inspect.traces.delete(conversationId);
           return;

@@ -11,7 +11,10 @@ interface Row {
 }
 
 const letters = fc.constantFrom("a", "B", "c", "%", "_", " ", "Ab");
-const title = fc.option(fc.array(letters, { maxLength: 6 }).map((parts) => parts.join("")), { nil: null });
+const title = fc.option(
+  fc.array(letters, { maxLength: 6 }).map((parts) => parts.join("")),
+  { nil: null },
+);
 /** A few distinct minutes, so many conversations share an updatedAt (the id breaks the tie). */
 const row = fc.record({
   minute: fc.integer({ min: 0, max: 5 }),
@@ -51,12 +54,29 @@ function statusOf({ record: r, waiting }: Row): ConversationStatus {
 function naive(rows: Row[], q: Omit<ConversationQuery, "limit" | "cursor">): Row[] {
   const fold = (s: string) => s.toLowerCase();
   return rows
-    .filter(({ record: r }) => !q.text || fold(r.title ?? "").includes(fold(q.text)) || fold(r.id).includes(fold(q.text)))
+    .filter(
+      ({ record: r }) => !q.text || fold(r.title ?? "").includes(fold(q.text)) || fold(r.id).includes(fold(q.text)),
+    )
     .filter(({ record: r }) => q.id === undefined || r.id === q.id)
-    .filter(({ record: r }) => (q.agent === undefined || r.agent === q.agent) && (q.owner === undefined || r.owner === q.owner))
-    .filter(({ record: r }) => (q.updatedFrom === undefined || r.updatedAt >= q.updatedFrom) && (q.updatedTo === undefined || r.updatedAt <= q.updatedTo))
+    .filter(
+      ({ record: r }) =>
+        (q.agent === undefined || r.agent === q.agent) && (q.owner === undefined || r.owner === q.owner),
+    )
+    .filter(
+      ({ record: r }) =>
+        (q.updatedFrom === undefined || r.updatedAt >= q.updatedFrom) &&
+        (q.updatedTo === undefined || r.updatedAt <= q.updatedTo),
+    )
     .filter((r) => q.status === undefined || statusOf(r) === q.status)
-    .sort((a, b) => (a.record.updatedAt === b.record.updatedAt ? (a.record.id < b.record.id ? 1 : -1) : a.record.updatedAt < b.record.updatedAt ? 1 : -1));
+    .sort((a, b) =>
+      a.record.updatedAt === b.record.updatedAt
+        ? a.record.id < b.record.id
+          ? 1
+          : -1
+        : a.record.updatedAt < b.record.updatedAt
+          ? 1
+          : -1,
+    );
 }
 
 /**
@@ -66,40 +86,48 @@ function naive(rows: Row[], q: Omit<ConversationQuery, "limit" | "cursor">): Row
  */
 export async function checkListingProperty(make: MakeStorage, numRuns: number): Promise<void> {
   await fc.assert(
-    fc.asyncProperty(fc.array(row, { minLength: 0, maxLength: 25 }), query, fc.integer({ min: 1, max: 7 }), async (specs, q, limit) => {
-      const rows: Row[] = specs.map((spec, i) => ({
-        record: record(i, {
-          updatedAt: at(spec.minute),
-          agent: spec.agent,
-          owner: spec.owner,
-          title: spec.title,
-          runningTurnId: spec.running ? `turn-${i}` : null,
-          lastTurnStatus: spec.lastTurnStatus as ConversationRecord["lastTurnStatus"],
-          stats: { turns: 1, tokens_in: spec.tokensIn, tokens_out: spec.tokensOut },
-        }),
-        waiting: spec.waiting,
-      }));
-      const storage = await make();
-      try {
-        await seedCatalog(storage, rows.map((r) => r.record));
-        for (const r of rows) if (r.waiting) await seedWaiting(storage, r.record.id);
-        const expected = naive(rows, q);
-        const pages = await allPages(storage.inspect!, { ...q, limit });
-        expect(pages.slice(0, -1).every((p) => p.length === limit)).toBe(true);
-        const seen = pages.flat() as Array<ConversationRecord & { status: ConversationStatus }>;
-        expect(seen.map((c) => c.id)).toEqual(expected.map((r) => r.record.id));
-        expect(seen.map((c) => c.status)).toEqual(expected.map(statusOf));
-        const first = await storage.inspect!.listConversations({ ...q, limit });
-        expect(first.total).toBe(expected.length);
-        expect(first.tokens).toEqual({
-          in: expected.reduce((sum, r) => sum + r.record.stats!.tokens_in, 0),
-          out: expected.reduce((sum, r) => sum + r.record.stats!.tokens_out, 0),
-        });
-      } finally {
-        await storage.catalog.close?.();
-        await storage.close?.();
-      }
-    }),
+    fc.asyncProperty(
+      fc.array(row, { minLength: 0, maxLength: 25 }),
+      query,
+      fc.integer({ min: 1, max: 7 }),
+      async (specs, q, limit) => {
+        const rows: Row[] = specs.map((spec, i) => ({
+          record: record(i, {
+            updatedAt: at(spec.minute),
+            agent: spec.agent,
+            owner: spec.owner,
+            title: spec.title,
+            runningTurnId: spec.running ? `turn-${i}` : null,
+            lastTurnStatus: spec.lastTurnStatus as ConversationRecord["lastTurnStatus"],
+            stats: { turns: 1, tokens_in: spec.tokensIn, tokens_out: spec.tokensOut },
+          }),
+          waiting: spec.waiting,
+        }));
+        const storage = await make();
+        try {
+          await seedCatalog(
+            storage,
+            rows.map((r) => r.record),
+          );
+          for (const r of rows) if (r.waiting) await seedWaiting(storage, r.record.id);
+          const expected = naive(rows, q);
+          const pages = await allPages(storage.inspect!, { ...q, limit });
+          expect(pages.slice(0, -1).every((p) => p.length === limit)).toBe(true);
+          const seen = pages.flat() as Array<ConversationRecord & { status: ConversationStatus }>;
+          expect(seen.map((c) => c.id)).toEqual(expected.map((r) => r.record.id));
+          expect(seen.map((c) => c.status)).toEqual(expected.map(statusOf));
+          const first = await storage.inspect!.listConversations({ ...q, limit });
+          expect(first.total).toBe(expected.length);
+          expect(first.tokens).toEqual({
+            in: expected.reduce((sum, r) => sum + r.record.stats!.tokens_in, 0),
+            out: expected.reduce((sum, r) => sum + r.record.stats!.tokens_out, 0),
+          });
+        } finally {
+          await storage.catalog.close?.();
+          await storage.close?.();
+        }
+      },
+    ),
     { numRuns, seed: 20261126 },
   );
 }

@@ -15,7 +15,13 @@ describe("turn traces on PostgreSQL", () => {
     const storage = postgresStorage({ pool, schema: schema() });
     const traces = storage.inspect!.traces;
     const trace = (turnId: string, minute: number) => ({
-      conversationId: "c", turnId, startedAt: new Date(Date.UTC(2026, 1, 1, 0, minute)).toISOString(), endedAt: null, status: "completed" as const, spans: [], truncated: false,
+      conversationId: "c",
+      turnId,
+      startedAt: new Date(Date.UTC(2026, 1, 1, 0, minute)).toISOString(),
+      endedAt: null,
+      status: "completed" as const,
+      spans: [],
+      truncated: false,
     });
     await traces.save(trace("t0", 0)); // creates the table
     const statements = await statementsDuring(() => traces.save(trace("t1", 1)));

@@ -6,5 +6,10 @@ import { sqliteStorage } from "glove-server";
 import { inspectorCases } from "./inspector-cases.js";
 
 describe("storage inspection on SQLite", () => {
-  inspectorCases(async (traces) => sqliteStorage({ path: join(mkdtempSync(join(tmpdir(), "glove-inspect-")), "glove.db"), ...(traces ? { traces } : {}) }));
+  inspectorCases(async (traces) =>
+    sqliteStorage({
+      path: join(mkdtempSync(join(tmpdir(), "glove-inspect-")), "glove.db"),
+      ...(traces ? { traces } : {}),
+    }),
+  );
 });

@@ -15,7 +15,12 @@ const schema = newSchema();
 /** What a glove-server app wrote: two conversations, one with messages and a trace. */
 async function writeAppData(storage: ServerStorage): Promise<void> {
   await seedCatalog(storage, [record(1), record(2)]);
-  await (await storage.store("conv-00002")).appendMessages([{ sender: "user", text: "hello" }, { sender: "agent", text: "hi" }]);
+  await (
+    await storage.store("conv-00002")
+  ).appendMessages([
+    { sender: "user", text: "hello" },
+    { sender: "agent", text: "hi" },
+  ]);
   await storage.inspect!.traces.save(trace("conv-00002", "turn-1", "2026-02-01T00:00:00.000Z"));
 }
 
@@ -26,13 +31,22 @@ describe("openInspector: a standalone tool reads a glove-server app's data, read
     await writeAppData(app);
     const inspector = await openInspector({ sqlite: path });
     try {
-      expect((await inspector.listConversations({ limit: 10 })).items.map((c) => c.id)).toEqual(["conv-00002", "conv-00001"]);
-      expect(await inspector.messages("conv-00002", { offset: 1, limit: 5 })).toEqual({ messages: [{ sender: "agent", text: "hi" }], offset: 1, total: 2 });
+      expect((await inspector.listConversations({ limit: 10 })).items.map((c) => c.id)).toEqual([
+        "conv-00002",
+        "conv-00001",
+      ]);
+      expect(await inspector.messages("conv-00002", { offset: 1, limit: 5 })).toEqual({
+        messages: [{ sender: "agent", text: "hi" }],
+        offset: 1,
+        total: 2,
+      });
       expect((await inspector.traces.list("conv-00002", { limit: 5 })).map((t) => t.turnId)).toEqual(["turn-1"]);
       // What the app writes later is seen.
       await app.catalog.create(record(3));
       expect((await inspector.listConversations({ limit: 10 })).total).toBe(3);
-      await expect(inspector.traces.save(trace("conv-00002", "turn-2", "2026-02-01T00:01:00.000Z"))).rejects.toThrow(/readonly/i);
+      await expect(inspector.traces.save(trace("conv-00002", "turn-2", "2026-02-01T00:01:00.000Z"))).rejects.toThrow(
+        /readonly/i,
+      );
     } finally {
       await inspector.close();
       await app.close?.();
@@ -48,18 +62,31 @@ describe("openInspector: a standalone tool reads a glove-server app's data, read
     await writeAppData(app);
     const inspector = await openInspector({ postgres: PG_URL, schema });
     try {
-      expect((await inspector.listConversations({ limit: 10 })).items.map((c) => c.id)).toEqual(["conv-00002", "conv-00001"]);
+      expect((await inspector.listConversations({ limit: 10 })).items.map((c) => c.id)).toEqual([
+        "conv-00002",
+        "conv-00001",
+      ]);
       expect((await inspector.messages("conv-00002", { offset: 0, limit: 5 })).total).toBe(2);
       expect((await inspector.traces.get("conv-00002", "turn-1"))?.spans).toHaveLength(1);
-      await expect(inspector.traces.save(trace("conv-00002", "turn-2", "2026-02-01T00:01:00.000Z"))).rejects.toThrow(/read-only/);
+      await expect(inspector.traces.save(trace("conv-00002", "turn-2", "2026-02-01T00:01:00.000Z"))).rejects.toThrow(
+        /read-only/,
+      );
     } finally {
       await inspector.close();
     }
   });
 
   it("refuses a missing file, a non-postgres URL and other shapes with a ConfigurationError", async () => {
-    for (const source of [{ sqlite: join(tmpdir(), "no-such-dir-glove", "x.db") }, { postgres: "mysql://x" }, {}, null]) {
-      const error = await openInspector(source as never).then(() => undefined, (e: unknown) => e);
+    for (const source of [
+      { sqlite: join(tmpdir(), "no-such-dir-glove", "x.db") },
+      { postgres: "mysql://x" },
+      {},
+      null,
+    ]) {
+      const error = await openInspector(source as never).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(ConfigurationError.isInstance(error)).toBe(true);
     }
   });

@@ -42,7 +42,11 @@ export function question(id: string, overrides: Partial<StoredWait> = {}): Store
 export function waitingHistory(wait: StoredWait): Message[] {
   return [
     { sender: "user", text: "Book a table" },
-    { sender: "agent", text: "", tool_calls: [{ id: wait.toolCallId, tool_name: wait.toolName, input_args: { question: "How old are you?" } }] },
+    {
+      sender: "agent",
+      text: "",
+      tool_calls: [{ id: wait.toolCallId, tool_name: wait.toolName, input_args: { question: "How old are you?" } }],
+    },
   ];
 }
 
@@ -52,7 +56,11 @@ export async function seedCatalog(storage: ServerStorage, records: ConversationR
 }
 
 /** A conversation waiting on a stored question in its own store. */
-export async function seedWaiting(storage: ServerStorage, conversationId: string, wait = question(`q-${conversationId}`)): Promise<void> {
+export async function seedWaiting(
+  storage: ServerStorage,
+  conversationId: string,
+  wait = question(`q-${conversationId}`),
+): Promise<void> {
   const store = await storage.store(conversationId);
   await store.appendMessages(waitingHistory(wait));
   await store.addWait!(wait);

@@ -34,7 +34,8 @@ function agent(main: ScriptedStep[], helper: ScriptedStep[]) {
             name: "pick_day",
             description: "Asks which day.",
             inputSchema: z.object({}),
-            do: async (_input, display) => `on ${(await display.pushAndWait<unknown, { day: string }>({ input: { question: "Which day?" } })).day}`,
+            do: async (_input, display) =>
+              `on ${(await display.pushAndWait<unknown, { day: string }>({ input: { question: "Which day?" } })).day}`,
           })
           .build(await parentStore.createSubAgentStore!("helper", { durable: true })),
     });
@@ -46,21 +47,43 @@ async function serve(storage: ServerStorage, main: ScriptedStep[], helper: Scrip
   const { url } = await server.listen();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of many shapes
   const api = async (path: string, body?: unknown): Promise<any> =>
-    (await fetch(url + path, { method: body === undefined ? "GET" : "POST", headers: { authorization: "Bearer alice", "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })).json();
+    (
+      await fetch(url + path, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { authorization: "Bearer alice", "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+    ).json();
   return { server, url, api };
 }
 
 const storages: Array<[string, () => ServerStorage]> = [
   ["memory", () => memoryStorage()],
   // A handle the servers do not own: the second server opens the same data after the first closed.
-  ["SQLite", () => sqliteStorage({ database: new BetterSqlite3(join(mkdtempSync(join(tmpdir(), "glove-inspect-sub-")), "glove.db")) })],
+  [
+    "SQLite",
+    () =>
+      sqliteStorage({
+        database: new BetterSqlite3(join(mkdtempSync(join(tmpdir(), "glove-inspect-sub-")), "glove.db")),
+      }),
+  ],
   ["PostgreSQL", () => postgresStorage({ pool, schema: schema() })],
 ];
 
 describe.each(storages)("a subagent's question on %s storage", (_label, make) => {
   it("lists the conversation as waiting, its trace open under the subagent run; answered, it is idle", async () => {
     const storage = make();
-    const first = await serve(storage, [{ toolCalls: [{ name: SUBAGENT_DISPATCH_TOOL_NAME, input: { name: "helper", prompt: "Pick a day." }, id: "c-main" }] }], [{ toolCalls: [{ name: "pick_day", input: {}, id: "c-pick" }] }]);
+    const first = await serve(
+      storage,
+      [
+        {
+          toolCalls: [
+            { name: SUBAGENT_DISPATCH_TOOL_NAME, input: { name: "helper", prompt: "Pick a day." }, id: "c-main" },
+          ],
+        },
+      ],
+      [{ toolCalls: [{ name: "pick_day", input: {}, id: "c-pick" }] }],
+    );
     const id = (await first.api("/conversations", {})).id as string;
     const tab = new SseClient(`${first.url}/conversations/${id}/events`, { authorization: "Bearer alice" });
     await tab.waitForEvent("snapshot");
@@ -74,13 +97,21 @@ describe.each(storages)("a subagent's question on %s storage", (_label, make) =>
     const trace = await storage.inspect!.traces.get(id, turnId);
     expect(trace?.status).toBe("waiting");
     const byName = Object.fromEntries(trace!.spans.map((s) => [s.name, s]));
-    expect(byName["invoke_agent helper"]?.parentSpanId).toBe(byName[`execute_tool ${SUBAGENT_DISPATCH_TOOL_NAME}`]?.spanId);
-    expect(byName["execute_tool pick_day"]).toMatchObject({ status: "running", parentSpanId: byName["invoke_agent helper"]?.spanId, attributes: expect.objectContaining({ "glove.agent_path": "helper" }) });
+    expect(byName["invoke_agent helper"]?.parentSpanId).toBe(
+      byName[`execute_tool ${SUBAGENT_DISPATCH_TOOL_NAME}`]?.spanId,
+    );
+    expect(byName["execute_tool pick_day"]).toMatchObject({
+      status: "running",
+      parentSpanId: byName["invoke_agent helper"]?.spanId,
+      attributes: expect.objectContaining({ "glove.agent_path": "helper" }),
+    });
 
     const second = await serve(storage, [{ text: "Monday it is." }], [{ text: "Monday." }]);
     await second.api(`/conversations/${id}/slots/${slotId}`, { resolve: { day: "Monday" } });
     while ((await second.api(`/conversations/${id}`)).busy) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await storage.inspect!.listConversations({ limit: 10 })).items.map((c) => [c.id, c.status])).toEqual([[id, "idle"]]);
+    expect((await storage.inspect!.listConversations({ limit: 10 })).items.map((c) => [c.id, c.status])).toEqual([
+      [id, "idle"],
+    ]);
     expect((await storage.inspect!.listConversations({ limit: 10, status: "waiting" })).total).toBe(0);
   });
 });

@@ -27,10 +27,20 @@ describe("the relay's redaction", () => {
 
   it("copies errors with their class, fields, stack and causes redacted, leaving the original alone", () => {
     const cause = new Error("socket said sk-cause1234567");
-    const error = new ProviderError({ provider: "openai", status: 500, retryable: true, providerMessage: "echo sk-body12345678", cause });
+    const error = new ProviderError({
+      provider: "openai",
+      status: 500,
+      retryable: true,
+      providerMessage: "echo sk-body12345678",
+      cause,
+    });
     const copy = redactValue({ error, list: ["Bearer abcdefgh"] }, redact) as { error: ProviderError; list: string[] };
     expect(ProviderError.isInstance(copy.error)).toBe(true);
-    expect([copy.error.status, copy.error.providerMessage, copy.error.message]).toEqual([500, "echo [redacted]", "openai returned HTTP 500: echo [redacted]"]);
+    expect([copy.error.status, copy.error.providerMessage, copy.error.message]).toEqual([
+      500,
+      "echo [redacted]",
+      "openai returned HTTP 500: echo [redacted]",
+    ]);
     expect(copy.error.stack).toContain("echo [redacted]");
     expect((copy.error.cause as Error).message).toBe("socket said [redacted]");
     expect(copy.list).toEqual(["Bearer [redacted]"]);
@@ -43,6 +53,14 @@ describe("the relay's redaction", () => {
     expect(relaySecrets({ ...base, provider: "openai" })).toContain("env-key-0123456789");
     expect(relaySecrets({ ...base, provider: "openai", apiKey: "option-key-0123" })).toEqual(["option-key-0123"]);
     const headers = { "x-gateway-token": "gw-0123456789", "x-title": "My app" };
-    expect(relaySecrets({ ...base, provider: "openai", apiKey: "k", adapterOptions: { headers }, redact: ["extra-0123456"] })).toEqual(["extra-0123456", "k", "gw-0123456789"]);
+    expect(
+      relaySecrets({
+        ...base,
+        provider: "openai",
+        apiKey: "k",
+        adapterOptions: { headers },
+        redact: ["extra-0123456"],
+      }),
+    ).toEqual(["extra-0123456", "k", "gw-0123456789"]);
   });
 });

@@ -74,7 +74,11 @@ describe("a browser-side Glove through the relay", () => {
     const [first, second] = running.built.map((b) => b.adapter.requests[0]!);
     expect(first!.systemPrompt).toContain("You are a weather bot.");
     const weather = first!.tools!.find((t) => t.name === "get_weather")!;
-    expect(weather.jsonSchema).toEqual({ type: "object", properties: { city: { type: "string" } }, required: ["city"] });
+    expect(weather.jsonSchema).toEqual({
+      type: "object",
+      properties: { city: { type: "string" } },
+      required: ["city"],
+    });
     expect(JSON.stringify(second!.messages)).not.toContain("ui-only-payload");
     expect(second!.messages.at(-1)!.tool_results![0]).toEqual({
       tool_name: "get_weather",
@@ -85,12 +89,23 @@ describe("a browser-side Glove through the relay", () => {
     // Streamed events arrived in order: deltas, tool_use, completion, then the tool ran, then the second turn.
     const types = events.types().filter((t) => t !== "token_consumption");
     const firstComplete = types.indexOf("model_response_complete");
-    expect(types.slice(0, firstComplete + 1)).toEqual(["text_delta", "text_delta", "text_delta", "tool_use", "model_response_complete"]);
+    expect(types.slice(0, firstComplete + 1)).toEqual([
+      "text_delta",
+      "text_delta",
+      "text_delta",
+      "tool_use",
+      "model_response_complete",
+    ]);
     expect(types.indexOf("tool_use_result")).toBeGreaterThan(firstComplete);
     expect(types.lastIndexOf("model_response_complete")).toBeGreaterThan(types.indexOf("tool_use_result"));
-    const deltas = events.ofType("text_delta").map((e) => e.text).join("");
+    const deltas = events
+      .ofType("text_delta")
+      .map((e) => e.text)
+      .join("");
     expect(deltas).toBe("Checking the weather.It is sunny in Tokyo.");
-    expect(events.ofType("tool_use")).toEqual([{ type: "tool_use", id: "call_w", name: "get_weather", input: { city: "Tokyo" } }]);
+    expect(events.ofType("tool_use")).toEqual([
+      { type: "tool_use", id: "call_w", name: "get_weather", input: { city: "Tokyo" } },
+    ]);
   });
 
   it("rejects with a ProviderError when the upstream fails mid-stream, keeping what streamed before", async () => {
@@ -99,7 +114,12 @@ describe("a browser-side Glove through the relay", () => {
       setSystemPrompt() {},
       async prompt(_request, notify) {
         await notify("text_delta", { text: "Let me " });
-        throw new ProviderError({ provider: "anthropic", status: 529, retryable: true, providerMessage: "overloaded_error" });
+        throw new ProviderError({
+          provider: "anthropic",
+          status: 529,
+          retryable: true,
+          providerMessage: "overloaded_error",
+        });
       },
     }));
     const { glove, events } = browserGlove(running.url);
@@ -113,12 +133,16 @@ describe("a browser-side Glove through the relay", () => {
 
   it("surfaces the relay's refusals as ProviderErrors with their status (401, 403)", async () => {
     running = await startRelay([]);
-    const unauthorized = await browserGlove(running.url, { token: "Bearer nope" }).glove.processRequest("hi").catch((e: unknown) => e);
+    const unauthorized = await browserGlove(running.url, { token: "Bearer nope" })
+      .glove.processRequest("hi")
+      .catch((e: unknown) => e);
     expect(ProviderError.isInstance(unauthorized)).toBe(true);
     expect((unauthorized as ProviderError).status).toBe(401);
     expect((unauthorized as ProviderError).providerCode).toBe("GLOVE_UNAUTHORIZED");
 
-    const forbidden = await browserGlove(running.url, { model: "gpt-5" }).glove.processRequest("hi").catch((e: unknown) => e);
+    const forbidden = await browserGlove(running.url, { model: "gpt-5" })
+      .glove.processRequest("hi")
+      .catch((e: unknown) => e);
     expect((forbidden as ProviderError).status).toBe(403);
     expect((forbidden as ProviderError).providerMessage).toContain("not allowed");
   });

@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigurationError, ProviderError } from "glove-core";
 import { createModelRelay, RELAY_DEFAULT_LIMITS } from "../../src/relay/index.js";
-import { post, readEvents, startRelay, testAuthenticate, TOKEN, userMessage, type RunningRelay } from "./support/harness.js";
+import {
+  post,
+  readEvents,
+  startRelay,
+  testAuthenticate,
+  TOKEN,
+  userMessage,
+  type RunningRelay,
+} from "./support/harness.js";
 
 let running: RunningRelay | undefined;
 afterEach(async () => {
@@ -9,14 +17,26 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function errorOf(response: Response): Promise<{ code: string; message: string; issues?: Array<{ path: string; message: string }> }> {
+async function errorOf(
+  response: Response,
+): Promise<{ code: string; message: string; issues?: Array<{ path: string; message: string }> }> {
   expect(response.headers.get("content-type")).toContain("application/json");
-  const body = (await response.json()) as { error: { code: string; message: string; issues?: Array<{ path: string; message: string }> } };
+  const body = (await response.json()) as {
+    error: { code: string; message: string; issues?: Array<{ path: string; message: string }> };
+  };
   return body.error;
 }
 
 describe("createModelRelay: configuration", () => {
-  const base = { authenticate: testAuthenticate, models: ["m"], provider: () => ({ name: "x", prompt: async () => ({ messages: [], tokens_in: 0, tokens_out: 0 }), setSystemPrompt() {} }) };
+  const base = {
+    authenticate: testAuthenticate,
+    models: ["m"],
+    provider: () => ({
+      name: "x",
+      prompt: async () => ({ messages: [], tokens_in: 0, tokens_out: 0 }),
+      setSystemPrompt() {},
+    }),
+  };
 
   it("refuses to start without authenticate, without models, or with a bad limit", () => {
     const attempts = [
@@ -38,7 +58,9 @@ describe("createModelRelay: configuration", () => {
       const error = capture(() => createModelRelay({ ...base, provider: "openai" }));
       expect(ConfigurationError.isInstance(error)).toBe(true);
       expect((error as Error).message).toContain("OPENAI_API_KEY");
-      expect(ConfigurationError.isInstance(capture(() => createModelRelay({ ...base, provider: "nope", apiKey: "k" })))).toBe(true);
+      expect(
+        ConfigurationError.isInstance(capture(() => createModelRelay({ ...base, provider: "nope", apiKey: "k" }))),
+      ).toBe(true);
       expect(() => createModelRelay({ ...base, provider: "openai", apiKey: "sk-test" })).not.toThrow();
     } finally {
       if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
@@ -46,7 +68,14 @@ describe("createModelRelay: configuration", () => {
   });
 
   it("has the documented default limits", () => {
-    expect(RELAY_DEFAULT_LIMITS).toEqual({ maxTokens: 4096, bodyBytes: 1048576, maxMessages: 1000, maxTools: 128, requestsPerMinute: 60, concurrentPerPrincipal: 4 });
+    expect(RELAY_DEFAULT_LIMITS).toEqual({
+      maxTokens: 4096,
+      bodyBytes: 1048576,
+      maxMessages: 1000,
+      maxTools: 128,
+      requestsPerMinute: 60,
+      concurrentPerPrincipal: 4,
+    });
   });
 });
 
@@ -102,7 +131,10 @@ describe("createModelRelay: refusals before streaming", () => {
     running = await startRelay([]);
     const response = await post(running.url, {
       model: 42,
-      messages: [{ sender: "robot", text: 1 }, { sender: "agent", text: "ok", tool_calls: [{ tool_name: "" }] }],
+      messages: [
+        { sender: "robot", text: 1 },
+        { sender: "agent", text: "ok", tool_calls: [{ tool_name: "" }] },
+      ],
       tools: [{ name: "t", description: "d", parameters: "not a schema" }],
       maxTokens: -5,
     });
@@ -110,7 +142,16 @@ describe("createModelRelay: refusals before streaming", () => {
     const error = await errorOf(response);
     expect(error.code).toBe("GLOVE_BAD_REQUEST");
     const paths = error.issues!.map((i) => i.path);
-    expect(paths).toEqual(expect.arrayContaining(["model", "messages.0.sender", "messages.0.text", "messages.1.tool_calls.0.tool_name", "tools.0.parameters", "maxTokens"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "model",
+        "messages.0.sender",
+        "messages.0.text",
+        "messages.1.tool_calls.0.tool_name",
+        "tools.0.parameters",
+        "maxTokens",
+      ]),
+    );
     for (const issue of error.issues!) expect(typeof issue.message).toBe("string");
 
     const empty = await post(running.url, "");
@@ -120,7 +161,11 @@ describe("createModelRelay: refusals before streaming", () => {
 
   it("answers 400 for JSON nested too deep", async () => {
     running = await startRelay([]);
-    const deep = '{"messages":[{"sender":"user","text":"x","tool_calls":[{"tool_name":"t","input_args":' + "[".repeat(5000) + "]".repeat(5000) + "}]}]}";
+    const deep =
+      '{"messages":[{"sender":"user","text":"x","tool_calls":[{"tool_name":"t","input_args":' +
+      "[".repeat(5000) +
+      "]".repeat(5000) +
+      "}]}]}";
     const response = await post(running.url, deep);
     expect(response.status).toBe(400);
     expect((await errorOf(response)).message).toContain("deeper");
@@ -162,7 +207,10 @@ describe("createModelRelay: refusals before streaming", () => {
   });
 
   it("answers 429 with retry-after once a principal spends its requests per minute, per principal", async () => {
-    running = await startRelay(Array.from({ length: 3 }, () => ({ text: "ok" })), { limits: { requestsPerMinute: 2 } });
+    running = await startRelay(
+      Array.from({ length: 3 }, () => ({ text: "ok" })),
+      { limits: { requestsPerMinute: 2 } },
+    );
     for (let i = 0; i < 2; i++) {
       const ok = await post(running.url, { messages: [userMessage()] });
       expect(ok.status).toBe(200);
@@ -226,15 +274,29 @@ describe("createModelRelay: refusals before streaming", () => {
 
 describe("createModelRelay: the stream", () => {
   it("streams every upstream event as SSE, then the result, with SSE headers", async () => {
-    running = await startRelay([{ text: "Hello there world", toolCalls: [{ name: "look", input: { q: "x" }, id: "call_1" }] }]);
+    running = await startRelay([
+      { text: "Hello there world", toolCalls: [{ name: "look", input: { q: "x" }, id: "call_1" }] },
+    ]);
     const response = await post(running.url, { messages: [userMessage()], systemPrompt: "Be brief." });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(response.headers.get("cache-control")).toContain("no-cache");
     expect(response.headers.get("x-accel-buffering")).toBe("no");
     const events = await readEvents(response);
-    expect(events.map((e) => e.event)).toEqual(["text_delta", "text_delta", "text_delta", "tool_use", "model_response_complete", "result"]);
-    expect(events.slice(0, 3).map((e) => (e.data as { text: string }).text).join("")).toBe("Hello there world");
+    expect(events.map((e) => e.event)).toEqual([
+      "text_delta",
+      "text_delta",
+      "text_delta",
+      "tool_use",
+      "model_response_complete",
+      "result",
+    ]);
+    expect(
+      events
+        .slice(0, 3)
+        .map((e) => (e.data as { text: string }).text)
+        .join(""),
+    ).toBe("Hello there world");
     expect(events[3]!.data).toEqual({ id: "call_1", name: "look", input: { q: "x" } });
     const result = events.at(-1)!.data as { messages: Array<{ text: string }>; tokens_in: number; tokens_out: number };
     expect(result.messages[0]!.text).toBe("Hello there world");
@@ -245,7 +307,10 @@ describe("createModelRelay: the stream", () => {
   });
 
   it("uses the first model by default and caps maxTokens (a larger request is lowered, a smaller one kept)", async () => {
-    running = await startRelay(Array.from({ length: 3 }, () => ({ text: "ok" })), { limits: { maxTokens: 1000 } });
+    running = await startRelay(
+      Array.from({ length: 3 }, () => ({ text: "ok" })),
+      { limits: { maxTokens: 1000 } },
+    );
     for (const body of [{}, { model: "big-model", maxTokens: 50_000 }, { maxTokens: 200 }]) {
       const response = await post(running.url, { messages: [userMessage()], ...body });
       expect(response.status).toBe(200);
@@ -280,7 +345,13 @@ describe("createModelRelay: the stream", () => {
       setSystemPrompt() {},
       async prompt(_request, notify) {
         await notify("text_delta", { text: "partial" });
-        throw new ProviderError({ provider: "openai", status: 503, retryable: true, providerMessage: "overloaded", providerCode: "server_error" });
+        throw new ProviderError({
+          provider: "openai",
+          status: 503,
+          retryable: true,
+          providerMessage: "overloaded",
+          providerCode: "server_error",
+        });
       },
     }));
     const events = await readEvents(await post(running.url, { messages: [userMessage()] }));
@@ -299,7 +370,12 @@ describe("createModelRelay: the stream", () => {
 
   it("hides upstream credential failures and unexpected errors from the client, logging them", async () => {
     const failures = [
-      new ProviderError({ provider: "openai", status: 401, retryable: false, providerMessage: "Incorrect API key provided: sk-****abcd" }),
+      new ProviderError({
+        provider: "openai",
+        status: 401,
+        retryable: false,
+        providerMessage: "Incorrect API key provided: sk-****abcd",
+      }),
       new TypeError("cannot read properties of undefined (secret internals)"),
     ];
     running = await startRelay(() => ({

@@ -32,7 +32,9 @@ function bodies(): Array<{ label: string; raw: string }> {
     else {
       // Cut or corrupted JSON text.
       const text = JSON.stringify(validBody(r));
-      raw = r.chance(0.5) ? text.slice(0, r.int(text.length)) : text.replace(text[r.int(text.length)]!, String.fromCharCode(r.int(128)));
+      raw = r.chance(0.5)
+        ? text.slice(0, r.int(text.length))
+        : text.replace(text[r.int(text.length)]!, String.fromCharCode(r.int(128)));
     }
     out.push({ label: `seed ${SEED} case ${i}`, raw });
   }
@@ -48,7 +50,10 @@ describe("relay property: arbitrary bodies", () => {
         all.slice(i, i + 8).map(async ({ label, raw }) => {
           const response = await post(running.url, raw);
           seen.set(response.status, (seen.get(response.status) ?? 0) + 1);
-          expect(EXPECTED_STATUSES.has(response.status), `${label}: status ${response.status} for ${raw.slice(0, 300)}`).toBe(true);
+          expect(
+            EXPECTED_STATUSES.has(response.status),
+            `${label}: status ${response.status} for ${raw.slice(0, 300)}`,
+          ).toBe(true);
           if (response.status === 200) {
             const events = await readEvents(response);
             expect(["result", "error"], label).toContain(events.at(-1)!.event);

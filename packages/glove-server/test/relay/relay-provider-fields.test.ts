@@ -20,7 +20,10 @@ afterAll(async () => {
 
 /** A relay whose upstream records each request and answers `ok`. */
 async function withRecorder<T>(run: (relay: RunningRelay) => Promise<T>): Promise<T> {
-  const relay = await startRelay(Array.from({ length: 200 }, () => ({ text: "ok" })), { limits: { requestsPerMinute: 100_000, concurrentPerPrincipal: 100 } });
+  const relay = await startRelay(
+    Array.from({ length: 200 }, () => ({ text: "ok" })),
+    { limits: { requestsPerMinute: 100_000, concurrentPerPrincipal: 100 } },
+  );
   try {
     return await run(relay);
   } finally {
@@ -38,15 +41,30 @@ const agentTurn: Message = {
   ],
   provider: "anthropic",
   provider_extras: { reasoning_details: [{ type: "reasoning.encrypted", data: "x", index: 0 }] },
-  tool_calls: [{ tool_name: "look", input_args: { q: 1 }, id: "c1", provider_extras: { extra_content: { google: { thought_signature: "sig" } } } }],
+  tool_calls: [
+    {
+      tool_name: "look",
+      input_args: { q: 1 },
+      id: "c1",
+      provider_extras: { extra_content: { google: { thought_signature: "sig" } } },
+    },
+  ],
 };
 const refusal: Message = { sender: "agent", text: "I can't.", is_refusal: true, provider: "openai" };
-const output = { name: "calendar_event", description: "An event.", schema: { type: "object", properties: { name: { type: "string" } } } };
+const output = {
+  name: "calendar_event",
+  description: "An event.",
+  schema: { type: "object", properties: { name: { type: "string" } } },
+};
 
 describe("the relay keeps provider state and structured-output requests", () => {
   it("hands them to the upstream adapter as sent (unknown keys inside a reasoning block dropped)", async () => {
     await withRecorder(async (relay) => {
-      const messages = [{ sender: "user", text: "q" }, { ...agentTurn, reasoning_blocks: agentTurn.reasoning_blocks!.map((b) => ({ ...b, junk: 1 })) }, refusal];
+      const messages = [
+        { sender: "user", text: "q" },
+        { ...agentTurn, reasoning_blocks: agentTurn.reasoning_blocks!.map((b) => ({ ...b, junk: 1 })) },
+        refusal,
+      ];
       const response = await post(relay.url, { messages, output });
       expect(response.status).toBe(200);
       expect((await readEvents(response)).at(-1)!.event).toBe("result");
@@ -107,22 +125,38 @@ describe("the relay keeps provider state and structured-output requests", () => 
     await withRecorder(async (relay) => {
       let n = 0;
       await fc.assert(
-        fc.asyncProperty(object, object, object, fc.string({ maxLength: 20 }), async (messageExtras, callExtras, schema, provider) => {
-          const messages = [
-            { sender: "user", text: "q" },
-            { sender: "agent", text: "", provider, provider_extras: messageExtras, tool_calls: [{ tool_name: "f", input_args: {}, id: "c", provider_extras: callExtras }] },
-            { sender: "user", text: "", tool_results: [{ tool_name: "f", call_id: "c", result: { status: "success", data: 1 } }] },
-          ];
-          const sent = { messages, output: { name: "o", schema } };
-          const response = await post(relay.url, sent);
-          expect(response.status).toBe(200);
-          await response.text();
-          const request = relay.built[n++]!.adapter.requests[0]!;
-          // Compared with what JSON carries (-0 arrives as 0).
-          const expected = JSON.parse(JSON.stringify(sent)) as typeof sent;
-          expect(request.messages).toEqual(expected.messages);
-          expect(request.output).toEqual(expected.output);
-        }),
+        fc.asyncProperty(
+          object,
+          object,
+          object,
+          fc.string({ maxLength: 20 }),
+          async (messageExtras, callExtras, schema, provider) => {
+            const messages = [
+              { sender: "user", text: "q" },
+              {
+                sender: "agent",
+                text: "",
+                provider,
+                provider_extras: messageExtras,
+                tool_calls: [{ tool_name: "f", input_args: {}, id: "c", provider_extras: callExtras }],
+              },
+              {
+                sender: "user",
+                text: "",
+                tool_results: [{ tool_name: "f", call_id: "c", result: { status: "success", data: 1 } }],
+              },
+            ];
+            const sent = { messages, output: { name: "o", schema } };
+            const response = await post(relay.url, sent);
+            expect(response.status).toBe(200);
+            await response.text();
+            const request = relay.built[n++]!.adapter.requests[0]!;
+            // Compared with what JSON carries (-0 arrives as 0).
+            const expected = JSON.parse(JSON.stringify(sent)) as typeof sent;
+            expect(request.messages).toEqual(expected.messages);
+            expect(request.output).toEqual(expected.output);
+          },
+        ),
         { numRuns: 100 },
       );
     });

@@ -27,7 +27,10 @@ const secret = fc.oneof(
 );
 const trace = fc
   .tuple(fc.stringMatching(/^[a-z]{3,10}$/), fc.nat(999))
-  .map(([dir, line]) => ({ text: `    at handle (/srv/${dir}/internal/server.js:${line}:7)`, hidden: `/srv/${dir}/internal/server.js` }));
+  .map(([dir, line]) => ({
+    text: `    at handle (/srv/${dir}/internal/server.js:${line}:7)`,
+    hidden: `/srv/${dir}/internal/server.js`,
+  }));
 const noise = fc.string({ maxLength: 30 }).map((text) => ({ text, hidden: undefined }));
 const separator = fc.constantFrom(" ", "\n", ", ", "; ");
 
@@ -36,7 +39,10 @@ const failure = fc.record({
   where: fc.constantFrom("status" as const, "mid-stream" as const),
   status: fc.constantFrom(400, 401, 403, 404, 408, 413, 422, 429, 500, 502, 503, 529),
   json: fc.boolean(),
-  code: fc.oneof(fc.constantFrom("server_error", "rate_limit_error", "overloaded_error", "invalid_api_key"), token(1, 20)),
+  code: fc.oneof(
+    fc.constantFrom("server_error", "rate_limit_error", "overloaded_error", "invalid_api_key"),
+    token(1, 20),
+  ),
   marker: fc.stringMatching(/^[0-9a-f]{16}$/).map((hex) => `BODY-${hex}`),
   parts: fc.array(fc.oneof(secret, trace, noise), { minLength: 1, maxLength: 6 }),
   separators: fc.array(separator, { minLength: 6, maxLength: 6 }),
@@ -84,7 +90,9 @@ afterAll(async () => {
 /** The provider's answer for a failure: an error status with the body, or a 200 stream whose error event carries it. */
 function answer(f: Failure, text: string): Respond {
   const anthropic = f.target === "anthropic";
-  const errorJson = anthropic ? { type: "error", error: { type: f.code, message: text } } : { error: { message: text, type: f.code } };
+  const errorJson = anthropic
+    ? { type: "error", error: { type: f.code, message: text } }
+    : { error: { message: text, type: f.code } };
   return (res) => {
     if (f.where === "status") {
       res.writeHead(f.status, { "content-type": f.json ? "application/json" : "text/plain" });
@@ -94,35 +102,44 @@ function answer(f: Failure, text: string): Respond {
     res.writeHead(200, { "content-type": f.target === "openai-json" ? "application/json" : "text/event-stream" });
     if (f.target === "openai-json") res.end(JSON.stringify(errorJson));
     else if (anthropic) res.end(`event: error\ndata: ${JSON.stringify(errorJson)}\n\n`);
-    else res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: null }] })}\n\ndata: ${JSON.stringify(errorJson)}\n\n`);
+    else
+      res.end(
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: null }] })}\n\ndata: ${JSON.stringify(errorJson)}\n\n`,
+      );
   };
 }
 
 describe("relay property: upstream error bodies", () => {
-  it("never reach the client, and reach the log redacted", async () => {
-    await fc.assert(
-      fc.asyncProperty(failure, async (f) => {
-        // The marker first: a long body may be cut after 500 characters, never before it.
-        const text = [{ text: f.marker, hidden: f.marker }, ...f.parts].map((p, i) => p.text + (f.separators[i] ?? " ")).join("");
-        const hidden = f.parts.map((p) => p.hidden).filter((h): h is string => h !== undefined);
-        respond = answer(f, text);
-        const before = logged.length;
+  it(
+    "never reach the client, and reach the log redacted",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(failure, async (f) => {
+          // The marker first: a long body may be cut after 500 characters, never before it.
+          const text = [{ text: f.marker, hidden: f.marker }, ...f.parts]
+            .map((p, i) => p.text + (f.separators[i] ?? " "))
+            .join("");
+          const hidden = f.parts.map((p) => p.hidden).filter((h): h is string => h !== undefined);
+          respond = answer(f, text);
+          const before = logged.length;
 
-        const response = await post(targets.get(f.target)!.url, { messages: [userMessage()] });
-        const client = await response.clone().text();
-        const events = await readEvents(response);
-        expect(events.at(-1)!.event).toBe("error");
-        for (const h of [f.marker, ...hidden]) expect(client).not.toContain(h);
-        expect(client).not.toMatch(/\bat handle\b|Traceback/);
+          const response = await post(targets.get(f.target)!.url, { messages: [userMessage()] });
+          const client = await response.clone().text();
+          const events = await readEvents(response);
+          expect(events.at(-1)!.event).toBe("error");
+          for (const h of [f.marker, ...hidden]) expect(client).not.toContain(h);
+          expect(client).not.toMatch(/\bat handle\b|Traceback/);
 
-        const log = logged.slice(before).join("\n");
-        expect(log).toContain(f.marker);
-        for (const h of hidden) {
-          if (!h.startsWith("/srv/")) expect(log).not.toContain(h);
-        }
-        if (hidden.some((h) => !h.startsWith("/srv/"))) expect(log).toContain("[redacted]");
-      }),
-      { numRuns: 150 },
-    );
-  }, SLOW_WORK_MS);
+          const log = logged.slice(before).join("\n");
+          expect(log).toContain(f.marker);
+          for (const h of hidden) {
+            if (!h.startsWith("/srv/")) expect(log).not.toContain(h);
+          }
+          if (hidden.some((h) => !h.startsWith("/srv/"))) expect(log).toContain("[redacted]");
+        }),
+        { numRuns: 150 },
+      );
+    },
+    SLOW_WORK_MS,
+  );
 });

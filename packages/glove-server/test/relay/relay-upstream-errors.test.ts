@@ -26,7 +26,10 @@ interface Relayed {
 }
 
 /** A relay in front of a fake provider answering with `respond`; `options` may depend on the provider's base URL. */
-async function relayTo(respond: Respond, options: Partial<ModelRelayOptions> | ((baseURL: string) => Partial<ModelRelayOptions>) = {}): Promise<Relayed> {
+async function relayTo(
+  respond: Respond,
+  options: Partial<ModelRelayOptions> | ((baseURL: string) => Partial<ModelRelayOptions>) = {},
+): Promise<Relayed> {
   const upstream = await startFakeUpstream({ kind: "respond", respond });
   opened.push(upstream);
   const logged: string[] = [];
@@ -53,7 +56,8 @@ const status =
     res.end(body);
   };
 
-const openaiError = (message: string, type?: string) => JSON.stringify({ error: { message, ...(type ? { type } : {}) } });
+const openaiError = (message: string, type?: string) =>
+  JSON.stringify({ error: { message, ...(type ? { type } : {}) } });
 
 /** The client's view: the whole SSE body, and its final error event. */
 async function ask(url: string): Promise<{ text: string; error: Record<string, unknown> }> {
@@ -66,7 +70,8 @@ async function ask(url: string): Promise<{ text: string; error: Record<string, u
 }
 
 function expectNothingLeaked(clientText: string): void {
-  for (const secret of [KEY, "AKIAIOSFODNN7EXAMPLE", "Traceback", "/srv/gateway", "upstream said no"]) expect(clientText).not.toContain(secret);
+  for (const secret of [KEY, "AKIAIOSFODNN7EXAMPLE", "Traceback", "/srv/gateway", "upstream said no"])
+    expect(clientText).not.toContain(secret);
 }
 
 function expectRedactedLog(logged: string[]): void {
@@ -93,9 +98,14 @@ describe("the relay's upstream errors", () => {
   });
 
   it("a non-JSON error page is handled the same way, also without streaming (stream: false)", async () => {
-    const { url, logged } = await relayTo(status(502, `<html><pre>${LEAKY}</pre></html>`), { adapterOptions: { maxRetries: 0, stream: false } });
+    const { url, logged } = await relayTo(status(502, `<html><pre>${LEAKY}</pre></html>`), {
+      adapterOptions: { maxRetries: 0, stream: false },
+    });
     const { text, error } = await ask(url);
-    expect(error).toMatchObject({ status: 502, message: "The model provider (openai) returned HTTP 502; try again later." });
+    expect(error).toMatchObject({
+      status: 502,
+      message: "The model provider (openai) returned HTTP 502; try again later.",
+    });
     expect(error).not.toHaveProperty("providerCode");
     expectNothingLeaked(text);
     expectRedactedLog(logged);
@@ -111,8 +121,15 @@ describe("the relay's upstream errors", () => {
     ];
     const { url, logged } = await relayTo((res, request) => answers.shift()!(res, request));
     const limited = await ask(url);
-    expect(limited.error).toMatchObject({ status: 429, retryable: true, retryAfterMs: 7000, providerCode: "rate_limit_exceeded" });
-    expect(limited.error["message"]).toBe("The model provider (openai) is rate limiting this server (HTTP 429); retry in 7 s.");
+    expect(limited.error).toMatchObject({
+      status: 429,
+      retryable: true,
+      retryAfterMs: 7000,
+      providerCode: "rate_limit_exceeded",
+    });
+    expect(limited.error["message"]).toBe(
+      "The model provider (openai) is rate limiting this server (HTTP 429); retry in 7 s.",
+    );
     const refusedKey = await ask(url);
     expect(refusedKey.error).toMatchObject({ status: 401, retryable: false, providerCode: "invalid_api_key" });
     expect(refusedKey.error["message"]).toContain("refused the server's provider credentials (HTTP 401)");
@@ -121,7 +138,9 @@ describe("the relay's upstream errors", () => {
       "The model provider (openai) refused the request (HTTP 400): check the messages, tools and options sent; the server log has the provider's reason.",
     );
     const tooLong = await ask(url);
-    expect(tooLong.error["message"]).toContain("the conversation is too long for the model: compact it or start a new one");
+    expect(tooLong.error["message"]).toContain(
+      "the conversation is too long for the model: compact it or start a new one",
+    );
     // A code the relay does not know is the provider's free text: only logged.
     const odd = await ask(url);
     expect(odd.error).not.toHaveProperty("providerCode");
@@ -133,7 +152,9 @@ describe("the relay's upstream errors", () => {
   it("an error event in the middle of the stream: what streamed stays, the error is generic", async () => {
     const { url, logged } = await relayTo((res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }] })}\n\n`,
+      );
       res.end(`data: ${JSON.stringify({ error: { message: LEAKY, code: "weird" } })}\n\n`);
     });
     const response = await post(url, { messages: [userMessage()] });
@@ -142,7 +163,8 @@ describe("the relay's upstream errors", () => {
     expect(events.map((e) => e.event)).toEqual(["text_delta", "error"]);
     expect(events[1]!.data).toEqual({
       code: "GLOVE_PROVIDER",
-      message: "The model provider (openai) reported an error or sent an answer the server could not read; try again, and if it persists, the server log has details.",
+      message:
+        "The model provider (openai) reported an error or sent an answer the server could not read; try again, and if it persists, the server log has details.",
       status: 0,
       retryable: false,
     });
@@ -154,7 +176,9 @@ describe("the relay's upstream errors", () => {
     const { url, logged } = await relayTo(
       (res) => {
         res.writeHead(200, { "content-type": "text/event-stream" });
-        res.end(`event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: LEAKY } })}\n\n`);
+        res.end(
+          `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: LEAKY } })}\n\n`,
+        );
       },
       { provider: "anthropic", models: ["claude-sonnet-4-20250514"] },
     );
@@ -172,7 +196,9 @@ describe("the relay's upstream errors", () => {
       redact: [own],
     }));
     const model = createRelayModel({ endpoint: url, headers: { authorization: TOKEN } });
-    const error = await model.prompt({ messages: [{ sender: "user", text: "hi" }] }, async () => {}).catch((e: unknown) => e);
+    const error = await model
+      .prompt({ messages: [{ sender: "user", text: "hi" }] }, async () => {})
+      .catch((e: unknown) => e);
     expect(ProviderError.isInstance(error)).toBe(true);
     const e = error as ProviderError;
     expect([e.status, e.retryable]).toEqual([503, true]);

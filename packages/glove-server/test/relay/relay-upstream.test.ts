@@ -16,7 +16,10 @@ afterEach(async () => {
 });
 
 /** A relay in front of the fake upstream through createAdapter's real "openai" adapter. */
-async function openaiRelay(fake: FakeUpstream, limits: { maxTokens?: number; concurrentPerPrincipal?: number } = {}): Promise<Listening> {
+async function openaiRelay(
+  fake: FakeUpstream,
+  limits: { maxTokens?: number; concurrentPerPrincipal?: number } = {},
+): Promise<Listening> {
   const relay = createModelRelay({
     authenticate: testAuthenticate,
     provider: "openai",
@@ -38,10 +41,17 @@ describe("the relay in front of a real provider adapter", () => {
     server = await openaiRelay(upstream, { maxTokens: 256 });
     const events: SubscriberEvent[] = [];
     const model = createRelayModel({ endpoint: server.url, headers: { authorization: TOKEN }, maxTokens: 99_999 });
-    const result = await model.prompt({ messages: [{ sender: "user", text: "hi" }], systemPrompt: "Be kind." }, async (type, data) => {
-      events.push({ type, ...data } as SubscriberEvent);
+    const result = await model.prompt(
+      { messages: [{ sender: "user", text: "hi" }], systemPrompt: "Be kind." },
+      async (type, data) => {
+        events.push({ type, ...data } as SubscriberEvent);
+      },
+    );
+    expect(result).toEqual({
+      messages: [{ sender: "agent", text: "Hello from upstream", provider: "openai" }],
+      tokens_in: 11,
+      tokens_out: 5,
     });
-    expect(result).toEqual({ messages: [{ sender: "agent", text: "Hello from upstream", provider: "openai" }], tokens_in: 11, tokens_out: 5 });
     expect(events.map((e) => e.type)).toEqual(["text_delta", "text_delta", "text_delta", "model_response_complete"]);
     const sent = upstream.requests[0]!;
     expect(sent.path).toBe("/v1/chat/completions");
@@ -77,11 +87,16 @@ describe("the relay in front of a real provider adapter", () => {
     // The slot is released once the aborted stream has wound down.
     let status = 0;
     async function attempt(): Promise<void> {
-      const again = await fetch(server!.url, { method: "POST", headers: { authorization: TOKEN, "content-type": "application/json" }, body: body(), signal: AbortSignal.timeout(PROMPT_WAIT_MS) });
+      const again = await fetch(server!.url, {
+        method: "POST",
+        headers: { authorization: TOKEN, "content-type": "application/json" },
+        body: body(),
+        signal: AbortSignal.timeout(PROMPT_WAIT_MS),
+      });
       status = again.status;
       await again.body?.cancel();
     }
-    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && (status === 0 || status === 429); ) {
+    for (const end = Date.now() + PROMPT_WAIT_MS; Date.now() < end && (status === 0 || status === 429);) {
       await attempt();
       if (status === 429) await new Promise((resolve) => setTimeout(resolve, 20));
     }

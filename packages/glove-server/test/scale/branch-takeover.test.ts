@@ -30,15 +30,45 @@ async function takeOver(op: BranchOp, forked: boolean, model: ScriptedModel) {
   const store = await storage.store(id);
   await store.appendMessages([hi, hello]);
   const keep = op.kind === "regenerate" ? 1 : 0;
-  if (forked) await store.rewriteBranches!({ expected: { count: 2, lastId: "m-hello" }, keep, remove: [], add: [{ id: "b-dead", at: keep, parentId: keep === 0 ? null : "m-hi", messages: [hi, hello].slice(keep) }], append: [] });
+  if (forked)
+    await store.rewriteBranches!({
+      expected: { count: 2, lastId: "m-hello" },
+      keep,
+      remove: [],
+      add: [{ id: "b-dead", at: keep, parentId: keep === 0 ? null : "m-hi", messages: [hi, hello].slice(keep) }],
+      append: [],
+    });
   const turnId = crypto.randomUUID();
   const keys = conversationKeys(prefix, id);
   await redis.set(keys.turn, `${turnId}|${Date.now()}`);
-  await redis.hset(keys.state, "turnBase", String(forked ? keep : 2), "baseTurn", turnId, "messageCount", "2", ...(forked ? ["branched", turnId] : []));
+  await redis.hset(
+    keys.state,
+    "turnBase",
+    String(forked ? keep : 2),
+    "baseTurn",
+    turnId,
+    "messageCount",
+    "2",
+    ...(forked ? ["branched", turnId] : []),
+  );
   const tab = new SseClient(`${url}/conversations/${id}/events`);
   await tab.waitForEvent("snapshot");
-  const queue = new Queue("glove-turns", { connection: { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) }, prefix: `${prefix}:bull` });
-  await queue.add("turn", { conversationId: id, turnId, text: op.kind === "edit" ? op.text : "", owner: "ada", agent: "assistant", branch: op }, { jobId: turnId });
+  const queue = new Queue("glove-turns", {
+    connection: { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) },
+    prefix: `${prefix}:bull`,
+  });
+  await queue.add(
+    "turn",
+    {
+      conversationId: id,
+      turnId,
+      text: op.kind === "edit" ? op.text : "",
+      owner: "ada",
+      agent: "assistant",
+      branch: op,
+    },
+    { jobId: turnId },
+  );
   await queue.close();
   expect((await tab.waitForEvent("turn_end")).data).toEqual({ turnId, status: "done" });
   const history = await historyOf(url, id);

@@ -28,7 +28,10 @@ describe("the control channel", () => {
     });
     expect(await asker.request(`${prefix}:{c1}:control`, runKey, { op: "abort" }, 30_000)).toBeUndefined(); // no run lock: no turn runs
     await connect().set(runKey, worker.fenceFor("t1"));
-    expect(await asker.request(`${prefix}:{c1}:control`, runKey, { op: "abort" }, 30_000)).toEqual({ ok: true, body: { aborted: true } });
+    expect(await asker.request(`${prefix}:{c1}:control`, runKey, { op: "abort" }, 30_000)).toEqual({
+      ok: true,
+      body: { aborted: true },
+    });
     expect(seen).toEqual([{ op: "abort" }]);
     await stop();
     // The run lock still names the worker, whose turn no longer serves: told at once, not after the 30 s.
@@ -48,6 +51,9 @@ describe("the control channel", () => {
       void publisher.publish(replyTo, JSON.stringify({ reqId, reply: { ok: true, body: { from: "older" } } }));
     });
     await connect().set(runKey, `t2:${crypto.randomUUID()}`);
-    expect(await asker.request(conversationChannel, runKey, { op: "abort" }, 30_000)).toEqual({ ok: true, body: { from: "older" } });
+    expect(await asker.request(conversationChannel, runKey, { op: "abort" }, 30_000)).toEqual({
+      ok: true,
+      body: { from: "older" },
+    });
   });
 });

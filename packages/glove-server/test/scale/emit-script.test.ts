@@ -17,7 +17,15 @@ const limits = { streamMaxLen: 1000, streamMaxAgeMs: 60_000 };
 describe("the emit script (one event = counter, stream entry and state in one step)", () => {
   it("numbers events from the catalog's base, makes the entry id the event id, and keeps state consistent with `last`", async () => {
     const keys = conversationKeys(prefix, crypto.randomUUID());
-    const emitter = new TurnEmitter(redis, keys, "", 500, limits, () => undefined, () => undefined);
+    const emitter = new TurnEmitter(
+      redis,
+      keys,
+      "",
+      500,
+      limits,
+      () => undefined,
+      () => undefined,
+    );
     expect(await emitter.emit("turn_start", { turnId: "t" }, ["t"])).toBe(501);
     expect(await emitter.emit("text_delta", { text: "Hel" }, ["Hel"])).toBe(502);
     expect(await emitter.emit("text_delta", { text: "lo" }, ["lo"])).toBe(503);
@@ -36,10 +44,37 @@ describe("the emit script (one event = counter, stream entry and state in one st
     const keys = conversationKeys(prefix, crypto.randomUUID());
     await redis.set(keys.run, "token-a");
     let fenced = 0;
-    const a = new TurnEmitter(redis, keys, "token-a", 0, limits, () => fenced++, () => undefined);
+    const a = new TurnEmitter(
+      redis,
+      keys,
+      "token-a",
+      0,
+      limits,
+      () => fenced++,
+      () => undefined,
+    );
     expect(await a.emit("text_delta", { text: "x" }, ["x"])).toBe(1);
     // The same command again (ioredis resends unanswered commands after a reconnect): a no-op.
-    const resent = await redis.gloveEmit(keys.seq, keys.events, keys.state, keys.run, keys.streaming, keys.slots, keys.slotStatus, keys.turn, "token-a", 1, "text_delta", '{"text":"x"}', 1000, 0, 60_000, "x", "", "");
+    const resent = await redis.gloveEmit(
+      keys.seq,
+      keys.events,
+      keys.state,
+      keys.run,
+      keys.streaming,
+      keys.slots,
+      keys.slotStatus,
+      keys.turn,
+      "token-a",
+      1,
+      "text_delta",
+      '{"text":"x"}',
+      1000,
+      0,
+      60_000,
+      "x",
+      "",
+      "",
+    );
     expect(resent).toBe(0);
     expect(await redis.xlen(keys.events)).toBe(1);
     // Another worker took the turn over: a's events are refused, once noticed it stops.
@@ -55,7 +90,15 @@ describe("the emit script (one event = counter, stream entry and state in one st
     const keys = conversationKeys(prefix, crypto.randomUUID());
     await redis.set(keys.turn, "t1|0");
     await redis.set(keys.run, "tok");
-    const emitter = new TurnEmitter(redis, keys, "tok", 0, limits, () => undefined, () => undefined);
+    const emitter = new TurnEmitter(
+      redis,
+      keys,
+      "tok",
+      0,
+      limits,
+      () => undefined,
+      () => undefined,
+    );
     await emitter.emit("slot_push", { slot: {} }, ["s1", '{"id":"s1"}', "pending"]);
     await emitter.emit("turn_end", { turnId: "t1", status: "done" }, ["t1"]);
     expect(await redis.exists(keys.turn, keys.run, keys.slots, keys.slotStatus)).toBe(0);
@@ -67,11 +110,27 @@ describe("the emit script (one event = counter, stream entry and state in one st
     await redis.set(keys.run, "tok");
     await redis.set(keys.abort, "t1");
     await redis.hset(keys.attempts, "t1", "2", "t0", "1");
-    const stale = new TurnEmitter(redis, keys, "old-tok", 0, limits, () => undefined, () => undefined);
+    const stale = new TurnEmitter(
+      redis,
+      keys,
+      "old-tok",
+      0,
+      limits,
+      () => undefined,
+      () => undefined,
+    );
     expect(await stale.end({ turnId: "t1", status: "done" })).toBe(-1);
     expect(await redis.get(keys.abort)).toBe("t1");
     expect(await redis.hgetall(keys.attempts)).toEqual({ t1: "2", t0: "1" });
-    const emitter = new TurnEmitter(redis, keys, "tok", 0, limits, () => undefined, () => undefined);
+    const emitter = new TurnEmitter(
+      redis,
+      keys,
+      "tok",
+      0,
+      limits,
+      () => undefined,
+      () => undefined,
+    );
     expect(await emitter.end({ turnId: "t1", status: "waiting" })).toBe(1);
     expect(await redis.exists(keys.abort, keys.turn, keys.run)).toBe(0);
     // Only a turn that ended "done" marks that no stored question can wait (the refused one did not either).
@@ -80,11 +139,23 @@ describe("the emit script (one event = counter, stream entry and state in one st
     // An abort asked for a later turn is not this turn's to clear.
     await redis.set(keys.abort, "t2");
     await redis.set(keys.run, "tok2");
-    expect(await new TurnEmitter(redis, keys, "tok2", 0, limits, () => undefined, () => undefined).end({ turnId: "t1", status: "done" })).toBe(2);
+    expect(
+      await new TurnEmitter(
+        redis,
+        keys,
+        "tok2",
+        0,
+        limits,
+        () => undefined,
+        () => undefined,
+      ).end({ turnId: "t1", status: "done" }),
+    ).toBe(2);
     expect(await redis.get(keys.abort)).toBe("t2");
     expect(await redis.hget(keys.state, "noWaits")).toBe("1");
     // The next claim takes the mark with it.
-    expect(await redis.gloveClaimTurn(keys.turn, keys.clientMessage(""), keys.state, "t3", "0", 60, Date.now())).toEqual(["ok", "t3", 1]);
+    expect(
+      await redis.gloveClaimTurn(keys.turn, keys.clientMessage(""), keys.state, "t3", "0", 60, Date.now()),
+    ).toEqual(["ok", "t3", 1]);
     expect(await redis.hget(keys.state, "noWaits")).toBeNull();
   });
 });

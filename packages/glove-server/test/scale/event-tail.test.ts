@@ -25,7 +25,15 @@ function conversation() {
   const id = crypto.randomUUID();
   const keys = conversationKeys(prefix, id);
   const log = new EventLog(0, { maxEvents: 1000, maxChars: 1e9 });
-  const emitter = new TurnEmitter(redis, keys, "", 0, limits, () => undefined, () => undefined);
+  const emitter = new TurnEmitter(
+    redis,
+    keys,
+    "",
+    0,
+    limits,
+    () => undefined,
+    () => undefined,
+  );
   return { id, keys, log, emitter };
 }
 
@@ -33,12 +41,16 @@ function conversation() {
 function frames(log: EventLog): Array<[number, string]> {
   const read = log.readAfter(log.baseId);
   if (read.kind !== "frames") return [];
-  return [...read.text.matchAll(/^id: (\d+)\nevent: \S+\ndata: (.*)$/gm)].map((m) => [Number(m[1]), JSON.parse(m[2]!).n as string]);
+  return [...read.text.matchAll(/^id: (\d+)\nevent: \S+\ndata: (.*)$/gm)].map((m) => [
+    Number(m[1]),
+    JSON.parse(m[2]!).n as string,
+  ]);
 }
 
 async function reaches(log: EventLog, id: number): Promise<void> {
   const deadline = Date.now() + 5000;
-  while (log.lastId < id && Date.now() < deadline) await Promise.race([log.waitAfter(log.lastId), new Promise((r) => setTimeout(r, 50))]);
+  while (log.lastId < id && Date.now() < deadline)
+    await Promise.race([log.waitAfter(log.lastId), new Promise((r) => setTimeout(r, 50))]);
   expect(log.lastId).toBe(id);
 }
 
@@ -47,10 +59,21 @@ describe("EventTail (streams followed through their pub/sub messages, the stream
     const c = conversation();
     for (const n of ["a", "b", "c"]) await c.emitter.emit("e", { n });
     await tail.watch(c.id, c.keys.events, c.log);
-    expect(frames(c.log)).toEqual([[1, "a"], [2, "b"], [3, "c"]]);
+    expect(frames(c.log)).toEqual([
+      [1, "a"],
+      [2, "b"],
+      [3, "c"],
+    ]);
     await Promise.all(["d", "e", "f"].map((n) => c.emitter.emit("e", { n })));
     await reaches(c.log, 6);
-    expect(frames(c.log)).toEqual([[1, "a"], [2, "b"], [3, "c"], [4, "d"], [5, "e"], [6, "f"]]);
+    expect(frames(c.log)).toEqual([
+      [1, "a"],
+      [2, "b"],
+      [3, "c"],
+      [4, "d"],
+      [5, "e"],
+      [6, "f"],
+    ]);
     tail.unwatch(c.id);
   });
 
@@ -63,7 +86,11 @@ describe("EventTail (streams followed through their pub/sub messages, the stream
     await redis.set(c.keys.seq, "2");
     await c.emitter.emit("e", { n: "z" });
     await reaches(c.log, 3);
-    expect(frames(c.log)).toEqual([[1, "x"], [2, "y"], [3, "z"]]);
+    expect(frames(c.log)).toEqual([
+      [1, "x"],
+      [2, "y"],
+      [3, "z"],
+    ]);
     tail.unwatch(c.id);
   });
 
@@ -73,21 +100,37 @@ describe("EventTail (streams followed through their pub/sub messages, the stream
     await c.emitter.emit("e", { n: "before" });
     await reaches(c.log, 1);
     const list = (await redis.client("LIST")) as string;
-    const subscriber = list.split("\n").find((line) => line.includes(`name=${connectionName}`) && / sub=[1-9]/.test(line));
+    const subscriber = list
+      .split("\n")
+      .find((line) => line.includes(`name=${connectionName}`) && / sub=[1-9]/.test(line));
     expect(subscriber).toBeDefined();
     await redis.client("KILL", "ID", /id=(\d+)/.exec(subscriber!)![1]!);
     for (const n of ["while", "down"]) await c.emitter.emit("e", { n });
     await reaches(c.log, 3);
     await c.emitter.emit("e", { n: "after" });
     await reaches(c.log, 4);
-    expect(frames(c.log)).toEqual([[1, "before"], [2, "while"], [3, "down"], [4, "after"]]);
+    expect(frames(c.log)).toEqual([
+      [1, "before"],
+      [2, "while"],
+      [3, "down"],
+      [4, "after"],
+    ]);
     tail.unwatch(c.id);
   });
 
   it("delivers this instance's own events at once and skips their messages; a conversation no longer watched gets nothing", async () => {
     const c = conversation();
     await tail.watch(c.id, c.keys.events, c.log);
-    const local = new TurnEmitter(redis, c.keys, "", 0, limits, () => undefined, () => undefined, (id, type, json) => tail.deliverLocal(c.id, id, type, json));
+    const local = new TurnEmitter(
+      redis,
+      c.keys,
+      "",
+      0,
+      limits,
+      () => undefined,
+      () => undefined,
+      (id, type, json) => tail.deliverLocal(c.id, id, type, json),
+    );
     const id = await local.emit("e", { n: "mine" });
     expect(c.log.lastId).toBe(id); // before any message could arrive
     await new Promise((r) => setTimeout(r, 100));

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { ScriptedModel } from "glove-core/testing";
 import { conversationKeys } from "../../src/scale/redis/keys.js";
 import { SseClient } from "../support/sse-client.js";
-import { createConversation, historyOf, inProcessScaleEnv, postMessage, scaledServer, testGlove } from "./support/in-process.js";
+import {
+  createConversation,
+  historyOf,
+  inProcessScaleEnv,
+  postMessage,
+  scaledServer,
+  testGlove,
+} from "./support/in-process.js";
 
 const env = inProcessScaleEnv("lostclaim");
 const { prefix, redis } = env;

@@ -17,7 +17,9 @@ describe("EventLog.appendNumbered (a local copy of a shared stream)", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 1000 }),
-        fc.array(fc.oneof(fc.constant(1), fc.constant(1), fc.constant(1), fc.integer({ min: -3, max: 50 })), { maxLength: 80 }),
+        fc.array(fc.oneof(fc.constant(1), fc.constant(1), fc.constant(1), fc.integer({ min: -3, max: 50 })), {
+          maxLength: 80,
+        }),
         fc.integer({ min: 1, max: 30 }),
         fc.integer({ min: 0, max: 200 }),
         (base, steps, keep, cursorOffset) => {

@@ -30,8 +30,18 @@ describe("redisScale options", () => {
   });
 
   it('createGloveServer refuses busy: "queue" with scale (not supported yet) and a scale that is not one', () => {
-    const base = { authenticate: () => ({ id: "a" }), store: memoryStorage(), agents: { a: () => { throw new Error("unused"); } } };
-    const queued = errorOf(() => createGloveServer({ ...base, busy: "queue", scale: redisScale({ redis: "redis://127.0.0.1:6379" }) }));
+    const base = {
+      authenticate: () => ({ id: "a" }),
+      store: memoryStorage(),
+      agents: {
+        a: () => {
+          throw new Error("unused");
+        },
+      },
+    };
+    const queued = errorOf(() =>
+      createGloveServer({ ...base, busy: "queue", scale: redisScale({ redis: "redis://127.0.0.1:6379" }) }),
+    );
     expect(ConfigurationError.isInstance(queued)).toBe(true);
     expect((queued as Error).message).toMatch(/busy: "queue" is not supported with scale/);
     const bogus = errorOf(() => createGloveServer({ ...base, scale: { kind: "x" } as never }));

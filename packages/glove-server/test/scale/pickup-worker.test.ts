@@ -73,10 +73,14 @@ describe("PickupWorker: job pickup that does not serialise", () => {
     const seen: number[] = [];
     let finish = () => undefined as void;
     const held = new Promise<void>((resolve) => (finish = resolve));
-    const worker = new PickupWorker<{ i: number }>(queueName, async (job) => {
-      seen.push(job.data.i);
-      if (job.data.i === 2) await held;
-    }, { connection, prefix, concurrency: 4, autorun: false });
+    const worker = new PickupWorker<{ i: number }>(
+      queueName,
+      async (job) => {
+        seen.push(job.data.i);
+        if (job.data.i === 2) await held;
+      },
+      { connection, prefix, concurrency: 4, autorun: false },
+    );
     void worker.run();
     const second = new Promise<void>((resolve) => worker.on("active", (job) => job.data.i === 2 && resolve()));
     await queue.add("turn", { i: 1 });

@@ -43,78 +43,98 @@ async function post(path: string, body: unknown): Promise<{ status: number; body
 }
 
 describe("glove-server scale mode: workers killed mid-turn", () => {
-  it(`${KILLS} SIGKILLs at random moments: every turn finishes, streams continue, histories stay valid with one answer per message`, async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < CONVERSATIONS; i++) ids.push((await post("/conversations", {})).body.id as string);
-    const streams = ids.map((id) => new ResilientStream(alive, `/conversations/${id}/events`));
-    await Promise.all(streams.map((s) => s.waitFor((events) => events.length > 0, PROMPT_WAIT_MS)));
+  it(
+    `${KILLS} SIGKILLs at random moments: every turn finishes, streams continue, histories stay valid with one answer per message`,
+    async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < CONVERSATIONS; i++) ids.push((await post("/conversations", {})).body.id as string);
+      const streams = ids.map((id) => new ResilientStream(alive, `/conversations/${id}/events`));
+      await Promise.all(streams.map((s) => s.waitFor((events) => events.length > 0, PROMPT_WAIT_MS)));
 
-    let stop = false;
-    const sentTurns = ids.map(() => [] as Array<{ turnId: string; text: string }>);
-    const drivers = ids.map(async (id, c) => {
-      for (let n = 0; !stop; n++) {
-        // Every third turn uses the tool that may be re-run after a takeover.
-        const text = n % 3 === 2 ? `lookup c${c}-t${n}` : `steps:4 c${c}-t${n}`;
-        const sent = await post(`/conversations/${id}/messages`, { text, clientMessageId: `c${c}-t${n}` });
-        expect(sent.status).toBe(202);
-        sentTurns[c]!.push({ turnId: sent.body.turnId, text });
-        await streams[c]!
-          .waitFor((events) => events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === sent.body.turnId), PROMPT_WAIT_MS)
-          .catch((error: unknown) => {
-            throw new Error(`${String(error)} (conversation ${id}, turn ${sent.body.turnId}${sent.body.duplicate ? ", answered as a duplicate" : ""}, Redis prefix ${prefix})`);
+      let stop = false;
+      const sentTurns = ids.map(() => [] as Array<{ turnId: string; text: string }>);
+      const drivers = ids.map(async (id, c) => {
+        for (let n = 0; !stop; n++) {
+          // Every third turn uses the tool that may be re-run after a takeover.
+          const text = n % 3 === 2 ? `lookup c${c}-t${n}` : `steps:4 c${c}-t${n}`;
+          const sent = await post(`/conversations/${id}/messages`, { text, clientMessageId: `c${c}-t${n}` });
+          expect(sent.status).toBe(202);
+          sentTurns[c]!.push({ turnId: sent.body.turnId, text });
+          await streams[c]!.waitFor(
+            (events) =>
+              events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === sent.body.turnId),
+            PROMPT_WAIT_MS,
+          ).catch((error: unknown) => {
+            throw new Error(
+              `${String(error)} (conversation ${id}, turn ${sent.body.turnId}${sent.body.duplicate ? ", answered as a duplicate" : ""}, Redis prefix ${prefix})`,
+            );
           });
-      }
-    });
+        }
+      });
 
-    let kills = 0;
-    const killer = (async () => {
-      while (kills < KILLS) {
-        await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 900));
-        const index = Math.floor(Math.random() * instances.length);
-        const victim = instances[index]!;
-        victim.child.kill("SIGKILL");
-        expect(await victim.exited).toBe("SIGKILL");
-        kills++;
-        instances[index] = await startInstance(schema, prefix, REDIS_URL, 1000);
-      }
-    })();
-    await killer;
-    stop = true;
-    await Promise.all(drivers);
-    expect(kills).toBe(KILLS);
+      let kills = 0;
+      const killer = (async () => {
+        while (kills < KILLS) {
+          await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 900));
+          const index = Math.floor(Math.random() * instances.length);
+          const victim = instances[index]!;
+          victim.child.kill("SIGKILL");
+          expect(await victim.exited).toBe("SIGKILL");
+          kills++;
+          instances[index] = await startInstance(schema, prefix, REDIS_URL, 1000);
+        }
+      })();
+      await killer;
+      stop = true;
+      await Promise.all(drivers);
+      expect(kills).toBe(KILLS);
 
-    let interrupted = 0;
-    let rerun = 0;
-    let resumed = 0;
-    for (const [c, id] of ids.entries()) {
-      const events = streams[c]!.events;
-      // Ids only grow across reconnects to other instances: no duplicate, and no gap unless a snapshot says so.
-      const numbered = events.filter((e) => e.event !== "snapshot");
-      for (let i = 1; i < numbered.length; i++) expect(numbered[i]!.id).toBeGreaterThan(numbered[i - 1]!.id!);
-      for (let i = 1; i < events.length; i++) {
-        if (events[i]!.event !== "snapshot") expect(events[i]!.id).toBe(events[i - 1]!.id! + 1);
-      }
-      const ends = events.filter((e) => e.event === "turn_end").map((e) => e.data as { turnId: string; status: string });
-      expect(ends.map((e) => e.turnId)).toEqual(sentTurns[c]!.map((t) => t.turnId));
-      expect(ends.every((e) => e.status === "done")).toBe(true);
-      resumed += events.filter((e) => e.event === "turn_resumed").length;
+      let interrupted = 0;
+      let rerun = 0;
+      let resumed = 0;
+      for (const [c, id] of ids.entries()) {
+        const events = streams[c]!.events;
+        // Ids only grow across reconnects to other instances: no duplicate, and no gap unless a snapshot says so.
+        const numbered = events.filter((e) => e.event !== "snapshot");
+        for (let i = 1; i < numbered.length; i++) expect(numbered[i]!.id).toBeGreaterThan(numbered[i - 1]!.id!);
+        for (let i = 1; i < events.length; i++) {
+          if (events[i]!.event !== "snapshot") expect(events[i]!.id).toBe(events[i - 1]!.id! + 1);
+        }
+        const ends = events
+          .filter((e) => e.event === "turn_end")
+          .map((e) => e.data as { turnId: string; status: string });
+        expect(ends.map((e) => e.turnId)).toEqual(sentTurns[c]!.map((t) => t.turnId));
+        expect(ends.every((e) => e.status === "done")).toBe(true);
+        resumed += events.filter((e) => e.event === "turn_resumed").length;
 
-      const history = (await apiOf(alive())(`/conversations/${id}`)).body.messages as Message[];
-      expectValidHistory(history);
-      const users = history.filter((m) => m.sender === "user" && !m.tool_results?.length).map((m) => m.text);
-      expect(users).toEqual(sentTurns[c]!.map((t) => t.text));
-      // Exactly one answer per message: no model answer twice.
-      const answers = history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text);
-      expect(answers).toEqual(sentTurns[c]!.map((t) => (t.text.startsWith("lookup") ? `done ${t.text.slice(7)} success` : `done ${t.text.slice(8)}`)));
-      for (const result of history.flatMap((m) => m.tool_results ?? [])) {
-        if (result.result.status === "aborted") interrupted++;
-        if (result.tool_name === "lookup" && result.result.status === "success") rerun++;
+        const history = (await apiOf(alive())(`/conversations/${id}`)).body.messages as Message[];
+        expectValidHistory(history);
+        const users = history.filter((m) => m.sender === "user" && !m.tool_results?.length).map((m) => m.text);
+        expect(users).toEqual(sentTurns[c]!.map((t) => t.text));
+        // Exactly one answer per message: no model answer twice.
+        const answers = history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text);
+        expect(answers).toEqual(
+          sentTurns[c]!.map((t) =>
+            t.text.startsWith("lookup") ? `done ${t.text.slice(7)} success` : `done ${t.text.slice(8)}`,
+          ),
+        );
+        for (const result of history.flatMap((m) => m.tool_results ?? [])) {
+          if (result.result.status === "aborted") interrupted++;
+          if (result.tool_name === "lookup" && result.result.status === "success") rerun++;
+        }
+        // Nothing interrupted by a takeover is from the tool that may be re-run.
+        expect(
+          history
+            .flatMap((m) => m.tool_results ?? [])
+            .filter((r) => r.tool_name === "lookup" && r.result.status !== "success"),
+        ).toEqual([]);
       }
-      // Nothing interrupted by a takeover is from the tool that may be re-run.
-      expect(history.flatMap((m) => m.tool_results ?? []).filter((r) => r.tool_name === "lookup" && r.result.status !== "success")).toEqual([]);
-    }
-    await Promise.all(streams.map((s) => s.close()));
-    console.info(`[scale-kill] ${KILLS} kills, ${sentTurns.flat().length} turns, ${resumed} takeovers seen by clients, ${interrupted} interrupted step calls, ${rerun} lookups`);
-    expect(resumed).toBeGreaterThan(0);
-  }, SLOW_WORK_MS);
+      await Promise.all(streams.map((s) => s.close()));
+      console.info(
+        `[scale-kill] ${KILLS} kills, ${sentTurns.flat().length} turns, ${resumed} takeovers seen by clients, ${interrupted} interrupted step calls, ${rerun} lookups`,
+      );
+      expect(resumed).toBeGreaterThan(0);
+    },
+    SLOW_WORK_MS,
+  );
 });

@@ -35,7 +35,10 @@ async function instance(kit: AgentKit): Promise<(path: string, body?: unknown) =
   const { url } = await server.listen();
   return async (path, body) => {
     const headers = { authorization: "Bearer ada", "content-type": "application/json" };
-    const response = await fetch(url + path, body === undefined ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
+    const response = await fetch(
+      url + path,
+      body === undefined ? { headers } : { method: "POST", headers, body: JSON.stringify(body) },
+    );
     return { status: response.status, body: (await response.json()) as Answer["body"] };
   };
 }

@@ -25,41 +25,51 @@ afterAll(async () => {
 });
 
 describe("glove-server scale mode: Redis restarting mid-turn", () => {
-  it("the turn continues, streams on both instances resume where they were, nothing is duplicated", async () => {
-    const [a, b] = instances.map((i) => apiOf(i.url)) as [ReturnType<typeof apiOf>, ReturnType<typeof apiOf>];
-    const id = (await a("/conversations", {})).body.id as string;
-    const onA = new ResilientStream(() => instances[0]!.url, `/conversations/${id}/events`);
-    const onB = new ResilientStream(() => instances[1]!.url, `/conversations/${id}/events`);
-    await onA.waitFor((events) => events.length > 0, PROMPT_WAIT_MS);
-    await onB.waitFor((events) => events.length > 0, PROMPT_WAIT_MS);
-    const sent = await b(`/conversations/${id}/messages`, { text: "steps:10 r1" });
-    expect(sent.status).toBe(202);
-    await onA.waitFor((events) => events.filter((e) => e.event === "tool_use").length >= 3, PROMPT_WAIT_MS);
+  it(
+    "the turn continues, streams on both instances resume where they were, nothing is duplicated",
+    async () => {
+      const [a, b] = instances.map((i) => apiOf(i.url)) as [ReturnType<typeof apiOf>, ReturnType<typeof apiOf>];
+      const id = (await a("/conversations", {})).body.id as string;
+      const onA = new ResilientStream(() => instances[0]!.url, `/conversations/${id}/events`);
+      const onB = new ResilientStream(() => instances[1]!.url, `/conversations/${id}/events`);
+      await onA.waitFor((events) => events.length > 0, PROMPT_WAIT_MS);
+      await onB.waitFor((events) => events.length > 0, PROMPT_WAIT_MS);
+      const sent = await b(`/conversations/${id}/messages`, { text: "steps:10 r1" });
+      expect(sent.status).toBe(202);
+      await onA.waitFor((events) => events.filter((e) => e.event === "tool_use").length >= 3, PROMPT_WAIT_MS);
 
-    const ended = (events: Array<{ event: string }>) => events.some((e) => e.event === "turn_end");
-    expect(ended(onA.events)).toBe(false); // the restart happens mid-turn
-    await redis.kill();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await redis.start();
+      const ended = (events: Array<{ event: string }>) => events.some((e) => e.event === "turn_end");
+      expect(ended(onA.events)).toBe(false); // the restart happens mid-turn
+      await redis.kill();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await redis.start();
 
-    await onA.waitFor(ended, PROMPT_WAIT_MS);
-    await onB.waitFor(ended, PROMPT_WAIT_MS);
-    for (const stream of [onA, onB]) {
-      const events = stream.events;
-      for (let i = 1; i < events.length; i++) expect(events[i]!.id).toBe(events[i - 1]!.id! + 1);
-      expect(events.find((e) => e.event === "turn_end")?.data).toEqual({ turnId: sent.body.turnId, status: "done" });
-    }
-    // Both instances delivered the same events.
-    expect(onB.events.map((e) => [e.id, e.event])).toEqual(onA.events.map((e) => [e.id, e.event]));
-    const history = (await a(`/conversations/${id}`)).body.messages as Message[];
-    expectValidHistory(history);
-    expect(history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text)).toEqual(["done r1"]);
+      await onA.waitFor(ended, PROMPT_WAIT_MS);
+      await onB.waitFor(ended, PROMPT_WAIT_MS);
+      for (const stream of [onA, onB]) {
+        const events = stream.events;
+        for (let i = 1; i < events.length; i++) expect(events[i]!.id).toBe(events[i - 1]!.id! + 1);
+        expect(events.find((e) => e.event === "turn_end")?.data).toEqual({ turnId: sent.body.turnId, status: "done" });
+      }
+      // Both instances delivered the same events.
+      expect(onB.events.map((e) => [e.id, e.event])).toEqual(onA.events.map((e) => [e.id, e.event]));
+      const history = (await a(`/conversations/${id}`)).body.messages as Message[];
+      expectValidHistory(history);
+      expect(history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text)).toEqual([
+        "done r1",
+      ]);
 
-    // And the next turn works as before.
-    const next = await a(`/conversations/${id}/messages`, { text: "hello again" });
-    expect(next.status).toBe(202);
-    await onB.waitFor((events) => events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === next.body.turnId), PROMPT_WAIT_MS);
-    await onA.close();
-    await onB.close();
-  }, SLOW_WORK_MS);
+      // And the next turn works as before.
+      const next = await a(`/conversations/${id}/messages`, { text: "hello again" });
+      expect(next.status).toBe(202);
+      await onB.waitFor(
+        (events) =>
+          events.some((e) => e.event === "turn_end" && (e.data as { turnId: string }).turnId === next.body.turnId),
+        PROMPT_WAIT_MS,
+      );
+      await onA.close();
+      await onB.close();
+    },
+    SLOW_WORK_MS,
+  );
 });

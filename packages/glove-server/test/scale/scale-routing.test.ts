@@ -64,9 +64,16 @@ describe("glove-server scale mode: three processes on PostgreSQL + Redis", () =>
     const middle = ids[Math.floor(ids.length / 2)]!;
     const resumed = stream(2, id, middle);
     await resumed.waitForEvent("turn_end");
-    expect(resumed.events.map((e) => [e.id, e.event])).toEqual(b.events.filter((e) => e.id! > middle).map((e) => [e.id, e.event]));
+    expect(resumed.events.map((e) => [e.id, e.event])).toEqual(
+      b.events.filter((e) => e.id! > middle).map((e) => [e.id, e.event]),
+    );
 
-    const snapshot = (await c(`/conversations/${id}`)).body as { messages: Message[]; busy: boolean; lastEventId: number; stats: unknown };
+    const snapshot = (await c(`/conversations/${id}`)).body as {
+      messages: Message[];
+      busy: boolean;
+      lastEventId: number;
+      stats: unknown;
+    };
     expect(snapshot.busy).toBe(false);
     // Read on C, the turn's stats are what B counted from its snapshot and the events after it.
     expect(snapshot.stats).toEqual(counted(b.events));
@@ -111,32 +118,58 @@ describe("glove-server scale mode: three processes on PostgreSQL + Redis", () =>
     expect(anonymous.status).toBe(401);
   });
 
-  it("200 concurrent conversations spread over the instances: every turn ends, no cross-talk", async () => {
-    const n = 200;
-    const users = Array.from({ length: n }, (_, i) => `user${i}`);
-    const ids = await Promise.all(users.map(async (user, i) => (await apis[i % 3]!("/conversations", {}, user)).body.id as string));
-    const tabs = ids.map((id, i) => stream((i + 1) % 3, id, undefined, users[i]));
-    await Promise.all(tabs.map((t) => t.waitForEvent("snapshot", undefined, PROMPT_WAIT_MS)));
-    const tags = ids.map(() => crypto.randomUUID());
-    const sent = await Promise.all(ids.map((id, i) => apis[(i + 2) % 3]!(`/conversations/${id}/messages`, { text: `steps:2 ${tags[i]}` }, users[i])));
-    expect(sent.every((s) => s.status === 202)).toBe(true);
-    await Promise.all(tabs.map((t) => t.waitForEvent("turn_end", undefined, PROMPT_WAIT_MS))).catch((error: unknown) => {
-      const stuck = ids.filter((_, i) => !tabs[i]!.events.some((e) => e.event === "turn_end"));
-      throw new Error(`${String(error)}; conversations without turn_end (Redis prefix ${prefix}): ${stuck.join(" ")}`);
-    });
-    const others = new Set([...ids, ...tags]);
-    for (const [i, tab] of tabs.entries()) {
-      expect(tab.events.find((e) => e.event === "turn_end")?.data).toEqual({ turnId: sent[i]!.body.turnId, status: "done" });
-      const texts = tab.events.filter((e) => e.event === "text_delta").map((e) => (e.data as { text: string }).text).join("");
-      expect(texts).toBe(`done ${tags[i]}`);
-      // Another conversation's id or tag in this stream would be cross-talk.
-      const seen = JSON.stringify(tab.events).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? [];
-      expect(seen.filter((u) => others.has(u) && u !== ids[i] && u !== tags[i])).toEqual([]);
-    }
-    const snapshots = await Promise.all(ids.map((id, i) => apis[i % 3]!(`/conversations/${id}`, undefined, users[i])));
-    for (const [i, snap] of snapshots.entries()) {
-      expectValidHistory(snap.body.messages);
-      expect((snap.body.messages as Message[]).map((m) => m.text).filter(Boolean)).toEqual([`steps:2 ${tags[i]}`, `done ${tags[i]}`]);
-    }
-  }, SLOW_WORK_MS);
+  it(
+    "200 concurrent conversations spread over the instances: every turn ends, no cross-talk",
+    async () => {
+      const n = 200;
+      const users = Array.from({ length: n }, (_, i) => `user${i}`);
+      const ids = await Promise.all(
+        users.map(async (user, i) => (await apis[i % 3]!("/conversations", {}, user)).body.id as string),
+      );
+      const tabs = ids.map((id, i) => stream((i + 1) % 3, id, undefined, users[i]));
+      await Promise.all(tabs.map((t) => t.waitForEvent("snapshot", undefined, PROMPT_WAIT_MS)));
+      const tags = ids.map(() => crypto.randomUUID());
+      const sent = await Promise.all(
+        ids.map((id, i) =>
+          apis[(i + 2) % 3]!(`/conversations/${id}/messages`, { text: `steps:2 ${tags[i]}` }, users[i]),
+        ),
+      );
+      expect(sent.every((s) => s.status === 202)).toBe(true);
+      await Promise.all(tabs.map((t) => t.waitForEvent("turn_end", undefined, PROMPT_WAIT_MS))).catch(
+        (error: unknown) => {
+          const stuck = ids.filter((_, i) => !tabs[i]!.events.some((e) => e.event === "turn_end"));
+          throw new Error(
+            `${String(error)}; conversations without turn_end (Redis prefix ${prefix}): ${stuck.join(" ")}`,
+          );
+        },
+      );
+      const others = new Set([...ids, ...tags]);
+      for (const [i, tab] of tabs.entries()) {
+        expect(tab.events.find((e) => e.event === "turn_end")?.data).toEqual({
+          turnId: sent[i]!.body.turnId,
+          status: "done",
+        });
+        const texts = tab.events
+          .filter((e) => e.event === "text_delta")
+          .map((e) => (e.data as { text: string }).text)
+          .join("");
+        expect(texts).toBe(`done ${tags[i]}`);
+        // Another conversation's id or tag in this stream would be cross-talk.
+        const seen =
+          JSON.stringify(tab.events).match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? [];
+        expect(seen.filter((u) => others.has(u) && u !== ids[i] && u !== tags[i])).toEqual([]);
+      }
+      const snapshots = await Promise.all(
+        ids.map((id, i) => apis[i % 3]!(`/conversations/${id}`, undefined, users[i])),
+      );
+      for (const [i, snap] of snapshots.entries()) {
+        expectValidHistory(snap.body.messages);
+        expect((snap.body.messages as Message[]).map((m) => m.text).filter(Boolean)).toEqual([
+          `steps:2 ${tags[i]}`,
+          `done ${tags[i]}`,
+        ]);
+      }
+    },
+    SLOW_WORK_MS,
+  );
 });

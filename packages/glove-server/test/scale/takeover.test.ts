@@ -7,7 +7,14 @@ import { conversationKeys } from "../../src/scale/redis/keys.js";
 import { SseClient } from "../support/sse-client.js";
 import { expectValidHistory } from "../suite/server-suite.js";
 import { REDIS_URL } from "./support/scale-env.js";
-import { createConversation, historyOf, inProcessScaleEnv, postMessage, scaledServer, testGlove } from "./support/in-process.js";
+import {
+  createConversation,
+  historyOf,
+  inProcessScaleEnv,
+  postMessage,
+  scaledServer,
+  testGlove,
+} from "./support/in-process.js";
 import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
 const env = inProcessScaleEnv("takeover");
@@ -19,10 +26,17 @@ const { schema, prefix, pool, redis } = env;
  */
 async function takeOver(stored: Message[], model: ScriptedModel, runs: string[]) {
   const storage = postgresStorage({ pool, schema });
-  const server = scaledServer(env, ({ store }) =>
-    testGlove(store, model)
-      .fold({ name: "lookup", description: "Reads.", rerunOnRecovery: true, do: async () => (runs.push("lookup"), "found") })
-      .fold({ name: "charge", description: "Charges.", do: async () => (runs.push("charge"), "charged") }),
+  const server = scaledServer(
+    env,
+    ({ store }) =>
+      testGlove(store, model)
+        .fold({
+          name: "lookup",
+          description: "Reads.",
+          rerunOnRecovery: true,
+          do: async () => (runs.push("lookup"), "found"),
+        })
+        .fold({ name: "charge", description: "Charges.", do: async () => (runs.push("charge"), "charged") }),
     { turnLockMs: 1000, store: storage },
   );
   const { url } = await server.listen();
@@ -34,8 +48,15 @@ async function takeOver(stored: Message[], model: ScriptedModel, runs: string[])
   await redis.hset(keys.state, "turnBase", "0", "baseTurn", turnId, "messageCount", "0");
   const tab = new SseClient(`${url}/conversations/${id}/events`);
   await tab.waitForEvent("snapshot");
-  const queue = new Queue("glove-turns", { connection: { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) }, prefix: `${prefix}:bull` });
-  await queue.add("turn", { conversationId: id, turnId, text: stored[0]!.text, owner: "ada", agent: "assistant" }, { jobId: turnId });
+  const queue = new Queue("glove-turns", {
+    connection: { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) },
+    prefix: `${prefix}:bull`,
+  });
+  await queue.add(
+    "turn",
+    { conversationId: id, turnId, text: stored[0]!.text, owner: "ada", agent: "assistant" },
+    { jobId: turnId },
+  );
   await queue.close();
   await tab.waitForEvent("turn_end");
   const history = await historyOf(url, id);
@@ -47,7 +68,14 @@ async function takeOver(stored: Message[], model: ScriptedModel, runs: string[])
 describe("glove-server scale mode: taking over a dead worker's turn", () => {
   it("an answer the dead worker stored is announced, not asked for again", async () => {
     const model = new ScriptedModel([{ text: "A second answer: must not happen." }]);
-    const { events, history, turnId } = await takeOver([{ sender: "user", text: "hi" }, { sender: "agent", text: "Hello." }], model, []);
+    const { events, history, turnId } = await takeOver(
+      [
+        { sender: "user", text: "hi" },
+        { sender: "agent", text: "Hello." },
+      ],
+      model,
+      [],
+    );
     expect(model.requests).toHaveLength(0);
     expect(events.map((e) => e.event)).toEqual(["snapshot", "turn_resumed", "messages_appended", "turn_end"]);
     expect(events[1]!.data).toEqual({ turnId, attempt: 1 });
@@ -61,14 +89,24 @@ describe("glove-server scale mode: taking over a dead worker's turn", () => {
     const model = new ScriptedModel([{ text: "Done after the takeover." }]);
     const stored: Message[] = [
       { sender: "user", text: "buy" },
-      { sender: "agent", text: "", tool_calls: [{ tool_name: "lookup", input_args: {}, id: "c1" }, { tool_name: "charge", input_args: {}, id: "c2" }] },
+      {
+        sender: "agent",
+        text: "",
+        tool_calls: [
+          { tool_name: "lookup", input_args: {}, id: "c1" },
+          { tool_name: "charge", input_args: {}, id: "c2" },
+        ],
+      },
     ];
     const { events, history } = await takeOver(stored, model, runs);
     expect(runs).toEqual(["lookup"]);
     expect(model.requests).toHaveLength(1);
     expectValidHistory(history);
     const results = history.flatMap((m) => m.tool_results ?? []);
-    expect(results.map((r) => [r.call_id, r.result.status])).toEqual([["c1", "success"], ["c2", "aborted"]]);
+    expect(results.map((r) => [r.call_id, r.result.status])).toEqual([
+      ["c1", "success"],
+      ["c2", "aborted"],
+    ]);
     expect(history.at(-1)?.text).toBe("Done after the takeover.");
     expect(events.find((e) => e.event === "turn_end")?.data).toMatchObject({ status: "done" });
   });
@@ -76,7 +114,10 @@ describe("glove-server scale mode: taking over a dead worker's turn", () => {
 
 describe("glove-server scale mode: a worker whose run lock lapsed (e.g. its event loop stalled past turnLockMs)", () => {
   it("stops, and the turn continues from the stored step instead of being dropped", async () => {
-    const model = new ScriptedModel([{ toolCalls: [{ name: "lapse", input: {}, id: "s1" }] }, { text: "Continued after the lapse." }]);
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "lapse", input: {}, id: "s1" }] },
+      { text: "Continued after the lapse." },
+    ]);
     const server = scaledServer(env, ({ store, conversationId }) =>
       testGlove(store, model).fold({
         name: "lapse",
@@ -97,7 +138,9 @@ describe("glove-server scale mode: a worker whose run lock lapsed (e.g. its even
     expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
     const history = await historyOf(url, id);
     expectValidHistory(history);
-    expect(history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text)).toEqual(["Continued after the lapse."]);
+    expect(history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text)).toEqual([
+      "Continued after the lapse.",
+    ]);
     await tab.close();
     await server.close();
   });
@@ -106,7 +149,9 @@ describe("glove-server scale mode: a worker whose run lock lapsed (e.g. its even
 describe("glove-server scale mode: a stream opened while a worker prepares the first turn", () => {
   it("starts from the event counter, not from the catalog's reservation ahead of it", async () => {
     const storage = postgresStorage({ pool, schema });
-    const server = scaledServer(env, ({ store }) => testGlove(store, new ScriptedModel([{ text: "First answer." }])), { store: storage });
+    const server = scaledServer(env, ({ store }) => testGlove(store, new ScriptedModel([{ text: "First answer." }])), {
+      store: storage,
+    });
     const { url } = await server.listen();
     const id = await createConversation(url);
     // What a worker does before the first event: counter set up, then the catalog reserved ahead.
@@ -126,18 +171,23 @@ describe("glove-server scale mode: a stream opened while a worker prepares the f
 describe("glove-server scale mode: close() hands running turns over", () => {
   it("an instance shutting down mid-turn leaves the turn to another, which finishes it on the same stream", async () => {
     const storage = postgresStorage({ pool, schema });
-    const model = new ScriptedModel([{ toolCalls: [{ name: "slow", input: {}, id: "w1" }] }, { text: "Finished elsewhere." }]);
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "slow", input: {}, id: "w1" }] },
+      { text: "Finished elsewhere." },
+    ]);
     const make = () =>
-      scaledServer(env, ({ store }) =>
-        testGlove(store, model).fold({
-          name: "slow",
-          description: "Takes a while; abortable.",
-          do: async (_input, _display, _glove, signal) =>
-            new Promise((resolve, reject) => {
-              const timer = setTimeout(() => resolve("slow done"), 30_000);
-              signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("stopped"))));
-            }),
-        }),
+      scaledServer(
+        env,
+        ({ store }) =>
+          testGlove(store, model).fold({
+            name: "slow",
+            description: "Takes a while; abortable.",
+            do: async (_input, _display, _glove, signal) =>
+              new Promise((resolve, reject) => {
+                const timer = setTimeout(() => resolve("slow done"), 30_000);
+                signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("stopped"))));
+              }),
+          }),
         { store: { catalog: storage.catalog, store: storage.store } },
       );
     const a = make();
@@ -163,7 +213,9 @@ describe("glove-server scale mode: close() hands running turns over", () => {
 describe("glove-server scale mode: an instance that died between taking a message and queueing it", () => {
   it("the client's retry (same clientMessageId, any instance) answers the same turn and queues it again", async () => {
     const storage = postgresStorage({ pool, schema });
-    const server = scaledServer(env, ({ store }) => testGlove(store, new ScriptedModel([{ text: "Ran after all." }])), { store: storage });
+    const server = scaledServer(env, ({ store }) => testGlove(store, new ScriptedModel([{ text: "Ran after all." }])), {
+      store: storage,
+    });
     const { url } = await server.listen();
     const id = await createConversation(url);
     // What the dead instance left: the turn claimed, the client id remembered, no job.
@@ -174,7 +226,13 @@ describe("glove-server scale mode: an instance that died between taking a messag
     await storage.catalog.update(id, { lastClientMessageId: "m-1", lastTurnId: turnId });
     const tab = new SseClient(`${url}/conversations/${id}/events`);
     await tab.waitForEvent("snapshot");
-    const retry = (await (await fetch(`${url}/conversations/${id}/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "hi", clientMessageId: "m-1" }) })).json()) as { turnId: string; duplicate: boolean };
+    const retry = (await (
+      await fetch(`${url}/conversations/${id}/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ text: "hi", clientMessageId: "m-1" }),
+      })
+    ).json()) as { turnId: string; duplicate: boolean };
     expect(retry).toEqual({ turnId, duplicate: true });
     expect((await tab.waitForEvent("turn_end")).data).toEqual({ turnId, status: "done" });
     const history = await historyOf(url, id);

@@ -31,7 +31,12 @@ async function watchCommands(keys: string[]): Promise<{ commands: string[][]; st
   return {
     get commands() {
       const sources = ours();
-      return seen.filter((c) => sources.has(c.source) && (c.args[0]!.toLowerCase() === "multi" || c.args.some((a) => keys.includes(a)))).map((c) => c.args);
+      return seen
+        .filter(
+          (c) =>
+            sources.has(c.source) && (c.args[0]!.toLowerCase() === "multi" || c.args.some((a) => keys.includes(a))),
+        )
+        .map((c) => c.args);
     },
     stop: () => monitor.disconnect(),
   };
@@ -51,7 +56,10 @@ function countingPool(seen: (sql: string) => void): typeof env.pool {
 /** A scaled server on `pool` answering from `texts`, one conversation with an open stream, and a way to run a turn to its end. */
 async function serverWithConversation(pool: typeof env.pool, texts: string[]) {
   const storage = postgresStorage({ pool, schema: env.schema }) as ServerStorage;
-  const model = new ScriptedModel(texts.map((text) => ({ text })), { delayMs: 1 });
+  const model = new ScriptedModel(
+    texts.map((text) => ({ text })),
+    { delayMs: 1 },
+  );
   const server = scaledServer(env, ({ store }) => testGlove(store, model), { store: storage });
   const { url } = await server.listen();
   const id = await createConversation(url);
@@ -81,13 +89,16 @@ describe("glove-server scale mode: the work a turn adds", () => {
       listByOwner: (owner, limit) => catalog.listByOwner(owner, limit),
       delete: (id) => catalog.delete(id),
       update: (id: string, changes: Partial<ConversationRecord>) => {
-        if (changes.runningTurnId !== undefined) marks.push({ runningTurnId: changes.runningTurnId, admission: changes.lastTurnId !== undefined });
+        if (changes.runningTurnId !== undefined)
+          marks.push({ runningTurnId: changes.runningTurnId, admission: changes.lastTurnId !== undefined });
         return catalog.update(id, changes);
       },
     };
     // Thirty words, streamed word by word: ~35 events in the turn.
     const text = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
-    const server = scaledServer(env, ({ store }) => testGlove(store, new ScriptedModel([{ text }], { delayMs: 1 })), { store: { ...storage, catalog: counting } });
+    const server = scaledServer(env, ({ store }) => testGlove(store, new ScriptedModel([{ text }], { delayMs: 1 })), {
+      store: { ...storage, catalog: counting },
+    });
     const { url } = await server.listen();
     const id = await createConversation(url);
     const keys = conversationKeys(env.prefix, id);
@@ -103,13 +114,19 @@ describe("glove-server scale mode: the work a turn adds", () => {
     const events = tab.events.filter((e) => e.event !== "snapshot").length;
     expect(events).toBeGreaterThan(30);
     const commands = watch.commands;
-    const named = (name: string, key: string) => commands.filter((c) => c[0]!.toLowerCase() === name && c.includes(key));
+    const named = (name: string, key: string) =>
+      commands.filter((c) => c[0]!.toLowerCase() === name && c.includes(key));
     // One GET when the turn is admitted, one when its turn_end arrives (was one per event).
     expect.soft(named("get", keys.turn).length).toBeLessThanOrEqual(2);
     expect.soft(commands.filter((c) => c[0]!.toLowerCase() === "multi")).toEqual([]);
     // Slot answers and aborts find the instance through the run lock: no SUBSCRIBE per turn.
     expect.soft(commands.filter((c) => c.includes(keys.control))).toEqual([]);
-    expect.soft([...named("hdel", keys.attempts), ...named("evalsha", keys.abort).filter((c) => c[2] === "1" && c[3] === keys.abort)]).toEqual([]);
+    expect
+      .soft([
+        ...named("hdel", keys.attempts),
+        ...named("evalsha", keys.abort).filter((c) => c[2] === "1" && c[3] === keys.abort),
+      ])
+      .toEqual([]);
     expect(await env.redis.exists(keys.attempts, keys.abort, keys.turn, keys.run)).toBe(0);
     // Marked running when admitted, cleared at the end: no third write by the worker.
     expect.soft(marks).toEqual([
@@ -141,7 +158,10 @@ describe("glove-server scale mode: the work a turn adds", () => {
 
   it("a turn's worker opens its store with no query, takes the fence with the catalog row in one statement, and reads the history's length, not the history", async () => {
     const statements: string[] = [];
-    const { tab, turn, close } = await serverWithConversation(countingPool((sql) => statements.push(sql)), ["one", "two"]);
+    const { tab, turn, close } = await serverWithConversation(
+      countingPool((sql) => statements.push(sql)),
+      ["one", "two"],
+    );
     await turn("first");
     statements.length = 0;
     await turn("second");
@@ -153,7 +173,9 @@ describe("glove-server scale mode: the work a turn adds", () => {
     expect(fences[0]).toMatch(/gloveserver_conversations/);
     expect(matching(/SELECT \* FROM \S+gloveserver_conversations WHERE id/)).toHaveLength(1); // the admission's
     // The length read instead of the history is right: the second turn's messages follow the first's.
-    const appended = tab.events.filter((e) => e.event === "messages_appended").map((e) => (e.data as { startIndex: number }).startIndex);
+    const appended = tab.events
+      .filter((e) => e.event === "messages_appended")
+      .map((e) => (e.data as { startIndex: number }).startIndex);
     expect(appended).toEqual([0, 1, 2, 3]);
     await close();
   }, 60_000);

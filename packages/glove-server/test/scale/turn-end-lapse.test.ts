@@ -4,7 +4,14 @@ import { postgresStorage } from "glove-server/postgres";
 import type { ConversationCatalog, ServerStorage } from "../../src/storage/types.js";
 import { conversationKeys } from "../../src/scale/redis/keys.js";
 import { SseClient } from "../support/sse-client.js";
-import { createConversation, historyOf, inProcessScaleEnv, postMessage, scaledServer, testGlove } from "./support/in-process.js";
+import {
+  createConversation,
+  historyOf,
+  inProcessScaleEnv,
+  postMessage,
+  scaledServer,
+  testGlove,
+} from "./support/in-process.js";
 
 const env = inProcessScaleEnv("endlapse");
 const { prefix, redis } = env;
@@ -25,7 +32,9 @@ describe("glove-server scale mode: a run lock that lapses while the turn ends", 
         await catalog.update(id, changes);
       },
     };
-    const server = scaledServer(env, ({ store }) => testGlove(store, new ScriptedModel([{ text: "Ran." }])), { store: { ...storage, catalog: stalling } });
+    const server = scaledServer(env, ({ store }) => testGlove(store, new ScriptedModel([{ text: "Ran." }])), {
+      store: { ...storage, catalog: stalling },
+    });
     const { url } = await server.listen();
     const id = await createConversation(url);
     const tab = new SseClient(`${url}/conversations/${id}/events`);

@@ -48,7 +48,10 @@ describe("postgresStorage turnFence: a replaced writer cannot append", () => {
     const inFlight = await pool.connect();
     try {
       await inFlight.query("BEGIN");
-      const { rows } = await inFlight.query(`SELECT writer FROM ${schema}.gloveserver_turn_fences WHERE conversation_id = $1 FOR SHARE`, [id]);
+      const { rows } = await inFlight.query(
+        `SELECT writer FROM ${schema}.gloveserver_turn_fences WHERE conversation_id = $1 FOR SHARE`,
+        [id],
+      );
       expect(Number(rows[0].writer)).toBe(mine);
       let taken = false;
       const next = fence.take(id).then((n) => ((taken = true), n));
@@ -65,7 +68,20 @@ describe("postgresStorage turnFence: a replaced writer cannot append", () => {
     const storage = postgresStorage({ pool, schema });
     const fence = storage.turnFence!;
     const id = crypto.randomUUID();
-    const record = { id, owner: "ann", agent: "helper", title: "t", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", eventIdsReserved: 40, runningTurnId: "turn-1", lastClientMessageId: null, lastTurnId: null, lastTurnStatus: null, stats: { turns: 2, tokens_in: 5, tokens_out: 6 } };
+    const record = {
+      id,
+      owner: "ann",
+      agent: "helper",
+      title: "t",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+      eventIdsReserved: 40,
+      runningTurnId: "turn-1",
+      lastClientMessageId: null,
+      lastTurnId: null,
+      lastTurnStatus: null,
+      stats: { turns: 2, tokens_in: 5, tokens_out: 6 },
+    };
     await storage.catalog.create(record);
     const first = await fence.store(id, await fence.take(id));
     await first.appendMessages([hi]);
@@ -73,7 +89,13 @@ describe("postgresStorage turnFence: a replaced writer cannot append", () => {
     const statements = await statementsDuring(async () => (taken = await fence.takeWithRecord!(id)));
     expect(statements).toHaveLength(1);
     expect(taken).toEqual({ writer: 2, record: await storage.catalog.get(id) });
-    expect(taken!.record).toMatchObject({ owner: "ann", agent: "helper", eventIdsReserved: 40, runningTurnId: "turn-1", stats: { turns: 2, tokens_in: 5, tokens_out: 6 } });
+    expect(taken!.record).toMatchObject({
+      owner: "ann",
+      agent: "helper",
+      eventIdsReserved: 40,
+      runningTurnId: "turn-1",
+      stats: { turns: 2, tokens_in: 5, tokens_out: 6 },
+    });
     const refused = await first.appendMessages([answer("from the first")]).catch((error: unknown) => error);
     expect(TurnFencedError.isInstance(refused)).toBe(true);
     const gone = crypto.randomUUID();

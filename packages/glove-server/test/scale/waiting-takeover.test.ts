@@ -39,48 +39,66 @@ function stream(instance: Instance, id: string): SseClient {
 }
 
 describe("glove-server scale mode: the worker of a waiting turn is killed", () => {
-  it("the takeover ends the turn as waiting; the answer posted to the other instance resumes it (400 invalid, then 200, then 409)", async () => {
-    const a = await start(); // the only instance when the message comes: its worker runs the turn
-    const apiA = apiOf(a.url);
-    const id = (await apiA("/conversations", {})).body.id as string;
-    const tabA = stream(a, id);
-    await tabA.waitForEvent("snapshot");
-    const sent = await apiA(`/conversations/${id}/messages`, { text: "ask k1" });
-    expect(sent.status).toBe(202);
-    const slotId = ((await tabA.waitForEvent("slot_push")).data as { slot: { id: string } }).slot.id;
+  it(
+    "the takeover ends the turn as waiting; the answer posted to the other instance resumes it (400 invalid, then 200, then 409)",
+    async () => {
+      const a = await start(); // the only instance when the message comes: its worker runs the turn
+      const apiA = apiOf(a.url);
+      const id = (await apiA("/conversations", {})).body.id as string;
+      const tabA = stream(a, id);
+      await tabA.waitForEvent("snapshot");
+      const sent = await apiA(`/conversations/${id}/messages`, { text: "ask k1" });
+      expect(sent.status).toBe(202);
+      const slotId = ((await tabA.waitForEvent("slot_push")).data as { slot: { id: string } }).slot.id;
 
-    const b = await start();
-    const apiB = apiOf(b.url);
-    const tab = stream(b, id);
-    await tab.waitForEvent("snapshot");
-    a.child.kill("SIGKILL");
-    expect(await a.exited).toBe("SIGKILL");
-    const ended = await tab.waitForEvent("turn_end", undefined, PROMPT_WAIT_MS);
-    expect(ended.data).toEqual({ turnId: sent.body.turnId, status: "waiting" });
-    expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true); // B took the job over
+      const b = await start();
+      const apiB = apiOf(b.url);
+      const tab = stream(b, id);
+      await tab.waitForEvent("snapshot");
+      a.child.kill("SIGKILL");
+      expect(await a.exited).toBe("SIGKILL");
+      const ended = await tab.waitForEvent("turn_end", undefined, PROMPT_WAIT_MS);
+      expect(ended.data).toEqual({ turnId: sent.body.turnId, status: "waiting" });
+      expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true); // B took the job over
 
-    const waiting = (await apiB(`/conversations/${id}`)).body as { busy: boolean; slots: Array<Record<string, unknown>>; messages: Message[] };
-    expect(waiting.busy).toBe(false);
-    expect(waiting.slots).toEqual([expect.objectContaining({ id: slotId, toolName: "ask_age", status: "pending" })]);
-    // Not answered as interrupted.
-    expect(waiting.messages.flatMap((m) => m.tool_results ?? [])).toEqual([]);
+      const waiting = (await apiB(`/conversations/${id}`)).body as {
+        busy: boolean;
+        slots: Array<Record<string, unknown>>;
+        messages: Message[];
+      };
+      expect(waiting.busy).toBe(false);
+      expect(waiting.slots).toEqual([expect.objectContaining({ id: slotId, toolName: "ask_age", status: "pending" })]);
+      // Not answered as interrupted.
+      expect(waiting.messages.flatMap((m) => m.tool_results ?? [])).toEqual([]);
 
-    const invalid = await apiB(`/conversations/${id}/slots/${slotId}`, { resolve: { age: "forty" } });
-    expect(invalid.status).toBe(400);
-    expect(invalid.body.error.issues[0].path).toBe("age");
-    expect((await apiB(`/conversations/${id}`)).body.slots).toEqual([expect.objectContaining({ id: slotId, status: "pending" })]);
+      const invalid = await apiB(`/conversations/${id}/slots/${slotId}`, { resolve: { age: "forty" } });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.error.issues[0].path).toBe("age");
+      expect((await apiB(`/conversations/${id}`)).body.slots).toEqual([
+        expect.objectContaining({ id: slotId, status: "pending" }),
+      ]);
 
-    const answered = await apiB(`/conversations/${id}/slots/${slotId}`, { resolve: { age: 40 } });
-    expect(answered.status).toBe(200);
-    expect(answered.body).toEqual({ slotId, status: "resolved", turnId: expect.any(String) });
-    const done = await tab.waitForEvent("turn_end", (data) => data.turnId === answered.body.turnId, PROMPT_WAIT_MS);
-    expect(done.data).toEqual({ turnId: answered.body.turnId, status: "done" });
-    expect(tab.events.find((e) => e.event === "turn_resumed" && (e.data as { turnId: string }).turnId === answered.body.turnId)?.data).toMatchObject({ slotId });
-    expect((await apiB(`/conversations/${id}/slots/${slotId}`, { resolve: { age: 41 } })).status).toBe(409);
+      const answered = await apiB(`/conversations/${id}/slots/${slotId}`, { resolve: { age: 40 } });
+      expect(answered.status).toBe(200);
+      expect(answered.body).toEqual({ slotId, status: "resolved", turnId: expect.any(String) });
+      const done = await tab.waitForEvent("turn_end", (data) => data.turnId === answered.body.turnId, PROMPT_WAIT_MS);
+      expect(done.data).toEqual({ turnId: answered.body.turnId, status: "done" });
+      expect(
+        tab.events.find(
+          (e) => e.event === "turn_resumed" && (e.data as { turnId: string }).turnId === answered.body.turnId,
+        )?.data,
+      ).toMatchObject({ slotId });
+      expect((await apiB(`/conversations/${id}/slots/${slotId}`, { resolve: { age: 41 } })).status).toBe(409);
 
-    const history = (await apiB(`/conversations/${id}`)).body.messages as Message[];
-    expectValidHistory(history);
-    expect(history.flatMap((m) => m.tool_results ?? []).map((r) => [r.tool_name, r.result.status, r.result.data])).toEqual([["ask_age", "success", { age: 40 }]]);
-    expect(history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text)).toEqual(['age {"age":40} k1']);
-  }, SLOW_WORK_MS);
+      const history = (await apiB(`/conversations/${id}`)).body.messages as Message[];
+      expectValidHistory(history);
+      expect(
+        history.flatMap((m) => m.tool_results ?? []).map((r) => [r.tool_name, r.result.status, r.result.data]),
+      ).toEqual([["ask_age", "success", { age: 40 }]]);
+      expect(history.filter((m) => m.sender === "agent" && !m.tool_calls?.length).map((m) => m.text)).toEqual([
+        'age {"age":40} k1',
+      ]);
+    },
+    SLOW_WORK_MS,
+  );
 });

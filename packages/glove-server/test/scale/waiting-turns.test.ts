@@ -13,7 +13,14 @@ import type { AgentFactory } from "glove-server";
 import { postgresStorage } from "glove-server/postgres";
 import { SseClient } from "../support/sse-client.js";
 import { expectValidHistory } from "../suite/server-suite.js";
-import { createConversation, historyOf, inProcessScaleEnv, postMessage, scaledServer, testGlove } from "./support/in-process.js";
+import {
+  createConversation,
+  historyOf,
+  inProcessScaleEnv,
+  postMessage,
+  scaledServer,
+  testGlove,
+} from "./support/in-process.js";
 import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
 const env = inProcessScaleEnv("waiting");
@@ -35,13 +42,29 @@ function booking(model: ScriptedModel, holds: string[]): AgentFactory {
     });
 }
 
-async function answer(url: string, id: string, slotId: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${url}/conversations/${id}/slots/${slotId}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+async function answer(
+  url: string,
+  id: string,
+  slotId: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${url}/conversations/${id}/slots/${slotId}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-async function snapshot(url: string, id: string): Promise<{ busy: boolean; slots: Array<Record<string, unknown>>; messages: Message[] }> {
-  return (await (await fetch(`${url}/conversations/${id}`)).json()) as { busy: boolean; slots: Array<Record<string, unknown>>; messages: Message[] };
+async function snapshot(
+  url: string,
+  id: string,
+): Promise<{ busy: boolean; slots: Array<Record<string, unknown>>; messages: Message[] }> {
+  return (await (await fetch(`${url}/conversations/${id}`)).json()) as {
+    busy: boolean;
+    slots: Array<Record<string, unknown>>;
+    messages: Message[];
+  };
 }
 
 /** One instance whose waiting turns leave their worker after 300 ms without events, and a conversation whose turn did. */
@@ -84,7 +107,9 @@ describe("glove-server scale mode: a turn that waits for a person", () => {
 
     const waiting = await snapshot(urlB, id);
     expect(waiting.busy).toBe(false);
-    expect(waiting.slots).toEqual([expect.objectContaining({ id: slotId, toolName: "book", toolCallId: "book-1", mode: "wait", status: "pending" })]);
+    expect(waiting.slots).toEqual([
+      expect.objectContaining({ id: slotId, toolName: "book", toolCallId: "book-1", mode: "wait", status: "pending" }),
+    ]);
     expect((await answer(urlB, id, "no-such-question", { resolve: { confirm: true } })).status).toBe(404);
     const invalid = await answer(urlB, id, slotId, { resolve: { confirm: "yes" } });
     expect(invalid.status).toBe(400);
@@ -96,13 +121,19 @@ describe("glove-server scale mode: a turn that waits for a person", () => {
     expect(end.data).toEqual({ turnId: answered.body.turnId, status: "done" });
     const resumed = tab.events.slice(tab.events.findIndex((e) => e.event === "turn_end") + 1).map((e) => e.event);
     expect(resumed.indexOf("turn_start")).toBeLessThan(resumed.indexOf("turn_resumed"));
-    expect(tab.events.find((e) => e.event === "turn_resumed")?.data).toMatchObject({ turnId: answered.body.turnId, slotId, toolCallId: "book-1" });
+    expect(tab.events.find((e) => e.event === "turn_resumed")?.data).toMatchObject({
+      turnId: answered.body.turnId,
+      slotId,
+      toolCallId: "book-1",
+    });
     expect(resumed).not.toContain("slot_push"); // met its recorded answer: not asked again
 
     expect((await answer(urlB, id, slotId, { resolve: { confirm: false } })).status).toBe(409);
     const history = await historyOf(urlB, id);
     expectValidHistory(history);
-    expect(history.flatMap((m) => m.tool_results ?? []).map((r) => [r.call_id, r.result.status, r.result.data])).toEqual([["book-1", "success", "booked 7"]]);
+    expect(
+      history.flatMap((m) => m.tool_results ?? []).map((r) => [r.call_id, r.result.status, r.result.data]),
+    ).toEqual([["book-1", "success", "booked 7"]]);
     expect(history.at(-1)?.text).toBe("Room 7 is yours.");
     expect(holds).toEqual(["7"]);
     await tab.close();
@@ -122,7 +153,10 @@ describe("glove-server scale mode: a turn that waits for a person", () => {
     const slotId = ((await tab.waitForEvent("slot_push")).data as { slot: { id: string } }).slot.id;
     expect((await tab.waitForEvent("turn_end", undefined, PROMPT_WAIT_MS)).data).toMatchObject({ status: "waiting" });
 
-    const answers = await Promise.all([answer(urlA!, id, slotId, { reject: "changed my mind" }), answer(urlB!, id, slotId, { reject: "no" })]);
+    const answers = await Promise.all([
+      answer(urlA!, id, slotId, { reject: "changed my mind" }),
+      answer(urlB!, id, slotId, { reject: "no" }),
+    ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const won = answers.find((a) => a.status === 200)!;
     expect(won.body).toMatchObject({ slotId, status: "rejected" });
@@ -140,23 +174,43 @@ describe("glove-server scale mode: a turn that waits for a person", () => {
   });
 
   it("waits on two questions: the first answer is only recorded, the last one resumes the turn, each call once", async () => {
-    const twoRooms = { toolCalls: [{ name: "book", input: { room: "7" }, id: "b7" }, { name: "book", input: { room: "8" }, id: "b8" }] };
+    const twoRooms = {
+      toolCalls: [
+        { name: "book", input: { room: "7" }, id: "b7" },
+        { name: "book", input: { room: "8" }, id: "b8" },
+      ],
+    };
     const { server, url, id, tab, holds } = await waitingTurn([twoRooms, { text: "Both are yours." }]);
     const slots = (await snapshot(url, id)).slots as Array<{ id: string; toolCallId: string }>;
     expect(slots.map((slot) => slot.toolCallId).sort()).toEqual(["b7", "b8"]);
-    const [first, last] = [slots.find((slot) => slot.toolCallId === "b7")!, slots.find((slot) => slot.toolCallId === "b8")!];
+    const [first, last] = [
+      slots.find((slot) => slot.toolCallId === "b7")!,
+      slots.find((slot) => slot.toolCallId === "b8")!,
+    ];
 
-    expect(await answer(url, id, first.id, { resolve: { confirm: true } })).toEqual({ status: 200, body: { slotId: first.id, status: "resolved" } });
+    expect(await answer(url, id, first.id, { resolve: { confirm: true } })).toEqual({
+      status: 200,
+      body: { slotId: first.id, status: "resolved" },
+    });
     const between = await snapshot(url, id);
     expect(between.busy).toBe(false);
     expect(between.slots).toEqual([expect.objectContaining({ id: last.id, status: "pending" })]);
     const resumed = await answer(url, id, last.id, { resolve: { confirm: true } });
     expect(resumed.body.turnId).toEqual(expect.any(String));
-    await tab.waitForEvent("turn_end", (data) => data.turnId === resumed.body.turnId && data.status === "done", PROMPT_WAIT_MS);
+    await tab.waitForEvent(
+      "turn_end",
+      (data) => data.turnId === resumed.body.turnId && data.status === "done",
+      PROMPT_WAIT_MS,
+    );
     const history = await historyOf(url, id);
     expectValidHistory(history);
-    const results = history.flatMap((m) => m.tool_results ?? []).map((r) => [r.call_id, r.result.status, r.result.data]);
-    expect(results.sort()).toEqual([["b7", "success", "booked 7"], ["b8", "success", "booked 8"]]);
+    const results = history
+      .flatMap((m) => m.tool_results ?? [])
+      .map((r) => [r.call_id, r.result.status, r.result.data]);
+    expect(results.sort()).toEqual([
+      ["b7", "success", "booked 7"],
+      ["b8", "success", "booked 8"],
+    ]);
     expect(holds.sort()).toEqual(["7", "8"]);
     await tab.close();
     await server.close();
@@ -166,8 +220,16 @@ describe("glove-server scale mode: a turn that waits for a person", () => {
     const { server, url, id, tab } = await waitingTurn([bookRoom, { text: "Released." }]);
     const slotId = ((await tab.waitForEvent("slot_push")).data as { slot: { id: string } }).slot.id;
     const before = await historyOf(url, id);
-    const post = (path: string, body: unknown) => fetch(`${url}/conversations/${id}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    for (const refused of [await post("/regenerate", {}), await post(`/messages/${before[0]!.id}/edit`, { text: "Book room 8" })]) {
+    const post = (path: string, body: unknown) =>
+      fetch(`${url}/conversations/${id}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    for (const refused of [
+      await post("/regenerate", {}),
+      await post(`/messages/${before[0]!.id}/edit`, { text: "Book room 8" }),
+    ]) {
       expect(refused.status).toBe(409);
       const { error } = (await refused.json()) as { error: { code: string; message: string } };
       expect(error.code).toBe("GLOVE_WAITING_FOR_ANSWER");
@@ -189,10 +251,15 @@ describe("glove-server scale mode: a turn that waits for a person", () => {
     const refused = await postMessage(url, id, "Something else");
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("GLOVE_WAITING_FOR_ANSWER");
-    const aborted = (await (await fetch(`${url}/conversations/${id}/abort`, { method: "POST" })).json()) as Record<string, unknown>;
+    const aborted = (await (await fetch(`${url}/conversations/${id}/abort`, { method: "POST" })).json()) as Record<
+      string,
+      unknown
+    >;
     expect(aborted).toMatchObject({ aborted: true, status: "aborted" });
     await tab.waitForEvent("slot_settled", (data) => data.slotId === slotId && data.status === "closed");
-    await tab.waitForEvent("messages_appended", (data) => (data.messages as Message[]).some((m) => m.tool_results?.length));
+    await tab.waitForEvent("messages_appended", (data) =>
+      (data.messages as Message[]).some((m) => m.tool_results?.length),
+    );
     expect((await snapshot(url, id)).slots).toEqual([]);
     expect((await answer(url, id, slotId, { resolve: { confirm: true } })).status).toBe(409);
 
@@ -200,7 +267,9 @@ describe("glove-server scale mode: a turn that waits for a person", () => {
     await tab.waitForEvent("turn_end", (data) => data.status === "done", PROMPT_WAIT_MS);
     const history = await historyOf(url, id);
     expectValidHistory(history);
-    expect(history.flatMap((m) => m.tool_results ?? []).map((r) => [r.call_id, r.result.status])).toEqual([["book-1", "aborted"]]);
+    expect(history.flatMap((m) => m.tool_results ?? []).map((r) => [r.call_id, r.result.status])).toEqual([
+      ["book-1", "aborted"],
+    ]);
     expect(history.at(-1)?.text).toBe("Hello again.");
     await tab.close();
     await server.close();

@@ -6,7 +6,10 @@ import type { SseClient, SseEvent } from "../support/sse-client.js";
 type Start = (options?: Parameters<typeof startServer>[0]) => Promise<TestServer>;
 
 /** The history a tab holds: its last snapshot, then appends and branch changes as they come. */
-export function followed(events: ReadonlyArray<Pick<SseEvent, "event" | "data">>): { messages: Message[]; points: BranchPoint[] } {
+export function followed(events: ReadonlyArray<Pick<SseEvent, "event" | "data">>): {
+  messages: Message[];
+  points: BranchPoint[];
+} {
   const start = events.findLastIndex((e) => e.event === "snapshot");
   const snapshot = events[start]!.data as { messages: Message[]; branches: BranchPoint[] };
   let messages = [...snapshot.messages];
@@ -30,7 +33,9 @@ const ended = (client: SseClient, turnId: string) => client.waitForEvent("turn_e
 /** Regenerate, edit and switch over HTTP (decision 0025), the same on every storage and in the scale mode. */
 export function branchCases(start: Start): void {
   it("regenerate, edit and switch: a second tab follows every change, the snapshot carries the branch points", async () => {
-    const s = await start({ kit: { script: [{ text: "First answer." }, { text: "Second answer." }, { text: "Answer to the edit." }] } });
+    const s = await start({
+      kit: { script: [{ text: "First answer." }, { text: "Second answer." }, { text: "Answer to the edit." }] },
+    });
     const id = await s.conversation();
     const tab = s.events(id);
     await tab.waitForEvent("snapshot");
@@ -47,7 +52,9 @@ export function branchCases(start: Start): void {
     expect(point!.siblings.map((sibling) => sibling.text)).toEqual(["First answer.", "Second answer."]);
     expect(point!.active).toBe(1);
     expect(followed(tab.events)).toEqual({ messages: branches.body.messages, points: branches.body.points });
-    const begun = tab.events.find((e) => e.event === "turn_start" && (e.data as { turnId: string }).turnId === regenerated.body.turnId);
+    const begun = tab.events.find(
+      (e) => e.event === "turn_start" && (e.data as { turnId: string }).turnId === regenerated.body.turnId,
+    );
     expect((begun!.data as { branch?: string }).branch).toBe("regenerate");
 
     const hello = (branches.body.messages as Message[])[0]!;
@@ -56,7 +63,10 @@ export function branchCases(start: Start): void {
     await ended(tab, edited.body.turnId);
     const afterEdit = await s.api(`/conversations/${id}/branches`);
     expect(texts(afterEdit.body.messages)).toEqual(["hello again", "Answer to the edit."]);
-    expect((afterEdit.body.points as BranchPoint[])[0]!.siblings.map((sibling) => sibling.text)).toEqual(["hello", "hello again"]);
+    expect((afterEdit.body.points as BranchPoint[])[0]!.siblings.map((sibling) => sibling.text)).toEqual([
+      "hello",
+      "hello again",
+    ]);
 
     // Back to the first question: its regenerated answer comes back with it.
     const switched = await s.api(`/conversations/${id}/branches/${hello.id}`, { method: "POST" });
@@ -75,7 +85,9 @@ export function branchCases(start: Start): void {
   });
 
   it("refuses: 409 while a turn runs, 404 for a message of another branch or conversation, 400 for an agent message, 409 to the loser of two edits at once", async () => {
-    const s = await start({ kit: { script: [{ text: "One." }, { toolCalls: [{ name: "slow_tool", input: {} }] }, { text: "Edited." }] } });
+    const s = await start({
+      kit: { script: [{ text: "One." }, { toolCalls: [{ name: "slow_tool", input: {} }] }, { text: "Edited." }] },
+    });
     const id = await s.conversation();
     const other = await s.conversation();
     const tab = s.events(id);
@@ -84,7 +96,9 @@ export function branchCases(start: Start): void {
     const [first, answer] = (await s.api(`/conversations/${id}/branches`)).body.messages as Message[];
 
     expect((await s.api(`/conversations/${id}/messages/${answer!.id}/edit`, { body: { text: "x" } })).status).toBe(400);
-    expect((await s.api(`/conversations/${other}/messages/${first!.id}/edit`, { body: { text: "x" } })).status).toBe(404);
+    expect((await s.api(`/conversations/${other}/messages/${first!.id}/edit`, { body: { text: "x" } })).status).toBe(
+      404,
+    );
     expect((await s.api(`/conversations/${other}/branches/${first!.id}`, { method: "POST" })).status).toBe(404);
     expect((await s.api(`/conversations/${other}/regenerate`, { body: {} })).status).toBe(400);
     expect((await s.api(`/conversations/${id}/messages/${first!.id}/edit`, { body: { text: "" } })).status).toBe(400);
@@ -105,7 +119,11 @@ export function branchCases(start: Start): void {
 
     // Two tabs edit the same message at once: exactly one wins; the other is told the conversation
     // is busy (409) or, when the winner's turn already ended, that the message is on another branch (404).
-    const race = await Promise.all(["tab one", "tab two"].map((text) => s.api(`/conversations/${id}/messages/${first!.id}/edit`, { body: { text } })));
+    const race = await Promise.all(
+      ["tab one", "tab two"].map((text) =>
+        s.api(`/conversations/${id}/messages/${first!.id}/edit`, { body: { text } }),
+      ),
+    );
     expect(race.filter((r) => r.status === 202)).toHaveLength(1);
     expect([404, 409]).toContain(race.find((r) => r.status !== 202)!.status);
     const winner = race.find((r) => r.status === 202)!;
@@ -114,7 +132,9 @@ export function branchCases(start: Start): void {
     expect(texts(now.body.messages)).toHaveLength(2);
     expect(["tab one", "tab two"]).toContain(texts(now.body.messages)[0]);
     // The edited-away message is on another branch now: editing it is a 404.
-    expect((await s.api(`/conversations/${id}/messages/${first!.id}/edit`, { body: { text: "again" } })).status).toBe(404);
+    expect((await s.api(`/conversations/${id}/messages/${first!.id}/edit`, { body: { text: "again" } })).status).toBe(
+      404,
+    );
     expect(followed(tab.events).messages).toEqual(now.body.messages);
   });
 }

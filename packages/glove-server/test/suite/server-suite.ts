@@ -41,7 +41,8 @@ function historySeen(client: SseClient): Message[] {
   const seen = ids(after);
   expect(seen.every((v, i) => v === (i === 0 ? client.events[start]!.id! : seen[i - 1]!) + 1)).toBe(true);
   const messages = [...snapshot.messages];
-  for (const e of after) if (e.event === "messages_appended") messages.push(...(e.data as { messages: Message[] }).messages);
+  for (const e of after)
+    if (e.event === "messages_appended") messages.push(...(e.data as { messages: Message[] }).messages);
   return messages;
 }
 
@@ -63,7 +64,8 @@ export function describeServerSuite(
       await t?.close();
       t = undefined;
     });
-    const start = async (kit: Parameters<typeof startServer>[0] = {}) => (t = await startServer({ store: await makeStorage(), ...extra(), ...kit }));
+    const start = async (kit: Parameters<typeof startServer>[0] = {}) =>
+      (t = await startServer({ store: await makeStorage(), ...extra(), ...kit }));
 
     statsCases(start);
     traceCases(start, makeStorage);
@@ -84,12 +86,17 @@ export function describeServerSuite(
       expect(streamedText(client.events)).toBe("Hello there, friend.");
       const types = client.events.map((e) => e.event);
       expect(types.indexOf("turn_start")).toBeLessThan(types.indexOf("text_delta"));
-      expect(client.events.find((e) => e.event === "turn_end")?.data).toEqual({ turnId: sent.body.turnId, status: "done" });
+      expect(client.events.find((e) => e.event === "turn_end")?.data).toEqual({
+        turnId: sent.body.turnId,
+        status: "done",
+      });
       const snapshot = await s.api(`/conversations/${id}`);
       expect(snapshot.status).toBe(200);
       expect(snapshot.body.messages.map((m: Message) => m.text)).toEqual(["hi", "Hello there, friend."]);
       expect(snapshot.body).toMatchObject({ id, agent: "assistant", busy: false, lastEventId: client.lastId });
-      const appended = client.events.filter((e) => e.event === "messages_appended").flatMap((e) => (e.data as { messages: Message[] }).messages);
+      const appended = client.events
+        .filter((e) => e.event === "messages_appended")
+        .flatMap((e) => (e.data as { messages: Message[] }).messages);
       expect(appended.map((m) => m.text)).toEqual(["hi", "Hello there, friend."]);
     });
 
@@ -99,7 +106,9 @@ export function describeServerSuite(
           "result" in turn
             ? [{ toolCalls: [{ name: "read_file", input: { chars: turn.result }, id: "big" }] }, { text: "Read it." }]
             : [{ text: bigText(turn.text) }];
-        const s = await start({ kit: { script, delayMs: 0, ...("chunkSize" in turn ? { chunkSize: turn.chunkSize } : {}) } });
+        const s = await start({
+          kit: { script, delayMs: 0, ...("chunkSize" in turn ? { chunkSize: turn.chunkSize } : {}) },
+        });
         const id = await s.conversation();
         const fast = s.events(id);
         const slow = s.events(id, { readDelayMs: 20 });
@@ -109,12 +118,17 @@ export function describeServerSuite(
         for (const client of [fast, slow]) await client.waitForEvent("turn_end", undefined);
         const stored = (await s.api(`/conversations/${id}`)).body.messages as Message[];
         for (const client of [fast, slow]) {
-          expect(client.events.find((e) => e.event === "turn_end")?.data).toEqual({ turnId: sent.body.turnId, status: "done" });
+          expect(client.events.find((e) => e.event === "turn_end")?.data).toEqual({
+            turnId: sent.body.turnId,
+            status: "done",
+          });
           // A reader that keeps up is never sent back to a snapshot, however large the events.
           expect(client.events.filter((e) => e.event === "snapshot")).toHaveLength(1);
           expect(historySeen(client)).toEqual(stored);
           if ("result" in turn) {
-            const result = client.events.find((e) => e.event === "tool_use_result")?.data as { result: { data: unknown } };
+            const result = client.events.find((e) => e.event === "tool_use_result")?.data as {
+              result: { data: unknown };
+            };
             expect(result.result.data).toBe(bigText(turn.result));
           } else {
             expect(streamedText(client.events)).toBe(bigText(turn.text));
@@ -126,7 +140,14 @@ export function describeServerSuite(
     it("a reader that stopped reading during a large turn gets a snapshot, then the live events", async () => {
       const read = (id: string) => ({ name: "read_file", input: { chars: 4_000_000 }, id });
       const s = await start({
-        kit: { script: [{ toolCalls: [read("r1"), read("r2"), read("r3")] }, { text: "Read them." }, { text: "Still here." }], delayMs: 0 },
+        kit: {
+          script: [
+            { toolCalls: [read("r1"), read("r2"), read("r3")] },
+            { text: "Read them." },
+            { text: "Still here." },
+          ],
+          delayMs: 0,
+        },
         events: { replayChars: 20_000, readerLagChars: 100_000 },
       });
       const id = await s.conversation();
@@ -149,7 +170,8 @@ export function describeServerSuite(
       expect(asleep.events.filter((e) => e.event === "snapshot").length).toBeGreaterThanOrEqual(2);
       const second = await s.api(`/conversations/${id}/messages`, { body: { text: "still there?" } });
       expect(second.status).toBe(202);
-      for (const client of [asleep, awake]) await client.waitForEvent("turn_end", (data) => data.turnId === second.body.turnId);
+      for (const client of [asleep, awake])
+        await client.waitForEvent("turn_end", (data) => data.turnId === second.body.turnId);
       const stored = (await s.api(`/conversations/${id}`)).body.messages as Message[];
       expect(historySeen(asleep)).toEqual(stored);
       expect(historySeen(awake)).toEqual(stored);
@@ -195,7 +217,12 @@ export function describeServerSuite(
       const s = await start({
         kit: {
           script: [
-            { toolCalls: [{ name: "ask_age", input: { question: "How old?" }, id: "call_age" }, { name: "show_card", input: { title: "Hi" }, id: "call_card" }] },
+            {
+              toolCalls: [
+                { name: "ask_age", input: { question: "How old?" }, id: "call_age" },
+                { name: "show_card", input: { title: "Hi" }, id: "call_card" },
+              ],
+            },
             { text: "Thanks." },
           ],
         },
@@ -206,15 +233,26 @@ export function describeServerSuite(
       await s.api(`/conversations/${id}/messages`, { body: { text: "go" } });
       const push = await tab1.waitForEvent("slot_push", (d) => (d.slot as { mode: string }).mode === "wait");
       const slot = (push.data as { slot: Record<string, unknown> }).slot;
-      expect(slot).toMatchObject({ toolCallId: "call_age", toolName: "ask_age", renderer: "ask_age", displayStrategy: "hide-on-complete", status: "pending" });
+      expect(slot).toMatchObject({
+        toolCallId: "call_age",
+        toolName: "ask_age",
+        renderer: "ask_age",
+        displayStrategy: "hide-on-complete",
+        status: "pending",
+      });
       const card = await tab1.waitForEvent("slot_push", (d) => (d.slot as { mode: string }).mode === "forget");
-      expect((card.data as { slot: Record<string, unknown> }).slot).toMatchObject({ toolCallId: "call_card", toolName: "show_card" });
+      expect((card.data as { slot: Record<string, unknown> }).slot).toMatchObject({
+        toolCallId: "call_card",
+        toolName: "show_card",
+      });
       await tab1.close();
 
       // Reload: the pending slot is in the snapshot and answerable from another tab.
       const tab2 = s.events(id);
       const snap = await tab2.waitForEvent("snapshot");
-      expect((snap.data as { slots: Array<{ id: string; status: string }> }).slots.find((x) => x.id === slot.id)?.status).toBe("pending");
+      expect(
+        (snap.data as { slots: Array<{ id: string; status: string }> }).slots.find((x) => x.id === slot.id)?.status,
+      ).toBe("pending");
       const invalid = await s.api(`/conversations/${id}/slots/${slot.id}`, { body: { resolve: { age: "forty" } } });
       expect(invalid.status).toBe(400);
       expect(invalid.body.error.issues).toEqual([expect.objectContaining({ path: "age" })]);
@@ -226,10 +264,17 @@ export function describeServerSuite(
       ]);
       expect([a.status, b.status].sort()).toEqual([200, 409]);
       await tab2.waitForEvent("turn_end");
-      expect(tab2.events.find((e) => e.event === "slot_settled")?.data).toEqual({ slotId: slot.id, status: "resolved" });
-      const result = tab2.events.find((e) => e.event === "tool_use_result" && (e.data as { call_id: string }).call_id === "call_age");
+      expect(tab2.events.find((e) => e.event === "slot_settled")?.data).toEqual({
+        slotId: slot.id,
+        status: "resolved",
+      });
+      const result = tab2.events.find(
+        (e) => e.event === "tool_use_result" && (e.data as { call_id: string }).call_id === "call_age",
+      );
       expect((result!.data as { result: { data: { age: number } } }).result.data.age).toBe(a.status === 200 ? 41 : 42);
-      const cardResult = [...tab1.events, ...tab2.events].find((e) => e.event === "tool_use_result" && (e.data as { call_id: string }).call_id === "call_card");
+      const cardResult = [...tab1.events, ...tab2.events].find(
+        (e) => e.event === "tool_use_result" && (e.data as { call_id: string }).call_id === "call_card",
+      );
       expect((cardResult!.data as { result: { renderData: unknown } }).result.renderData).toEqual({ card: "Hi" });
       const history = (await s.api(`/conversations/${id}`)).body.messages as Message[];
       expectValidHistory(history);
@@ -237,7 +282,16 @@ export function describeServerSuite(
 
     it("abort reaches the tool and pending slots, persists aborted results; closing a stream never aborts", async () => {
       const s = await start({
-        kit: { script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "s1" }, { name: "ask_age", input: { question: "?" }, id: "a1" }] }] },
+        kit: {
+          script: [
+            {
+              toolCalls: [
+                { name: "slow_tool", input: {}, id: "s1" },
+                { name: "ask_age", input: { question: "?" }, id: "a1" },
+              ],
+            },
+          ],
+        },
       });
       const id = await s.conversation();
       const tab = s.events(id);
@@ -258,7 +312,10 @@ export function describeServerSuite(
       const snapshot = (await s.api(`/conversations/${id}`)).body;
       expect(snapshot.busy).toBe(false);
       const results = (snapshot.messages as Message[]).flatMap((m) => m.tool_results ?? []);
-      expect(results.map((r) => [r.call_id, r.result.status]).sort()).toEqual([["a1", "aborted"], ["s1", "aborted"]]);
+      expect(results.map((r) => [r.call_id, r.result.status]).sort()).toEqual([
+        ["a1", "aborted"],
+        ["s1", "aborted"],
+      ]);
       expectValidHistory(snapshot.messages);
       // The conversation accepts the next message.
       s.kit.script.length = 0;
@@ -278,13 +335,18 @@ export function describeServerSuite(
       expect(busy.status).toBe(409);
       expect(busy.body.error.code).toBe("GLOVE_BUSY");
       await tab.waitForEvent("turn_end");
-      expect(tab.events.filter((e) => e.event === "turn_start").map((e) => e.data)).toEqual([{ turnId: first.body.turnId, clientMessageId: "m-1" }]);
+      expect(tab.events.filter((e) => e.event === "turn_start").map((e) => e.data)).toEqual([
+        { turnId: first.body.turnId, clientMessageId: "m-1" },
+      ]);
       const history = (await s.api(`/conversations/${id}`)).body.messages as Message[];
       expect(history.filter((m) => m.sender === "user").map((m) => m.text)).toEqual(["one"]);
     });
 
     it("an idle conversation leaves memory and comes back from the store with ids still increasing", async () => {
-      const s = await start({ idleTimeoutMs: 100, kit: { script: [{ text: "first answer" }, { text: "second answer" }] } });
+      const s = await start({
+        idleTimeoutMs: 100,
+        kit: { script: [{ text: "first answer" }, { text: "second answer" }] },
+      });
       const id = await s.conversation();
       let tab = s.events(id);
       await tab.waitForEvent("snapshot");
@@ -292,7 +354,8 @@ export function describeServerSuite(
       await tab.waitForEvent("turn_end");
       const before = tab.lastId!;
       await tab.close();
-      for (const deadline = Date.now() + PROMPT_WAIT_MS; Date.now() < deadline && s.server.liveConversations > 0; ) await new Promise((r) => setTimeout(r, 50));
+      for (const deadline = Date.now() + PROMPT_WAIT_MS; Date.now() < deadline && s.server.liveConversations > 0;)
+        await new Promise((r) => setTimeout(r, 50));
       expect(s.server.liveConversations).toBe(0);
       // A client that resumes from an id of the evicted incarnation gets a snapshot, never a gap.
       tab = s.events(id, { after: before });
@@ -315,7 +378,11 @@ export function describeServerSuite(
 
     it("pushes task list changes as tasks events and keeps them in the snapshot", async () => {
       const todos = [{ content: "Book the room", activeForm: "Booking the room", status: "in_progress" }];
-      const s = await start({ kit: { script: [{ toolCalls: [{ name: "glove_update_tasks", input: { todos }, id: "t1" }] }, { text: "Planned." }] } });
+      const s = await start({
+        kit: {
+          script: [{ toolCalls: [{ name: "glove_update_tasks", input: { todos }, id: "t1" }] }, { text: "Planned." }],
+        },
+      });
       const id = await s.conversation();
       const tab = s.events(id);
       await tab.waitForEvent("snapshot");
@@ -331,7 +398,23 @@ export function describeServerSuite(
 
     it("DELETE removes the conversation's stored data, not only its entry in the list", async () => {
       const storage = await makeStorage();
-      const s = (t = await startServer({ store: storage, kit: { script: [{ toolCalls: [{ name: "glove_update_tasks", input: { todos: [{ content: "a", activeForm: "a-ing", status: "pending" }] }, id: "t1" }] }, { text: "kept" }] } }));
+      const s = (t = await startServer({
+        store: storage,
+        kit: {
+          script: [
+            {
+              toolCalls: [
+                {
+                  name: "glove_update_tasks",
+                  input: { todos: [{ content: "a", activeForm: "a-ing", status: "pending" }] },
+                  id: "t1",
+                },
+              ],
+            },
+            { text: "kept" },
+          ],
+        },
+      }));
       const id = await s.conversation();
       const tab = s.events(id);
       await tab.waitForEvent("snapshot");
@@ -339,7 +422,18 @@ export function describeServerSuite(
       await tab.waitForEvent("turn_end");
       const before = await storage.store(id);
       expect((await before.getMessages()).length).toBeGreaterThan(0);
-      const question = { id: "q1", kind: "question", toolCallId: "t1", toolName: "ask", position: 0, renderer: "confirm", input: null, status: "pending", created_at: "2026-01-01T00:00:00.000Z", settled_at: null } as const;
+      const question = {
+        id: "q1",
+        kind: "question",
+        toolCallId: "t1",
+        toolName: "ask",
+        position: 0,
+        renderer: "confirm",
+        input: null,
+        status: "pending",
+        created_at: "2026-01-01T00:00:00.000Z",
+        settled_at: null,
+      } as const;
       await before.addWait?.(question);
       expect((await s.api(`/conversations/${id}`, { method: "DELETE" })).status).toBe(204);
       const after = await storage.store(id);
@@ -351,7 +445,10 @@ export function describeServerSuite(
     it("close() ends a running turn as interrupted and leaves valid history", async () => {
       const storage = await makeStorage();
       // The test reads the history after the server closed, so it closes the storage itself.
-      const s = await startServer({ store: { catalog: storage.catalog, store: storage.store }, kit: { script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "k1" }] }] } });
+      const s = await startServer({
+        store: { catalog: storage.catalog, store: storage.store },
+        kit: { script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "k1" }] }] },
+      });
       const id = await s.conversation();
       const tab = s.events(id);
       await tab.waitForEvent("snapshot");

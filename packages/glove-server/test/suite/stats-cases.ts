@@ -53,7 +53,8 @@ export function statsCases(start: Start): void {
     expect((await second.waitForEvent("snapshot")).data).toMatchObject({ stats: AFTER_TWO_TURNS });
     await Promise.all([first.close(), second.close()]);
 
-    for (const deadline = Date.now() + PROMPT_WAIT_MS; Date.now() < deadline && s.server.liveConversations > 0; ) await new Promise((r) => setTimeout(r, 50));
+    for (const deadline = Date.now() + PROMPT_WAIT_MS; Date.now() < deadline && s.server.liveConversations > 0;)
+      await new Promise((r) => setTimeout(r, 50));
     expect(s.server.liveConversations).toBe(0);
     expect((await s.api(`/conversations/${id}`)).body.stats).toEqual(AFTER_TWO_TURNS);
     // Reopened, it goes on counting from there.

@@ -11,7 +11,7 @@ type Start = (options?: Parameters<typeof startServer>[0]) => Promise<TestServer
 const shape = (trace: TurnTrace | undefined) => trace?.spans.map((s) => [s.kind, s.name, s.status]);
 
 async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  for (const deadline = Date.now() + PROMPT_WAIT_MS; ; ) {
+  for (const deadline = Date.now() + PROMPT_WAIT_MS; ;) {
     const value = await read();
     if (ok(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -36,7 +36,11 @@ function delegatingAgent(main: ScriptedTurn[], helper: ScriptedTurn[]) {
     new Glove({ store, model: new ScriptedModel([], { fallback: next(main) }), systemPrompt: "main" }).defineSubAgent({
       name: "helper",
       factory: async ({ parentStore, displayManager }) =>
-        new Glove({ model: new ScriptedModel([], { fallback: next(helper) }), displayManager, systemPrompt: "helper" }).build(await parentStore.createSubAgentStore!("helper")),
+        new Glove({
+          model: new ScriptedModel([], { fallback: next(helper) }),
+          displayManager,
+          systemPrompt: "helper",
+        }).build(await parentStore.createSubAgentStore!("helper")),
     });
 }
 
@@ -49,7 +53,16 @@ export function traceCases(start: Start, makeStorage: () => ServerStorage | Prom
     const storage = await makeStorage();
     const s = await start({
       store: storage,
-      kit: { script: [{ toolCalls: [{ name: "show_card", input: { title: "Menu" }, id: "call-menu" }], tokens_in: 10, tokens_out: 3 }, { text: "Here is the menu.", tokens_in: 12, tokens_out: 4 }] },
+      kit: {
+        script: [
+          {
+            toolCalls: [{ name: "show_card", input: { title: "Menu" }, id: "call-menu" }],
+            tokens_in: 10,
+            tokens_out: 3,
+          },
+          { text: "Here is the menu.", tokens_in: 12, tokens_out: 4 },
+        ],
+      },
     });
     const id = await s.conversation();
     const turnId = await turn(s, id, "The menu?");
@@ -62,9 +75,18 @@ export function traceCases(start: Start, makeStorage: () => ServerStorage | Prom
       ["model_call", "chat scripted", "ok"],
     ]);
     const [first, tool, second] = trace.spans as [TraceSpan, TraceSpan, TraceSpan];
-    expect(first.attributes).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "scripted", "gen_ai.usage.input_tokens": 10, "gen_ai.usage.output_tokens": 3 });
+    expect(first.attributes).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "scripted",
+      "gen_ai.usage.input_tokens": 10,
+      "gen_ai.usage.output_tokens": 3,
+    });
     expect(second.attributes).toMatchObject({ "gen_ai.usage.input_tokens": 12, "gen_ai.usage.output_tokens": 4 });
-    expect(tool.attributes).toMatchObject({ "gen_ai.tool.name": "show_card", "gen_ai.tool.call.id": "call-menu", "glove.tool.status": "success" });
+    expect(tool.attributes).toMatchObject({
+      "gen_ai.tool.name": "show_card",
+      "gen_ai.tool.call.id": "call-menu",
+      "glove.tool.status": "success",
+    });
     for (const span of trace.spans) {
       expect(span.parentSpanId).toBeNull();
       expect(span.durationMs).toBeGreaterThanOrEqual(0);
@@ -79,7 +101,11 @@ export function traceCases(start: Start, makeStorage: () => ServerStorage | Prom
   it("traces a subagent run nested under its call, and a failed turn as error (the conversation's status too)", async () => {
     const storage = await makeStorage();
     const main: ScriptedTurn[] = [
-      { toolCalls: [{ name: SUBAGENT_DISPATCH_TOOL_NAME, input: { name: "helper", prompt: "Find it." }, id: "call-helper" }] },
+      {
+        toolCalls: [
+          { name: SUBAGENT_DISPATCH_TOOL_NAME, input: { name: "helper", prompt: "Find it." }, id: "call-helper" },
+        ],
+      },
       { text: "The helper found it." },
       { error: new Error("the model is down") },
     ];
@@ -101,30 +127,51 @@ export function traceCases(start: Start, makeStorage: () => ServerStorage | Prom
     expect(run.attributes).toMatchObject({ "gen_ai.agent.name": "helper", "glove.subagent.status": "success" });
 
     const failed = await turn(s, id, "Again?");
-    expect(await storage.inspect!.traces.get(id, failed)).toMatchObject({ status: "error", error: { code: "GLOVE_TURN_FAILED" } });
+    expect(await storage.inspect!.traces.get(id, failed)).toMatchObject({
+      status: "error",
+      error: { code: "GLOVE_TURN_FAILED" },
+    });
     expect((await storage.inspect!.traces.list(id, { limit: 5 })).map((t) => t.turnId)).toEqual([failed, turnId]);
-    expect((await storage.inspect!.listConversations({ limit: 5, status: "error" })).items.map((c) => c.id)).toEqual([id]);
+    expect((await storage.inspect!.listConversations({ limit: 5, status: "error" })).items.map((c) => c.id)).toEqual([
+      id,
+    ]);
   });
 
   it("an aborted turn's trace ends aborted with its running tool call; a running turn's trace shows it running", async () => {
     const storage = await makeStorage();
-    const s = await start({ store: storage, kit: { script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "slow-1" }] }] } });
+    const s = await start({
+      store: storage,
+      kit: { script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "slow-1" }] }] },
+    });
     const id = await s.conversation();
     const tab = s.events(id);
     await tab.waitForEvent("snapshot");
     const sent = await s.api(`/conversations/${id}/messages`, { body: { text: "go" } });
     await tab.waitForEvent("model_response_complete");
     // Saved while it runs (every few seconds), so a live view sees the call in progress.
-    const live = await until(() => storage.inspect!.traces.get(id, sent.body.turnId), (t) => t?.spans.length === 2);
+    const live = await until(
+      () => storage.inspect!.traces.get(id, sent.body.turnId),
+      (t) => t?.spans.length === 2,
+    );
     expect(live).toMatchObject({ status: "running", endedAt: null });
-    expect(shape(live)).toEqual([["model_call", "chat scripted", "ok"], ["tool_call", "execute_tool slow_tool", "running"]]);
+    expect(shape(live)).toEqual([
+      ["model_call", "chat scripted", "ok"],
+      ["tool_call", "execute_tool slow_tool", "running"],
+    ]);
     expect((await storage.inspect!.listConversations({ limit: 5 })).items[0]).toMatchObject({ id, status: "running" });
     await s.api(`/conversations/${id}/abort`, { body: {} });
     await tab.waitForEvent("turn_end");
     const trace = await storage.inspect!.traces.get(id, sent.body.turnId);
     expect(trace?.status).toBe("aborted");
-    expect(trace?.spans[1]).toMatchObject({ status: "aborted", attributes: expect.objectContaining({ "error.type": expect.any(String) }) });
-    expect((await storage.inspect!.listConversations({ limit: 5 })).items[0]).toMatchObject({ id, status: "idle", lastTurnStatus: "aborted" });
+    expect(trace?.spans[1]).toMatchObject({
+      status: "aborted",
+      attributes: expect.objectContaining({ "error.type": expect.any(String) }),
+    });
+    expect((await storage.inspect!.listConversations({ limit: 5 })).items[0]).toMatchObject({
+      id,
+      status: "idle",
+      lastTurnStatus: "aborted",
+    });
   });
 
   it("a turn that waits for a person is traced as waiting (its call still open), the answer's turn as resumed", async () => {
@@ -132,7 +179,12 @@ export function traceCases(start: Start, makeStorage: () => ServerStorage | Prom
     const s = await start({
       store: storage,
       idleTimeoutMs: 100,
-      kit: { script: [{ toolCalls: [{ name: "ask_age", input: { question: "How old?" }, id: "age-1" }] }, { text: "Thanks, 42 noted." }] },
+      kit: {
+        script: [
+          { toolCalls: [{ name: "ask_age", input: { question: "How old?" }, id: "age-1" }] },
+          { text: "Thanks, 42 noted." },
+        ],
+      },
     });
     const id = await s.conversation();
     const tab = s.events(id);
@@ -141,9 +193,18 @@ export function traceCases(start: Start, makeStorage: () => ServerStorage | Prom
     const slotId = ((await tab.waitForEvent("slot_push")).data as { slot: { id: string } }).slot.id;
     await tab.close();
     // Nobody watches: the turn leaves memory waiting for the answer.
-    const waiting = await until(() => storage.inspect!.traces.get(id, sent.body.turnId), (t) => t?.status === "waiting");
-    expect(shape(waiting)).toEqual([["model_call", "chat scripted", "ok"], ["tool_call", "execute_tool ask_age", "running"]]);
-    const listed = await until(() => storage.inspect!.listConversations({ limit: 5, status: "waiting" }), (page) => page.total === 1);
+    const waiting = await until(
+      () => storage.inspect!.traces.get(id, sent.body.turnId),
+      (t) => t?.status === "waiting",
+    );
+    expect(shape(waiting)).toEqual([
+      ["model_call", "chat scripted", "ok"],
+      ["tool_call", "execute_tool ask_age", "running"],
+    ]);
+    const listed = await until(
+      () => storage.inspect!.listConversations({ limit: 5, status: "waiting" }),
+      (page) => page.total === 1,
+    );
     expect(listed.items.map((c) => c.id)).toEqual([id]);
 
     const watcher = s.events(id);
@@ -153,7 +214,10 @@ export function traceCases(start: Start, makeStorage: () => ServerStorage | Prom
     await watcher.waitForEvent("turn_end", (data) => (data as { turnId: string }).turnId === answered.body.turnId);
     const resumed = await storage.inspect!.traces.get(id, answered.body.turnId);
     expect(resumed?.status).toBe("completed");
-    expect(shape(resumed)).toEqual([["tool_call", "execute_tool ask_age", "ok"], ["model_call", "chat scripted", "ok"]]);
+    expect(shape(resumed)).toEqual([
+      ["tool_call", "execute_tool ask_age", "ok"],
+      ["model_call", "chat scripted", "ok"],
+    ]);
     expect(resumed?.spans[0]?.attributes).toMatchObject({ "gen_ai.tool.call.id": "age-1", "glove.resumed": true });
     expect((await storage.inspect!.listConversations({ limit: 5 })).items[0]).toMatchObject({ id, status: "idle" });
   });

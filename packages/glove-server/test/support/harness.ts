@@ -81,8 +81,11 @@ export interface TestServer {
   listening: Listening;
   url: string;
   kit: AgentKit;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of many shapes
-  api(path: string, init?: { method?: string; body?: unknown; user?: string; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of many shapes
+  api(
+    path: string,
+    init?: { method?: string; body?: unknown; user?: string; headers?: Record<string, string>; raw?: string },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** An event stream; `readDelayMs` makes a slow reader (a pause before every socket read). */
   events(conversationId: string, opts?: { user?: string; after?: number; readDelayMs?: number }): SseClient;
   /** Creates a conversation as `user` and returns its id. */
@@ -90,7 +93,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: Partial<GloveServerOptions> & { kit?: Partial<AgentKit> } = {}): Promise<TestServer> {
+export async function startServer(
+  options: Partial<GloveServerOptions> & { kit?: Partial<AgentKit> } = {},
+): Promise<TestServer> {
   const kit: AgentKit = { script: [], delayMs: 2, toolSignals: [], ...options.kit };
   const { kit: _kit, ...rest } = options;
   const server = createGloveServer({ agents: { assistant: testAgent(kit) }, authenticate, ...rest });
@@ -105,7 +110,11 @@ export async function startServer(options: Partial<GloveServerOptions> & { kit?:
       body = JSON.stringify(init.body);
       headers["content-type"] = "application/json";
     }
-    const response = await fetch(base + path, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body });
+    const response = await fetch(base + path, {
+      method: init.method ?? (body === undefined ? "GET" : "POST"),
+      headers,
+      body,
+    });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -124,7 +133,9 @@ export async function startServer(options: Partial<GloveServerOptions> & { kit?:
     events(id, opts = {}) {
       const headers: Record<string, string> = { authorization: `Bearer ${opts.user ?? "alice"}` };
       if (opts.after !== undefined) headers["last-event-id"] = String(opts.after);
-      const client = new SseClient(`${base}/conversations/${id}/events`, headers, { readDelayMs: opts.readDelayMs ?? 0 });
+      const client = new SseClient(`${base}/conversations/${id}/events`, headers, {
+        readDelayMs: opts.readDelayMs ?? 0,
+      });
       clients.push(client);
       return client;
     },
@@ -148,5 +159,8 @@ export function bigText(chars: number): string {
 
 /** The text of every text_delta in order. */
 export function streamedText(events: Array<{ event: string; data: unknown }>): string {
-  return events.filter((e) => e.event === "text_delta").map((e) => (e.data as { text: string }).text).join("");
+  return events
+    .filter((e) => e.event === "text_delta")
+    .map((e) => (e.data as { text: string }).text)
+    .join("");
 }

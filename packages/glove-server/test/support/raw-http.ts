@@ -54,7 +54,12 @@ export class RawConnection {
 }
 
 /** Sends `data` on a new connection and waits for `count` responses, or the connection to close. */
-export async function exchange(port: number, data: string | Buffer, count = 1, timeoutMs = 20_000): Promise<RawResponse[]> {
+export async function exchange(
+  port: number,
+  data: string | Buffer,
+  count = 1,
+  timeoutMs = 20_000,
+): Promise<RawResponse[]> {
   const connection = new RawConnection(port);
   try {
     await connection.send(data);
@@ -67,7 +72,10 @@ export async function exchange(port: number, data: string | Buffer, count = 1, t
 
 /** A request as text; `Content-Length` is added for a body unless a framing header is given. */
 export function request(method: string, target: string, headers: Record<string, string> = {}, body = ""): string {
-  const lines = [`${method} ${target} HTTP/1.1`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `${method} ${target} HTTP/1.1`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   const framed = Object.keys(headers).some((name) => /^(content-length|transfer-encoding)$/i.test(name));
   if (body && !framed) lines.push(`content-length: ${Buffer.byteLength(body)}`);
   return `${lines.join("\r\n")}\r\n\r\n${body}`;
@@ -101,7 +109,12 @@ export function parseResponses(data: Buffer, closed: boolean): { responses: RawR
   return { responses, rest: data.subarray(at) };
 }
 
-function readBody(data: Buffer, start: number, headers: Record<string, string>, closed: boolean): { text: string; next: number } | undefined {
+function readBody(
+  data: Buffer,
+  start: number,
+  headers: Record<string, string>,
+  closed: boolean,
+): { text: string; next: number } | undefined {
   if (headers["content-length"] !== undefined) {
     const next = start + Number(headers["content-length"]);
     return next <= data.length ? { text: data.subarray(start, next).toString("utf8"), next } : undefined;
@@ -113,7 +126,10 @@ function readBody(data: Buffer, start: number, headers: Record<string, string>, 
       const lineEnd = data.indexOf("\r\n", at);
       if (lineEnd === -1) return undefined;
       const size = parseInt(data.subarray(at, lineEnd).toString("latin1"), 16);
-      if (size === 0) return data.length >= lineEnd + 4 ? { text: Buffer.concat(parts).toString("utf8"), next: lineEnd + 4 } : undefined;
+      if (size === 0)
+        return data.length >= lineEnd + 4
+          ? { text: Buffer.concat(parts).toString("utf8"), next: lineEnd + 4 }
+          : undefined;
       if (data.length < lineEnd + 2 + size + 2) return undefined;
       parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
       at = lineEnd + 2 + size + 2;

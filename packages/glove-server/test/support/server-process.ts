@@ -19,14 +19,19 @@ const children: ChildProcess[] = [];
 
 /** Kills every server process still running (for afterAll). */
 export function killServerProcesses(): void {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 }
 
 /**
  * Starts the fixture server on `storage` (a SQLite file, or postgres://…#schema) and resolves
  * with its URL once it listens.
  */
-export function serverProcess(storage: string, mode: "hang" | "answer" | "durable", effectsFile?: string): Promise<ServerProcess> {
+export function serverProcess(
+  storage: string,
+  mode: "hang" | "answer" | "durable",
+  effectsFile?: string,
+): Promise<ServerProcess> {
   const args = [script, storage, mode, ...(effectsFile !== undefined ? [effectsFile] : [])];
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);

@@ -64,8 +64,13 @@ export class SseClient {
     return this.events;
   }
 
-  waitForEvent(type: string, match: (data: Record<string, unknown>) => boolean = () => true, timeoutMs?: number): Promise<SseEvent> {
-    const find = (events: SseEvent[]) => events.find((e) => e.event === type && match(e.data as Record<string, unknown>));
+  waitForEvent(
+    type: string,
+    match: (data: Record<string, unknown>) => boolean = () => true,
+    timeoutMs?: number,
+  ): Promise<SseEvent> {
+    const find = (events: SseEvent[]) =>
+      events.find((e) => e.event === type && match(e.data as Record<string, unknown>));
     return this.waitFor((events) => find(events) !== undefined, timeoutMs).then((events) => find(events)!);
   }
 

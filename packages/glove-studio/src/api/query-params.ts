@@ -5,7 +5,13 @@ const STATUSES: readonly ConversationStatus[] = ["running", "waiting", "error", 
 const MAX_TEXT = 200;
 
 /** An integer query parameter in [min, max], or the fallback when absent. */
-export function integerParam(params: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+export function integerParam(
+  params: URLSearchParams,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = params.get(name);
   if (raw === null || raw === "") return fallback;
   if (!/^\d{1,9}$/.test(raw)) throw badQuery(name, `must be a whole number from ${min} to ${max}`);
@@ -26,7 +32,8 @@ function dateParam(params: URLSearchParams, name: string): string | undefined {
   const raw = textParam(params, name);
   if (raw === undefined) return undefined;
   const time = Date.parse(raw);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time)) throw badQuery(name, "must be an ISO-8601 date, e.g. 2026-11-26 or 2026-11-26T10:00:00Z");
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time))
+    throw badQuery(name, "must be an ISO-8601 date, e.g. 2026-11-26 or 2026-11-26T10:00:00Z");
   return new Date(time).toISOString();
 }
 
@@ -41,7 +48,8 @@ export function conversationQuery(params: URLSearchParams): ConversationQuery {
   if (cursor !== undefined) query.cursor = cursor;
   const status = textParam(params, "status");
   if (status !== undefined) {
-    if (!(STATUSES as readonly string[]).includes(status)) throw badQuery("status", `must be one of ${STATUSES.join(", ")}`);
+    if (!(STATUSES as readonly string[]).includes(status))
+      throw badQuery("status", `must be one of ${STATUSES.join(", ")}`);
     query.status = status as ConversationStatus;
   }
   const from = dateParam(params, "updatedFrom");

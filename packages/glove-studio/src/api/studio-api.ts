@@ -28,7 +28,7 @@ async function answerBody(request: Request): Promise<SlotAnswer> {
   } catch {
     throw badQuery("(body)", "must be JSON: { resolve: value } or { reject: reason }");
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body) || ("resolve" in body) === ("reject" in body)) {
+  if (typeof body !== "object" || body === null || Array.isArray(body) || "resolve" in body === "reject" in body) {
     throw badQuery("(body)", "send exactly one of { resolve: value } or { reject: reason }");
   }
   return "resolve" in body ? { resolve: body.resolve } : { reject: (body as { reject: unknown }).reject };
@@ -56,7 +56,12 @@ async function allMessages(data: StudioData, id: string): Promise<Message[]> {
 }
 
 /** The JSON API below "api/": `segments` are the path's parts after it. */
-export async function studioApi(context: StudioApiContext, request: Request, segments: string[], url: URL): Promise<Response> {
+export async function studioApi(
+  context: StudioApiContext,
+  request: Request,
+  segments: string[],
+  url: URL,
+): Promise<Response> {
   const { data } = context;
   const method = request.method;
   const [first, id, part, partId, ...rest] = segments;
@@ -89,10 +94,17 @@ export async function studioApi(context: StudioApiContext, request: Request, seg
     if (partId === undefined) {
       const before = textParam(url.searchParams, "before");
       const limit = integerParam(url.searchParams, "limit", 50, 1, 200);
-      return json(200, { traces: await data.inspector.traces.list(id, before === undefined ? { limit } : { limit, before }) });
+      return json(200, {
+        traces: await data.inspector.traces.list(id, before === undefined ? { limit } : { limit, before }),
+      });
     }
     const trace = await data.inspector.traces.get(id, partId);
-    if (!trace) throw new HttpError(404, "GLOVE_STUDIO_NOT_FOUND", "No trace of that turn (turns are traced from the server version that records them on).");
+    if (!trace)
+      throw new HttpError(
+        404,
+        "GLOVE_STUDIO_NOT_FOUND",
+        "No trace of that turn (turns are traced from the server version that records them on).",
+      );
     return json(200, trace);
   }
   if (part === "fixture" && partId === undefined) {

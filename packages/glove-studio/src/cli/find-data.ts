@@ -20,7 +20,8 @@ export function findDefaultData(cwd: string): { path?: string; candidates: strin
       return;
     }
     for (const entry of entries) {
-      if (!entry.isDirectory() || SKIP.has(entry.name) || (entry.name.startsWith(".") && entry.name !== ".glove")) continue;
+      if (!entry.isDirectory() || SKIP.has(entry.name) || (entry.name.startsWith(".") && entry.name !== ".glove"))
+        continue;
       const folder = join(dir, entry.name);
       if (existsSync(join(folder, DEFAULT))) candidates.push(relative(cwd, join(folder, DEFAULT)));
       if (depth > 1) visit(folder, depth - 1);

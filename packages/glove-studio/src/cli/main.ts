@@ -12,11 +12,16 @@ async function main(): Promise<void> {
   const { storage, label } = await openStorage(options.source);
   const studio = await startStudio({ storage, port: options.port, source: label }).catch(async (error: unknown) => {
     await storage.close?.();
-    if ((error as { code?: string }).code === "EADDRINUSE") throw new UsageError(`Port ${options.port} is in use; try --port ${options.port + 1}.`);
+    if ((error as { code?: string }).code === "EADDRINUSE")
+      throw new UsageError(`Port ${options.port} is in use; try --port ${options.port + 1}.`);
     throw error;
   });
   console.log(`Glove Studio: open ${studio.url} (reading ${label}; Ctrl-C stops)`);
-  const stop = () => void studio.close().then(() => storage.close?.()).then(() => process.exit(0));
+  const stop = () =>
+    void studio
+      .close()
+      .then(() => storage.close?.())
+      .then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

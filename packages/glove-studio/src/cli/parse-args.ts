@@ -48,16 +48,24 @@ export function parseCli(argv: string[]): CliOptions {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (values.sqlite !== undefined && values.postgres !== undefined) throw new UsageError("Give --sqlite or --postgres, not both.");
-  if (values.schema !== undefined && values.postgres === undefined) throw new UsageError("--schema goes with --postgres.");
+  if (values.sqlite !== undefined && values.postgres !== undefined)
+    throw new UsageError("Give --sqlite or --postgres, not both.");
+  if (values.schema !== undefined && values.postgres === undefined)
+    throw new UsageError("--schema goes with --postgres.");
   let port = DEFAULT_PORT;
   if (values.port !== undefined) {
     port = Number(values.port);
-    if (!/^\d{1,5}$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a port number (0-65535), got ${JSON.stringify(values.port)}.`);
+    if (!/^\d{1,5}$/.test(values.port) || port > 65535)
+      throw new UsageError(`--port must be a port number (0-65535), got ${JSON.stringify(values.port)}.`);
   }
   if (values.postgres !== undefined) {
-    if (!/^postgres(ql)?:\/\//.test(values.postgres)) throw new UsageError("--postgres needs a URL starting with postgres://.");
-    return { source: { kind: "postgres", url: values.postgres, schema: values.schema ?? "glove" }, port, help: values.help ?? false };
+    if (!/^postgres(ql)?:\/\//.test(values.postgres))
+      throw new UsageError("--postgres needs a URL starting with postgres://.");
+    return {
+      source: { kind: "postgres", url: values.postgres, schema: values.schema ?? "glove" },
+      port,
+      help: values.help ?? false,
+    };
   }
   return { source: { kind: "sqlite", path: values.sqlite }, port, help: values.help ?? false };
 }

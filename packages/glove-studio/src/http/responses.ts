@@ -41,7 +41,9 @@ export function errorJson(error: unknown, log: (message: string, error: unknown)
   // The inspector refuses arguments it cannot read (a forged cursor): the caller's mistake.
   if (InspectError.isInstance(error)) return json(400, { error: { code: error.code, message: error.message } });
   log("[glove-studio] unexpected error while handling a request", error);
-  return json(500, { error: { code: "GLOVE_STUDIO_INTERNAL", message: "The studio failed to answer; it was logged." } });
+  return json(500, {
+    error: { code: "GLOVE_STUDIO_INTERNAL", message: "The studio failed to answer; it was logged." },
+  });
 }
 
 export const badQuery = (name: string, message: string) =>

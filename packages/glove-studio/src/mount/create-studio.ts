@@ -50,12 +50,21 @@ export function createStudio(options: CreateStudioOptions): ServerExtension {
       }
       const inspector = options.inspector ?? context.storage.inspect;
       if (!inspector) {
-        const error = new HttpError(503, "GLOVE_STUDIO_NO_INSPECTOR", "This server's storage has no inspector: pass createStudio({ inspector }).");
+        const error = new HttpError(
+          503,
+          "GLOVE_STUDIO_NO_INSPECTOR",
+          "This server's storage has no inspector: pass createStudio({ inspector }).",
+        );
         return errorJson(error, log);
       }
       const data: StudioData = { storage: context.storage, inspector: inspectorOf(context.storage, inspector) };
       const info = { mode: "mounted" as const, canAct: true, source: "this server's storage" };
-      return handleStudio({ data, info, actions: hostedActions(context, data), uiDir, log }, context.request, context.segments, context.url);
+      return handleStudio(
+        { data, info, actions: hostedActions(context, data), uiDir, log },
+        context.request,
+        context.segments,
+        context.url,
+      );
     },
   };
 }

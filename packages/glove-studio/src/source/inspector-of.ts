@@ -6,7 +6,9 @@ export function inspectorOf(storage: ServerStorage, given?: StorageInspector): S
   if (given) return given;
   const inspector = storage.inspect;
   if (!inspector || typeof inspector.listConversations !== "function") {
-    throw new ConfigurationError("glove-studio: this storage has no inspector; pass `inspector` (a StorageInspector) with it.");
+    throw new ConfigurationError(
+      "glove-studio: this storage has no inspector; pass `inspector` (a StorageInspector) with it.",
+    );
   }
   return inspector;
 }

@@ -28,7 +28,10 @@ export async function startStudio(options: StartStudioOptions): Promise<RunningS
       const url = new URL(request.url);
       let segments: string[];
       try {
-        segments = url.pathname.split("/").filter((s) => s !== "").map((s) => decodeURIComponent(s));
+        segments = url.pathname
+          .split("/")
+          .filter((s) => s !== "")
+          .map((s) => decodeURIComponent(s));
       } catch {
         return errorJson(new HttpError(400, "GLOVE_STUDIO_BAD_PATH", "The path is not valid percent-encoding."), log);
       }

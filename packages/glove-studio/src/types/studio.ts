@@ -1,5 +1,12 @@
 import type { InboxItem, StoredBranch, Task } from "glove-core";
-import type { ConversationSummary, Principal, ServerStorage, SlotAnswer, StorageInspector, TurnTrace } from "glove-server";
+import type {
+  ConversationSummary,
+  Principal,
+  ServerStorage,
+  SlotAnswer,
+  StorageInspector,
+  TurnTrace,
+} from "glove-server";
 
 /** What the studio reads: the inspector (paged lists, traces) and the storage (records, per-conversation stores). */
 export interface StudioData {
@@ -9,7 +16,11 @@ export interface StudioData {
 
 /** What the studio may do to a conversation; only a studio mounted in a glove-server has it. */
 export interface StudioActions {
-  answer(conversationId: string, slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }>;
+  answer(
+    conversationId: string,
+    slotId: string,
+    answer: SlotAnswer,
+  ): Promise<{ slotId: string; status: "resolved" | "rejected" }>;
   abort(conversationId: string): Promise<{ aborted: boolean; turnId?: string; status?: string }>;
 }
 

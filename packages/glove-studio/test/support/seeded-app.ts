@@ -12,7 +12,10 @@ export interface SeededApp {
   url: string;
   gate: { current: Gate };
   /** Calls the app's API as `user` (a bearer token that is the principal id). */
-  api(path: string, init?: { method?: string; body?: unknown; user?: string }): Promise<{ status: number; body: Record<string, unknown> }>;
+  api(
+    path: string,
+    init?: { method?: string; body?: unknown; user?: string },
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   /** A new conversation of `user` with `agent`, each message sent once the previous turn ended. */
   converse(user: string, agent: string, messages: string[]): Promise<string>;
   waitIdle(id: string, user: string): Promise<Record<string, unknown>>;
@@ -28,7 +31,11 @@ export async function startApp(storage: ServerStorage, extra: Partial<GloveServe
   const gate = { current: new Gate() };
   const errors: string[] = [];
   const agent = studioAgent(gate);
-  const server = createGloveServer({ agents: { assistant: agent, researcher: agent }, authenticate, store: storage, limits: { turnsPerMinute: Infinity, conversationsPerMinute: Infinity },
+  const server = createGloveServer({
+    agents: { assistant: agent, researcher: agent },
+    authenticate,
+    store: storage,
+    limits: { turnsPerMinute: Infinity, conversationsPerMinute: Infinity },
     // The "fail" conversation's model error is expected; anything else fails the test that looks.
     log: (message) => void errors.push(message),
     ...extra,

@@ -19,7 +19,11 @@ export const sqliteKind: StorageKind = {
   async create() {
     const dir = mkdtempSync(join(tmpdir(), "glove-studio-"));
     const path = join(dir, "glove.db");
-    return { open: () => sqliteStorage({ path }), cliArgs: ["--sqlite", path], dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      open: () => sqliteStorage({ path }),
+      cliArgs: ["--sqlite", path],
+      dispose: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   },
 };
 

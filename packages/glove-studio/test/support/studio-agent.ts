@@ -32,18 +32,24 @@ function answer(request: PromptRequest): ScriptedTurn {
   const said = lastUserText(request);
   if (last?.tool_results?.length) {
     const result = last.tool_results[0]!;
-    if (result.tool_name === "get_weather") return { text: `It is ${(result.result.data as { sky: string }).sky} in ${(result.result.data as { city: string }).city}.` };
+    if (result.tool_name === "get_weather")
+      return {
+        text: `It is ${(result.result.data as { sky: string }).sky} in ${(result.result.data as { city: string }).city}.`,
+      };
     if (result.tool_name === "ask_name") return { text: `Thanks, ${(result.result.data as { name: string }).name}.` };
     if (result.tool_name === "echo") return { text: `Echoed: ${HOSTILE}` };
-    if (result.tool_name === "glove_invoke_subagent") return { text: `The forecaster says: ${(result.result.data as { content: string }).content}` };
+    if (result.tool_name === "glove_invoke_subagent")
+      return { text: `The forecaster says: ${(result.result.data as { content: string }).content}` };
     return { text: "Done." };
   }
   const [command, ...rest] = said.split(" ");
   const argument = rest.join(" ");
   if (command === "weather") return { toolCalls: [{ name: "get_weather", input: { city: argument } }] };
-  if (command === "ask") return { toolCalls: [{ name: "ask_name", input: { question: argument || "What is your name?" } }] };
+  if (command === "ask")
+    return { toolCalls: [{ name: "ask_name", input: { question: argument || "What is your name?" } }] };
   if (command === "hostile") return { toolCalls: [{ name: "echo", input: { html: HOSTILE } }] };
-  if (command === "delegate") return { toolCalls: [{ name: "glove_invoke_subagent", input: { name: "forecaster", prompt: argument } }] };
+  if (command === "delegate")
+    return { toolCalls: [{ name: "glove_invoke_subagent", input: { name: "forecaster", prompt: argument } }] };
   if (command === "slow") return { toolCalls: [{ name: "slow_job", input: {} }] };
   if (command === "fail") return { error: new Error("The model provider is down.") };
   return { text: `You said: ${said}` };
@@ -52,7 +58,8 @@ function answer(request: PromptRequest): ScriptedTurn {
 /** The forecaster subagent's model: looks the city up, then answers. */
 function forecast(request: PromptRequest): ScriptedTurn {
   const last = request.messages.at(-1);
-  if (last?.tool_results?.length) return { text: `Forecast: ${(last.tool_results[0]!.result.data as { sky: string }).sky}` };
+  if (last?.tool_results?.length)
+    return { text: `Forecast: ${(last.tool_results[0]!.result.data as { sky: string }).sky}` };
   return { toolCalls: [{ name: "get_weather", input: { city: lastUserText(request) } }] };
 }
 
@@ -77,7 +84,12 @@ export function studioAgent(gate: { current: Gate }) {
         name: "forecaster",
         description: "Looks up forecasts.",
         factory: async ({ parentStore, displayManager }) =>
-          new Glove({ model: new ScriptedModel([], { fallback: forecast }), displayManager, systemPrompt: "You forecast.", compaction_config: { compaction_instructions: "Summarize." } })
+          new Glove({
+            model: new ScriptedModel([], { fallback: forecast }),
+            displayManager,
+            systemPrompt: "You forecast.",
+            compaction_config: { compaction_instructions: "Summarize." },
+          })
             .fold(weatherTool)
             .build(await parentStore.createSubAgentStore!("forecaster", { durable: true })),
       })

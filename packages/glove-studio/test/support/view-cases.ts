@@ -54,7 +54,9 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
     it("lists the conversations with totals, and filters them", async () => {
       const { page, errors } = await open();
       await expect.poll(() => page.getByTestId("conversation-row").count()).toBe(6);
-      await expect.poll(() => page.getByTestId("totals").innerText()).toMatch(/^6 conversations · tokens in [\d,]+ · out [\d,]+$/);
+      await expect
+        .poll(() => page.getByTestId("totals").innerText())
+        .toMatch(/^6 conversations · tokens in [\d,]+ · out [\d,]+$/);
       await expect.poll(() => page.locator('[data-testid="conversation-row"] [data-status="waiting"]').count()).toBe(1);
       await expect.poll(() => page.locator('[data-testid="conversation-row"] [data-status="error"]').count()).toBe(1);
       await expect.poll(() => page.getByTestId("source").innerText()).toContain(kind.name);
@@ -72,7 +74,9 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
       await page.getByLabel("Agent").fill("");
       await page.getByLabel("Search").fill("lisbon");
       await page.getByRole("button", { name: "Apply" }).click();
-      await expect.poll(() => page.getByTestId("conversation-row").allInnerTexts()).toEqual([expect.stringContaining("weather Lisbon")]);
+      await expect
+        .poll(() => page.getByTestId("conversation-row").allInnerTexts())
+        .toEqual([expect.stringContaining("weather Lisbon")]);
       await page.getByTestId("conversation-row").click();
       await expect.poll(() => page.getByTestId("conversation-title").innerText()).toBe("weather Lisbon");
       expect(errors).toEqual([]);
@@ -97,13 +101,20 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
       const nested = page.getByTestId("nested-runs").first();
       await expect.poll(() => nested.innerText()).toContain("invoke_agent forecaster");
       expect(await nested.innerText()).toContain("execute_tool get_weather");
-      await expect.poll(() => page.getByTestId("timeline").innerText()).toContain("The forecaster says: Forecast: sunny");
+      await expect
+        .poll(() => page.getByTestId("timeline").innerText())
+        .toContain("The forecaster says: Forecast: sunny");
       await page.getByTestId("turn-link").first().click();
       const subagent = page.locator('[data-testid="span"][data-kind="subagent"]');
       await expect.poll(() => subagent.count()).toBe(1);
       // Indented under the dispatch call: deeper than the turn's own calls.
-      const indent = async (locator: ReturnType<Page["locator"]>) => Number(/padding-left:\s*([\d.]+)rem/.exec((await locator.locator(".span-name").getAttribute("style")) ?? "")?.[1]);
-      expect(await indent(subagent)).toBeGreaterThan(await indent(page.locator('[data-testid="span"][data-kind="model_call"]').first()));
+      const indent = async (locator: ReturnType<Page["locator"]>) =>
+        Number(
+          /padding-left:\s*([\d.]+)rem/.exec((await locator.locator(".span-name").getAttribute("style")) ?? "")?.[1],
+        );
+      expect(await indent(subagent)).toBeGreaterThan(
+        await indent(page.locator('[data-testid="span"][data-kind="model_call"]').first()),
+      );
       expect(errors).toEqual([]);
     });
 

@@ -17,7 +17,10 @@ export class ApiError extends Error {
 }
 
 async function request<T>(path: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(`api/${path}`, { ...init, headers: { "content-type": "application/json", ...init?.headers } });
+  const response = await fetch(`api/${path}`, {
+    ...init,
+    headers: { "content-type": "application/json", ...init?.headers },
+  });
   const text = await response.text();
   const body: unknown = text ? JSON.parse(text) : undefined;
   if (!response.ok) {
@@ -35,10 +38,15 @@ export const api = {
   conversation: (conversationId: string) => request<ConversationDetail>(`conversations/${id(conversationId)}`),
   messages: (conversationId: string, offset: number, limit: number) =>
     request<MessagePage>(`conversations/${id(conversationId)}/messages?offset=${offset}&limit=${limit}`),
-  trace: (conversationId: string, turnId: string) => request<TurnTrace>(`conversations/${id(conversationId)}/traces/${id(turnId)}`),
+  trace: (conversationId: string, turnId: string) =>
+    request<TurnTrace>(`conversations/${id(conversationId)}/traces/${id(turnId)}`),
   answer: (conversationId: string, slotId: string, body: { resolve: unknown } | { reject: unknown }) =>
-    request<{ status: string }>(`conversations/${id(conversationId)}/questions/${id(slotId)}`, { method: "POST", body: JSON.stringify(body) }),
-  abort: (conversationId: string) => request<{ aborted: boolean }>(`conversations/${id(conversationId)}/abort`, { method: "POST", body: "{}" }),
+    request<{ status: string }>(`conversations/${id(conversationId)}/questions/${id(slotId)}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+    }),
+  abort: (conversationId: string) =>
+    request<{ aborted: boolean }>(`conversations/${id(conversationId)}/abort`, { method: "POST", body: "{}" }),
   async fixture(conversationId: string): Promise<string> {
     const response = await fetch(`api/conversations/${id(conversationId)}/fixture`);
     if (!response.ok) throw new ApiError(response.status, "HTTP_ERROR", `HTTP ${response.status}`);

@@ -5,9 +5,15 @@ import { ConversationView } from "./views/conversation-view.js";
 import { TurnWaterfall } from "./views/turn-waterfall.js";
 
 /** The views by hash: "#/" the list, "#/c/<id>" one conversation, "#/c/<id>/t/<turnId>" one turn. */
-function parseHash(hash: string): { view: "list" } | { view: "conversation"; id: string } | { view: "turn"; id: string; turnId: string } {
-  const parts = hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p));
-  if (parts[0] === "c" && parts[1] && parts[2] === "t" && parts[3]) return { view: "turn", id: parts[1], turnId: parts[3] };
+function parseHash(
+  hash: string,
+): { view: "list" } | { view: "conversation"; id: string } | { view: "turn"; id: string; turnId: string } {
+  const parts = hash
+    .replace(/^#\/?/, "")
+    .split("/")
+    .map((p) => decodeURIComponent(p));
+  if (parts[0] === "c" && parts[1] && parts[2] === "t" && parts[3])
+    return { view: "turn", id: parts[1], turnId: parts[3] };
   if (parts[0] === "c" && parts[1]) return { view: "conversation", id: parts[1] };
   return { view: "list" };
 }

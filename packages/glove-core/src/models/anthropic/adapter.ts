@@ -86,9 +86,13 @@ export class AnthropicAdapter extends HttpModelAdapter<MessagesReadContext> {
   /** The request body this adapter sends for `request`. */
   buildBody(request: PromptRequest): string {
     const system = this.systemFor(request);
-    const messages = alternatingTurns(request.messages.map((m) => this.turns.get(m)), this.blocks);
+    const messages = alternatingTurns(
+      request.messages.map((m) => this.turns.get(m)),
+      this.blocks,
+    );
     let body = this.bodyHead;
-    if (this.thinking && !loopStartedWithoutThinking(messages, ANTHROPIC_TURN_KINDS)) body += `,"thinking":${this.thinking}`;
+    if (this.thinking && !loopStartedWithoutThinking(messages, ANTHROPIC_TURN_KINDS))
+      body += `,"thinking":${this.thinking}`;
     if (system) {
       const block: Block = { type: "text", text: system };
       if (this.cacheSystemPrompt) block["cache_control"] = { type: "ephemeral" };

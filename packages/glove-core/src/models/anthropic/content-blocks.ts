@@ -33,9 +33,18 @@ function decodeBase64Text(data: string): string {
 /** How the Messages API writes each kind of block. */
 export const ANTHROPIC_BLOCKS: TurnBlocks<Block> = {
   text: (text) => ({ type: "text", text }),
-  toolUse: (call, i) => ({ type: "tool_use", id: call.id ?? `toolu_${i}`, name: call.tool_name, input: argsObject(call.input_args) }),
+  toolUse: (call, i) => ({
+    type: "tool_use",
+    id: call.id ?? `toolu_${i}`,
+    name: call.tool_name,
+    input: argsObject(call.input_args),
+  }),
   toolResult: (r) => {
-    const block: Block = { type: "tool_result", tool_use_id: r.call_id ?? r.tool_name, content: toolResultContent(r.result) };
+    const block: Block = {
+      type: "tool_result",
+      tool_use_id: r.call_id ?? r.tool_name,
+      content: toolResultContent(r.result),
+    };
     if (isErrorResult(r.result)) block["is_error"] = true;
     return block;
   },

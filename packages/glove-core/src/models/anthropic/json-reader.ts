@@ -46,7 +46,12 @@ export async function readMessagesJson(
   });
   const usage = mergeUsage(shape, {} as Usage, json["usage"], "response.usage");
   const stopReason = shape.optString(json["stop_reason"], "response.stop_reason");
-  const result = messagesResult(context, { text, reasoning, toolCalls, reasoningBlocks: reasoningBlocks.blocks, stopReason }, usage, bodyChars);
+  const result = messagesResult(
+    context,
+    { text, reasoning, toolCalls, reasoningBlocks: reasoningBlocks.blocks, stopReason },
+    usage,
+    bodyChars,
+  );
   await announceRefusal(notify, stopReason === REFUSAL_STOP_REASON, text);
   await announceResponse(notify, false, { text, toolCalls, stopReason, result });
   return result;

@@ -6,9 +6,7 @@ import type { HttpAdapterOptions } from "../shared/adapter-options.js";
  * models), or `disabled`.
  */
 export type AnthropicThinking =
-  | { type: "enabled"; budget_tokens: number }
-  | { type: "adaptive" }
-  | { type: "disabled" };
+  { type: "enabled"; budget_tokens: number } | { type: "adaptive" } | { type: "disabled" };
 
 /** Options of AnthropicAdapter: model, key, endpoint, prompt caching, extended thinking and structured output. */
 export interface AnthropicAdapterOptions extends HttpAdapterOptions {

@@ -45,106 +45,118 @@ export async function readMessagesStream(
   const blocks = new Map<number, OpenBlock>();
   const reasoningBlocks = new ReasoningCollector(provider);
 
-  for await (const batch of readSSEBatches(response)) for (const event of batch) {
-    const parsed = parseStreamEvent(provider, response.status, event.data);
-    // After message_stop, read on to the end of the body (cheaper than cancelling it).
-    if (stopped) continue;
-    const data = shape.object(parsed, `the ${event.event} event`);
-    const type = shape.optString(data["type"], `${event.event}.type`) ?? event.event;
-    switch (type) {
-      case "message_start": {
-        const message = shape.optObject(data["message"], "message_start.message");
-        if (message) mergeUsage(shape, usage, message["usage"], "message_start.message.usage");
-        break;
-      }
-      case "content_block_start": {
-        const index = shape.index(data["index"], "content_block_start.index");
-        const block = shape.object(data["content_block"], "content_block_start.content_block");
-        const blockType = shape.string(block["type"], "content_block_start.content_block.type");
-        const entry: OpenBlock = { type: blockType, json: "" };
-        if (blockType === "tool_use") {
-          entry.id = shape.string(block["id"], "content_block_start.content_block.id");
-          entry.name = shape.toolName(block["name"], "content_block_start.content_block.name");
-          entry.input = block["input"];
-        } else if (blockType === "text") {
-          const text = shape.optString(block["text"], "content_block_start.content_block.text");
-          if (text) await answer.addText(text);
-        } else if (blockType === "thinking") {
-          const thinking = shape.optString(block["thinking"], "content_block_start.content_block.thinking") ?? "";
-          answer.reasoning += thinking;
-          entry.reasoning = reasoningBlocks.thinking(thinking, shape.optString(block["signature"], "content_block_start.content_block.signature"));
-        } else if (blockType === "redacted_thinking") {
-          reasoningBlocks.redacted(shape.string(block["data"], "content_block_start.content_block.data"));
+  for await (const batch of readSSEBatches(response))
+    for (const event of batch) {
+      const parsed = parseStreamEvent(provider, response.status, event.data);
+      // After message_stop, read on to the end of the body (cheaper than cancelling it).
+      if (stopped) continue;
+      const data = shape.object(parsed, `the ${event.event} event`);
+      const type = shape.optString(data["type"], `${event.event}.type`) ?? event.event;
+      switch (type) {
+        case "message_start": {
+          const message = shape.optObject(data["message"], "message_start.message");
+          if (message) mergeUsage(shape, usage, message["usage"], "message_start.message.usage");
+          break;
         }
-        blocks.set(index, entry);
-        break;
-      }
-      case "content_block_delta": {
-        const index = shape.index(data["index"], "content_block_delta.index");
-        const delta = shape.object(data["delta"], "content_block_delta.delta");
-        const entry = blocks.get(index);
-        switch (shape.string(delta["type"], "content_block_delta.delta.type")) {
-          case "text_delta": {
-            const chunk = shape.string(delta["text"], "content_block_delta.delta.text");
-            if (chunk) await answer.addText(chunk);
-            break;
-          }
-          case "input_json_delta": {
-            const json = shape.string(delta["partial_json"], "content_block_delta.delta.partial_json");
-            if (entry) entry.json += json;
-            break;
-          }
-          case "thinking_delta": {
-            const thinking = shape.string(delta["thinking"], "content_block_delta.delta.thinking");
+        case "content_block_start": {
+          const index = shape.index(data["index"], "content_block_start.index");
+          const block = shape.object(data["content_block"], "content_block_start.content_block");
+          const blockType = shape.string(block["type"], "content_block_start.content_block.type");
+          const entry: OpenBlock = { type: blockType, json: "" };
+          if (blockType === "tool_use") {
+            entry.id = shape.string(block["id"], "content_block_start.content_block.id");
+            entry.name = shape.toolName(block["name"], "content_block_start.content_block.name");
+            entry.input = block["input"];
+          } else if (blockType === "text") {
+            const text = shape.optString(block["text"], "content_block_start.content_block.text");
+            if (text) await answer.addText(text);
+          } else if (blockType === "thinking") {
+            const thinking = shape.optString(block["thinking"], "content_block_start.content_block.thinking") ?? "";
             answer.reasoning += thinking;
-            if (entry?.reasoning) entry.reasoning.text = (entry.reasoning.text ?? "") + thinking;
-            break;
+            entry.reasoning = reasoningBlocks.thinking(
+              thinking,
+              shape.optString(block["signature"], "content_block_start.content_block.signature"),
+            );
+          } else if (blockType === "redacted_thinking") {
+            reasoningBlocks.redacted(shape.string(block["data"], "content_block_start.content_block.data"));
           }
-          case "signature_delta": {
-            const signature = shape.string(delta["signature"], "content_block_delta.delta.signature");
-            if (entry?.reasoning) entry.reasoning.signature = (entry.reasoning.signature ?? "") + signature;
-            break;
+          blocks.set(index, entry);
+          break;
+        }
+        case "content_block_delta": {
+          const index = shape.index(data["index"], "content_block_delta.index");
+          const delta = shape.object(data["delta"], "content_block_delta.delta");
+          const entry = blocks.get(index);
+          switch (shape.string(delta["type"], "content_block_delta.delta.type")) {
+            case "text_delta": {
+              const chunk = shape.string(delta["text"], "content_block_delta.delta.text");
+              if (chunk) await answer.addText(chunk);
+              break;
+            }
+            case "input_json_delta": {
+              const json = shape.string(delta["partial_json"], "content_block_delta.delta.partial_json");
+              if (entry) entry.json += json;
+              break;
+            }
+            case "thinking_delta": {
+              const thinking = shape.string(delta["thinking"], "content_block_delta.delta.thinking");
+              answer.reasoning += thinking;
+              if (entry?.reasoning) entry.reasoning.text = (entry.reasoning.text ?? "") + thinking;
+              break;
+            }
+            case "signature_delta": {
+              const signature = shape.string(delta["signature"], "content_block_delta.delta.signature");
+              if (entry?.reasoning) entry.reasoning.signature = (entry.reasoning.signature ?? "") + signature;
+              break;
+            }
+            default:
+              // citations_delta and future delta types: nothing to surface
+              break;
           }
-          default:
-            // citations_delta and future delta types: nothing to surface
-            break;
+          break;
         }
-        break;
-      }
-      case "content_block_stop": {
-        const index = shape.index(data["index"], "content_block_stop.index");
-        const entry = blocks.get(index);
-        if (entry?.type === "tool_use") {
-          const input = entry.json.trim() ? parseArgs(entry.json) : toolInput(shape, entry.input, "content_block_start.content_block.input");
-          // The forced answer tool of structured output in tool mode is the answer, not a call.
-          if (entry.name === context.outputTool) await answer.addText(outputToolAnswer(input));
-          else await answer.addToolCall({ tool_name: entry.name!, input_args: input, id: entry.id! });
+        case "content_block_stop": {
+          const index = shape.index(data["index"], "content_block_stop.index");
+          const entry = blocks.get(index);
+          if (entry?.type === "tool_use") {
+            const input = entry.json.trim()
+              ? parseArgs(entry.json)
+              : toolInput(shape, entry.input, "content_block_start.content_block.input");
+            // The forced answer tool of structured output in tool mode is the answer, not a call.
+            if (entry.name === context.outputTool) await answer.addText(outputToolAnswer(input));
+            else await answer.addToolCall({ tool_name: entry.name!, input_args: input, id: entry.id! });
+          }
+          blocks.delete(index);
+          break;
         }
-        blocks.delete(index);
-        break;
+        case "message_delta": {
+          const delta = shape.optObject(data["delta"], "message_delta.delta");
+          const stopReason = delta && shape.optString(delta["stop_reason"], "message_delta.delta.stop_reason");
+          if (stopReason) answer.stopReason = stopReason;
+          mergeUsage(shape, usage, data["usage"], "message_delta.usage");
+          break;
+        }
+        case "message_stop":
+          stopped = true;
+          break;
+        case "error":
+          throw streamedError(provider, data, event.data);
+        default:
+          // ping and future event types
+          break;
       }
-      case "message_delta": {
-        const delta = shape.optObject(data["delta"], "message_delta.delta");
-        const stopReason = delta && shape.optString(delta["stop_reason"], "message_delta.delta.stop_reason");
-        if (stopReason) answer.stopReason = stopReason;
-        mergeUsage(shape, usage, data["usage"], "message_delta.usage");
-        break;
-      }
-      case "message_stop":
-        stopped = true;
-        break;
-      case "error":
-        throw streamedError(provider, data, event.data);
-      default:
-        // ping and future event types
-        break;
     }
-  }
   if (!stopped) throw streamFailure(provider, "the stream ended before message_stop", true);
 
   const result = messagesResult(
     context,
-    { text: answer.text, reasoning: answer.reasoning, toolCalls: answer.toolCalls, reasoningBlocks: reasoningBlocks.blocks, stopReason: answer.stopReason },
+    {
+      text: answer.text,
+      reasoning: answer.reasoning,
+      toolCalls: answer.toolCalls,
+      reasoningBlocks: reasoningBlocks.blocks,
+      stopReason: answer.stopReason,
+    },
     usage,
     bodyChars,
   );

@@ -22,18 +22,28 @@ export function thinkingConfig(option: boolean | ThinkingOptions, maxTokens: num
   if (option === false) return { type: "disabled" };
   const opts = option === true ? {} : option;
   if (opts.adaptive) return { type: "adaptive" };
-  return { type: "enabled", budget_tokens: opts.budgetTokens ?? Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens / 2)) };
+  return {
+    type: "enabled",
+    budget_tokens: opts.budgetTokens ?? Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens / 2)),
+  };
 }
 
 /**
  * Checks a thinking budget the way the API would, so a bad setting fails at construction with
  * advice instead of as an HTTP 400 on the first prompt.
  */
-export function checkThinking(thinking: AnthropicThinking | undefined, maxTokens: number, interleaved: boolean, who: string): void {
+export function checkThinking(
+  thinking: AnthropicThinking | undefined,
+  maxTokens: number,
+  interleaved: boolean,
+  who: string,
+): void {
   if (thinking?.type !== "enabled") return;
   const budget = thinking.budget_tokens;
   if (!Number.isInteger(budget) || budget < MIN_THINKING_BUDGET) {
-    throw new ConfigurationError(`${who}: thinking.budget_tokens must be an integer of at least ${MIN_THINKING_BUDGET} (got ${String(budget)}).`);
+    throw new ConfigurationError(
+      `${who}: thinking.budget_tokens must be an integer of at least ${MIN_THINKING_BUDGET} (got ${String(budget)}).`,
+    );
   }
   if (!interleaved && budget >= maxTokens) {
     throw new ConfigurationError(

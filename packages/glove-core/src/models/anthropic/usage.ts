@@ -55,7 +55,12 @@ export function messagesResult(
   return { messages: [message], tokens_in, tokens_out: usage.output_tokens };
 }
 
-const USAGE_FIELDS = ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"] as const;
+const USAGE_FIELDS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_creation_input_tokens",
+  "cache_read_input_tokens",
+] as const;
 
 /**
  * Adds the counts of a `usage` object (message_start, message_delta, a whole body) to `into`: a

@@ -31,11 +31,9 @@ const CONVERSE_TURN_KINDS = {
 };
 
 /** Converse tool specs, shared by every adapter of the process (see ToolWireCache); never mutated. */
-const TOOLS = new ToolWireCache(
-  (tool: Tool<unknown>): Block => ({
-    toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: toolJsonSchema(tool) } },
-  }),
-);
+const TOOLS = new ToolWireCache((tool: Tool<unknown>): Block => ({
+  toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: toolJsonSchema(tool) } },
+}));
 
 /** Talks to Amazon Bedrock's Converse API, signed with AWS credentials or sent with a Bedrock API key. */
 export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
@@ -73,7 +71,10 @@ export class BedrockAdapter extends HttpModelAdapter<ConverseReadContext> {
 
   /** The Converse request body for `request`. */
   buildBody(request: PromptRequest): string {
-    const turns = alternatingTurns(request.messages.map((m) => this.turns.get(m)), CONVERSE_BLOCKS);
+    const turns = alternatingTurns(
+      request.messages.map((m) => this.turns.get(m)),
+      CONVERSE_BLOCKS,
+    );
     const body: Record<string, unknown> = { messages: numberDocuments(turns) };
     const system = this.systemFor(request);
     if (system) body["system"] = [{ text: system }];

@@ -32,13 +32,17 @@ export function toConverseBlock(part: ContentPart, index: number): Block {
     }
   }
   const where = source?.url ? `: ${source.url}` : "";
-  return { text: `[${part.type} (${source?.media_type ?? "unknown type"}) omitted: not supported by Bedrock Converse${where}]` };
+  return {
+    text: `[${part.type} (${source?.media_type ?? "unknown type"}) omitted: not supported by Bedrock Converse${where}]`,
+  };
 }
 
 /** How Converse writes each kind of block. */
 export const CONVERSE_BLOCKS: TurnBlocks<Block> = {
   text: (text) => ({ text }),
-  toolUse: (call, i) => ({ toolUse: { toolUseId: call.id ?? `tooluse_${i}`, name: call.tool_name, input: argsObject(call.input_args) } }),
+  toolUse: (call, i) => ({
+    toolUse: { toolUseId: call.id ?? `tooluse_${i}`, name: call.tool_name, input: argsObject(call.input_args) },
+  }),
   toolResult: (r) => ({
     toolResult: {
       toolUseId: r.call_id ?? r.tool_name,

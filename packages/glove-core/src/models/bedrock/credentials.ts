@@ -9,7 +9,9 @@ export type BedrockAuth =
   | { credentials: undefined; bearerToken: string };
 
 /** The credentials for one request: a provider is asked each time (it caches and refreshes itself). */
-export async function resolveCredentials(credentials: AwsCredentials | AwsCredentialsProvider): Promise<AwsCredentials> {
+export async function resolveCredentials(
+  credentials: AwsCredentials | AwsCredentialsProvider,
+): Promise<AwsCredentials> {
   if (typeof credentials !== "function") return credentials;
   const resolved = await credentials();
   if (!resolved?.accessKeyId || !resolved.secretAccessKey) {

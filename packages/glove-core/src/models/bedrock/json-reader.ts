@@ -33,19 +33,35 @@ export async function readConverseJson(
       const name = shape.toolName(use["name"], `${path}.toolUse.name`);
       const input = toolUseInput(shape, use["input"], `${path}.toolUse.input`);
       if (name === context.outputTool) text += outputToolAnswer(input);
-      else toolCalls.push({ tool_name: name, input_args: input, id: shape.string(use["toolUseId"], `${path}.toolUse.toolUseId`) });
+      else
+        toolCalls.push({
+          tool_name: name,
+          input_args: input,
+          id: shape.string(use["toolUseId"], `${path}.toolUse.toolUseId`),
+        });
     }
     const rc = shape.optObject(block["reasoningContent"], `${path}.reasoningContent`);
     const rt = rc && shape.optObject(rc["reasoningText"], `${path}.reasoningContent.reasoningText`);
     if (rt) {
       const thinking = shape.optString(rt["text"], `${path}.reasoningContent.reasoningText.text`) ?? "";
       reasoning += thinking;
-      reasoningBlocks.thinking(thinking, shape.optString(rt["signature"], `${path}.reasoningContent.reasoningText.signature`));
+      reasoningBlocks.thinking(
+        thinking,
+        shape.optString(rt["signature"], `${path}.reasoningContent.reasoningText.signature`),
+      );
     }
     const redacted = rc && shape.optString(rc["redactedContent"], `${path}.reasoningContent.redactedContent`);
     if (redacted) reasoningBlocks.redacted(redacted);
   });
-  const result = converseResult(context.provider, text, reasoning, toolCalls, reasoningBlocks.blocks, readUsage(shape, json["usage"], "response.usage"), bodyChars);
+  const result = converseResult(
+    context.provider,
+    text,
+    reasoning,
+    toolCalls,
+    reasoningBlocks.blocks,
+    readUsage(shape, json["usage"], "response.usage"),
+    bodyChars,
+  );
   const stopReason = shape.optString(json["stopReason"], "response.stopReason");
   await announceResponse(notify, false, { text, toolCalls, stopReason, result });
   return result;

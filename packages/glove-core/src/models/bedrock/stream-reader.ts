@@ -23,7 +23,13 @@ const EXCEPTION_STATUS: Record<string, number> = {
 };
 
 /** The event types the reader uses; others are skipped unread. */
-const READ_EVENTS: ReadonlySet<string> = new Set(["contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"]);
+const READ_EVENTS: ReadonlySet<string> = new Set([
+  "contentBlockStart",
+  "contentBlockDelta",
+  "contentBlockStop",
+  "messageStop",
+  "metadata",
+]);
 
 /** A toolUse block being streamed: its input as JSON text, or the object some servers send instead. */
 interface StreamedToolUse {
@@ -36,10 +42,16 @@ interface StreamedToolUse {
 function addInput(shape: WireShape, entry: StreamedToolUse, input: NonNullable<ArgumentsValue>): void {
   if ("text" in input) {
     if (!input.text) return;
-    if (entry.input) throw shape.fail("contentBlockDelta.delta.toolUse.input is text, but this tool call's input already arrived as an object");
+    if (entry.input)
+      throw shape.fail(
+        "contentBlockDelta.delta.toolUse.input is text, but this tool call's input already arrived as an object",
+      );
     entry.json += input.text;
   } else {
-    if (entry.input || entry.json.trim()) throw shape.fail("contentBlockDelta.delta.toolUse.input is an object, but this tool call's input already arrived in another delta");
+    if (entry.input || entry.json.trim())
+      throw shape.fail(
+        "contentBlockDelta.delta.toolUse.input is an object, but this tool call's input already arrived in another delta",
+      );
     entry.input = input.object;
   }
 }
@@ -100,7 +112,10 @@ export async function readConverseStream(
             const input = argumentsValue(shape, toolUse["input"], "contentBlockDelta.delta.toolUse.input");
             if (entry && input) addInput(shape, entry, input);
           }
-          const reasoningContent = shape.optObject(delta["reasoningContent"], "contentBlockDelta.delta.reasoningContent");
+          const reasoningContent = shape.optObject(
+            delta["reasoningContent"],
+            "contentBlockDelta.delta.reasoningContent",
+          );
           if (reasoningContent) {
             const index = shape.index(data["contentBlockIndex"], "contentBlockDelta.contentBlockIndex");
             readReasoningDelta(shape, reasoningContent, index, thinking, reasoningBlocks, answer);
@@ -132,7 +147,15 @@ export async function readConverseStream(
     }
   }
   if (!sawStop) throw streamFailure(provider, "the stream ended before messageStop", true);
-  const result = converseResult(provider, answer.text, answer.reasoning, answer.toolCalls, reasoningBlocks.blocks, usage, bodyChars);
+  const result = converseResult(
+    provider,
+    answer.text,
+    answer.reasoning,
+    answer.toolCalls,
+    reasoningBlocks.blocks,
+    usage,
+    bodyChars,
+  );
   await answer.complete(result);
   return result;
 }
@@ -146,7 +169,10 @@ function readReasoningDelta(
   blocks: ReasoningCollector,
   answer: StreamedAnswer,
 ): void {
-  const redacted = shape.optString(delta["redactedContent"], "contentBlockDelta.delta.reasoningContent.redactedContent");
+  const redacted = shape.optString(
+    delta["redactedContent"],
+    "contentBlockDelta.delta.reasoningContent.redactedContent",
+  );
   if (redacted) {
     blocks.redacted(redacted);
     return;
@@ -167,7 +193,12 @@ function readReasoningDelta(
 }
 
 /** The complete event-stream messages `bytes` finishes; a corrupt frame is a non-retryable ProviderError. */
-function decodeMessages(provider: string, decoder: EventStreamDecoder, bytes: Uint8Array, status: number): EventStreamMessage[] {
+function decodeMessages(
+  provider: string,
+  decoder: EventStreamDecoder,
+  bytes: Uint8Array,
+  status: number,
+): EventStreamMessage[] {
   try {
     return decoder.push(bytes);
   } catch (error) {

@@ -15,7 +15,10 @@ export function toChatPart(part: ContentPart): Record<string, unknown> {
       if (source?.data !== undefined) {
         return {
           type: "file",
-          file: { filename: filenameFor(source.media_type), file_data: `data:${source.media_type};base64,${source.data}` },
+          file: {
+            filename: filenameFor(source.media_type),
+            file_data: `data:${source.media_type};base64,${source.data}`,
+          },
         };
       }
       return { type: "text", text: `[document: ${source?.url ?? "no source"}]` };

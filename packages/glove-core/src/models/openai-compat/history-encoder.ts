@@ -91,7 +91,12 @@ export class ChatHistoryEncoder {
       const m = withMessageExtras(own ? message.provider_extras : undefined, message.text || null);
       if (message.tool_calls?.length) {
         m.tool_calls = message.tool_calls.map((call, i) =>
-          withExtras(own ? call.provider_extras : undefined, call.id ?? `call_${i}`, call.tool_name, argsString(call.input_args)),
+          withExtras(
+            own ? call.provider_extras : undefined,
+            call.id ?? `call_${i}`,
+            call.tool_name,
+            argsString(call.input_args),
+          ),
         );
         if (this.echo && message.reasoning_content) m.reasoning_content = message.reasoning_content;
       }

@@ -3,7 +3,16 @@ import { announceResponse, readJsonBody } from "../shared/response.js";
 import { argumentsValue, WireShape } from "../shared/wire-shape.js";
 import { callExtras } from "./call-extras.js";
 import { messageExtras } from "./message-extras.js";
-import { announceRefusal, chatError, contentText, finishAnswer, reasoningText, refusalText, usageOf, type ChatReadContext } from "./response.js";
+import {
+  announceRefusal,
+  chatError,
+  contentText,
+  finishAnswer,
+  reasoningText,
+  refusalText,
+  usageOf,
+  type ChatReadContext,
+} from "./response.js";
 import type { StreamedCall } from "./wire-types.js";
 import type { HttpResponse } from "../shared/http/types.js";
 
@@ -23,22 +32,24 @@ export async function readChatJson(
   const msg = shape.object(choice["message"], "response.choices[0].message");
   const reasoning = context.reasoning.on ? (reasoningText(shape, msg, "response.choices[0].message") ?? "") : "";
   const text = contentText(shape, msg["content"], "response.choices[0].message.content") ?? "";
-  const calls: StreamedCall[] = (shape.optArray(msg["tool_calls"], "response.choices[0].message.tool_calls") ?? []).map((value, i) => {
-    const path = `response.choices[0].message.tool_calls[${i}]`;
-    const c = shape.object(value, path);
-    const fn = shape.object(c["function"], `${path}.function`);
-    const call: StreamedCall = {
-      id: shape.optString(c["id"], `${path}.id`) || `call_${i}`,
-      name: shape.toolName(fn["name"], `${path}.function.name`),
-      args: "",
-    };
-    const args = argumentsValue(shape, fn["arguments"], `${path}.function.arguments`);
-    if (args && "text" in args) call.args = args.text;
-    else if (args) call.input = args.object;
-    const extras = callExtras(c);
-    if (extras) call.extras = extras;
-    return call;
-  });
+  const calls: StreamedCall[] = (shape.optArray(msg["tool_calls"], "response.choices[0].message.tool_calls") ?? []).map(
+    (value, i) => {
+      const path = `response.choices[0].message.tool_calls[${i}]`;
+      const c = shape.object(value, path);
+      const fn = shape.object(c["function"], `${path}.function`);
+      const call: StreamedCall = {
+        id: shape.optString(c["id"], `${path}.id`) || `call_${i}`,
+        name: shape.toolName(fn["name"], `${path}.function.name`),
+        args: "",
+      };
+      const args = argumentsValue(shape, fn["arguments"], `${path}.function.arguments`);
+      if (args && "text" in args) call.args = args.text;
+      else if (args) call.input = args.object;
+      const extras = callExtras(c);
+      if (extras) call.extras = extras;
+      return call;
+    },
+  );
   const refusal = refusalText(shape, msg, "response.choices[0].message");
   const usage = usageOf(shape, json, "response");
   const answer = finishAnswer(context, text, reasoning, calls, usage, bodyChars, refusal, messageExtras(msg));

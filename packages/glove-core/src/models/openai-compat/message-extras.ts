@@ -14,7 +14,16 @@ import { pickExtras, setField } from "./call-extras.js";
  * (role, content, tool calls, refusal, reasoning text), and OpenAI's response-only fields, which
  * its own API refuses in a request (`annotations`, and `audio` whose request form is `{ id }`).
  */
-const NOT_EXTRAS = new Set(["role", "content", "tool_calls", "refusal", "reasoning", "reasoning_content", "annotations", "audio"]);
+const NOT_EXTRAS = new Set([
+  "role",
+  "content",
+  "tool_calls",
+  "refusal",
+  "reasoning",
+  "reasoning_content",
+  "annotations",
+  "audio",
+]);
 
 /** Keys naming a streamed detail rather than holding its text: equal on every delta, never joined. */
 const DETAIL_IDENTITY = new Set(["type", "format", "id", "index"]);
@@ -40,10 +49,15 @@ function isEmpty(value: unknown): boolean {
  * their identity fields stay); anything else from the later delta replaces the earlier value.
  * With `joinPieces` false (two whole messages sent as one) lists only extend.
  */
-export function mergeMessageExtras(into: Record<string, unknown>, next: Record<string, unknown>, joinPieces = true): Record<string, unknown> {
+export function mergeMessageExtras(
+  into: Record<string, unknown>,
+  next: Record<string, unknown>,
+  joinPieces = true,
+): Record<string, unknown> {
   for (const [key, value] of Object.entries(next)) {
     const prev = Object.hasOwn(into, key) ? into[key] : undefined;
-    if (isJsonObject(prev) && isJsonObject(value)) setField(into, key, mergeMessageExtras({ ...prev }, value, joinPieces));
+    if (isJsonObject(prev) && isJsonObject(value))
+      setField(into, key, mergeMessageExtras({ ...prev }, value, joinPieces));
     else if (Array.isArray(prev) && Array.isArray(value)) setField(into, key, mergeDetails(prev, value, joinPieces));
     else setField(into, key, value);
   }
@@ -53,8 +67,12 @@ export function mergeMessageExtras(into: Record<string, unknown>, next: Record<s
 function mergeDetails(list: unknown[], more: unknown[], joinPieces: boolean): unknown[] {
   const out = [...list];
   for (const item of more) {
-    const at = joinPieces && isJsonObject(item) && typeof item["index"] === "number" ? out.findIndex((e) => sameDetail(e, item)) : -1;
-    out[at < 0 ? out.length : at] = at < 0 ? item : joinDetail(out[at] as Record<string, unknown>, item as Record<string, unknown>);
+    const at =
+      joinPieces && isJsonObject(item) && typeof item["index"] === "number"
+        ? out.findIndex((e) => sameDetail(e, item))
+        : -1;
+    out[at < 0 ? out.length : at] =
+      at < 0 ? item : joinDetail(out[at] as Record<string, unknown>, item as Record<string, unknown>);
   }
   return out;
 }
@@ -68,7 +86,8 @@ function joinDetail(a: Record<string, unknown>, b: Record<string, unknown>): Rec
   const out = { ...a };
   for (const [key, value] of Object.entries(b)) {
     const prev = Object.hasOwn(out, key) ? out[key] : undefined;
-    const joined = typeof prev === "string" && typeof value === "string" && !DETAIL_IDENTITY.has(key) ? prev + value : value;
+    const joined =
+      typeof prev === "string" && typeof value === "string" && !DETAIL_IDENTITY.has(key) ? prev + value : value;
     if (value !== null || prev === undefined) setField(out, key, joined);
   }
   return out;

@@ -7,7 +7,12 @@ import { fitsStrictMode } from "./strict-schema.js";
  * The request body without messages and tools, as JSON text minus its closing
  * brace: it is the same on every prompt, so it is serialised once.
  */
-export function requestBodyHead(options: OpenAICompatAdapterOptions, provider: string, stream: boolean, reasoning: ReasoningSettings): string {
+export function requestBodyHead(
+  options: OpenAICompatAdapterOptions,
+  provider: string,
+  stream: boolean,
+  reasoning: ReasoningSettings,
+): string {
   const r = reasoning.options;
   const head: Record<string, unknown> = { model: options.model };
   if (options.maxTokens !== undefined) {

@@ -116,7 +116,8 @@ export function refusalText(shape: WireShape, holder: Record<string, unknown>, p
   const content = holder["content"];
   if (Array.isArray(content)) {
     content.forEach((part, i) => {
-      if (isJsonObject(part) && part["type"] === "refusal") refusal += shape.optString(part["refusal"], `${path}.content[${i}].refusal`) ?? "";
+      if (isJsonObject(part) && part["type"] === "refusal")
+        refusal += shape.optString(part["refusal"], `${path}.content[${i}].refusal`) ?? "";
     });
   }
   return refusal;
@@ -124,13 +125,17 @@ export function refusalText(shape: WireShape, holder: Record<string, unknown>, p
 
 /** The reasoning of a delta or message (`reasoning_content`, else `reasoning`). */
 export function reasoningText(shape: WireShape, holder: Record<string, unknown>, path: string): string | undefined {
-  return shape.optString(holder["reasoning_content"], `${path}.reasoning_content`) ?? shape.optString(holder["reasoning"], `${path}.reasoning`);
+  return (
+    shape.optString(holder["reasoning_content"], `${path}.reasoning_content`) ??
+    shape.optString(holder["reasoning"], `${path}.reasoning`)
+  );
 }
 
 /** An error the provider reported inside a 200 response (body or stream), whatever its shape. */
 export function chatError(provider: string, error: unknown): ProviderError {
   const e = isJsonObject(error) ? error : {};
-  const message = typeof error === "string" ? error : typeof e["message"] === "string" ? e["message"] : JSON.stringify(error);
+  const message =
+    typeof error === "string" ? error : typeof e["message"] === "string" ? e["message"] : JSON.stringify(error);
   const code = e["code"] ?? e["type"];
   return new ProviderError({
     provider,

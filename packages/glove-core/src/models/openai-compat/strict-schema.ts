@@ -11,7 +11,17 @@
 type Schema = Record<string, unknown>;
 
 /** Keywords strict mode does not accept anywhere (composition and conditional forms). */
-const REFUSED = ["allOf", "oneOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "patternProperties"];
+const REFUSED = [
+  "allOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "patternProperties",
+];
 /** Keywords whose value is one subschema. */
 const ONE = ["items", "additionalProperties", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"];
 /** Keywords whose value is a list of subschemas. */
@@ -19,7 +29,8 @@ const LIST = ["anyOf", "prefixItems"];
 /** Keywords whose value maps names to subschemas. */
 const MAP = ["properties", "$defs", "definitions"];
 
-const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const typeIncludes = (schema: Schema, type: string) =>
   schema["type"] === type || (Array.isArray(schema["type"]) && schema["type"].includes(type));

@@ -43,10 +43,14 @@ export class ToolCallDeltas {
     if (!args) return;
     if ("text" in args) {
       if (!args.text) return;
-      if (call.input) throw shape.fail(`${path}.function.arguments is text, but this call's arguments already arrived as an object`);
+      if (call.input)
+        throw shape.fail(`${path}.function.arguments is text, but this call's arguments already arrived as an object`);
       call.args += args.text;
     } else {
-      if (call.input || call.args.trim()) throw shape.fail(`${path}.function.arguments is an object, but this call's arguments already arrived in another delta`);
+      if (call.input || call.args.trim())
+        throw shape.fail(
+          `${path}.function.arguments is an object, but this call's arguments already arrived in another delta`,
+        );
       call.input = args.object;
     }
   }

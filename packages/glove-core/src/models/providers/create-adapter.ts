@@ -81,7 +81,8 @@ export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   };
   const name = `${p.id}:${model}`;
-  const thinking = opts.thinking === undefined || opts.thinking === false ? undefined : thinkingConfig(opts.thinking, maxTokens);
+  const thinking =
+    opts.thinking === undefined || opts.thinking === false ? undefined : thinkingConfig(opts.thinking, maxTokens);
   const interleaved = typeof opts.thinking === "object" && opts.thinking.interleaved === true;
   const thinkingOptions = thinking ? { thinking, ...(interleaved ? { interleavedThinking: true } : {}) } : {};
   if (thinking) {
@@ -99,7 +100,7 @@ export function createAdapter(opts: CreateAdapterOptions): ModelAdapter {
     const bearerToken = readEnv("AWS_BEARER_TOKEN_BEDROCK");
     if (!credentials && !bearerToken) {
       throw new ConfigurationError(
-        "Provider \"bedrock\" needs AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials), or AWS_BEARER_TOKEN_BEDROCK.",
+        'Provider "bedrock" needs AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials), or AWS_BEARER_TOKEN_BEDROCK.',
       );
     }
     return new LazyAdapter(name, true, async () => {

@@ -36,7 +36,11 @@ export class LazyAdapter implements ModelAdapter {
     return this.loading;
   }
 
-  async prompt(request: PromptRequest, notify: NotifySubscribersFunction, signal?: AbortSignal): Promise<ModelPromptResult> {
+  async prompt(
+    request: PromptRequest,
+    notify: NotifySubscribersFunction,
+    signal?: AbortSignal,
+  ): Promise<ModelPromptResult> {
     const adapter = this.inner ?? (await this.adapter());
     return adapter.prompt(request, notify, signal);
   }

@@ -12,7 +12,9 @@ function isProviderId(id: string): id is ProviderId {
 /** The provider's config; throws ConfigurationError naming the known ids. */
 export function getProvider(id: string): Readonly<ProviderConfig> {
   if (!isProviderId(id)) {
-    throw new ConfigurationError(`Unknown model provider "${id}". Known providers: ${Object.keys(PROVIDERS).join(", ")}.`);
+    throw new ConfigurationError(
+      `Unknown model provider "${id}". Known providers: ${Object.keys(PROVIDERS).join(", ")}.`,
+    );
   }
   return PROVIDERS[id];
 }
@@ -30,7 +32,9 @@ export function getAvailableProviders(): AvailableProvider[] {
 function hasCredentials(p: ProviderConfig): boolean {
   if (!p.requiresApiKey || !p.envVar) return true;
   if (p.id === "bedrock") {
-    return Boolean((readEnv("AWS_ACCESS_KEY_ID") && readEnv("AWS_SECRET_ACCESS_KEY")) || readEnv("AWS_BEARER_TOKEN_BEDROCK"));
+    return Boolean(
+      (readEnv("AWS_ACCESS_KEY_ID") && readEnv("AWS_SECRET_ACCESS_KEY")) || readEnv("AWS_BEARER_TOKEN_BEDROCK"),
+    );
   }
   return readEnv(p.envVar) !== undefined;
 }

@@ -28,10 +28,19 @@ export interface ProviderConfig {
   requiresApiKey: boolean;
 }
 
-
 /** A local OpenAI-compatible server: no key, no default model (pass the one the server has loaded). */
 function localServer(id: ProviderId, name: string, baseURL: string): ProviderConfig {
-  return { id, name, baseURL, envVar: null, defaultModel: null, models: [], format: "openai", defaultMaxTokens: 4096, requiresApiKey: false };
+  return {
+    id,
+    name,
+    baseURL,
+    envVar: null,
+    defaultModel: null,
+    models: [],
+    format: "openai",
+    defaultMaxTokens: 4096,
+    requiresApiKey: false,
+  };
 }
 
 /** Every built-in provider's config, by id. */
@@ -42,7 +51,17 @@ export const PROVIDERS: Readonly<Record<ProviderId, Readonly<ProviderConfig>>> =
     baseURL: "https://api.openai.com/v1",
     envVar: "OPENAI_API_KEY",
     defaultModel: "gpt-4.1",
-    models: ["gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini", "o3", "o4-mini", "gpt-5", "gpt-5-mini"],
+    models: [
+      "gpt-4.1",
+      "gpt-4.1-mini",
+      "gpt-4.1-nano",
+      "gpt-4o",
+      "gpt-4o-mini",
+      "o3",
+      "o4-mini",
+      "gpt-5",
+      "gpt-5-mini",
+    ],
     format: "openai",
     defaultMaxTokens: 16384,
     requiresApiKey: true,
@@ -53,7 +72,12 @@ export const PROVIDERS: Readonly<Record<ProviderId, Readonly<ProviderConfig>>> =
     baseURL: "https://api.anthropic.com",
     envVar: "ANTHROPIC_API_KEY",
     defaultModel: "claude-sonnet-4-20250514",
-    models: ["claude-sonnet-4-20250514", "claude-opus-4-20250514", "claude-3-7-sonnet-20250219", "claude-3-5-haiku-20241022"],
+    models: [
+      "claude-sonnet-4-20250514",
+      "claude-opus-4-20250514",
+      "claude-3-7-sonnet-20250219",
+      "claude-3-5-haiku-20241022",
+    ],
     format: "anthropic",
     defaultMaxTokens: 8192,
     requiresApiKey: true,
@@ -64,7 +88,13 @@ export const PROVIDERS: Readonly<Record<ProviderId, Readonly<ProviderConfig>>> =
     baseURL: "https://openrouter.ai/api/v1",
     envVar: "OPENROUTER_API_KEY",
     defaultModel: "anthropic/claude-sonnet-4",
-    models: ["anthropic/claude-sonnet-4", "openai/gpt-4.1", "google/gemini-2.5-flash", "deepseek/deepseek-chat", "meta-llama/llama-3.3-70b-instruct"],
+    models: [
+      "anthropic/claude-sonnet-4",
+      "openai/gpt-4.1",
+      "google/gemini-2.5-flash",
+      "deepseek/deepseek-chat",
+      "meta-llama/llama-3.3-70b-instruct",
+    ],
     format: "openai",
     defaultMaxTokens: 8192,
     requiresApiKey: true,

@@ -26,7 +26,9 @@ export class RelayModel implements ModelAdapter {
 
   constructor(private readonly options: RelayModelOptions) {
     if (!options || typeof options.endpoint !== "string" || options.endpoint.trim() === "") {
-      throw new ConfigurationError('createRelayModel() needs { endpoint }: the URL of your relay route, e.g. "/api/model".');
+      throw new ConfigurationError(
+        'createRelayModel() needs { endpoint }: the URL of your relay route, e.g. "/api/model".',
+      );
     }
     const max = options.maxTokens;
     if (max !== undefined && !(Number.isInteger(max) && max > 0)) {
@@ -51,7 +53,11 @@ export class RelayModel implements ModelAdapter {
     });
   }
 
-  async prompt(request: PromptRequest, notify: NotifySubscribersFunction, signal?: AbortSignal): Promise<ModelPromptResult> {
+  async prompt(
+    request: PromptRequest,
+    notify: NotifySubscribersFunction,
+    signal?: AbortSignal,
+  ): Promise<ModelPromptResult> {
     throwIfAborted(signal);
     const body = JSON.stringify(this.buildBody(request));
     const extra = typeof this.options.headers === "function" ? await this.options.headers() : this.options.headers;

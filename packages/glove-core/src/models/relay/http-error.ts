@@ -20,7 +20,9 @@ export async function relayHttpError(response: Response): Promise<ProviderError>
     provider: RELAY_PROVIDER,
     status: response.status,
     retryable: isRetryableStatus(response.status),
-    providerMessage: issues.length ? `${message} (${issues.map((i) => `${i.path || "body"}: ${i.message}`).join("; ")})` : message,
+    providerMessage: issues.length
+      ? `${message} (${issues.map((i) => `${i.path || "body"}: ${i.message}`).join("; ")})`
+      : message,
     ...(code !== undefined ? { providerCode: code } : {}),
     ...(wait !== undefined ? { retryAfterMs: wait } : {}),
   });

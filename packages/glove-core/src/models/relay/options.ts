@@ -1,7 +1,5 @@
 /** Request headers, or a function giving them for each request (e.g. a fresh session token). */
-export type RelayHeaders =
-  | Record<string, string>
-  | (() => Record<string, string> | Promise<Record<string, string>>);
+export type RelayHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 
 /** Options of `createRelayModel`: where the relay is and what to send it. */
 export interface RelayModelOptions {

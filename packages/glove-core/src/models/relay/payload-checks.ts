@@ -6,7 +6,12 @@
  */
 import { ProviderError } from "../../errors.js";
 import type { Message, ModelPromptResult, SubscriberEventDataMap } from "../../types/index.js";
-import { RELAY_FORWARDED_EVENTS, RELAY_PROVIDER, type RelayErrorPayload, type RelayForwardedEvent } from "./protocol.js";
+import {
+  RELAY_FORWARDED_EVENTS,
+  RELAY_PROVIDER,
+  type RelayErrorPayload,
+  type RelayForwardedEvent,
+} from "./protocol.js";
 
 type Json = Record<string, unknown>;
 
@@ -60,7 +65,12 @@ const EVENT_CHECKS: Record<RelayForwardedEvent, (v: Json) => boolean> = {
   model_refusal: (v) => isString(v["text"]),
   // The upstream adapter's retries, so the page's traces show why the answer took longer.
   model_retry: (v) =>
-    isString(v["provider"]) && isCount(v["attempt"]) && isCount(v["delay_ms"]) && isCount(v["status"]) && optional(v["code"], isString) && isString(v["reason"]),
+    isString(v["provider"]) &&
+    isCount(v["attempt"]) &&
+    isCount(v["delay_ms"]) &&
+    isCount(v["status"]) &&
+    optional(v["code"], isString) &&
+    isString(v["reason"]),
 };
 
 const FORWARDED: ReadonlySet<string> = new Set(RELAY_FORWARDED_EVENTS);

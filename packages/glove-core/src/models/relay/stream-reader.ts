@@ -3,7 +3,13 @@ import type { ModelPromptResult, NotifySubscribersFunction, SubscriberEventDataM
 import { readSSE } from "../shared/sse.js";
 import { BodyReadError, type HttpResponse } from "../shared/http/types.js";
 import { errorData, eventData, isForwardedEvent, resultData } from "./payload-checks.js";
-import { RELAY_ERROR_EVENT, RELAY_PROVIDER, RELAY_RESULT_EVENT, type RelayErrorPayload, type RelayForwardedEvent } from "./protocol.js";
+import {
+  RELAY_ERROR_EVENT,
+  RELAY_PROVIDER,
+  RELAY_RESULT_EVENT,
+  type RelayErrorPayload,
+  type RelayForwardedEvent,
+} from "./protocol.js";
 
 /** The ProviderError for an `error` event (status: the upstream's when the relay said, else 502). */
 export function relayEventError(payload: RelayErrorPayload): ProviderError {

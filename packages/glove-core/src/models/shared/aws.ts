@@ -32,7 +32,13 @@ async function sha256Hex(data: string | Uint8Array): Promise<string> {
 }
 
 async function hmac(key: Uint8Array | ArrayBuffer, data: string): Promise<ArrayBuffer> {
-  const k = await crypto.subtle.importKey("raw", key as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const k = await crypto.subtle.importKey(
+    "raw",
+    key as Uint8Array<ArrayBuffer>,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   return crypto.subtle.sign("HMAC", k, encoder.encode(data));
 }
 
@@ -88,7 +94,14 @@ export async function signV4(input: SignInput): Promise<Record<string, string>> 
     .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join("&");
-  const canonicalRequest = [input.method, canonicalUri, query, canonicalHeaders, signedHeaders, await sha256Hex(input.body)].join("\n");
+  const canonicalRequest = [
+    input.method,
+    canonicalUri,
+    query,
+    canonicalHeaders,
+    signedHeaders,
+    await sha256Hex(input.body),
+  ].join("\n");
   const scope = `${dateStamp}/${input.region}/${input.service}/aws4_request`;
   const stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, await sha256Hex(canonicalRequest)].join("\n");
   let key = await hmac(encoder.encode(`AWS4${input.credentials.secretAccessKey}`), dateStamp);
@@ -149,10 +162,13 @@ export class EventStreamDecoder {
       const view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.byteLength);
       const total = view.getUint32(0);
       const headersLength = view.getUint32(4);
-      if (crc32(this.buffer, 0, 8) !== view.getUint32(8)) throw new EventStreamError("event stream prelude CRC mismatch");
-      if (total < 16 || headersLength > total - 16) throw new EventStreamError(`invalid event stream frame length ${total}`);
+      if (crc32(this.buffer, 0, 8) !== view.getUint32(8))
+        throw new EventStreamError("event stream prelude CRC mismatch");
+      if (total < 16 || headersLength > total - 16)
+        throw new EventStreamError(`invalid event stream frame length ${total}`);
       if (this.buffer.length < total) break;
-      if (crc32(this.buffer, 0, total - 4) !== view.getUint32(total - 4)) throw new EventStreamError("event stream message CRC mismatch");
+      if (crc32(this.buffer, 0, total - 4) !== view.getUint32(total - 4))
+        throw new EventStreamError("event stream message CRC mismatch");
       const headers = decodeHeaders(this.buffer.subarray(12, 12 + headersLength));
       const payload = this.buffer.slice(12 + headersLength, total - 4);
       out.push({ headers, payload });

@@ -72,7 +72,11 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
    * delta went out, a second attempt would show the user a different answer glued to the first,
    * so the error is thrown instead. Retries in the body and at the status share `maxRetries`.
    */
-  async prompt(request: PromptRequest, notify: NotifySubscribersFunction, signal?: AbortSignal): Promise<ModelPromptResult> {
+  async prompt(
+    request: PromptRequest,
+    notify: NotifySubscribersFunction,
+    signal?: AbortSignal,
+  ): Promise<ModelPromptResult> {
     const body = this.buildBody(request);
     const context = this.contextFor(request);
     // What a subscriber threw surfaces as it is; anything else thrown while reading is about the response.
@@ -100,10 +104,18 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
       return delivered;
     };
     // Straight to subscribers, not through `guarded`: a retry notice is no part of the answer.
-    const onRetry = (retry: number, delayMs: number, failure: ProviderError) => notify("model_retry", retryEvent(retry, delayMs, failure));
-    for (let firstAttempt = 0; ; ) {
+    const onRetry = (retry: number, delayMs: number, failure: ProviderError) =>
+      notify("model_retry", retryEvent(retry, delayMs, failure));
+    for (let firstAttempt = 0; ;) {
       const target = await this.target(body);
-      const open = await post(this.transport, { url: target.url, headers: target.headers, body, signal, firstAttempt, onRetry });
+      const open = await post(this.transport, {
+        url: target.url,
+        headers: target.headers,
+        body,
+        signal,
+        firstAttempt,
+        onRetry,
+      });
       let failure: Error;
       try {
         const read = this.stream ? this.readers.stream : this.readers.json;
@@ -111,7 +123,9 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
       } catch (error) {
         if (subscriberError && subscriberError.error === error) throw error;
         const raw = open.readFailure(error);
-        failure = GloveError.isInstance(raw) ? raw : unreadableResponse(this.transport.provider, open.response.status, raw);
+        failure = GloveError.isInstance(raw)
+          ? raw
+          : unreadableResponse(this.transport.provider, open.response.status, raw);
       } finally {
         open.close();
       }

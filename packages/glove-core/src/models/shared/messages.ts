@@ -50,7 +50,10 @@ export function toolJsonSchema(tool: Tool<unknown>): Record<string, unknown> {
   if (tool.jsonSchema) {
     schema = tool.jsonSchema;
   } else if (tool.input_schema) {
-    const converted = z.toJSONSchema(tool.input_schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    const converted = z.toJSONSchema(tool.input_schema, { io: "input", unrepresentable: "any" }) as Record<
+      string,
+      unknown
+    >;
     const { $schema: _drop, ...rest } = converted;
     void _drop;
     schema = rest;
@@ -108,7 +111,11 @@ export function parseArgs(text: string): unknown {
  * Merges consecutive items of the same role. `merge` must combine both items'
  * content without dropping any part (images and documents included).
  */
-export function mergeConsecutive<T extends { role: string }>(items: T[], canMerge: (a: T, b: T) => boolean, merge: (a: T, b: T) => T): T[] {
+export function mergeConsecutive<T extends { role: string }>(
+  items: T[],
+  canMerge: (a: T, b: T) => boolean,
+  merge: (a: T, b: T) => T,
+): T[] {
   const out: T[] = [];
   for (const item of items) {
     const last = out[out.length - 1];

@@ -5,7 +5,11 @@ import type { SubscriberEventDataMap } from "../../types/index.js";
 export const RETRY_REASON_CHARS = 200;
 
 /** The `model_retry` event for retry number `attempt`, made after `failure`, `delayMs` from now. */
-export function retryEvent(attempt: number, delayMs: number, failure: ProviderError): SubscriberEventDataMap["model_retry"] {
+export function retryEvent(
+  attempt: number,
+  delayMs: number,
+  failure: ProviderError,
+): SubscriberEventDataMap["model_retry"] {
   // By code points, so a cut never splits an emoji into a lone surrogate.
   const chars = Array.from(failure.providerMessage);
   return {
@@ -14,6 +18,9 @@ export function retryEvent(attempt: number, delayMs: number, failure: ProviderEr
     delay_ms: delayMs,
     status: failure.status,
     ...(failure.providerCode !== undefined ? { code: failure.providerCode } : {}),
-    reason: chars.length > RETRY_REASON_CHARS ? `${chars.slice(0, RETRY_REASON_CHARS - 1).join("")}…` : failure.providerMessage,
+    reason:
+      chars.length > RETRY_REASON_CHARS
+        ? `${chars.slice(0, RETRY_REASON_CHARS - 1).join("")}…`
+        : failure.providerMessage,
   };
 }

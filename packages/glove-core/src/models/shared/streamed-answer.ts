@@ -25,6 +25,11 @@ export class StreamedAnswer {
 
   /** Tells subscribers the answer is complete. */
   async complete(result: ModelPromptResult): Promise<void> {
-    await announceResponse(this.notify, true, { text: this.text, toolCalls: this.toolCalls, stopReason: this.stopReason, result });
+    await announceResponse(this.notify, true, {
+      text: this.text,
+      toolCalls: this.toolCalls,
+      stopReason: this.stopReason,
+      result,
+    });
   }
 }

@@ -16,7 +16,8 @@ export interface OutputTool {
 export function outputTool(output: StructuredOutputRequest): OutputTool {
   return {
     name: output.name,
-    description: output.description ?? `Give your final answer by calling this tool: its input is the answer (${output.name}).`,
+    description:
+      output.description ?? `Give your final answer by calling this tool: its input is the answer (${output.name}).`,
     schema: output.schema,
   };
 }
@@ -30,6 +31,10 @@ export function outputToolAnswer(input: unknown): string {
  * Tells subscribers the provider refused (`model_refusal`), when it did; the message is marked by
  * the caller. Anthropic says so with stop reason "refusal".
  */
-export async function announceRefusal(notify: NotifySubscribersFunction, refused: boolean, text: string): Promise<void> {
+export async function announceRefusal(
+  notify: NotifySubscribersFunction,
+  refused: boolean,
+  text: string,
+): Promise<void> {
   if (refused) await notify("model_refusal", { text });
 }

@@ -73,7 +73,11 @@ export function shouldRetry(status: number, headers: HeaderSource): boolean {
 
 /** The retry settings with their defaults filled in. */
 export function retryPolicy(options: TransportOptions): { maxRetries: number; base: number; maxDelay: number } {
-  return { maxRetries: options.maxRetries ?? 2, base: options.retryBaseDelayMs ?? 500, maxDelay: options.maxRetryDelayMs ?? 60_000 };
+  return {
+    maxRetries: options.maxRetries ?? 2,
+    base: options.retryBaseDelayMs ?? 500,
+    maxDelay: options.maxRetryDelayMs ?? 60_000,
+  };
 }
 
 /**
@@ -81,7 +85,11 @@ export function retryPolicy(options: TransportOptions): { maxRetries: number; ba
  * else exponential backoff. Undefined when the provider asked for longer than `maxRetryDelayMs`
  * (give up now rather than hang).
  */
-export function retryDelay(options: TransportOptions, attempt: number, retryAfter: number | undefined): number | undefined {
+export function retryDelay(
+  options: TransportOptions,
+  attempt: number,
+  retryAfter: number | undefined,
+): number | undefined {
   const { base, maxDelay } = retryPolicy(options);
   const delay = retryAfter ?? backoff(base, attempt, maxDelay);
   return delay > maxDelay ? undefined : delay;
@@ -105,7 +113,7 @@ export function parseErrorBody(text: string): { message: string; code?: string }
     const json = JSON.parse(text) as unknown;
     if (json && typeof json === "object") {
       const j = json as Record<string, unknown>;
-      const err = (Array.isArray(j) ? j[0] : j["error"] ?? j) as Record<string, unknown> | string | undefined;
+      const err = (Array.isArray(j) ? j[0] : (j["error"] ?? j)) as Record<string, unknown> | string | undefined;
       if (typeof err === "string") return { message: err };
       if (err && typeof err === "object") {
         const message = err["message"] ?? err["Message"] ?? j["message"] ?? j["Message"];

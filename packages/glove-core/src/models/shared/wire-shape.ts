@@ -110,7 +110,8 @@ export class WireShape {
 
   /** A position (block index, tool-call index): a non-negative integer. */
   index(value: unknown, path: string): number {
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw this.wrong(path, value, "a non-negative integer");
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)
+      throw this.wrong(path, value, "a non-negative integer");
     return value;
   }
 

@@ -2,7 +2,6 @@ import type { StoreAdapter } from "../../types/index.js";
 import { StoreConformanceError } from "./assertions.js";
 import type { StoreCapability } from "./types.js";
 
-
 const GROUPS: Record<StoreCapability, Array<keyof StoreAdapter>> = {
   tasks: ["getTasks", "addTasks", "updateTask"],
   replaceTasks: ["replaceTasks"],
@@ -22,7 +21,11 @@ const GROUPS: Record<StoreCapability, Array<keyof StoreAdapter>> = {
  * Whether `store` implements the group. Throws when the group is half-implemented (some methods
  * but not all), or when it is absent but listed in `required`.
  */
-export function hasCapability(store: StoreAdapter, capability: StoreCapability, required: ReadonlySet<StoreCapability>): boolean {
+export function hasCapability(
+  store: StoreAdapter,
+  capability: StoreCapability,
+  required: ReadonlySet<StoreCapability>,
+): boolean {
   const methods = GROUPS[capability];
   const present = methods.filter((m) => typeof store[m] === "function");
   if (present.length > 0 && present.length < methods.length) {
@@ -32,7 +35,9 @@ export function hasCapability(store: StoreAdapter, capability: StoreCapability, 
     );
   }
   if (present.length === 0 && required.has(capability)) {
-    throw new StoreConformanceError(`store "${store.identifier}" must implement ${methods.join(", ")} (${capability} is required)`);
+    throw new StoreConformanceError(
+      `store "${store.identifier}" must implement ${methods.join(", ")} (${capability} is required)`,
+    );
   }
   return present.length > 0;
 }

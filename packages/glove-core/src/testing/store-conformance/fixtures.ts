@@ -1,6 +1,5 @@
 import type { InboxItem, Message, StoredWait, Task } from "../../types/index.js";
 
-
 /** Messages exercising every field and flag of `Message`, content parts and tool payloads. */
 export function conformanceMessages(): Message[] {
   return [
@@ -11,8 +10,18 @@ export function conformanceMessages(): Message[] {
       pre_modified_text: "/weather Héllo — what's the weather in 東京?",
       content: [
         { type: "text", text: "Look at this:" },
-        { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==" } },
-        { type: "image", source: { type: "url", media_type: "image/jpeg", url: "https://example.com/cat.jpg?size=large&q=1" } },
+        {
+          type: "image",
+          source: {
+            type: "base64",
+            media_type: "image/png",
+            data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+          },
+        },
+        {
+          type: "image",
+          source: { type: "url", media_type: "image/jpeg", url: "https://example.com/cat.jpg?size=large&q=1" },
+        },
         { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0xLjQK" } },
         { type: "video", source: { type: "url", media_type: "video/mp4", url: "https://example.com/v.mp4" } },
       ],
@@ -23,7 +32,18 @@ export function conformanceMessages(): Message[] {
       text: "",
       reasoning_content: "The user wants weather. I should call get_weather twice.\n<thinking>ok</thinking>",
       tool_calls: [
-        { tool_name: "get_weather", id: "call_1", input_args: { city: "Tokyo", units: ["c", "f"], days: 3, exact: true, note: null, nested: { a: { b: [1, 2.5, -3] } } } },
+        {
+          tool_name: "get_weather",
+          id: "call_1",
+          input_args: {
+            city: "Tokyo",
+            units: ["c", "f"],
+            days: 3,
+            exact: true,
+            note: null,
+            nested: { a: { b: [1, 2.5, -3] } },
+          },
+        },
         { tool_name: "get_time", id: "call_2", input_args: {} },
         { tool_name: "no_id_tool", input_args: "raw string arguments" },
       ],
@@ -43,14 +63,23 @@ export function conformanceMessages(): Message[] {
             generateSummaryArgs: { city: "Tokyo", rows: 1 },
           },
         },
-        { tool_name: "get_time", call_id: "call_2", result: { status: "error", data: null, message: "clock unavailable" } },
+        {
+          tool_name: "get_time",
+          call_id: "call_2",
+          result: { status: "error", data: null, message: "clock unavailable" },
+        },
         { tool_name: "no_id_tool", result: { status: "aborted", data: "partial", message: "aborted by the user" } },
       ],
     },
     { sender: "agent", text: "It's raining in Tokyo.", reasoning_content: "" },
     { sender: "user", text: "Please compact now.", is_compaction_request: true },
     { sender: "agent", id: "m-summary", text: "Summary: the user asked about Tokyo weather.", is_compaction: true },
-    { sender: "user", text: "Skill: be concise.", is_skill_injection: true, content: [{ type: "text", text: "be concise" }] },
+    {
+      sender: "user",
+      text: "Skill: be concise.",
+      is_skill_injection: true,
+      content: [{ type: "text", text: "be concise" }],
+    },
     { sender: "agent", text: "x".repeat(70_000) },
     {
       sender: "user",
@@ -62,7 +91,11 @@ export function conformanceMessages(): Message[] {
       tool_results: [],
       content: [],
     },
-    { sender: "agent", text: "numbers", tool_calls: [{ tool_name: "n", id: "c9", input_args: [0, 1, -1, 1.5e300, 9007199254740991, "0", ""] }] },
+    {
+      sender: "agent",
+      text: "numbers",
+      tool_calls: [{ tool_name: "n", id: "c9", input_args: [0, 1, -1, 1.5e300, 9007199254740991, "0", ""] }],
+    },
   ];
 }
 

@@ -18,7 +18,10 @@ const IDS_PER_ROUND = 24;
 const SESSION_IDS_PER_ROUND = 6;
 
 function describeId(sample: IdSample): string {
-  const shown = sample.id.length > 24 ? `${JSON.stringify(sample.id.slice(0, 24))}… (${sample.bytes} bytes)` : JSON.stringify(sample.id);
+  const shown =
+    sample.id.length > 24
+      ? `${JSON.stringify(sample.id.slice(0, 24))}… (${sample.bytes} bytes)`
+      : JSON.stringify(sample.id);
   return sample.bad ? `${shown} holding ${sample.bad}` : shown;
 }
 
@@ -42,9 +45,13 @@ async function checkKeys(store: StoreAdapter, samples: IdSample[], required: Cas
     const what = describeId(sample);
     const attempt = async (call: () => Promise<unknown>, action: string) => {
       if (!keeps) return assertRefused(call, `${action} of id ${what}`);
-      await Promise.resolve().then(call).catch((error: unknown) => {
-        throw new StoreConformanceError(`${action} of id ${what} must be accepted, but was refused: ${error instanceof Error ? error.message : String(error)}`);
-      });
+      await Promise.resolve()
+        .then(call)
+        .catch((error: unknown) => {
+          throw new StoreConformanceError(
+            `${action} of id ${what} must be accepted, but was refused: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        });
     };
     if (withTasks) {
       const s = store as WithTasks;
@@ -65,43 +72,65 @@ async function checkKeys(store: StoreAdapter, samples: IdSample[], required: Cas
       if (keeps) granted.push(sample.id);
     }
   }
-  if (withTasks) assertEqual(await (store as WithTasks).getTasks(), tasks, "getTasks() (every kept id exactly, none merged)");
-  if (withInbox) assertEqual(await (store as WithInbox).getInboxItems(), items, "getInboxItems() (every kept id exactly, none merged)");
-  for (const name of granted) assertEqual(await (store as WithPermissions).getPermission(name), "granted", `getPermission(${describeId({ id: name, bytes: 0 })})`);
+  if (withTasks)
+    assertEqual(await (store as WithTasks).getTasks(), tasks, "getTasks() (every kept id exactly, none merged)");
+  if (withInbox)
+    assertEqual(
+      await (store as WithInbox).getInboxItems(),
+      items,
+      "getInboxItems() (every kept id exactly, none merged)",
+    );
+  for (const name of granted)
+    assertEqual(
+      await (store as WithPermissions).getPermission(name),
+      "granted",
+      `getPermission(${describeId({ id: name, bytes: 0 })})`,
+    );
 }
 
 export function idCases({ define, open, required, options }: CaseContext): StoreConformanceCase[] {
   const openChecked = (id: string) => Promise.resolve().then(() => open(id));
 
   return [
-    define("random ids (seeded): keys with NUL, a lone surrogate or over 1024 UTF-8 bytes are refused (GLOVE_STORE_INVALID); the rest are kept exactly", async (session) => {
-      const seed = options.propertySeed ?? Math.floor(Math.random() * 2 ** 31);
-      const generator = new IdGenerator(seed);
-      try {
-        for (let round = 0; round < (options.propertyRuns ?? 4); round++) {
-          const samples = [...(round === 0 ? boundaryIds() : []), ...Array.from({ length: IDS_PER_ROUND }, () => generator.id())];
-          await checkKeys(await open(session(`keys-${round}`)), samples, required);
-          // Session ids: the case's ASCII prefix counts towards the limit.
-          for (const [i, sample] of samples.slice(0, SESSION_IDS_PER_ROUND).entries()) {
-            const prefix = `${session(`sid-${round}-${i}`)}-`;
-            const id = prefix + sample.id;
-            if (sample.bad !== undefined || prefix.length + sample.bytes > KEY_BYTES) {
-              await assertRefused(() => openChecked(id), `a store whose session id ends in ${describeId(sample)}`);
-              continue;
+    define(
+      "random ids (seeded): keys with NUL, a lone surrogate or over 1024 UTF-8 bytes are refused (GLOVE_STORE_INVALID); the rest are kept exactly",
+      async (session) => {
+        const seed = options.propertySeed ?? Math.floor(Math.random() * 2 ** 31);
+        const generator = new IdGenerator(seed);
+        try {
+          for (let round = 0; round < (options.propertyRuns ?? 4); round++) {
+            const samples = [
+              ...(round === 0 ? boundaryIds() : []),
+              ...Array.from({ length: IDS_PER_ROUND }, () => generator.id()),
+            ];
+            await checkKeys(await open(session(`keys-${round}`)), samples, required);
+            // Session ids: the case's ASCII prefix counts towards the limit.
+            for (const [i, sample] of samples.slice(0, SESSION_IDS_PER_ROUND).entries()) {
+              const prefix = `${session(`sid-${round}-${i}`)}-`;
+              const id = prefix + sample.id;
+              if (sample.bad !== undefined || prefix.length + sample.bytes > KEY_BYTES) {
+                await assertRefused(() => openChecked(id), `a store whose session id ends in ${describeId(sample)}`);
+                continue;
+              }
+              const store = await open(id);
+              assertEqual(store.identifier, id, `identifier of a store on session id ${describeId(sample)}`);
+              await store.appendMessages(plainMessages("s", 1));
+              assertEqual(
+                (await (await open(id)).getMessages()).map((m) => m.text),
+                ["s#0"],
+                `messages of session id ${describeId(sample)} through a second store`,
+              );
             }
-            const store = await open(id);
-            assertEqual(store.identifier, id, `identifier of a store on session id ${describeId(sample)}`);
-            await store.appendMessages(plainMessages("s", 1));
-            assertEqual((await (await open(id)).getMessages()).map((m) => m.text), ["s#0"], `messages of session id ${describeId(sample)} through a second store`);
           }
+        } catch (error) {
+          if (error instanceof StoreConformanceError) {
+            throw new StoreConformanceError(
+              `${error.message} (seed ${seed}; pass propertySeed: ${seed} to storeConformanceCases to repeat)`,
+            );
+          }
+          throw error;
         }
-      } catch (error) {
-        if (error instanceof StoreConformanceError) {
-          throw new StoreConformanceError(`${error.message} (seed ${seed}; pass propertySeed: ${seed} to storeConformanceCases to repeat)`);
-        }
-        throw error;
-      }
-    }),
-
+      },
+    ),
   ];
 }

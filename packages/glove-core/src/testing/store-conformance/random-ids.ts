@@ -11,8 +11,21 @@ export const KEY_BYTES = 1024;
 
 /** Pieces a store keeps, with their UTF-8 length: ASCII, 2-, 3- and 4-byte characters, a combining sequence. */
 const GOOD: ReadonlyArray<readonly [string, number]> = [
-  ["a", 1], ["Z", 1], ["7", 1], ["-", 1], [":", 1], ["~", 1], [" ", 1],
-  ["é", 2], ["ß", 2], ["東", 3], ["e\u0301", 3], ["\u2028", 3], ["\ufeff", 3], ["😀", 4], ["𝄞", 4],
+  ["a", 1],
+  ["Z", 1],
+  ["7", 1],
+  ["-", 1],
+  [":", 1],
+  ["~", 1],
+  [" ", 1],
+  ["é", 2],
+  ["ß", 2],
+  ["東", 3],
+  ["e\u0301", 3],
+  ["\u2028", 3],
+  ["\ufeff", 3],
+  ["😀", 4],
+  ["𝄞", 4],
 ];
 /** Pieces no store keeps in a key; the surrogates sit next to "x", so they stay lone whatever surrounds them. */
 const BAD: ReadonlyArray<readonly [string, string]> = [

@@ -53,8 +53,46 @@ export interface MessageSample {
 }
 
 /** Pieces random strings are made of: plain text, escapes JSON must write, NUL, lone and paired surrogates, combining marks. */
-const PIECES = ["a", "Z", "0", " ", "é", "東京", "😀", "e\u0301", "\u0000", "\ud800", "\udfff", "\ud83d", "\n", "\r\n", "\t", '"', "\\", "\u2028", "\ufeff", "\u007f", "</script>", "{}", "null"];
-const KEYS = ["a", "b", "__proto__", "constructor", "toString", "", "0", "1e3", "k\u0000", "\ud800", "😀", "city", "status"];
+const PIECES = [
+  "a",
+  "Z",
+  "0",
+  " ",
+  "é",
+  "東京",
+  "😀",
+  "e\u0301",
+  "\u0000",
+  "\ud800",
+  "\udfff",
+  "\ud83d",
+  "\n",
+  "\r\n",
+  "\t",
+  '"',
+  "\\",
+  "\u2028",
+  "\ufeff",
+  "\u007f",
+  "</script>",
+  "{}",
+  "null",
+];
+const KEYS = [
+  "a",
+  "b",
+  "__proto__",
+  "constructor",
+  "toString",
+  "",
+  "0",
+  "1e3",
+  "k\u0000",
+  "\ud800",
+  "😀",
+  "city",
+  "status",
+];
 const SENDERS = ["user", "agent"];
 const BAD_SENDERS: unknown[] = ["robot", "", "User", null, 1, undefined, ["user"]];
 /** Values a flag may take, and whether a store must accept them. */
@@ -110,7 +148,20 @@ export class MessageGenerator {
       case 0:
         return this.string();
       case 1:
-        return this.#pick([0, -0, 1, -1, 1.5, 1e300, -1e-300, Number.MAX_SAFE_INTEGER, 2 ** 64, NaN, Infinity, -Infinity]);
+        return this.#pick([
+          0,
+          -0,
+          1,
+          -1,
+          1.5,
+          1e300,
+          -1e-300,
+          Number.MAX_SAFE_INTEGER,
+          2 ** 64,
+          NaN,
+          Infinity,
+          -Infinity,
+        ]);
       case 2:
         return this.#chance(0.5);
       case 3:
@@ -169,8 +220,11 @@ export class MessageGenerator {
         ? this.#pick<unknown>([{}, "calls", 1])
         : Array.from({ length: this.#int(4) }, () => {
             const call: Record<string, unknown> = { input_args: this.data() };
-            call["tool_name"] = sometimesBroken("tool_calls[].tool_name", 0.05) ? this.#pick<unknown>([undefined, 3, null]) : this.string(6);
-            if (this.#chance(0.7)) call["id"] = sometimesBroken("tool_calls[].id", 0.05) ? this.#pick<unknown>([9, null]) : this.string(6);
+            call["tool_name"] = sometimesBroken("tool_calls[].tool_name", 0.05)
+              ? this.#pick<unknown>([undefined, 3, null])
+              : this.string(6);
+            if (this.#chance(0.7))
+              call["id"] = sometimesBroken("tool_calls[].id", 0.05) ? this.#pick<unknown>([9, null]) : this.string(6);
             return sometimesBroken("tool_calls[] entry", 0.03) ? this.#pick<unknown>([null, "call", 4]) : call;
           });
     }
@@ -179,10 +233,12 @@ export class MessageGenerator {
         const result: Record<string, unknown> = { status: this.#pick(STATUSES), data: this.data() };
         if (this.#chance(0.4)) result["message"] = this.string();
         if (this.#chance(0.3)) result["renderData"] = this.data();
-        if (sometimesBroken("tool_results[].result.status", 0.04)) result["status"] = this.#pick<unknown>([undefined, 1, null]);
+        if (sometimesBroken("tool_results[].result.status", 0.04))
+          result["status"] = this.#pick<unknown>([undefined, 1, null]);
         const entry: Record<string, unknown> = { tool_name: this.string(6), result };
         if (this.#chance(0.7)) entry["call_id"] = this.string(6);
-        if (sometimesBroken("tool_results[].result", 0.04)) entry["result"] = this.#pick<unknown>(["done", null, undefined]);
+        if (sometimesBroken("tool_results[].result", 0.04))
+          entry["result"] = this.#pick<unknown>(["done", null, undefined]);
         return entry;
       });
     }

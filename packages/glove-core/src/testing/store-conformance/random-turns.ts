@@ -44,7 +44,9 @@ export class TurnModel {
     const afterAgent = this.messages.at(-1)?.sender === "agent";
     const startsWithResults = (batch[0]!.tool_results?.length ?? 0) > 0;
     const repair: Message | undefined =
-      afterAgent && !startsWithResults && this.#waiting.length > 0 ? { sender: "user", text: "", tool_results: this.#waiting.map(interruptedResult) } : undefined;
+      afterAgent && !startsWithResults && this.#waiting.length > 0
+        ? { sender: "user", text: "", tool_results: this.#waiting.map(interruptedResult) }
+        : undefined;
     // Results a batch may carry: for calls waiting right after the agent's message (none once
     // repaired) or made earlier in the batch. Others are late when a stored result answers them.
     const open = new Set(afterAgent && !repair ? this.#waiting.map((call) => call.id) : []);
@@ -73,7 +75,10 @@ export class TurnModel {
 
   /** A result answers the first waiting call with its id (or, without one, the first id-less call of its tool). */
   #settle(result: ToolResult): void {
-    const matches = (call: ToolCall) => (result.call_id === undefined ? call.id === undefined && call.tool_name === result.tool_name : call.id === result.call_id);
+    const matches = (call: ToolCall) =>
+      result.call_id === undefined
+        ? call.id === undefined && call.tool_name === result.tool_name
+        : call.id === result.call_id;
     const index = this.#waiting.findIndex(matches);
     if (index !== -1) this.#waiting.splice(index, 1);
   }
@@ -99,8 +104,14 @@ export class TurnGenerator {
   #message(model: TurnModel): Message {
     const roll = this.#r.next();
     if (roll < 0.22) return { sender: "user", text: `question ${this.#r.int(100)}` };
-    if (roll < 0.52) return { sender: "agent", text: "", tool_calls: Array.from({ length: this.#r.int(4) }, () => this.#call()) };
-    if (roll < 0.82) return { sender: "user", text: "", tool_results: Array.from({ length: 1 + this.#r.int(2) }, () => this.#result(model)) };
+    if (roll < 0.52)
+      return { sender: "agent", text: "", tool_calls: Array.from({ length: this.#r.int(4) }, () => this.#call()) };
+    if (roll < 0.82)
+      return {
+        sender: "user",
+        text: "",
+        tool_results: Array.from({ length: 1 + this.#r.int(2) }, () => this.#result(model)),
+      };
     if (roll < 0.92) return { sender: "agent", text: "thinking aloud" };
     return { sender: this.#r.next() < 0.5 ? "user" : "agent", text: "summary", is_compaction: true };
   }
@@ -116,9 +127,14 @@ export class TurnGenerator {
     const roll = this.#r.next();
     let target: { tool_name: string; id?: string | undefined };
     if (roll < 0.7 && model.waiting.length > 0) target = this.#r.pick(model.waiting);
-    else if (roll < 0.8 && model.answered.length > 0) target = { tool_name: this.#r.pick(TOOLS), id: this.#r.pick(model.answered) };
+    else if (roll < 0.8 && model.answered.length > 0)
+      target = { tool_name: this.#r.pick(TOOLS), id: this.#r.pick(model.answered) };
     else target = { tool_name: this.#r.pick(TOOLS), id: this.#r.next() < 0.5 ? "c9" : undefined };
     const status = this.#r.next() < 0.8 ? "success" : "error";
-    return { tool_name: target.tool_name, ...(target.id === undefined ? {} : { call_id: target.id }), result: { status, data: this.#r.int(10) } };
+    return {
+      tool_name: target.tool_name,
+      ...(target.id === undefined ? {} : { call_id: target.id }),
+      result: { status, data: this.#r.int(10) },
+    };
   }
 }

@@ -52,14 +52,21 @@ export class WaitModel {
     const at = this.#waits.findIndex((wait) => wait.id === id);
     const wait = this.#waits[at];
     if (!wait || wait.status !== "pending") return { won: false, wait };
-    const settled = storedForm({ ...wait, status: outcome.status, value: outcome.value, settled_at: outcome.settled_at });
+    const settled = storedForm({
+      ...wait,
+      status: outcome.status,
+      value: outcome.value,
+      settled_at: outcome.settled_at,
+    });
     this.#waits[at] = settled;
     return { won: true, wait: settled };
   }
 
   get(filter: WaitFilter = {}): StoredWait[] {
     return this.#waits.filter(
-      (wait) => (filter.status === undefined || wait.status === filter.status) && (filter.toolCallId === undefined || wait.toolCallId === filter.toolCallId),
+      (wait) =>
+        (filter.status === undefined || wait.status === filter.status) &&
+        (filter.toolCallId === undefined || wait.toolCallId === filter.toolCallId),
     );
   }
 }

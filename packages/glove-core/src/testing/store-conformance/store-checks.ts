@@ -16,8 +16,13 @@ export async function assertRefused(call: () => unknown, what: string, code = "G
     error = e;
   }
   assert(refused, `${what} must be refused with ${code}, but it was accepted`);
-  const got = GloveError.isInstance(error) ? error.code : `${error instanceof Error ? error.name : typeof error} (not a GloveError)`;
-  assert(GloveError.isInstance(error) && error.code === code, `${what} must be refused with ${code}, got ${got}: ${error instanceof Error ? error.message : String(error)}`);
+  const got = GloveError.isInstance(error)
+    ? error.code
+    : `${error instanceof Error ? error.name : typeof error} (not a GloveError)`;
+  assert(
+    GloveError.isInstance(error) && error.code === code,
+    `${what} must be refused with ${code}, got ${got}: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 function lastCompaction(messages: Message[]): number {
@@ -29,11 +34,21 @@ function lastCompaction(messages: Message[]): number {
 }
 
 /** Everything a message read sees, checked against `expected`. */
-export async function assertMessages(store: StoreAdapter, expected: unknown[], when: string, required: ReadonlySet<StoreCapability>): Promise<void> {
+export async function assertMessages(
+  store: StoreAdapter,
+  expected: unknown[],
+  when: string,
+  required: ReadonlySet<StoreCapability>,
+): Promise<void> {
   assertEqual(await store.getMessages(), expected, `getMessages() ${when}`);
-  if (hasCapability(store, "messageCount", required)) assertEqual(await store.messageCount!(), expected.length, `messageCount() ${when}`);
+  if (hasCapability(store, "messageCount", required))
+    assertEqual(await store.messageCount!(), expected.length, `messageCount() ${when}`);
   if (hasCapability(store, "messagesSinceLastCompaction", required)) {
     const from = Math.max(lastCompaction(expected as Message[]), 0);
-    assertEqual(await store.getMessagesSinceLastCompaction!(), expected.slice(from), `getMessagesSinceLastCompaction() ${when}`);
+    assertEqual(
+      await store.getMessagesSinceLastCompaction!(),
+      expected.slice(from),
+      `getMessagesSinceLastCompaction() ${when}`,
+    );
   }
 }

@@ -34,7 +34,9 @@ describe("README coverage table", () => {
 
   it("lists every fixture of every family exactly once", () => {
     const listed = rows.flatMap((r) => (r.fixture ? [r.fixture] : [])).sort();
-    const present = FAMILIES.flatMap((family) => listFixtures(join(ROOT, family)).map((name) => `${family}/${name}`)).sort();
+    const present = FAMILIES.flatMap((family) =>
+      listFixtures(join(ROOT, family)).map((name) => `${family}/${name}`),
+    ).sort();
     expect(listed).toEqual(present);
   });
 

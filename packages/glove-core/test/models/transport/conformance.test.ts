@@ -35,12 +35,16 @@ beforeAll(async () => {
       for (let i = 0; i < bytes.length; i += 7) parts.push(bytes.subarray(i, i + 7));
       drip(res, [...parts.slice(0, 40), Buffer.concat(parts.slice(40))], 0);
     },
-    gzip: (_req, res) => res.writeHead(200, { "content-type": "text/event-stream", "content-encoding": "gzip" }).end(gzipSync(SSE)),
+    gzip: (_req, res) =>
+      res.writeHead(200, { "content-type": "text/event-stream", "content-encoding": "gzip" }).end(gzipSync(SSE)),
     status: (req, res) => {
       const query = new URLSearchParams(req.path.split("?")[1]);
       const headers: Record<string, string> = { "content-type": "application/json" };
-      for (const name of ["retry-after", "retry-after-ms", "x-should-retry"]) if (query.has(name)) headers[name] = query.get(name)!;
-      res.writeHead(Number(query.get("code")), headers).end(JSON.stringify({ error: { message: `said ${query.get("code")}`, type: "some_type" } }));
+      for (const name of ["retry-after", "retry-after-ms", "x-should-retry"])
+        if (query.has(name)) headers[name] = query.get(name)!;
+      res
+        .writeHead(Number(query.get("code")), headers)
+        .end(JSON.stringify({ error: { message: `said ${query.get("code")}`, type: "some_type" } }));
     },
     redirect: (_req, res) => res.writeHead(302, { location: "/echo" }).end(),
     hang: () => {},
@@ -80,7 +84,12 @@ async function failure(run: Promise<unknown>): Promise<unknown> {
 }
 
 describe.each(transports)("transport conformance: %s", (_name, transport, fetchOption) => {
-  const options = (extra: Partial<TransportOptions> = {}): TransportOptions => ({ provider: "test", retryBaseDelayMs: 1, ...fetchOption, ...extra });
+  const options = (extra: Partial<TransportOptions> = {}): TransportOptions => ({
+    provider: "test",
+    retryBaseDelayMs: 1,
+    ...fetchOption,
+    ...extra,
+  });
 
   it("sends the body and headers as given (UTF-8, content-length of the bytes)", async () => {
     const body = JSON.stringify({ text: TEXT });
@@ -97,7 +106,10 @@ describe.each(transports)("transport conformance: %s", (_name, transport, fetchO
 
   it("sends the caller's own accept-encoding and user-agent as given, whatever their case", async () => {
     const base = request("/echo");
-    const response = await transport({ ...base, headers: { ...base.headers, "Accept-Encoding": "gzip", "User-Agent": "mine/1" } });
+    const response = await transport({
+      ...base,
+      headers: { ...base.headers, "Accept-Encoding": "gzip", "User-Agent": "mine/1" },
+    });
     const seen = JSON.parse(await response.text()) as { headers: Record<string, string> };
     expect(seen.headers["accept-encoding"]).toBe("gzip");
     expect(seen.headers["user-agent"]).toBe("mine/1");
@@ -135,11 +147,23 @@ describe.each(transports)("transport conformance: %s", (_name, transport, fetchO
     let calls = 0;
     const url = `${server.url}/status?code=429&retry-after-ms=5`;
     const retries: number[] = [];
-    const error = await failure(post(options({ maxRetries: 1 }), { url, headers: {}, body: "{}", onRetry: async (n, delay) => void retries.push(n, delay) }));
+    const error = await failure(
+      post(options({ maxRetries: 1 }), {
+        url,
+        headers: {},
+        body: "{}",
+        onRetry: async (n, delay) => void retries.push(n, delay),
+      }),
+    );
     calls = server.seen.filter((s) => s.path.startsWith("/status?code=429")).length;
     expect(calls).toBeGreaterThanOrEqual(2);
     expect(retries).toEqual([1, 5]);
-    expect(ProviderError.isInstance(error) && error.status === 429 && error.retryAfterMs === 5 && error.providerMessage === "said 429").toBe(true);
+    expect(
+      ProviderError.isInstance(error) &&
+        error.status === 429 &&
+        error.retryAfterMs === 5 &&
+        error.providerMessage === "said 429",
+    ).toBe(true);
   });
 
   it("x-should-retry: false wins over a 503", async () => {
@@ -157,21 +181,31 @@ describe.each(transports)("transport conformance: %s", (_name, transport, fetchO
 
   it("a redirect is refused, not followed", async () => {
     const before = server.seen.filter((s) => s.path === "/echo").length;
-    const error = await failure(post(options({ maxRetries: 0 }), { url: `${server.url}/redirect`, headers: {}, body: "{}" }));
+    const error = await failure(
+      post(options({ maxRetries: 0 }), { url: `${server.url}/redirect`, headers: {}, body: "{}" }),
+    );
     expect(error).toMatchObject({ status: 0 });
     expect((error as ProviderError).providerMessage).toMatch(/^network error: .*redirect/);
     expect(server.seen.filter((s) => s.path === "/echo").length).toBe(before);
   });
 
   it("a header value no HTTP request can carry is a ProviderError, not a bare TypeError", async () => {
-    const error = await failure(post(options({ maxRetries: 0 }), { url: `${server.url}/echo`, headers: { authorization: "Bearer a\nb" }, body: "{}" }));
+    const error = await failure(
+      post(options({ maxRetries: 0 }), {
+        url: `${server.url}/echo`,
+        headers: { authorization: "Bearer a\nb" },
+        body: "{}",
+      }),
+    );
     expect(ProviderError.isInstance(error)).toBe(true);
     expect((error as ProviderError).providerMessage).toMatch(/^network error: /);
   });
 
   it("times out before the answer, and while reading the body, without retrying", async () => {
     const before = server.seen.filter((s) => s.path === "/hang").length;
-    const early = await failure(post(options({ timeoutMs: 50 }), { url: `${server.url}/hang`, headers: {}, body: "{}" }));
+    const early = await failure(
+      post(options({ timeoutMs: 50 }), { url: `${server.url}/hang`, headers: {}, body: "{}" }),
+    );
     expect(early).toMatchObject({ status: 0, providerMessage: "timed out: no complete answer within 50 ms" });
     expect(server.seen.filter((s) => s.path === "/hang").length).toBe(before + 1);
 
@@ -185,7 +219,9 @@ describe.each(transports)("transport conformance: %s", (_name, transport, fetchO
   it("aborts before the answer and mid-body with AbortError, and closes the request", async () => {
     const early = new AbortController();
     setTimeout(() => early.abort(), 20);
-    expect(await failure(post(options(), { url: `${server.url}/hang`, headers: {}, body: "{}", signal: early.signal }))).toBeInstanceOf(AbortError);
+    expect(
+      await failure(post(options(), { url: `${server.url}/hang`, headers: {}, body: "{}", signal: early.signal })),
+    ).toBeInstanceOf(AbortError);
 
     const late = new AbortController();
     const path = `/stall?abort-${_name}`;

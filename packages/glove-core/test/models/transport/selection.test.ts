@@ -33,7 +33,12 @@ describe("choosing the transport", () => {
         calls.push(String(input));
         return new Response(answer, { headers: { "content-type": "text/event-stream" } });
       };
-      const response = await choose(fake)({ url: "http://example.test/x", headers: {}, body: "{}", signal: new AbortController().signal });
+      const response = await choose(fake)({
+        url: "http://example.test/x",
+        headers: {},
+        body: "{}",
+        signal: new AbortController().signal,
+      });
       expect(await response.text()).toBe(answer);
       expect(calls).toEqual(["http://example.test/x"]);
     }
@@ -46,7 +51,13 @@ describe("choosing the transport", () => {
       return new Response(answer, { headers: { "content-type": "text/event-stream" } });
     });
     expect(chooseTransport(undefined)).not.toBe(nodeTransport);
-    const model = new OpenAICompatAdapter({ provider: "openai", model: "m", apiKey: "k", baseURL: "http://nowhere.test/v1", maxRetries: 0 });
+    const model = new OpenAICompatAdapter({
+      provider: "openai",
+      model: "m",
+      apiKey: "k",
+      baseURL: "http://nowhere.test/v1",
+      maxRetries: 0,
+    });
     const { notify } = recorder();
     const result = await model.prompt({ messages: [{ sender: "user", text: "hello" }] }, notify);
     expect(result.messages[0]!.text).toBe("hi");
@@ -75,23 +86,41 @@ describe("choosing the transport", () => {
   it("node:http asks for an uncompressed answer unless told otherwise (fetch's defaults otherwise)", async () => {
     const server = await startServer({ echo: (req, res) => res.writeHead(200).end(JSON.stringify(req.headers)) });
     try {
-      const response = await nodeTransport({ url: `${server.url}/echo`, headers: {}, body: "", signal: new AbortController().signal });
-      expect(JSON.parse(await response.text())).toMatchObject({ "accept-encoding": "identity", accept: "*/*", "user-agent": "node", "content-length": "0" });
+      const response = await nodeTransport({
+        url: `${server.url}/echo`,
+        headers: {},
+        body: "",
+        signal: new AbortController().signal,
+      });
+      expect(JSON.parse(await response.text())).toMatchObject({
+        "accept-encoding": "identity",
+        accept: "*/*",
+        "user-agent": "node",
+        "content-length": "0",
+      });
     } finally {
       await server.close();
     }
   });
 
   it("closes an idle connection before the server's keep-alive hint, and never cuts a slow stream", async () => {
-    const server = await startServer({
-      slow: (_req, res) => {
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        res.write("data: 1\n\n");
-        setTimeout(() => res.end("data: 2\n\n"), 1_300);
+    const server = await startServer(
+      {
+        slow: (_req, res) => {
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          res.write("data: 1\n\n");
+          setTimeout(() => res.end("data: 2\n\n"), 1_300);
+        },
+        quick: (_req, res) => res.writeHead(200).end("ok"),
       },
-      quick: (_req, res) => res.writeHead(200).end("ok"),
-    }, 2_000);
-    const request = (path: string) => ({ url: `${server.url}${path}`, headers: {}, body: "", signal: new AbortController().signal });
+      2_000,
+    );
+    const request = (path: string) => ({
+      url: `${server.url}${path}`,
+      headers: {},
+      body: "",
+      signal: new AbortController().signal,
+    });
     try {
       // The test server says "Keep-Alive: timeout=2": idle connections go after 1 s.
       expect(await (await nodeTransport(request("/quick"))).text()).toBe("ok");

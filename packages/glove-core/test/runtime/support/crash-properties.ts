@@ -3,7 +3,14 @@ import { expect } from "vitest";
 import type { StoreAdapter, StoredWait } from "glove-core";
 import { expectStoreHistoryValid } from "../../support/valid-history.js";
 import type { Crash } from "./crash-store.js";
-import { ANSWERS, finalResult, runWithCrashes, type NewConversation, type ScenarioOutcome, type UiTiming } from "./order-scenario.js";
+import {
+  ANSWERS,
+  finalResult,
+  runWithCrashes,
+  type NewConversation,
+  type ScenarioOutcome,
+  type UiTiming,
+} from "./order-scenario.js";
 
 /**
  * What must hold after any crashes: the conversation is valid and finished, no question was
@@ -16,12 +23,18 @@ export async function expectExactlyOnce(outcome: ScenarioOutcome, crashes: reado
   const { store, world } = outcome;
   const waitsOf = (filter: Parameters<NonNullable<StoreAdapter["getWaits"]>>[0]) => store.getWaits!(filter);
   await expectStoreHistoryValid(store);
-  expect((await store.getMessages()).at(-1), context).toMatchObject({ sender: "agent", text: expect.stringMatching(/^Done: /) });
+  expect((await store.getMessages()).at(-1), context).toMatchObject({
+    sender: "agent",
+    text: expect.stringMatching(/^Done: /),
+  });
   const result = await finalResult(store);
   expect(result, context).toBeDefined();
   // Nothing waits any more, and no question was settled twice (first answer wins).
   expect(await waitsOf({ status: "pending" }), context).toEqual([]);
-  expect([...outcome.wins.values()].every((n) => n === 1), context).toBe(true);
+  expect(
+    [...outcome.wins.values()].every((n) => n === 1),
+    context,
+  ).toBe(true);
 
   const waits = await waitsOf({ toolCallId: result!.call_id });
   if (waits.length === 0) {
@@ -41,7 +54,10 @@ export async function expectExactlyOnce(outcome: ScenarioOutcome, crashes: reado
     ["resolved", ANSWERS.size, 1],
     ["resolved", ANSWERS.colour, 1],
   ]);
-  expect(waits.filter((w) => w.kind === "step"), context).toHaveLength(1);
+  expect(
+    waits.filter((w) => w.kind === "step"),
+    context,
+  ).toHaveLength(1);
   expect(world, context).toEqual({ charged: 1 + outcome.stepWindows, shipped: 1 + outcome.shipWindows });
 }
 
@@ -70,9 +86,13 @@ export async function checkEveryCrashPoint(ui: UiTiming, conversation?: NewConve
 export async function checkCrashSequences(runs: number, conversation?: NewConversation): Promise<void> {
   const crash = fc.record({ at: fc.nat(45), applied: fc.boolean() });
   await fc.assert(
-    fc.asyncProperty(fc.array(crash, { minLength: 1, maxLength: 3 }), fc.constantFrom<UiTiming>("sync", "async"), async (crashes, ui) => {
-      await expectExactlyOnce(await runWithCrashes(crashes, ui, conversation), crashes);
-    }),
+    fc.asyncProperty(
+      fc.array(crash, { minLength: 1, maxLength: 3 }),
+      fc.constantFrom<UiTiming>("sync", "async"),
+      async (crashes, ui) => {
+        await expectExactlyOnce(await runWithCrashes(crashes, ui, conversation), crashes);
+      },
+    ),
     { numRuns: runs },
   );
 }

@@ -90,7 +90,8 @@ async function app(glove: Glove, store: StoreAdapter): Promise<unknown> {
 }
 
 const isUserText = (m: Message) => m.sender === "user" && !m.tool_results?.length;
-const hasResults = (messages: unknown) => Array.isArray(messages) && messages.some((m: Message) => (m.tool_results?.length ?? 0) > 0);
+const hasResults = (messages: unknown) =>
+  Array.isArray(messages) && messages.some((m: Message) => (m.tool_results?.length ?? 0) > 0);
 
 const counted = new WeakSet<StoreAdapter>();
 
@@ -120,11 +121,23 @@ const memoryConversation: NewConversation = () => {
 };
 
 /** Runs processes one after another, the i-th dying at `crashes[i]`, until one finishes the turn. */
-export async function runWithCrashes(crashes: readonly Crash[], ui: UiTiming, conversation: NewConversation = memoryConversation): Promise<ScenarioOutcome> {
+export async function runWithCrashes(
+  crashes: readonly Crash[],
+  ui: UiTiming,
+  conversation: NewConversation = memoryConversation,
+): Promise<ScenarioOutcome> {
   const openStore = conversation();
   const wins = new Map<string, number>();
   const world: World = { charged: 0, shipped: 0 };
-  const outcome: ScenarioOutcome = { world, store: openStore(), wins, stepWindows: 0, shipWindows: 0, processes: 0, calls: [] };
+  const outcome: ScenarioOutcome = {
+    world,
+    store: openStore(),
+    wins,
+    stepWindows: 0,
+    shipWindows: 0,
+    processes: 0,
+    calls: [],
+  };
   let callIds = 0;
   for (let i = 0; i <= crashes.length; i++) {
     const me: ProcessState = { shipped: false, resultsStored: false };
@@ -142,7 +155,10 @@ export async function runWithCrashes(crashes: readonly Crash[], ui: UiTiming, co
     outcome.processes++;
     outcome.calls.push(process.calls);
     const glove = shopGlove(process.store, world, me, ui, () => `call-${++callIds}`);
-    const ended = await Promise.race([app(glove, process.store).then(() => "finished" as const), process.died.then(() => "died" as const)]);
+    const ended = await Promise.race([
+      app(glove, process.store).then(() => "finished" as const),
+      process.died.then(() => "died" as const),
+    ]);
     if (ended === "finished") return outcome;
   }
   throw new Error(`The last process died although it had no crash planned (${JSON.stringify(crashes)})`);

@@ -9,7 +9,9 @@ const typed = (message: Message) => message.pre_modified_text ?? message.text;
 
 /** The messages the user typed, in the active branch (not tool results, compaction or skill text). */
 function userMessages(history: readonly Message[]): Message[] {
-  return history.filter((m) => m.sender === "user" && !m.tool_results?.length && !m.is_compaction_request && !m.is_skill_injection);
+  return history.filter(
+    (m) => m.sender === "user" && !m.tool_results?.length && !m.is_compaction_request && !m.is_skill_injection,
+  );
 }
 
 /**
@@ -20,7 +22,11 @@ function userMessages(history: readonly Message[]): Message[] {
  * message at that position. The user messages before it must be the thread's (409 otherwise: the
  * client is on a branch the server does not have active).
  */
-export function userIntent(history: readonly Message[], newText: string, earlierTexts: ReadonlyArray<string | undefined>): UserIntent {
+export function userIntent(
+  history: readonly Message[],
+  newText: string,
+  earlierTexts: ReadonlyArray<string | undefined>,
+): UserIntent {
   const users = userMessages(history);
   const position = earlierTexts.length;
   if (position >= users.length) return { kind: "message" };
@@ -33,6 +39,7 @@ export function userIntent(history: readonly Message[], newText: string, earlier
   }
   const target = users[position]!;
   if (position === users.length - 1 && typed(target) === newText) return { kind: "regenerate" };
-  if (target.id === undefined) throw conflict("GLOVE_BRANCH_MISMATCH", "That message was stored without an id and cannot be edited.");
+  if (target.id === undefined)
+    throw conflict("GLOVE_BRANCH_MISMATCH", "That message was stored without an id and cannot be edited.");
   return { kind: "edit", messageId: target.id };
 }

@@ -53,9 +53,19 @@ export class AgUiEventMapper {
       case "slot_push":
         return this.#displayed(data.slot as WireSlot | undefined);
       case "tasks":
-        return [{ type: "STATE_DELTA", delta: [{ op: "add", path: "/tasks", value: Array.isArray(data.tasks) ? data.tasks : [] }] }];
+        return [
+          {
+            type: "STATE_DELTA",
+            delta: [{ op: "add", path: "/tasks", value: Array.isArray(data.tasks) ? data.tasks : [] }],
+          },
+        ];
       case "inbox":
-        return [{ type: "STATE_DELTA", delta: [{ op: "add", path: "/inbox", value: Array.isArray(data.items) ? data.items : [] }] }];
+        return [
+          {
+            type: "STATE_DELTA",
+            delta: [{ op: "add", path: "/inbox", value: Array.isArray(data.items) ? data.items : [] }],
+          },
+        ];
       default:
         return [];
     }
@@ -108,7 +118,10 @@ export class AgUiEventMapper {
       this.#parentId = this.#messageId;
       if (this.#parentId === undefined) {
         this.#parentId = this.ids();
-        out.push({ type: "TEXT_MESSAGE_START", messageId: this.#parentId, role: "assistant" }, { type: "TEXT_MESSAGE_END", messageId: this.#parentId });
+        out.push(
+          { type: "TEXT_MESSAGE_START", messageId: this.#parentId, role: "assistant" },
+          { type: "TEXT_MESSAGE_END", messageId: this.#parentId },
+        );
       }
     }
     const parentMessageId = this.#parentId;
@@ -125,9 +138,18 @@ export class AgUiEventMapper {
 
   #toolResult(callId: unknown, result: ToolResultData | undefined): AgUiEvent[] {
     if (typeof callId !== "string" || callId === "" || !result) return [];
-    const message = { id: this.ids(), role: "tool" as const, toolCallId: callId, content: toolResultContent(result), ...(result.status === "success" ? {} : { error: result.status }) };
+    const message = {
+      id: this.ids(),
+      role: "tool" as const,
+      toolCallId: callId,
+      content: toolResultContent(result),
+      ...(result.status === "success" ? {} : { error: result.status }),
+    };
     this.streamedResults.set(callId, message);
-    return [...this.#breakText(), { type: "TOOL_CALL_RESULT", messageId: message.id, toolCallId: callId, content: message.content, role: "tool" }];
+    return [
+      ...this.#breakText(),
+      { type: "TOOL_CALL_RESULT", messageId: message.id, toolCallId: callId, content: message.content, role: "tool" },
+    ];
   }
 
   /** A slot shown without waiting (a card, a chart): an activity message the page may draw. */
@@ -136,6 +158,9 @@ export class AgUiEventMapper {
     const content: Record<string, unknown> = { renderer: slot.renderer, input: slot.input ?? null };
     if (slot.toolCallId !== null) content.toolCallId = slot.toolCallId;
     if (slot.toolName !== null) content.toolName = slot.toolName;
-    return [...this.#breakText(), { type: "ACTIVITY_SNAPSHOT", messageId: slot.id, activityType: slot.renderer, content }];
+    return [
+      ...this.#breakText(),
+      { type: "ACTIVITY_SNAPSHOT", messageId: slot.id, activityType: slot.renderer, content },
+    ];
   }
 }

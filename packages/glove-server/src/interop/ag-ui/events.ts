@@ -37,9 +37,7 @@ export interface AgUiInterrupt {
 }
 
 export type AgUiRunOutcome =
-  | { type: "success" }
-  | { type: "interrupt"; interrupts: AgUiInterrupt[] }
-  | { type: "cancelled" };
+  { type: "success" } | { type: "interrupt"; interrupts: AgUiInterrupt[] } | { type: "cancelled" };
 
 export type AgUiEvent =
   | { type: "RUN_STARTED"; threadId: string; runId: string; protocolVersion: string }

@@ -70,11 +70,13 @@ export function resumeToAnswer(entry: ResumeEntry, slot: WireSlot, index: number
   if (entry.status === "cancelled") return { reject: "The user cancelled the question." };
   if (!isPermission(slot)) return { resolve: entry.payload ?? null };
   const payload = entry.payload;
-  const approved = typeof payload === "boolean" ? payload : (payload as { approved?: unknown } | null | undefined)?.approved;
+  const approved =
+    typeof payload === "boolean" ? payload : (payload as { approved?: unknown } | null | undefined)?.approved;
   if (typeof approved !== "boolean") {
-    throw badRequest(`resume[${index}] answers the permission prompt ${quoted(slot.id)}: send payload { approved: true } or { approved: false }.`, [
-      { path: `resume.${index}.payload.approved`, message: "must be a boolean" },
-    ]);
+    throw badRequest(
+      `resume[${index}] answers the permission prompt ${quoted(slot.id)}: send payload { approved: true } or { approved: false }.`,
+      [{ path: `resume.${index}.payload.approved`, message: "must be a boolean" }],
+    );
   }
   return { resolve: approved };
 }

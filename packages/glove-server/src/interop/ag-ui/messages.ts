@@ -3,7 +3,8 @@ import type { AgUiMessage } from "./events.js";
 
 /** A tool result as AG-UI's string content: the data the model saw, or the error's message. */
 export function toolResultContent(result: ToolResultData): string {
-  if (result.status !== "success") return result.message ?? (typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null));
+  if (result.status !== "success")
+    return result.message ?? (typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null));
   return typeof result.data === "string" ? result.data : JSON.stringify(result.data ?? null);
 }
 
@@ -14,7 +15,10 @@ export function toolResultContent(result: ToolResultData): string {
  * without an id get one from their position, stable between snapshots; `renamed` maps stored ids
  * to the ids a client already knows them by.
  */
-export function toAgUiMessages(history: readonly Message[], renamed: ReadonlyMap<string, string> = new Map()): AgUiMessage[] {
+export function toAgUiMessages(
+  history: readonly Message[],
+  renamed: ReadonlyMap<string, string> = new Map(),
+): AgUiMessage[] {
   const out: AgUiMessage[] = [];
   history.forEach((message, index) => {
     if (message.is_compaction || message.is_compaction_request) return;
@@ -27,13 +31,24 @@ export function toAgUiMessages(history: readonly Message[], renamed: ReadonlyMap
         type: "function" as const,
         function: { name: call.tool_name, arguments: JSON.stringify(call.input_args ?? {}) },
       }));
-      out.push({ id, role: "assistant", ...(message.text !== "" ? { content: message.text } : {}), ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+      out.push({
+        id,
+        role: "assistant",
+        ...(message.text !== "" ? { content: message.text } : {}),
+        ...(toolCalls.length > 0 ? { toolCalls } : {}),
+      });
       return;
     }
     (message.tool_results ?? []).forEach((result, n) => {
       if (result.call_id === undefined) return;
       const error = result.result.status === "success" ? {} : { error: result.result.status };
-      out.push({ id: `${id}-result-${n}`, role: "tool", toolCallId: result.call_id, content: toolResultContent(result.result), ...error });
+      out.push({
+        id: `${id}-result-${n}`,
+        role: "tool",
+        toolCallId: result.call_id,
+        content: toolResultContent(result.result),
+        ...error,
+      });
     });
     if (message.text !== "") out.push({ id, role: "user", content: message.text });
   });
@@ -49,7 +64,10 @@ type ToolMessage = Extract<AgUiMessage, { role: "tool" }>;
  * its messages with the snapshot would drop a result it was shown, and the run that answers the
  * question does not send it again.
  */
-export function withStreamedResults(messages: AgUiMessage[], streamed: ReadonlyMap<string, ToolMessage>): AgUiMessage[] {
+export function withStreamedResults(
+  messages: AgUiMessage[],
+  streamed: ReadonlyMap<string, ToolMessage>,
+): AgUiMessage[] {
   if (streamed.size === 0) return messages;
   const known = new Set(messages.flatMap((m) => (m.role === "tool" ? [m.toolCallId] : [])));
   const out = [...messages];

@@ -53,7 +53,9 @@ export interface RunRequest {
 function userText(content: unknown, index: number): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) {
-    throw badRequest(`messages[${index}].content must be a string or a list of text parts.`, [{ path: `messages.${index}.content`, message: "must be a string or an array" }]);
+    throw badRequest(`messages[${index}].content must be a string or a list of text parts.`, [
+      { path: `messages.${index}.content`, message: "must be a string or an array" },
+    ]);
   }
   let text = "";
   content.forEach((part: unknown, n) => {
@@ -63,9 +65,10 @@ function userText(content: unknown, index: number): string {
       return;
     }
     const kind = otherPart.safeParse(part);
-    throw badRequest(`messages[${index}].content[${n}] is ${kind.success ? `a ${quoted(kind.data.type)} part` : quoted(part)}; this agent takes text parts only.`, [
-      { path: `messages.${index}.content.${n}`, message: "must be a text part { type: \"text\", text }" },
-    ]);
+    throw badRequest(
+      `messages[${index}].content[${n}] is ${kind.success ? `a ${quoted(kind.data.type)} part` : quoted(part)}; this agent takes text parts only.`,
+      [{ path: `messages.${index}.content.${n}`, message: 'must be a text part { type: "text", text }' }],
+    );
   });
   return text;
 }
@@ -78,21 +81,31 @@ function userText(content: unknown, index: number): string {
 export function parseRunInput(raw: Record<string, unknown>, limits: { textChars: number }): RunRequest {
   for (const key of ["messages", "resume", "tools", "context"]) {
     const list = raw[key];
-    if (Array.isArray(list) && list.length > MAX_ITEMS) throw tooLarge(`${key} has ${list.length} entries; at most ${MAX_ITEMS} are accepted.`);
+    if (Array.isArray(list) && list.length > MAX_ITEMS)
+      throw tooLarge(`${key} has ${list.length} entries; at most ${MAX_ITEMS} are accepted.`);
   }
   const parsed = runAgentInput.safeParse(raw);
-  if (!parsed.success) throw badRequest("The body is not a valid AG-UI RunAgentInput; see issues.", zodIssues(parsed.error.issues));
+  if (!parsed.success)
+    throw badRequest("The body is not a valid AG-UI RunAgentInput; see issues.", zodIssues(parsed.error.issues));
   const { threadId, runId, messages, resume } = parsed.data;
   const request: RunRequest = { threadId, runId, earlierUserTexts: [] };
   if (resume !== undefined && resume.length > 0) {
-    request.resume = resume.map(({ interruptId, status, payload }) => ({ interruptId, status, ...(payload !== undefined ? { payload } : {}) }));
+    request.resume = resume.map(({ interruptId, status, payload }) => ({
+      interruptId,
+      status,
+      ...(payload !== undefined ? { payload } : {}),
+    }));
   }
   const last = messages.at(-1);
   if (last?.role !== "user") return request;
   const index = messages.length - 1;
   const text = userText(last.content, index);
-  if (text.trim() === "") throw badRequest(`messages[${index}] is an empty user message; send some text.`, [{ path: `messages.${index}.content`, message: "must not be empty" }]);
-  if (text.length > limits.textChars) throw tooLarge(`The message has ${text.length} characters; the limit is ${limits.textChars}.`);
+  if (text.trim() === "")
+    throw badRequest(`messages[${index}] is an empty user message; send some text.`, [
+      { path: `messages.${index}.content`, message: "must not be empty" },
+    ]);
+  if (text.length > limits.textChars)
+    throw tooLarge(`The message has ${text.length} characters; the limit is ${limits.textChars}.`);
   request.userMessage = { id: last.id, text };
   request.earlierUserTexts = messages.slice(0, -1).flatMap((message, i) => {
     if (message.role !== "user") return [];

@@ -43,7 +43,12 @@ export async function runAgUi(ctx: RouteContext): Promise<Response> {
     const { turnId, duplicate } = await startUserTurn(ctx, record, conversation, before, run);
     plan = duplicate
       ? followRun(before, turnId, run.threadId, run.runId)
-      : { turnId, started: false, userMessageId: run.userMessage.id, prelude: [{ type: "STATE_SNAPSHOT", snapshot: stateOf(before.data) }] };
+      : {
+          turnId,
+          started: false,
+          userMessageId: run.userMessage.id,
+          prelude: [{ type: "STATE_SNAPSHOT", snapshot: stateOf(before.data) }],
+        };
   } else plan = followRun(before, undefined, run.threadId, run.runId);
   const after = plan.after ?? before.lastId;
   // Scale mode: the events up to there reach this instance's log first (as on the native stream).
@@ -66,9 +71,12 @@ async function startUserTurn(
 ): Promise<{ turnId: string; duplicate?: boolean }> {
   const message = run.userMessage!;
   const retry = record.lastClientMessageId === message.id && before.data.busy === true;
-  const intent = retry ? { kind: "message" as const } : userIntent((before.data.messages ?? []) as Message[], message.text, run.earlierUserTexts);
+  const intent = retry
+    ? { kind: "message" as const }
+    : userIntent((before.data.messages ?? []) as Message[], message.text, run.earlierUserTexts);
   if (intent.kind === "regenerate") return admitted(ctx, conversation, () => conversation.regenerate());
-  if (intent.kind === "edit") return admitted(ctx, conversation, () => conversation.editMessage(intent.messageId, message.text));
+  if (intent.kind === "edit")
+    return admitted(ctx, conversation, () => conversation.editMessage(intent.messageId, message.text));
   return startAdmittedTurn(ctx, record, conversation, message.text, message.id);
 }
 
@@ -81,7 +89,8 @@ async function startUserTurn(
 function followRun({ data }: Snapshot, turnId: string | undefined, threadId: string, runId: string): StreamPlan {
   const running = data.busy === true && (turnId === undefined || data.turnId === turnId);
   // A turn that waits for a person streams nothing until answered: the run ends as that interrupt.
-  if (!running || waitingSlots(data.slots).length > 0) return { turnId, started: true, prelude: [], finished: closingEvents(data, threadId, runId) };
+  if (!running || waitingSlots(data.slots).length > 0)
+    return { turnId, started: true, prelude: [], finished: closingEvents(data, threadId, runId) };
   const mapper = new AgUiEventMapper(ids);
   const streaming = typeof data.streamingText === "string" ? data.streamingText : "";
   const prelude: AgUiEvent[] = [
@@ -99,22 +108,37 @@ function followRun({ data }: Snapshot, turnId: string | undefined, threadId: str
  * memory resumes from the store), then follows the turn. Answers for questions already answered
  * are skipped (a replayed resume is safe); an id the conversation never asked is a 404.
  */
-async function resumeRun(conversation: ConversationHandle, before: Snapshot, resume: ResumeEntry[], threadId: string, runId: string): Promise<StreamPlan> {
+async function resumeRun(
+  conversation: ConversationHandle,
+  before: Snapshot,
+  resume: ResumeEntry[],
+  threadId: string,
+  runId: string,
+): Promise<StreamPlan> {
   const slots = Array.isArray(before.data.slots) ? (before.data.slots as ReturnType<typeof waitingSlots>) : [];
   const waiting = new Map(waitingSlots(slots).map((slot) => [slot.id, slot]));
   const answers = resume.map((entry, index) => {
     const slot = slots.find((s) => s.id === entry.interruptId);
-    if (!slot || slot.mode !== "wait") throw notFound(`resume[${index}]: no question ${quoted(entry.interruptId)} waits in this thread.`);
+    if (!slot || slot.mode !== "wait")
+      throw notFound(`resume[${index}]: no question ${quoted(entry.interruptId)} waits in this thread.`);
     return waiting.has(slot.id) ? { slotId: slot.id, answer: resumeToAnswer(entry, slot, index) } : undefined;
   });
-  if (new Set(resume.map((entry) => entry.interruptId)).size !== resume.length) throw conflict("GLOVE_DUPLICATE_ANSWER", "resume answers the same interrupt twice.");
+  if (new Set(resume.map((entry) => entry.interruptId)).size !== resume.length)
+    throw conflict("GLOVE_DUPLICATE_ANSWER", "resume answers the same interrupt twice.");
   for (const answer of answers) if (answer) await conversation.answerSlot(answer.slotId, answer.answer);
   const answered = new Set(resume.map((entry) => entry.interruptId));
   const stillWaiting = [...waiting.keys()].some((id) => !answered.has(id));
   // Questions left open: the run ends at once, interrupted by them (AG-UI resumes answer them all).
-  if (stillWaiting) return { turnId: undefined, started: true, prelude: [], finished: closingEvents((await conversation.snapshot()).data, threadId, runId) };
+  if (stillWaiting)
+    return {
+      turnId: undefined,
+      started: true,
+      prelude: [],
+      finished: closingEvents((await conversation.snapshot()).data, threadId, runId),
+    };
   // A replayed resume: the run follows the turn the first one resumed, or reports where it stands.
-  if (answers.every((answer) => answer === undefined)) return followRun(await conversation.snapshot(), undefined, threadId, runId);
+  if (answers.every((answer) => answer === undefined))
+    return followRun(await conversation.snapshot(), undefined, threadId, runId);
   // From where the interrupted run stopped: what happened since (a parallel call's result) follows too.
   const after = resumePosition(conversation.log, [...answered], before.lastId);
   return { turnId: undefined, started: true, prelude: [], after };

@@ -48,9 +48,17 @@ export function closingEvents(
 ): AgUiEvent[] {
   const interrupts = waitingSlots(data.slots).map(slotToInterrupt);
   return [
-    { type: "MESSAGES_SNAPSHOT", messages: withStreamedResults(toAgUiMessages((data.messages ?? []) as Message[], renamed), streamedResults) },
+    {
+      type: "MESSAGES_SNAPSHOT",
+      messages: withStreamedResults(toAgUiMessages((data.messages ?? []) as Message[], renamed), streamedResults),
+    },
     { type: "STATE_SNAPSHOT", snapshot: stateOf(data) },
-    { type: "RUN_FINISHED", threadId, runId, outcome: interrupts.length > 0 ? { type: "interrupt", interrupts } : { type: "success" } },
+    {
+      type: "RUN_FINISHED",
+      threadId,
+      runId,
+      outcome: interrupts.length > 0 ? { type: "interrupt", interrupts } : { type: "success" },
+    },
   ];
 }
 
@@ -63,7 +71,11 @@ export function runStream(options: RunStreamOptions): SseSource {
   const { conversation, native, threadId, runId, turnId } = options;
   const mapper = new AgUiEventMapper(options.ids);
   let started = options.started;
-  let pending: AgUiEvent[] | undefined = [{ type: "RUN_STARTED", threadId, runId, protocolVersion: "1.0" }, ...options.prelude, ...(options.finished ?? [])];
+  let pending: AgUiEvent[] | undefined = [
+    { type: "RUN_STARTED", threadId, runId, protocolVersion: "1.0" },
+    ...options.prelude,
+    ...(options.finished ?? []),
+  ];
   let done = options.finished !== undefined;
   /** Stored message id → the id this run streamed it under, for the snapshots this run sends. */
   const renamed = new Map<string, string>();
@@ -75,7 +87,11 @@ export function runStream(options: RunStreamOptions): SseSource {
   const finish = async (): Promise<AgUiEvent[]> => {
     done = true;
     const { data } = await conversation.snapshot();
-    rememberInterrupts(conversation.log, waitingSlots(data.slots).map((slot) => slot.id), position);
+    rememberInterrupts(
+      conversation.log,
+      waitingSlots(data.slots).map((slot) => slot.id),
+      position,
+    );
     return [...mapper.close(), ...closingEvents(data, threadId, runId, renamed, mapper.streamedResults)];
   };
 
@@ -85,7 +101,8 @@ export function runStream(options: RunStreamOptions): SseSource {
     done = true;
     const closed = mapper.close();
     if (status === "done") return [...closed, { type: "RUN_FINISHED", threadId, runId, outcome: { type: "success" } }];
-    if (status === "aborted") return [...closed, { type: "RUN_FINISHED", threadId, runId, outcome: { type: "cancelled" } }];
+    if (status === "aborted")
+      return [...closed, { type: "RUN_FINISHED", threadId, runId, outcome: { type: "cancelled" } }];
     const error = (data.error ?? {}) as { code?: unknown; message?: unknown };
     return [
       ...closed,
@@ -119,7 +136,10 @@ export function runStream(options: RunStreamOptions): SseSource {
     if (!started && !running && data.busy === true) return []; // our turn still waits behind another
     if (!running || waitingSlots(data.slots).length > 0) return finish();
     started = true;
-    const out: AgUiEvent[] = [...mapper.close(), { type: "MESSAGES_SNAPSHOT", messages: toAgUiMessages((data.messages ?? []) as Message[], renamed) }];
+    const out: AgUiEvent[] = [
+      ...mapper.close(),
+      { type: "MESSAGES_SNAPSHOT", messages: toAgUiMessages((data.messages ?? []) as Message[], renamed) },
+    ];
     out.push({ type: "STATE_SNAPSHOT", snapshot: stateOf(data) });
     if (typeof data.streamingText === "string") out.push(...mapper.text(data.streamingText));
     return out;
@@ -134,7 +154,8 @@ export function runStream(options: RunStreamOptions): SseSource {
       // Tasks and inbox are the conversation's, whichever turn changed them.
       return type === "tasks" || type === "inbox" ? mapper.map(event) : [];
     }
-    if (type === "turn_end" && (turnId === undefined || data.turnId === turnId || data.status === "waiting")) return turnEnd(data);
+    if (type === "turn_end" && (turnId === undefined || data.turnId === turnId || data.status === "waiting"))
+      return turnEnd(data);
     if (type === "messages_appended") {
       remember(data);
       return [];
@@ -160,7 +181,14 @@ export function runStream(options: RunStreamOptions): SseSource {
         const next = await native.read();
         if (next === undefined) {
           done = true;
-          pending = [...mapper.close(), { type: "RUN_ERROR", code: "GLOVE_CONVERSATION_CLOSED", message: "The conversation left this server (it shut down or was deleted). Run again to continue." }];
+          pending = [
+            ...mapper.close(),
+            {
+              type: "RUN_ERROR",
+              code: "GLOVE_CONVERSATION_CLOSED",
+              message: "The conversation left this server (it shut down or was deleted). Run again to continue.",
+            },
+          ];
           continue;
         }
         if (next.kind === "heartbeat") return ": heartbeat\n\n";

@@ -10,15 +10,21 @@ import type { ConversationRecord } from "../../storage/types.js";
  */
 export async function threadRecord(ctx: RouteContext, threadId: string): Promise<ConversationRecord> {
   if (!CONVERSATION_ID.test(threadId)) {
-    throw badRequest(`threadId ${quoted(threadId)} is not a conversation id: use a lowercase UUID (what AG-UI clients generate) or the id of POST /conversations.`, [
-      { path: "threadId", message: "must be a lowercase UUID" },
-    ]);
+    throw badRequest(
+      `threadId ${quoted(threadId)} is not a conversation id: use a lowercase UUID (what AG-UI clients generate) or the id of POST /conversations.`,
+      [{ path: "threadId", message: "must be a lowercase UUID" }],
+    );
   }
   const agent = ctx.params.agent === undefined ? undefined : agentNamed(ctx, ctx.params.agent, "agent (path)");
-  const record = (await ctx.catalog.get(threadId)) ?? (await created(ctx, threadId, agent ?? agentNamed(ctx, undefined)));
-  if (record.owner !== ctx.principal.id) throw notFound(`No conversation ${quoted(threadId)} for you. Start a new thread with a new threadId.`);
+  const record =
+    (await ctx.catalog.get(threadId)) ?? (await created(ctx, threadId, agent ?? agentNamed(ctx, undefined)));
+  if (record.owner !== ctx.principal.id)
+    throw notFound(`No conversation ${quoted(threadId)} for you. Start a new thread with a new threadId.`);
   if (agent !== undefined && record.agent !== agent) {
-    throw conflict("GLOVE_AGENT_MISMATCH", `Thread ${threadId} talks to agent ${quoted(record.agent)}, not ${quoted(agent)}; run it at …/ag-ui/${record.agent}.`);
+    throw conflict(
+      "GLOVE_AGENT_MISMATCH",
+      `Thread ${threadId} talks to agent ${quoted(record.agent)}, not ${quoted(agent)}; run it at …/ag-ui/${record.agent}.`,
+    );
   }
   return record;
 }

@@ -31,7 +31,11 @@ export class NativeEvents {
   #closed = false;
 
   constructor(conversation: ConversationHandle, options: NativeEventsOptions) {
-    this.#source = conversationStream(conversation, { after: options.after, heartbeatMs: options.heartbeatMs, retryMs: 1000 });
+    this.#source = conversationStream(conversation, {
+      after: options.after,
+      heartbeatMs: options.heartbeatMs,
+      retryMs: 1000,
+    });
   }
 
   /** The next events; undefined once the conversation's log closed (it left memory) or after close(). */
@@ -68,7 +72,11 @@ export function parseFrames(text: string): NativeEvent[] {
     }
     if (id === undefined || type === undefined || data === undefined) continue;
     const parsed: unknown = JSON.parse(data);
-    events.push({ id, type, data: typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {} });
+    events.push({
+      id,
+      type,
+      data: typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {},
+    });
   }
   return events;
 }

@@ -3,9 +3,7 @@ import type { RequestIssue } from "../../errors.js";
 
 /** What one instance asks the instance running a conversation's turn. */
 export type ControlRequest =
-  | { op: "slot"; slotId: string; resolve: unknown }
-  | { op: "slot"; slotId: string; reject: unknown }
-  | { op: "abort" };
+  { op: "slot"; slotId: string; resolve: unknown } | { op: "slot"; slotId: string; reject: unknown } | { op: "abort" };
 
 /** The running worker's answer: a JSON body, or the HTTP error the route answers with. */
 export type ControlReply =
@@ -68,7 +66,10 @@ export class ControlChannel {
   }
 
   /** Serves a conversation's requests while its turn runs here; the returned function stops (only this handler). */
-  async serve(channel: string, handler: (request: ControlRequest) => Promise<ControlReply>): Promise<() => Promise<void>> {
+  async serve(
+    channel: string,
+    handler: (request: ControlRequest) => Promise<ControlReply>,
+  ): Promise<() => Promise<void>> {
     this.#handlers.set(channel, handler);
     await this.#ready;
     return async () => {
@@ -81,7 +82,12 @@ export class ControlChannel {
    * Asks the instance running the turn (the one its run lock `runKey` names); `undefined` when no
    * instance runs it now, or it does not answer in time.
    */
-  async request(channel: string, runKey: string, request: ControlRequest, timeoutMs: number): Promise<ControlReply | undefined> {
+  async request(
+    channel: string,
+    runKey: string,
+    request: ControlRequest,
+    timeoutMs: number,
+  ): Promise<ControlReply | undefined> {
     await this.#ready;
     const holder = await this.command.get(runKey);
     if (holder === null) return undefined;

@@ -5,7 +5,11 @@
  */
 import { importOptional } from "../../optional/optional-import.js";
 
-const [bullmq, ioredis] = await importOptional("glove-server/redis (the scale mode)", ["bullmq", "ioredis"], [() => import("bullmq"), () => import("ioredis")]);
+const [bullmq, ioredis] = await importOptional(
+  "glove-server/redis (the scale mode)",
+  ["bullmq", "ioredis"],
+  [() => import("bullmq"), () => import("ioredis")],
+);
 
 export const { Queue, Worker, DelayedError } = bullmq;
 export const { Redis } = ioredis;

@@ -74,7 +74,11 @@ class Lane {
     private readonly onError: (error: unknown) => void,
   ) {
     // Subscriptions are restored here, not by ioredis: the stream is read only once they hold.
-    this.#subscriber = command.duplicate({ enableAutoPipelining: false, maxRetriesPerRequest: null, autoResubscribe: false });
+    this.#subscriber = command.duplicate({
+      enableAutoPipelining: false,
+      maxRetriesPerRequest: null,
+      autoResubscribe: false,
+    });
     this.#subscriber.on("error", () => undefined);
     this.#subscriber.on("message", (channel: string, message: string) => this.#onMessage(channel, message));
     this.#subscriber.on("ready", () => void this.#resubscribe());
@@ -138,7 +142,13 @@ class Lane {
       do {
         watch.again = false;
         if (watch.log.closed || this.#byKey.get(watch.key) !== watch) return;
-        const entries = (await this.command.xrange(watch.key, `${watch.log.lastId + 1}-0`, "+", "COUNT", FILL_COUNT)) as XRangeReply;
+        const entries = (await this.command.xrange(
+          watch.key,
+          `${watch.log.lastId + 1}-0`,
+          "+",
+          "COUNT",
+          FILL_COUNT,
+        )) as XRangeReply;
         for (const [entryId, fields] of entries) {
           let type = "message";
           let data = "null";

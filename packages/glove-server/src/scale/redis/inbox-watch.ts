@@ -35,7 +35,13 @@ export class InboxWatch {
    * Starts watching. The list as it is now becomes the baseline unless the stream already announced
    * one (a snapshot served after this carries the current list anyway).
    */
-  static async start(conversationId: string, store: StoreAdapter, keys: ConversationKeys, shared: ScaleShared, watched: () => boolean): Promise<InboxWatch | undefined> {
+  static async start(
+    conversationId: string,
+    store: StoreAdapter,
+    keys: ConversationKeys,
+    shared: ScaleShared,
+    watched: () => boolean,
+  ): Promise<InboxWatch | undefined> {
     if (!store.getInboxItems) return undefined;
     // Without a baseline (storage away right now) the first check announces the list once: harmless.
     const items = await store.getInboxItems().catch(() => undefined);
@@ -58,9 +64,16 @@ export class InboxWatch {
       const record = await this.shared.storage.catalog.get(this.conversationId);
       if (!record) return;
       const { redis, scale, options, tail } = this.shared;
-      const emitter = new TurnEmitter(redis, this.keys, "", record.eventIdsReserved, scale, () => undefined,
+      const emitter = new TurnEmitter(
+        redis,
+        this.keys,
+        "",
+        record.eventIdsReserved,
+        scale,
+        () => undefined,
         (error) => options.log("[glove-server] could not write an event to Redis", error),
-        (id, type, json) => tail.deliverLocal(this.conversationId, id, type, json));
+        (id, type, json) => tail.deliverLocal(this.conversationId, id, type, json),
+      );
       await emitter.emit("inbox", { items }, [digest]);
     }
     this.#seen = json;

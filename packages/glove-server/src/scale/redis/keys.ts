@@ -54,13 +54,31 @@ export function conversationKeys(prefix: string, id: string): ConversationKeys {
 
 /** Every key of a conversation (for DELETE). */
 export function allKeys(keys: ConversationKeys): string[] {
-  return [keys.seq, keys.events, keys.state, keys.streaming, keys.slots, keys.slotStatus, keys.turn, keys.run, keys.abort, keys.attempts];
+  return [
+    keys.seq,
+    keys.events,
+    keys.state,
+    keys.streaming,
+    keys.slots,
+    keys.slotStatus,
+    keys.turn,
+    keys.run,
+    keys.abort,
+    keys.attempts,
+  ];
 }
 
 /** The stats the state hash holds, or `fallback` (the catalog's) when it holds none (Redis lost them, or no turn ran yet). */
-export function statsOf(state: { turns?: string | null; tokensIn?: string | null; tokensOut?: string | null }, fallback: ConversationStats | undefined): ConversationStats {
+export function statsOf(
+  state: { turns?: string | null; tokensIn?: string | null; tokensOut?: string | null },
+  fallback: ConversationStats | undefined,
+): ConversationStats {
   if (state.turns === undefined || state.turns === null) return fallback ?? NO_STATS;
-  return { turns: Number(state.turns), tokens_in: Number(state.tokensIn ?? 0), tokens_out: Number(state.tokensOut ?? 0) };
+  return {
+    turns: Number(state.turns),
+    tokens_in: Number(state.tokensIn ?? 0),
+    tokens_out: Number(state.tokensOut ?? 0),
+  };
 }
 
 /** The turn id in a `turn` key's value. */

@@ -52,11 +52,19 @@ export async function waitsOnStoredQuestions(store: StoreAdapter, history: reado
  * (`callsToRerun`) and those whose tool may be re-run (`rerunOnRecovery`). Every unanswered call
  * when the tools are unknown (counted as running).
  */
-export async function rerunCallIds(store: StoreAdapter, history: readonly Message[], tools: Tool<unknown>[] | undefined): Promise<string[]> {
+export async function rerunCallIds(
+  store: StoreAdapter,
+  history: readonly Message[],
+  tools: Tool<unknown>[] | undefined,
+): Promise<string[]> {
   const open = unansweredToolCalls(history).flatMap((call) => (call.id ? [{ id: call.id, tool: call.tool_name }] : []));
   if (!tools) return open.map((call) => call.id);
-  const answered = storeKeepsWaits(store) ? await callsToRerun(tools, store, history, { answeredOnly: true }) : new Set<string>();
-  return open.filter((call) => answered.has(call.id) || tools.find((tool) => tool.name === call.tool)?.rerunOnRecovery === true).map((call) => call.id);
+  const answered = storeKeepsWaits(store)
+    ? await callsToRerun(tools, store, history, { answeredOnly: true })
+    : new Set<string>();
+  return open
+    .filter((call) => answered.has(call.id) || tools.find((tool) => tool.name === call.tool)?.rerunOnRecovery === true)
+    .map((call) => call.id);
 }
 
 /**

@@ -92,7 +92,8 @@ export class PickupWorker<Data> extends Worker<Data> {
     const run = (async () => {
       let job: Job<Data> | void = first;
       // A completion takes the next job only while no slot would be over-booked by fetches in flight.
-      while (job) job = await this.processJob(job, job.token ?? token, () => this.#active + this.#fetching <= this.concurrency);
+      while (job)
+        job = await this.processJob(job, job.token ?? token, () => this.#active + this.#fetching <= this.concurrency);
     })()
       .catch((error: unknown) => void this.emit("error", error as Error))
       .finally(() => {

@@ -48,15 +48,21 @@ export function resolveRedisScale(options: RedisScaleOptions): ResolvedRedisScal
   const redis = options?.redis;
   const isUrl = typeof redis === "string";
   if (isUrl ? !/^rediss?:\/\//.test(redis) : typeof redis !== "object" || redis === null) {
-    throw new ConfigurationError(`redisScale needs redis: "redis://host:6379" or ioredis options, got ${JSON.stringify(redis)}.`);
+    throw new ConfigurationError(
+      `redisScale needs redis: "redis://host:6379" or ioredis options, got ${JSON.stringify(redis)}.`,
+    );
   }
   const prefix = options.prefix ?? "glove";
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix)) {
-    throw new ConfigurationError(`redisScale: prefix must be 1-64 letters, digits, "_", "-" or ".", got ${JSON.stringify(prefix)}.`);
+    throw new ConfigurationError(
+      `redisScale: prefix must be 1-64 letters, digits, "_", "-" or ".", got ${JSON.stringify(prefix)}.`,
+    );
   }
   const queueName = options.queueName ?? "glove-turns";
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(queueName)) {
-    throw new ConfigurationError(`redisScale: queueName must be 1-64 letters, digits, "_", "-" or ".", got ${JSON.stringify(queueName)}.`);
+    throw new ConfigurationError(
+      `redisScale: queueName must be 1-64 letters, digits, "_", "-" or ".", got ${JSON.stringify(queueName)}.`,
+    );
   }
   return {
     connection: isUrl ? {} : { ...redis },

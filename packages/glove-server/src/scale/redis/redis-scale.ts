@@ -50,7 +50,9 @@ export function redisScale(options: RedisScaleOptions): ServerScale {
       const shared: ScaleShared = {
         redis: command,
         queue,
-        control: new ControlChannel(command, subscriber, scale.prefix, instanceId, (error) => log("[glove-server] control message failed", error)),
+        control: new ControlChannel(command, subscriber, scale.prefix, instanceId, (error) =>
+          log("[glove-server] control message failed", error),
+        ),
         tail: new EventTail(command, scale.tailConnections, () => undefined),
         inbox: InboxPoller.for(context.storage, context.options),
         keys: (id) => conversationKeys(scale.prefix, id),

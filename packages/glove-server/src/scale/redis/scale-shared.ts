@@ -52,7 +52,13 @@ export interface AnsweredQuestion {
 
 /** Jobs are the turn's id; a failure outside the loop (storage away) is tried again twice. */
 export function jobOptions(turnId: string) {
-  return { jobId: turnId, removeOnComplete: true, removeOnFail: 1000, attempts: 3, backoff: { type: "fixed", delay: 1000 } };
+  return {
+    jobId: turnId,
+    removeOnComplete: true,
+    removeOnFail: 1000,
+    attempts: 3,
+    backoff: { type: "fixed", delay: 1000 },
+  };
 }
 
 /** Event ids reserved in the catalog ahead of the Redis counter, for a Redis that lost its data. */

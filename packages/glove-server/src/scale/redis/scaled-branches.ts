@@ -20,12 +20,17 @@ export interface BranchContext {
   job(turnId: string, text: string): TurnJobData;
 }
 
-const busy = () => conflict("GLOVE_BUSY", "A turn is running in this conversation. Wait for turn_end, or abort it first.");
+const busy = () =>
+  conflict("GLOVE_BUSY", "A turn is running in this conversation. Wait for turn_end, or abort it first.");
 
 /** The conversation's store, or a 501 when it keeps no branches. */
 export function branchStore(store: StoreAdapter): StoreAdapter {
   if (storeKeepsBranches(store)) return store;
-  throw new HttpError(501, "GLOVE_NOT_SUPPORTED", "This conversation's store keeps no branches (it has no getBranches/rewriteBranches), so it cannot regenerate, edit or switch.");
+  throw new HttpError(
+    501,
+    "GLOVE_NOT_SUPPORTED",
+    "This conversation's store keeps no branches (it has no getBranches/rewriteBranches), so it cannot regenerate, edit or switch.",
+  );
 }
 
 /** The active branch and its branch points, read from the store. */
@@ -71,7 +76,10 @@ export async function switchBranchHere(context: BranchContext, messageId: string
       onMessagesAppended: () => undefined,
       onTasksChanged: () => undefined,
       onInboxChanged: () => undefined,
-      onBranchesChanged: async (keep, messages) => void (await events.emit("branches_changed", await branchesChangedEvent(store, keep, messages), [String(keep + messages.length)])),
+      onBranchesChanged: async (keep, messages) =>
+        void (await events.emit("branches_changed", await branchesChangedEvent(store, keep, messages), [
+          String(keep + messages.length),
+        ])),
     });
     return await asHttp(() => switchStoreBranch(observed.store, messageId));
   } finally {

@@ -48,14 +48,24 @@ export class ScaledConversation implements ConversationHandle {
   static async open(record: ConversationRecord, shared: ScaleShared): Promise<ScaledConversation> {
     const keys = shared.keys(record.id);
     const { replayEvents, replayChars, readerLagChars } = shared.options;
-    const reply = (await shared.redis.multi().xrevrange(keys.events, "+", "-", "COUNT", replayEvents).hget(keys.state, "last").get(keys.seq).exec()) as Reply;
+    const reply = (await shared.redis
+      .multi()
+      .xrevrange(keys.events, "+", "-", "COUNT", replayEvents)
+      .hget(keys.state, "last")
+      .get(keys.seq)
+      .exec()) as Reply;
     const entries = ((reply?.[0]?.[1] ?? []) as Array<[string, string[]]>).reverse();
     // The last id handed out; before any event, the counter a worker set up (or the catalog's).
     const known = (reply?.[1]?.[1] ?? reply?.[2]?.[1] ?? null) as string | null;
     const last = known === null ? record.eventIdsReserved : Number(known);
     const first = entries[0] ? Number(entries[0][0].split("-")[0]) : last + 1;
-    const log = new EventLog(first - 1, { maxEvents: replayEvents, maxChars: replayChars, maxHeldChars: readerLagChars });
-    for (const [entryId, fields] of entries) log.appendNumbered(Number(entryId.split("-")[0]), field(fields, "t") ?? "message", field(fields, "d") ?? "null");
+    const log = new EventLog(first - 1, {
+      maxEvents: replayEvents,
+      maxChars: replayChars,
+      maxHeldChars: readerLagChars,
+    });
+    for (const [entryId, fields] of entries)
+      log.appendNumbered(Number(entryId.split("-")[0]), field(fields, "t") ?? "message", field(fields, "d") ?? "null");
     const store = await shared.storage.store(record.id);
     const conversation = new ScaledConversation(record, log, store, keys, shared);
     conversation.#inbox = await InboxWatch.start(record.id, store, keys, shared, () => conversation.subscribers > 0);
@@ -66,19 +76,34 @@ export class ScaledConversation implements ConversationHandle {
   async snapshot(): Promise<{ data: Record<string, unknown>; lastId: number }> {
     const { redis } = this.shared;
     const keys = this.keys;
-    const reply = (await redis.multi().hgetall(keys.state).get(keys.streaming).hgetall(keys.slots).hgetall(keys.slotStatus).get(keys.turn).exec()) as Reply;
+    const reply = (await redis
+      .multi()
+      .hgetall(keys.state)
+      .get(keys.streaming)
+      .hgetall(keys.slots)
+      .hgetall(keys.slotStatus)
+      .get(keys.turn)
+      .exec()) as Reply;
     const state = (reply?.[0]?.[1] ?? {}) as Record<string, string>;
     const lastId = state.last !== undefined ? Number(state.last) : this.log.baseId;
     const slotJson = (reply?.[2]?.[1] ?? {}) as Record<string, string>;
     const statuses = (reply?.[3]?.[1] ?? {}) as Record<string, string>;
-    const live = Object.entries(slotJson).map(([id, json]) => ({ ...(JSON.parse(json) as WireSlot), status: (statuses[id] ?? "pending") as WireSlot["status"] }));
+    const live = Object.entries(slotJson).map(([id, json]) => ({
+      ...(JSON.parse(json) as WireSlot),
+      status: (statuses[id] ?? "pending") as WireSlot["status"],
+    }));
     const turnId = turnIdOf((reply?.[4]?.[1] ?? null) as string | null);
-    const [messages, tasks, inbox] = await Promise.all([this.store.getMessages(), this.store.getTasks?.(), this.store.getInboxItems?.()]);
+    const [messages, tasks, inbox] = await Promise.all([
+      this.store.getMessages(),
+      this.store.getTasks?.(),
+      this.store.getInboxItems?.(),
+    ]);
     const branches = await branchPointsOf(this.store, messages);
     // No turn runs: questions its last turn left waiting (ended "waiting") are in the store.
     const slots = turnId === null ? [...live, ...(await storedSlots(this.store, messages))] : live;
     // Messages stored but not yet announced by an event at or before lastId come with a later event.
-    const announced = state.messageCount !== undefined ? Math.min(Number(state.messageCount), messages.length) : messages.length;
+    const announced =
+      state.messageCount !== undefined ? Math.min(Number(state.messageCount), messages.length) : messages.length;
     await this.catchUp(lastId);
     const data = {
       id: this.id,
@@ -118,22 +143,36 @@ export class ScaledConversation implements ConversationHandle {
     const turnId = crypto.randomUUID();
     const [outcome, value, noWaits] = await this.#claim(turnId, clientMessageId);
     if (outcome === "dup") return this.#duplicate(value, text, clientMessageId);
-    if (outcome === "busy") throw conflict("GLOVE_BUSY", "A turn is already running in this conversation. Wait for turn_end, or abort it first.");
+    if (outcome === "busy")
+      throw conflict(
+        "GLOVE_BUSY",
+        "A turn is already running in this conversation. Wait for turn_end, or abort it first.",
+      );
     // A turn left waiting for a person still holds the conversation, as it would on its worker.
     // The store is asked unless the last turn ended "done" (Redis kept that mark: nothing can wait).
-    const waiting = noWaits ? [] : await waitingQuestions(this.store).catch(async (error: unknown) => {
-      await this.#unclaim(value, turnId, clientMessageId);
-      throw error;
-    });
+    const waiting = noWaits
+      ? []
+      : await waitingQuestions(this.store).catch(async (error: unknown) => {
+          await this.#unclaim(value, turnId, clientMessageId);
+          throw error;
+        });
     if (waiting.length > 0) {
       await this.#unclaim(value, turnId, clientMessageId);
       throw waitingConflict(waiting);
     }
     // Marked running in the same write, as the single process marks a turn that starts at once (the
     // claim above says none runs): its worker finds the mark in the record it reads and skips its own.
-    const changes = { lastClientMessageId: clientMessageId ?? null, lastTurnId: turnId, updatedAt: new Date().toISOString(), title: record.title ?? text.trim().slice(0, 80), runningTurnId: turnId };
+    const changes = {
+      lastClientMessageId: clientMessageId ?? null,
+      lastTurnId: turnId,
+      updatedAt: new Date().toISOString(),
+      title: record.title ?? text.trim().slice(0, 80),
+      runningTurnId: turnId,
+    };
     Object.assign(record, changes);
-    await catalog.update(record.id, changes).catch((error: unknown) => this.shared.options.log("[glove-server] catalog update failed", error));
+    await catalog
+      .update(record.id, changes)
+      .catch((error: unknown) => this.shared.options.log("[glove-server] catalog update failed", error));
     await queue.add("turn", this.#job(turnId, text, clientMessageId), jobOptions(turnId));
     return { turnId, duplicate: false };
   }
@@ -152,7 +191,9 @@ export class ScaledConversation implements ConversationHandle {
       const holder = await this.shared.redis.get(this.keys.turn).catch(() => null);
       if (turnIdOf(holder) !== turnId) return;
       let timedOut = false;
-      const poll = new Promise<void>((resolve) => setTimeout(() => resolve(void (timedOut = true)), TURN_POLL_MS).unref());
+      const poll = new Promise<void>((resolve) =>
+        setTimeout(() => resolve(void (timedOut = true)), TURN_POLL_MS).unref(),
+      );
       while (!timedOut && !this.log.closed) {
         await Promise.race([this.log.waitAfter(seen), poll]);
         if (this.log.hasAfter(seen, "turn_end") !== false) break; // a gap may hide a turn_end: ask
@@ -166,14 +207,34 @@ export class ScaledConversation implements ConversationHandle {
    * A slot a running turn shows is answered by its worker (forwarded over the control channel); a
    * stored question whose turn ended "waiting" is recorded here and resumes the turn as a job.
    */
-  async answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected"; turnId?: string }> {
+  async answerSlot(
+    slotId: string,
+    answer: SlotAnswer,
+  ): Promise<{ slotId: string; status: "resolved" | "rejected"; turnId?: string }> {
     const { redis, control } = this.shared;
-    const [json, status] = await Promise.all([redis.hget(this.keys.slots, slotId), redis.hget(this.keys.slotStatus, slotId)]);
+    const [json, status] = await Promise.all([
+      redis.hget(this.keys.slots, slotId),
+      redis.hget(this.keys.slotStatus, slotId),
+    ]);
     const slot = json === null ? undefined : (JSON.parse(json) as WireSlot);
-    if (!slot) return answerStoredQuestion({ shared: this.shared, record: this.record, store: this.store, claim: (turnId) => this.#claimForAnswer(turnId) }, slotId, answer);
+    if (!slot)
+      return answerStoredQuestion(
+        {
+          shared: this.shared,
+          record: this.record,
+          store: this.store,
+          claim: (turnId) => this.#claimForAnswer(turnId),
+        },
+        slotId,
+        answer,
+      );
     if (slot.mode !== "wait") throw notFound(`No slot ${quoted(slotId)} waits for an answer in this conversation.`);
-    if (status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${status ?? "closed"}; the first answer won.`);
-    const request = "resolve" in answer ? { op: "slot" as const, slotId, resolve: answer.resolve } : { op: "slot" as const, slotId, reject: answer.reject };
+    if (status !== "pending")
+      throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${status ?? "closed"}; the first answer won.`);
+    const request =
+      "resolve" in answer
+        ? { op: "slot" as const, slotId, resolve: answer.resolve }
+        : { op: "slot" as const, slotId, reject: answer.reject };
     const reply = await control.request(this.keys.control, this.keys.run, request, 5000);
     if (!reply) {
       throw conflict(
@@ -181,7 +242,8 @@ export class ScaledConversation implements ConversationHandle {
         `Slot ${slotId} closed: the instance running its turn stopped; the turn continues elsewhere (when it only waited for this answer it ends as "waiting": send the answer again after its turn_end).`,
       );
     }
-    if (!reply.ok) throw new HttpError(reply.status, reply.code, reply.message, reply.issues ? { issues: reply.issues } : undefined);
+    if (!reply.ok)
+      throw new HttpError(reply.status, reply.code, reply.message, reply.issues ? { issues: reply.issues } : undefined);
     return reply.body as { slotId: string; status: "resolved" | "rejected" };
   }
 
@@ -213,7 +275,13 @@ export class ScaledConversation implements ConversationHandle {
   }
 
   #branchContext(): BranchContext {
-    return { shared: this.shared, record: this.record, store: this.store, claim: (turnId) => this.#claimForAnswer(turnId), job: (turnId, text) => this.#job(turnId, text, undefined) };
+    return {
+      shared: this.shared,
+      record: this.record,
+      store: this.store,
+      claim: (turnId) => this.#claimForAnswer(turnId),
+      job: (turnId, text) => this.#job(turnId, text, undefined),
+    };
   }
 
   /** Aborts a turn that waits in the store for people: its questions are withdrawn, its calls end as aborted. */
@@ -223,7 +291,9 @@ export class ScaledConversation implements ConversationHandle {
     if (!release) return this.abortTurn(); // a turn started meanwhile: abort that one
     try {
       const withdrawn = await withdrawWaiting(this.shared, this.record, this.store);
-      return withdrawn.length > 0 ? { aborted: true, status: "aborted" } : { aborted: false, message: "No turn is running." };
+      return withdrawn.length > 0
+        ? { aborted: true, status: "aborted" }
+        : { aborted: false, message: "No turn is running." };
     } finally {
       await release();
     }
@@ -232,7 +302,8 @@ export class ScaledConversation implements ConversationHandle {
   /** Gives back a claim taken for a message that could not start (the client may send it again). */
   async #unclaim(holder: string, turnId: string, clientMessageId: string | undefined): Promise<void> {
     await this.shared.redis.gloveDeleteIf(this.keys.turn, holder);
-    if (clientMessageId !== undefined) await this.shared.redis.gloveDeleteIf(this.keys.clientMessage(clientMessageId), turnId);
+    if (clientMessageId !== undefined)
+      await this.shared.redis.gloveDeleteIf(this.keys.clientMessage(clientMessageId), turnId);
   }
 
   /** Stops following the stream and ends this instance's readers. */
@@ -249,7 +320,11 @@ export class ScaledConversation implements ConversationHandle {
    * before queueing it: while that turn still holds the conversation, queue it again (a job id
    * already queued or running is left as it is).
    */
-  async #duplicate(turnId: string, text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
+  async #duplicate(
+    turnId: string,
+    text: string,
+    clientMessageId: string | undefined,
+  ): Promise<{ turnId: string; duplicate: boolean }> {
     if (turnIdOf(await this.shared.redis.get(this.keys.turn)) === turnId) {
       await this.shared.queue.add("turn", this.#job(turnId, text, clientMessageId), jobOptions(turnId));
     }
@@ -258,7 +333,14 @@ export class ScaledConversation implements ConversationHandle {
 
   #job(turnId: string, text: string, clientMessageId: string | undefined): TurnJobData {
     const { id, owner, agent } = this.record;
-    return { conversationId: id, turnId, text, owner, agent, ...(clientMessageId !== undefined ? { clientMessageId } : {}) };
+    return {
+      conversationId: id,
+      turnId,
+      text,
+      owner,
+      agent,
+      ...(clientMessageId !== undefined ? { clientMessageId } : {}),
+    };
   }
 
   /**
@@ -270,7 +352,15 @@ export class ScaledConversation implements ConversationHandle {
     const clientKey = this.keys.clientMessage(clientMessageId ?? "");
     const claim = async (): Promise<[string, string, boolean]> => {
       const now = Date.now();
-      const [outcome, value, noWaits] = await this.shared.redis.gloveClaimTurn(this.keys.turn, clientKey, this.keys.state, turnId, clientMessageId === undefined ? "0" : "1", CLIENT_ID_TTL_S, now);
+      const [outcome, value, noWaits] = await this.shared.redis.gloveClaimTurn(
+        this.keys.turn,
+        clientKey,
+        this.keys.state,
+        turnId,
+        clientMessageId === undefined ? "0" : "1",
+        CLIENT_ID_TTL_S,
+        now,
+      );
       return [outcome, outcome === "ok" ? `${turnId}|${now}` : value, noWaits === 1];
     };
     const first = await claim();

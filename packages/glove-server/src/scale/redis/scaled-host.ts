@@ -59,12 +59,17 @@ export class ScaledHost implements ConversationHosting {
     const cutoff = Date.now() - this.shared.options.idleTimeoutMs;
     for (const [id, pending] of [...this.#live]) {
       const conversation = await pending.catch(() => undefined);
-      if (conversation && conversation.subscribers === 0 && conversation.lastActive <= cutoff) await this.#drop(id, conversation);
+      if (conversation && conversation.subscribers === 0 && conversation.lastActive <= cutoff)
+        await this.#drop(id, conversation);
     }
     const max = this.shared.options.maxLiveConversations;
     if (this.#live.size <= max) return;
-    const settled = await Promise.all([...this.#live].map(async ([id, p]) => [id, await p.catch(() => undefined)] as const));
-    const idle = settled.filter((e): e is readonly [string, ScaledConversation] => e[1] !== undefined && e[1].subscribers === 0);
+    const settled = await Promise.all(
+      [...this.#live].map(async ([id, p]) => [id, await p.catch(() => undefined)] as const),
+    );
+    const idle = settled.filter(
+      (e): e is readonly [string, ScaledConversation] => e[1] !== undefined && e[1].subscribers === 0,
+    );
     idle.sort((a, b) => a[1].lastActive - b[1].lastActive);
     for (const [id, conversation] of idle.slice(0, this.#live.size - max)) await this.#drop(id, conversation);
   }

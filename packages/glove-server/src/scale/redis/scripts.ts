@@ -115,8 +115,23 @@ export interface ScaleCommands {
   gloveEmit(...args: Array<string | number>): Promise<number>;
   gloveEmitEnd(...args: Array<string | number>): Promise<number>;
   gloveRenew(key: string, token: string, ms: number): Promise<number>;
-  gloveBeginRun(turnKey: string, runKey: string, attemptsKey: string, turnId: string, fence: string, lockMs: number): Promise<number>;
-  gloveClaimTurn(turnKey: string, clientKey: string, stateKey: string, turnId: string, hasClient: string, ttlSeconds: number, now: number): Promise<[string, string, number?]>;
+  gloveBeginRun(
+    turnKey: string,
+    runKey: string,
+    attemptsKey: string,
+    turnId: string,
+    fence: string,
+    lockMs: number,
+  ): Promise<number>;
+  gloveClaimTurn(
+    turnKey: string,
+    clientKey: string,
+    stateKey: string,
+    turnId: string,
+    hasClient: string,
+    ttlSeconds: number,
+    now: number,
+  ): Promise<[string, string, number?]>;
   gloveDeleteIf(key: string, value: string): Promise<number>;
 }
 

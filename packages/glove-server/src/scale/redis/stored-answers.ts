@@ -54,21 +54,36 @@ export async function answerStoredQuestion(
   const unknown = () => notFound(`No slot ${quoted(slotId)} waits for an answer in this conversation.`);
   if (!storeKeepsWaits(store)) throw unknown();
   const own = (await store.getWaits()).find((w) => w.id === slotId && w.kind === "question");
-  if (own && own.status !== "pending") throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${own.status}; the first answer won.`);
+  if (own && own.status !== "pending")
+    throw conflict("GLOVE_SLOT_SETTLED", `Slot ${slotId} is already ${own.status}; the first answer won.`);
   // Not this conversation's own: a subagent's, still waiting below one of its calls?
-  if (!own && !(await pendingQuestions(store, await store.getMessages())).some((question) => question.id === slotId)) throw unknown();
+  if (!own && !(await pendingQuestions(store, await store.getMessages())).some((question) => question.id === slotId))
+    throw unknown();
   const turnId = crypto.randomUUID();
   const release = await context.claim(turnId);
   if (!release) {
-    throw conflict("GLOVE_BUSY", "A turn is running in this conversation; answer its questions once it has ended (turn_end), or abort it first.");
+    throw conflict(
+      "GLOVE_BUSY",
+      "A turn is running in this conversation; answer its questions once it has ended (turn_end), or abort it first.",
+    );
   }
   let resumes: boolean;
   let wait: { toolCallId: string; toolName: string };
   try {
-    const glove = await shared.agents.open({ conversationId: record.id, agent: record.agent, principal: { id: record.owner }, store });
+    const glove = await shared.agents.open({
+      conversationId: record.id,
+      agent: record.agent,
+      principal: { id: record.owner },
+      store,
+    });
     const tools = toolsOf(glove);
     shared.agents.release(record.agent, record.id);
-    if (!tools) throw new HttpError(501, "GLOVE_NOT_SUPPORTED", `Agent ${quoted(record.agent)} is not a glove-core Glove: its stored questions cannot be answered on another instance.`);
+    if (!tools)
+      throw new HttpError(
+        501,
+        "GLOVE_NOT_SUPPORTED",
+        `Agent ${quoted(record.agent)} is not a glove-core Glove: its stored questions cannot be answered on another instance.`,
+      );
     const history = await store.getMessages();
     wait = await recordStoredAnswer(store, history, tools, slotId, answer);
     resumes = (await pendingQuestions(store, history)).length === 0;
@@ -84,7 +99,11 @@ export async function answerStoredQuestion(
   }
   const { id, owner, agent } = record;
   const question = { slotId, toolCallId: wait.toolCallId, toolName: wait.toolName, status } as const;
-  await shared.queue.add("answer", { conversationId: id, turnId, text: "", owner, agent, answer: question }, jobOptions(turnId));
+  await shared.queue.add(
+    "answer",
+    { conversationId: id, turnId, text: "", owner, agent, answer: question },
+    jobOptions(turnId),
+  );
   return { slotId, status, turnId };
 }
 
@@ -104,19 +123,31 @@ export async function waitingQuestions(store: StoreAdapter): Promise<PendingQues
  * runs it): its questions are cancelled, its unanswered calls end as aborted, and every reader
  * sees both. Returns the withdrawn slot ids.
  */
-export async function withdrawWaiting(shared: ScaleShared, record: ConversationRecord, store: StoreAdapter): Promise<string[]> {
+export async function withdrawWaiting(
+  shared: ScaleShared,
+  record: ConversationRecord,
+  store: StoreAdapter,
+): Promise<string[]> {
   const waiting = await waitingQuestions(store);
   if (waiting.length === 0 || !store.settleWait) return [];
   const settled_at = new Date().toISOString();
-  for (const question of waiting) await store.settleWait(question.id, { status: "cancelled", value: "the turn was aborted", settled_at });
+  for (const question of waiting)
+    await store.settleWait(question.id, { status: "cancelled", value: "the turn was aborted", settled_at });
   const repair = repairForInterruptedTools(await store.getMessages(), []);
   if (repair) await store.appendMessages([repair]);
   const events = await outOfTurn(shared, record);
-  for (const question of waiting) await events.emit("slot_settled", { slotId: question.id, status: "closed" }, [question.id, "", "closed"]).catch(() => undefined);
+  for (const question of waiting)
+    await events
+      .emit("slot_settled", { slotId: question.id, status: "closed" }, [question.id, "", "closed"])
+      .catch(() => undefined);
   const messages = await store.getMessages();
   const announced = Number((await shared.redis.hget(shared.keys(record.id).state, "messageCount")) ?? messages.length);
   if (messages.length > announced) {
-    await events.emit("messages_appended", { messages: messages.slice(announced), startIndex: announced }, [String(messages.length)]).catch(() => undefined);
+    await events
+      .emit("messages_appended", { messages: messages.slice(announced), startIndex: announced }, [
+        String(messages.length),
+      ])
+      .catch(() => undefined);
   }
   return waiting.map((question) => question.id);
 }
@@ -127,5 +158,14 @@ export async function outOfTurn(shared: ScaleShared, record: ConversationRecord)
   // Fresh from the catalog: the id base matters only when Redis lost the counter.
   const base = (await shared.storage.catalog.get(record.id))?.eventIdsReserved ?? record.eventIdsReserved;
   const log = (error: unknown) => options.log("[glove-server] could not write an event to Redis", error);
-  return new TurnEmitter(redis, shared.keys(record.id), "", base, scale, () => undefined, log, (id, type, json) => tail.deliverLocal(record.id, id, type, json));
+  return new TurnEmitter(
+    redis,
+    shared.keys(record.id),
+    "",
+    base,
+    scale,
+    () => undefined,
+    log,
+    (id, type, json) => tail.deliverLocal(record.id, id, type, json),
+  );
 }

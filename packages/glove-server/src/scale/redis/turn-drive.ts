@@ -57,7 +57,10 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
   if ((await redis.get(keys.abort)) === data.turnId) d.abort();
   const started = place.baseTurn === data.turnId;
   if (!started) {
-    const announced = data.clientMessageId !== undefined ? { turnId: data.turnId, clientMessageId: data.clientMessageId } : { turnId: data.turnId };
+    const announced =
+      data.clientMessageId !== undefined
+        ? { turnId: data.turnId, clientMessageId: data.clientMessageId }
+        : { turnId: data.turnId };
     // One round trip: commands on one connection keep their order (the base is set before turn_start).
     await Promise.all([
       redis.hset(keys.state, "turnBase", String(count), "baseTurn", data.turnId),
@@ -72,14 +75,22 @@ export async function driveTurn(shared: ScaleShared, glove: IGloveRunnable, d: D
       await glove.processRequest(data.text, signal);
       return "done";
     }
-    await emitter.emit("turn_resumed", { turnId: data.turnId, attempt: d.attempt, slotId: data.answer.slotId, toolCallId: data.answer.toolCallId }, [data.turnId]);
+    await emitter.emit(
+      "turn_resumed",
+      { turnId: data.turnId, attempt: d.attempt, slotId: data.answer.slotId, toolCallId: data.answer.toolCallId },
+      [data.turnId],
+    );
   } else {
     await emitter.emit("turn_resumed", { turnId: data.turnId, attempt: d.attempt }, [data.turnId]);
     const history = await d.history();
     const base = Number(place.turnBase ?? history.length);
-    if (data.branch && (await resumeBranch(glove, d, history, place.branched === data.turnId)) === "done") return "done";
+    if (data.branch && (await resumeBranch(glove, d, history, place.branched === data.turnId)) === "done")
+      return "done";
     if (!data.branch) await announceUnseen(emitter, history, Number(place.messageCount ?? history.length));
-    const userStored = data.answer !== undefined || data.branch?.kind === "regenerate" || history.slice(base).some((m) => m.sender === "user" && !m.tool_results?.length);
+    const userStored =
+      data.answer !== undefined ||
+      data.branch?.kind === "regenerate" ||
+      history.slice(base).some((m) => m.sender === "user" && !m.tool_results?.length);
     if (signal.aborted) throw new AbortError("A client aborted the turn.");
     if (!userStored) {
       await glove.processRequest(data.text, signal);
@@ -109,7 +120,12 @@ async function announceBranches(d: Drive): Promise<void> {
  * the turn goes on from the stored branch like every taken-over turn (the edited message is sent
  * again only when it was not stored).
  */
-async function resumeBranch(glove: IGloveRunnable, d: Drive, history: Message[], forked: boolean): Promise<"done" | "continue"> {
+async function resumeBranch(
+  glove: IGloveRunnable,
+  d: Drive,
+  history: Message[],
+  forked: boolean,
+): Promise<"done" | "continue"> {
   await d.emitter.emit("branches_changed", await branchesChangedEvent(d.store, 0, history), [String(history.length)]);
   if (!forked) {
     await runBranchOp(glove, d.data.branch!, d.signal);
@@ -122,6 +138,8 @@ async function resumeBranch(glove: IGloveRunnable, d: Drive, history: Message[],
 /** Messages a dead worker stored but could not announce (its events were lost with it). */
 async function announceUnseen(emitter: TurnEmitter, history: Message[], announced: number): Promise<void> {
   if (history.length > announced) {
-    await emitter.emit("messages_appended", { messages: history.slice(announced), startIndex: announced }, [String(history.length)]);
+    await emitter.emit("messages_appended", { messages: history.slice(announced), startIndex: announced }, [
+      String(history.length),
+    ]);
   }
 }

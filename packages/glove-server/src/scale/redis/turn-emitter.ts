@@ -58,21 +58,34 @@ export class TurnEmitter {
     const k = this.keys;
     const json = JSON.stringify(data ?? null);
     const args = [
-      k.seq, k.events, k.state, k.run, k.streaming, k.slots, k.slotStatus, k.turn,
+      k.seq,
+      k.events,
+      k.state,
+      k.run,
+      k.streaming,
+      k.slots,
+      k.slotStatus,
+      k.turn,
       ...(ending ? [k.abort, k.attempts] : []),
-      this.token, ++this.#localSeq, type, json,
-      this.limits.streamMaxLen, this.base, this.limits.streamMaxAgeMs,
-      extra[0] ?? "", extra[1] ?? "", extra[2] ?? "",
+      this.token,
+      ++this.#localSeq,
+      type,
+      json,
+      this.limits.streamMaxLen,
+      this.base,
+      this.limits.streamMaxAgeMs,
+      extra[0] ?? "",
+      extra[1] ?? "",
+      extra[2] ?? "",
     ];
-    const sent = (ending ? this.redis.gloveEmitEnd(...args) : this.redis.gloveEmit(...args))
-      .then((id) => {
-        if (id > 0) this.onWritten(id, type, json);
-        if (id === -1 && !this.#fenced) {
-          this.#fenced = true;
-          this.onFenced();
-        }
-        return id;
-      });
+    const sent = (ending ? this.redis.gloveEmitEnd(...args) : this.redis.gloveEmit(...args)).then((id) => {
+      if (id > 0) this.onWritten(id, type, json);
+      if (id === -1 && !this.#fenced) {
+        this.#fenced = true;
+        this.onFenced();
+      }
+      return id;
+    });
     this.#tail = sent.catch((error: unknown) => this.onError(error));
     return sent;
   }
@@ -83,7 +96,11 @@ export class TurnEmitter {
     this.stats = countEvent(before, type, data);
     const { turns, tokens_in, tokens_out } = this.stats;
     const extra: [string?, string?, string?] =
-      type === "text_delta" ? [String((data as { text?: unknown }).text ?? "")] : this.stats !== before ? [String(turns), String(tokens_in), String(tokens_out)] : [];
+      type === "text_delta"
+        ? [String((data as { text?: unknown }).text ?? "")]
+        : this.stats !== before
+          ? [String(turns), String(tokens_in), String(tokens_out)]
+          : [];
     void this.emit(type, data, extra).catch(() => undefined);
   }
 

@@ -1,6 +1,15 @@
 import type { Job } from "bullmq";
 import { DelayedError } from "./drivers.js";
-import { AbortError, GloveError, repairForInterruptedTools, SlotBoard, type IGloveRunnable, type Message, type StoreAdapter, type SubscriberAdapter } from "glove-core";
+import {
+  AbortError,
+  GloveError,
+  repairForInterruptedTools,
+  SlotBoard,
+  type IGloveRunnable,
+  type Message,
+  type StoreAdapter,
+  type SubscriberAdapter,
+} from "glove-core";
 import { branchesChangedEvent } from "../../conversations/branch-view.js";
 import { ObservedStore } from "../../conversations/observed-store.js";
 import { TurnTracing } from "../../conversations/turn-tracing.js";
@@ -60,7 +69,14 @@ export class TurnWorker {
     const keys = this.shared.keys(data.conversationId);
     // Names this instance: slot answers and aborts for the turn are sent here (control-channel.ts).
     const fence = this.shared.control.fenceFor(data.turnId);
-    const attempt = await redis.gloveBeginRun(keys.turn, keys.run, keys.attempts, data.turnId, fence, this.shared.scale.turnLockMs);
+    const attempt = await redis.gloveBeginRun(
+      keys.turn,
+      keys.run,
+      keys.attempts,
+      data.turnId,
+      fence,
+      this.shared.scale.turnLockMs,
+    );
     if (attempt === 0) return "stale"; // ended already (its worker died before acking)
     const turn: RunningTurn = { controller: new AbortController(), done: Promise.resolve("done") };
     const lastTry = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -83,7 +99,10 @@ export class TurnWorker {
       // Stopped without ending (closing, or fenced). Back to the queue at once so an instance
       // continues it — unless another worker already holds the job (then BullMQ refuses: fine).
       // A lock that only lapsed (an event loop stalled past turnLockMs) must not end the job here.
-      const requeued = await job.moveToDelayed(Date.now() + 1, token).then(() => true, () => false);
+      const requeued = await job.moveToDelayed(Date.now() + 1, token).then(
+        () => true,
+        () => false,
+      );
       if (requeued) throw new DelayedError();
       return "taken-over";
     }
@@ -96,7 +115,11 @@ export class TurnWorker {
    */
   async handOverAll(): Promise<void> {
     const turns = [...this.#running.values()];
-    await Promise.all(turns.map((turn) => this.#stop(turn, "handover", "This server instance is shutting down; another instance continues the turn.")));
+    await Promise.all(
+      turns.map((turn) =>
+        this.#stop(turn, "handover", "This server instance is shutting down; another instance continues the turn."),
+      ),
+    );
     await Promise.all(turns.map((turn) => turn.done.catch(() => undefined)));
   }
 
@@ -108,7 +131,12 @@ export class TurnWorker {
     turn.controller.abort(new AbortError(message));
   }
 
-  async #run(data: TurnJobData, fence: string, attempt: number, turn: RunningTurn): Promise<TurnStatus | "handed-over"> {
+  async #run(
+    data: TurnJobData,
+    fence: string,
+    attempt: number,
+    turn: RunningTurn,
+  ): Promise<TurnStatus | "handed-over"> {
     const { redis, options, scale, storage, agents, control } = this.shared;
     const keys = this.shared.keys(data.conversationId);
     // The commit point is fenced first, right after the run lock changed hands: from here on,
@@ -118,7 +146,9 @@ export class TurnWorker {
     const fenceStore = storage.turnFence;
     const { record, writer } = fenceStore?.takeWithRecord
       ? await fenceStore.takeWithRecord(data.conversationId)
-      : await Promise.all([storage.catalog.get(data.conversationId), fenceStore?.take(data.conversationId)]).then(([record, writer]) => ({ record, writer }));
+      : await Promise.all([storage.catalog.get(data.conversationId), fenceStore?.take(data.conversationId)]).then(
+          ([record, writer]) => ({ record, writer }),
+        );
     if (!record) {
       await redis.gloveDeleteIf(keys.turn, (await redis.get(keys.turn)) ?? "");
       return "interrupted"; // deleted meanwhile
@@ -131,7 +161,10 @@ export class TurnWorker {
       lostRun = true;
       void this.#stop(turn, "fenced", "Another instance took this turn over.");
     };
-    const inner: StoreAdapter = fenceStore && writer !== undefined ? await fenceStore.store(record.id, writer, () => !lostRun) : await storage.store(record.id);
+    const inner: StoreAdapter =
+      fenceStore && writer !== undefined
+        ? await fenceStore.store(record.id, writer, () => !lostRun)
+        : await storage.store(record.id);
     // The counter exists before the catalog moves on, so a reader that sees the new catalog value
     // also finds the counter (and starts its copy of the stream from it, not from the catalog).
     // The stats come along: from here on only this worker's events change them (the run lock is ours).
@@ -152,21 +185,32 @@ export class TurnWorker {
     const [turns, tokensIn, tokensOut] = state;
     const seqNow = Number(seqValue ?? 0);
     if (seqNow + ID_RESERVE / 2 > record.eventIdsReserved) {
-      await storage.catalog.update(record.id, { eventIdsReserved: Math.max(seqNow, record.eventIdsReserved) + ID_RESERVE });
+      await storage.catalog.update(record.id, {
+        eventIdsReserved: Math.max(seqNow, record.eventIdsReserved) + ID_RESERVE,
+      });
     }
     const emitter = new TurnEmitter(
-      redis, keys, fence, record.eventIdsReserved, scale, fenced,
+      redis,
+      keys,
+      fence,
+      record.eventIdsReserved,
+      scale,
+      fenced,
       (error) => options.log("[glove-server] could not write an event to Redis", error),
       (id, type, json) => this.shared.tail.deliverLocal(data.conversationId, id, type, json),
     );
     const observed = new ObservedStore(inner, {
-      onMessagesAppended: (messages, startIndex) => void emitter.emit("messages_appended", { messages, startIndex }, [String(startIndex + messages.length)]),
+      onMessagesAppended: (messages, startIndex) =>
+        void emitter.emit("messages_appended", { messages, startIndex }, [String(startIndex + messages.length)]),
       onTasksChanged: () => void inner.getTasks?.().then((tasks) => emitter.emit("tasks", { tasks })),
-      onInboxChanged: () => void inner.getInboxItems?.().then((items) => emitter.emit("inbox", { items }, [inboxDigest(items)])),
+      onInboxChanged: () =>
+        void inner.getInboxItems?.().then((items) => emitter.emit("inbox", { items }, [inboxDigest(items)])),
       onBranchesChanged: async (keep, messages) => {
         // The fork landed: a worker taking the turn over continues it instead of forking again.
         await redis.hset(keys.state, "turnBase", String(keep + messages.length), "branched", data.turnId);
-        void emitter.emit("branches_changed", await branchesChangedEvent(inner, keep, messages), [String(keep + messages.length)]);
+        void emitter.emit("branches_changed", await branchesChangedEvent(inner, keep, messages), [
+          String(keep + messages.length),
+        ]);
       },
     });
     observed.setMessageCount(count);
@@ -175,22 +219,33 @@ export class TurnWorker {
     const people = new PeopleWaits();
     // The instance running the turn records its trace, continuing what a replaced worker saved.
     const traces = storage.inspect?.traces;
-    const tracing = new TurnTracing(traces, record.id, () => glove?.model.name, options.log, attempt > 1 ? await traces?.get(record.id, data.turnId) : undefined);
+    const tracing = new TurnTracing(
+      traces,
+      record.id,
+      () => glove?.model.name,
+      options.log,
+      attempt > 1 ? await traces?.get(record.id, data.turnId) : undefined,
+    );
     // Not waited for before the turn starts (one round trip less to turn_start); the turn's last
     // catalog write waits for it, so the two cannot land in the wrong order. A message's turn was
     // marked when it was admitted (scaled-conversation.ts): no second write.
     const marked =
       record.runningTurnId === data.turnId
         ? Promise.resolve()
-        : storage.catalog.update(record.id, { runningTurnId: data.turnId }).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
-    const renew = setInterval(() => {
-      redis
-        .gloveRenew(keys.run, fence, scale.turnLockMs)
-        .then((held) => held === 0 && fenced())
-        .catch(() => undefined); // Redis away: the lock may lapse; the emit script fences us then
-      // A turn that has only waited for people for idleTimeoutMs leaves this worker.
-      if (Date.now() - people.lastActive >= options.idleTimeoutMs) void this.#stop(turn, "idle", "");
-    }, Math.max(50, Math.floor(Math.min(scale.turnLockMs, options.idleTimeoutMs) / 3)));
+        : storage.catalog
+            .update(record.id, { runningTurnId: data.turnId })
+            .catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
+    const renew = setInterval(
+      () => {
+        redis
+          .gloveRenew(keys.run, fence, scale.turnLockMs)
+          .then((held) => held === 0 && fenced())
+          .catch(() => undefined); // Redis away: the lock may lapse; the emit script fences us then
+        // A turn that has only waited for people for idleTimeoutMs leaves this worker.
+        if (Date.now() - people.lastActive >= options.idleTimeoutMs) void this.#stop(turn, "idle", "");
+      },
+      Math.max(50, Math.floor(Math.min(scale.turnLockMs, options.idleTimeoutMs) / 3)),
+    );
 
     let glove: IGloveRunnable | undefined;
     const slots = new SlotBoard({
@@ -209,22 +264,53 @@ export class TurnWorker {
     let status: TurnStatus = "done";
     let error: { code: string; message: string } | undefined;
     try {
-      glove = await agents.open({ conversationId: record.id, agent: record.agent, principal: { id: record.owner }, store: observed.store });
+      glove = await agents.open({
+        conversationId: record.id,
+        agent: record.agent,
+        principal: { id: record.owner },
+        store: observed.store,
+      });
       glove.addSubscriber(subscriber);
       const display = glove.displayManager;
-      const sync = (stack: Parameters<SlotBoard["sync"]>[0]) => slots.sync(stack, (id) => display.resolverStore.has(id));
+      const sync = (stack: Parameters<SlotBoard["sync"]>[0]) =>
+        slots.sync(stack, (id) => display.resolverStore.has(id));
       unsubscribeDisplay = display.subscribe(sync);
-      stopServing = await control.serve(keys.control, (request) => this.#control(request, slots, glove!, turn, data.turnId));
+      stopServing = await control.serve(keys.control, (request) =>
+        this.#control(request, slots, glove!, turn, data.turnId),
+      );
       const running = glove;
       const left = new Promise<"waiting">((resolve) => {
-        turn.leave = (reason) => this.#leave(turn, reason, () => people.only(running, slots), () => resolve("waiting"));
+        turn.leave = (reason) =>
+          this.#leave(
+            turn,
+            reason,
+            () => people.only(running, slots),
+            () => resolve("waiting"),
+          );
       });
       const abort = () => void this.#stop(turn, "aborted", "A client aborted the turn.");
-      const work = driveTurn(this.shared, glove, { data, attempt, count, history, place: turnPlace(state.slice(3)), store: observed.store, emitter, people, signal: turn.controller.signal, abort });
-      work.then(() => (turn.leave = undefined), () => (turn.leave = undefined));
+      const work = driveTurn(this.shared, glove, {
+        data,
+        attempt,
+        count,
+        history,
+        place: turnPlace(state.slice(3)),
+        store: observed.store,
+        emitter,
+        people,
+        signal: turn.controller.signal,
+        abort,
+      });
+      work.then(
+        () => (turn.leave = undefined),
+        () => (turn.leave = undefined),
+      );
       status = await Promise.race([work, left]);
     } catch (caught) {
-      if (TurnFencedError.isInstance(caught) || TurnFencedError.isInstance((caught as { cause?: unknown } | undefined)?.cause)) {
+      if (
+        TurnFencedError.isInstance(caught) ||
+        TurnFencedError.isInstance((caught as { cause?: unknown } | undefined)?.cause)
+      ) {
         turn.stopReason ??= "fenced";
         turn.controller.abort(new AbortError("Another instance took this turn over."));
       }
@@ -249,12 +335,20 @@ export class TurnWorker {
     try {
       if (!handedOver) {
         if (status !== "done" && !waiting) await this.#answerLeftoverCalls(observed.store);
-        if (!waiting) for (const slot of slots.list()) if (slot.status === "pending") glove?.displayManager.removeSlot(slot.id);
+        if (!waiting)
+          for (const slot of slots.list()) if (slot.status === "pending") glove?.displayManager.removeSlot(slot.id);
         await tracing.end(data.turnId, status, error?.code);
         // Before turn_end: a listing read after it shows how the turn ended (one update, as in-process).
-        const ended = { runningTurnId: null, lastTurnStatus: status, stats: emitter.stats, updatedAt: new Date().toISOString() };
+        const ended = {
+          runningTurnId: null,
+          lastTurnStatus: status,
+          stats: emitter.stats,
+          updatedAt: new Date().toISOString(),
+        };
         await marked;
-        await storage.catalog.update(record.id, ended).catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
+        await storage.catalog
+          .update(record.id, ended)
+          .catch((failure: unknown) => options.log("[glove-server] catalog update failed", failure));
         const ending = error ? { turnId: data.turnId, status, error } : { turnId: data.turnId, status };
         // The turn's abort flag and attempt count go with turn_end, in its script (a refused one leaves them to the next worker).
         await emitter.end(ending).catch(() => undefined);
@@ -275,7 +369,12 @@ export class TurnWorker {
    * Leaves `turn` when it only waits for people: `resolveLeft` ends its run as "waiting" without
    * aborting the request (aborting would cancel the stored questions). One check at a time.
    */
-  #leave(turn: RunningTurn, reason: StopReason, onlyWaits: () => Promise<boolean>, resolveLeft: () => void): Promise<boolean> {
+  #leave(
+    turn: RunningTurn,
+    reason: StopReason,
+    onlyWaits: () => Promise<boolean>,
+    resolveLeft: () => void,
+  ): Promise<boolean> {
     if (turn.left) return Promise.resolve(true);
     if (turn.controller.signal.aborted) return Promise.resolve(false);
     turn.leaving ??= (async () => {
@@ -293,11 +392,26 @@ export class TurnWorker {
   async #failTurn(data: TurnJobData, fence: string): Promise<void> {
     const { redis, scale, options } = this.shared;
     const keys = this.shared.keys(data.conversationId);
-    const emitter = new TurnEmitter(redis, keys, fence, 0, scale, () => undefined, (error) => options.log("[glove-server] could not write an event to Redis", error));
-    const error = { code: "GLOVE_TURN_FAILED", message: "The turn could not run (storage unavailable); the server logged the error. Send the message again." };
-    await emitter.emit("turn_end", { turnId: data.turnId, status: "error", error }, [data.turnId]).catch(() => undefined);
+    const emitter = new TurnEmitter(
+      redis,
+      keys,
+      fence,
+      0,
+      scale,
+      () => undefined,
+      (error) => options.log("[glove-server] could not write an event to Redis", error),
+    );
+    const error = {
+      code: "GLOVE_TURN_FAILED",
+      message: "The turn could not run (storage unavailable); the server logged the error. Send the message again.",
+    };
+    await emitter
+      .emit("turn_end", { turnId: data.turnId, status: "error", error }, [data.turnId])
+      .catch(() => undefined);
     // Its admission marked it running. Best effort and not waited for: storage may be what failed.
-    void this.shared.storage.catalog.update(data.conversationId, { runningTurnId: null, lastTurnStatus: "error" }).catch(() => undefined);
+    void this.shared.storage.catalog
+      .update(data.conversationId, { runningTurnId: null, lastTurnStatus: "error" })
+      .catch(() => undefined);
   }
 
   /** An abort before the loop could answer its calls (e.g. while taken over): every call gets a result. */
@@ -306,30 +420,58 @@ export class TurnWorker {
     if (repair) await store.appendMessages([repair]).catch(() => undefined);
   }
 
-  async #control(request: ControlRequest, slots: SlotBoard, glove: IGloveRunnable, turn: RunningTurn, turnId: string): Promise<ControlReply> {
+  async #control(
+    request: ControlRequest,
+    slots: SlotBoard,
+    glove: IGloveRunnable,
+    turn: RunningTurn,
+    turnId: string,
+  ): Promise<ControlReply> {
     if (turn.left || (turn.leaving && request.op !== "abort")) {
       // Leaving to wait in the store: its questions are answered there once turn_end went out.
-      if (request.op === "abort") return { ok: true, body: { aborted: false, message: "No turn is running: it waits for an answer." } };
-      return { ok: false, status: 409, code: "GLOVE_BUSY", message: "The turn is leaving this instance to wait for this answer in storage; send the answer again after its turn_end." };
+      if (request.op === "abort")
+        return { ok: true, body: { aborted: false, message: "No turn is running: it waits for an answer." } };
+      return {
+        ok: false,
+        status: 409,
+        code: "GLOVE_BUSY",
+        message:
+          "The turn is leaving this instance to wait for this answer in storage; send the answer again after its turn_end.",
+      };
     }
     if (request.op === "abort") {
       turn.stopReason ??= "aborted";
       turn.controller.abort(new AbortError("A client aborted the turn."));
-      const status = await Promise.race([turn.done, new Promise<undefined>((resolve) => void setTimeout(() => resolve(undefined), 2000).unref())]);
-      return { ok: true, body: { aborted: true, turnId, status: status === undefined || status === "handed-over" ? "aborting" : status } };
+      const status = await Promise.race([
+        turn.done,
+        new Promise<undefined>((resolve) => void setTimeout(() => resolve(undefined), 2000).unref()),
+      ]);
+      return {
+        ok: true,
+        body: { aborted: true, turnId, status: status === undefined || status === "handed-over" ? "aborting" : status },
+      };
     }
     try {
       const answer = "resolve" in request ? { resolve: request.resolve } : { reject: request.reject };
       return { ok: true, body: applySlotAnswer(slots, glove.displayManager, request.slotId, answer) };
     } catch (failure) {
       if (!HttpError.isInstance(failure)) throw failure;
-      return { ok: false, status: failure.status, code: failure.code, message: failure.message, ...(failure.issues ? { issues: failure.issues } : {}) };
+      return {
+        ok: false,
+        status: failure.status,
+        code: failure.code,
+        message: failure.message,
+        ...(failure.issues ? { issues: failure.issues } : {}),
+      };
     }
   }
 
   #describe(caught: unknown, conversationId: string): { code: string; message: string } {
     if (GloveError.isInstance(caught)) return { code: caught.code, message: caught.message };
     this.shared.options.log(`[glove-server] turn failed in conversation ${conversationId}`, caught);
-    return { code: "GLOVE_TURN_FAILED", message: "The turn failed; the server logged the error. Send the message again or start a new conversation." };
+    return {
+      code: "GLOVE_TURN_FAILED",
+      message: "The turn failed; the server logged the error. Send the message again or start a new conversation.",
+    };
   }
 }

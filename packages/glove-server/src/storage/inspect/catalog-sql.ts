@@ -60,7 +60,9 @@ function filters(d: CatalogDialect, q: CheckedQuery, params: unknown[]): string[
   const where: string[] = [];
   if (q.text !== undefined) {
     const needle = p(q.text);
-    where.push(`(${d.find}(lower(coalesce(c.title, '')), lower(${needle})) > 0 OR ${d.find}(lower(c.id), lower(${needle})) > 0)`);
+    where.push(
+      `(${d.find}(lower(coalesce(c.title, '')), lower(${needle})) > 0 OR ${d.find}(lower(c.id), lower(${needle})) > 0)`,
+    );
   }
   if (q.id !== undefined) where.push(`c.id = ${p(q.id)}`);
   if (q.agent !== undefined) where.push(`c.agent = ${p(q.agent)}`);

@@ -7,7 +7,10 @@ import type { ConversationStatus } from "./types.js";
  * turn that asked), running (a turn holds it), error (its last turn ended in an error), else idle.
  * The SQL inspectors compute the same in their queries.
  */
-export function conversationStatus(record: Pick<ConversationRecord, "runningTurnId" | "lastTurnStatus">, waiting: boolean): ConversationStatus {
+export function conversationStatus(
+  record: Pick<ConversationRecord, "runningTurnId" | "lastTurnStatus">,
+  waiting: boolean,
+): ConversationStatus {
   if (waiting) return "waiting";
   if (record.runningTurnId) return "running";
   return record.lastTurnStatus === "error" ? "error" : "idle";

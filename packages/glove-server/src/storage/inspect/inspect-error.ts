@@ -13,6 +13,8 @@ export class InspectError extends GloveError {
   }
 
   static override isInstance(error: unknown): error is InspectError {
-    return GloveError.isInstance(error) && (error.code === "GLOVE_INSPECT_INVALID" || error.code === "GLOVE_INSPECT_CURSOR");
+    return (
+      GloveError.isInstance(error) && (error.code === "GLOVE_INSPECT_INVALID" || error.code === "GLOVE_INSPECT_CURSOR")
+    );
   }
 }

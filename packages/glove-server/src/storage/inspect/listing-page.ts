@@ -6,7 +6,9 @@ type Row = Record<string, unknown>;
 
 /** A listing page from the page statement's rows (limit + 1 of them at most) and the totals row. */
 export function pageFromRows(rows: Row[], limit: number, totals: Row | undefined): ConversationPage {
-  const items: ConversationSummary[] = rows.slice(0, limit).map((row) => ({ ...recordFromRow(row), status: String(row.status) as ConversationStatus }));
+  const items: ConversationSummary[] = rows
+    .slice(0, limit)
+    .map((row) => ({ ...recordFromRow(row), status: String(row.status) as ConversationStatus }));
   const last = items.at(-1);
   return {
     items,

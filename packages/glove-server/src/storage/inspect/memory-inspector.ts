@@ -5,7 +5,13 @@ import { conversationStatus, foldCase } from "./conversation-status.js";
 import { MemoryTraceStore } from "./memory-trace-store.js";
 import { TotalsCache } from "./totals-cache.js";
 import { traceLimits, type TraceLimits } from "./trace-limits.js";
-import type { ConversationPage, ConversationQuery, ConversationSummary, MessagePage, StorageInspector } from "./types.js";
+import type {
+  ConversationPage,
+  ConversationQuery,
+  ConversationSummary,
+  MessagePage,
+  StorageInspector,
+} from "./types.js";
 
 /** What the memory inspector reads: the catalog's records and the conversations' stores. */
 export interface MemorySource {
@@ -19,7 +25,10 @@ export class MemoryInspector implements StorageInspector {
   readonly traces: MemoryTraceStore;
   readonly #totals = new TotalsCache();
 
-  constructor(private readonly source: MemorySource, limits: Partial<TraceLimits> = {}) {
+  constructor(
+    private readonly source: MemorySource,
+    limits: Partial<TraceLimits> = {},
+  ) {
     this.traces = new MemoryTraceStore(traceLimits(limits));
   }
 
@@ -33,7 +42,9 @@ export class MemoryInspector implements StorageInspector {
     }
     matching.sort((a, b) => compareDesc(a.updatedAt, b.updatedAt) || compareDesc(a.id, b.id));
     const after = q.after;
-    const from = after ? matching.filter((c) => c.updatedAt < after.updatedAt || (c.updatedAt === after.updatedAt && c.id < after.id)) : matching;
+    const from = after
+      ? matching.filter((c) => c.updatedAt < after.updatedAt || (c.updatedAt === after.updatedAt && c.id < after.id))
+      : matching;
     const items = from.slice(0, q.limit);
     const totals = await this.#totals.totals(q, async () => ({
       n: matching.length,

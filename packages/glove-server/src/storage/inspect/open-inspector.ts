@@ -18,9 +18,13 @@ export interface OpenedInspector extends StorageInspector {
  * The server may keep running and writing meanwhile. Saving traces through it is refused.
  */
 export async function openInspector(source: InspectorSource): Promise<OpenedInspector> {
-  if (typeof source === "object" && source !== null && "sqlite" in source && typeof source.sqlite === "string") return openSqlite(source.sqlite);
+  if (typeof source === "object" && source !== null && "sqlite" in source && typeof source.sqlite === "string")
+    return openSqlite(source.sqlite);
   if (typeof source === "object" && source !== null && "postgres" in source && typeof source.postgres === "string") {
-    if (!/^postgres(ql)?:\/\//.test(source.postgres)) throw new ConfigurationError(`openInspector: postgres must be a URL starting with postgres://; got ${JSON.stringify(source.postgres.slice(0, 80))}.`);
+    if (!/^postgres(ql)?:\/\//.test(source.postgres))
+      throw new ConfigurationError(
+        `openInspector: postgres must be a URL starting with postgres://; got ${JSON.stringify(source.postgres.slice(0, 80))}.`,
+      );
     return openPostgres(source.postgres, source.schema ?? "glove");
   }
   throw new ConfigurationError('openInspector: pass { sqlite: "path/to/glove.db" } or { postgres: "postgres://…" }.');
@@ -33,7 +37,10 @@ function openSqlite(file: string): OpenedInspector {
     db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
     db.pragma("busy_timeout = 5000");
   } catch (error) {
-    throw new ConfigurationError(`openInspector: cannot open the SQLite file ${path}: ${error instanceof Error ? error.message : String(error)}.`, { cause: error });
+    throw new ConfigurationError(
+      `openInspector: cannot open the SQLite file ${path}: ${error instanceof Error ? error.message : String(error)}.`,
+      { cause: error },
+    );
   }
   const inspector = new SqliteInspector(db);
   return bind(inspector, async () => void db.close());
@@ -41,7 +48,10 @@ function openSqlite(file: string): OpenedInspector {
 
 async function openPostgres(url: string, schema: string): Promise<OpenedInspector> {
   // pg and glove-postgres are optional peers: loaded only now (a MissingDependencyError says what to install).
-  const [{ pg }, { PostgresInspector }] = await Promise.all([import("../postgres/drivers.js"), import("../postgres/postgres-inspector.js")]);
+  const [{ pg }, { PostgresInspector }] = await Promise.all([
+    import("../postgres/drivers.js"),
+    import("../postgres/postgres-inspector.js"),
+  ]);
   const pool = new pg.Pool({ connectionString: url, options: "-c default_transaction_read_only=on", max: 4 });
   pool.on("error", () => undefined); // a dropped idle connection is reopened by the next query
   const inspector = new PostgresInspector(pool, schema);

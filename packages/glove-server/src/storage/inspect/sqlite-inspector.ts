@@ -21,14 +21,18 @@ export class SqliteInspector implements StorageInspector {
   readonly traces: SqliteTraceStore;
   readonly #totals = new TotalsCache();
 
-  constructor(private readonly db: Database, limits: Partial<TraceLimits> = {}) {
+  constructor(
+    private readonly db: Database,
+    limits: Partial<TraceLimits> = {},
+  ) {
     this.traces = new SqliteTraceStore(db, traceLimits(limits));
   }
 
   async listConversations(query: ConversationQuery): Promise<ConversationPage> {
     const checked = checkQuery(query);
     GroupCommit.of(this.db)?.flush(); // writes queued before this read are in what it reads
-    if (!this.#hasTable(SQLITE_CATALOG_TABLE)) return { items: [], nextCursor: null, total: 0, tokens: { in: 0, out: 0 } };
+    if (!this.#hasTable(SQLITE_CATALOG_TABLE))
+      return { items: [], nextCursor: null, total: 0, tokens: { in: 0, out: 0 } };
     const dialect: CatalogDialect = {
       catalog: SQLITE_CATALOG_TABLE,
       waits: this.#hasTable("glove_waits") ? "glove_waits" : null,

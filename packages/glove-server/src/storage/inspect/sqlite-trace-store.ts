@@ -22,7 +22,10 @@ export class SqliteTraceStore implements TurnTraceStore {
   /** Prepared at the first delete: a server deletes conversations one by one. */
   #delete: Statement | undefined;
 
-  constructor(private readonly db: Database, private readonly limits: TraceLimits) {}
+  constructor(
+    private readonly db: Database,
+    private readonly limits: TraceLimits,
+  ) {}
 
   async save(trace: TurnTrace): Promise<void> {
     if (!this.#ready) {
@@ -51,7 +54,9 @@ export class SqliteTraceStore implements TurnTraceStore {
     GroupCommit.of(this.db)?.flushFor(tracesKey(id));
     if (!this.#exists()) return [];
     const sql = before === undefined ? STATEMENTS.list : STATEMENTS.listBefore;
-    const rows = this.db.prepare(sql).all(sqliteBindings(before === undefined ? [id, limit] : [id, limit, before])) as Array<{ body: string }>;
+    const rows = this.db
+      .prepare(sql)
+      .all(sqliteBindings(before === undefined ? [id, limit] : [id, limit, before])) as Array<{ body: string }>;
     return rows.map((row) => JSON.parse(row.body) as TurnTrace);
   }
 
@@ -70,7 +75,10 @@ export class SqliteTraceStore implements TurnTraceStore {
   }
 
   #exists(): boolean {
-    if (!this.#ready) this.#ready = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(DIALECT.table) !== undefined;
+    if (!this.#ready)
+      this.#ready =
+        this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(DIALECT.table) !==
+        undefined;
     return this.#ready;
   }
 }

@@ -14,7 +14,8 @@ export const DEFAULT_TRACE_LIMITS: TraceLimits = Object.freeze({ spansPerTurn: 1
 export function traceLimits(limits: Partial<TraceLimits> = {}): TraceLimits {
   const merged = { ...DEFAULT_TRACE_LIMITS, ...limits };
   for (const [key, value] of Object.entries(merged)) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`turn trace limits: ${key} must be a positive integer; got ${String(value)}.`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new TypeError(`turn trace limits: ${key} must be a positive integer; got ${String(value)}.`);
   }
   return merged;
 }

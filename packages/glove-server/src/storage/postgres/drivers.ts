@@ -5,7 +5,11 @@
  */
 import { importOptional } from "../../optional/optional-import.js";
 
-const [pgModule, glovePostgres] = await importOptional("glove-server/postgres (postgresStorage)", ["pg", "glove-postgres"], [() => import("pg"), () => import("glove-postgres")]);
+const [pgModule, glovePostgres] = await importOptional(
+  "glove-server/postgres (postgresStorage)",
+  ["pg", "glove-postgres"],
+  [() => import("pg"), () => import("glove-postgres")],
+);
 
 export const pg = pgModule.default;
 export const { PostgresStore, readMessagePage } = glovePostgres;

@@ -56,7 +56,10 @@ export function postgresStorage(options: PostgresStorageOptions): ServerStorage 
     inboxFingerprints: postgresInboxFingerprints(shared, schema),
     delete: async (conversationId) => {
       await inspect.traces.delete(conversationId);
-      const { rows } = await shared.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'glove_sessions'", [schema]);
+      const { rows } = await shared.query(
+        "SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'glove_sessions'",
+        [schema],
+      );
       if (rows.length === 0) return;
       // Migrates (before holding a connection, so a one-connection pool cannot deadlock): every purged table exists.
       await PostgresStore.open({ pool: shared, schema, sessionId: conversationId });

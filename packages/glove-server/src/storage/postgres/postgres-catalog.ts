@@ -35,14 +35,20 @@ export class PostgresCatalog implements ConversationCatalog {
           id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NULL, title TEXT,
           created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved BIGINT NOT NULL DEFAULT 0,
           running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`);
-        await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner ON ${this.#table} (owner, updated_at DESC)`);
+        await client.query(
+          `CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner ON ${this.#table} (owner, updated_at DESC)`,
+        );
         const added = ADDED_COLUMNS.map(({ column, postgres }) => `ADD COLUMN IF NOT EXISTS ${column} ${postgres}`);
         await client.query(`ALTER TABLE ${this.#table} ${added.join(", ")}`);
         // The listing's orders (storage inspection), bytewise whatever the database's collation.
         const order = `updated_at COLLATE "C" DESC, id COLLATE "C" DESC`;
         await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_updated ON ${this.#table} (${order})`);
-        await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_agent ON ${this.#table} (agent, ${order})`);
-        await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner_order ON ${this.#table} (owner, ${order})`);
+        await client.query(
+          `CREATE INDEX IF NOT EXISTS gloveserver_conversations_agent ON ${this.#table} (agent, ${order})`,
+        );
+        await client.query(
+          `CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner_order ON ${this.#table} (owner, ${order})`,
+        );
       } finally {
         await client.query("SELECT pg_advisory_unlock(hashtext('glove_server_catalog'))").catch(() => undefined);
         client.release();
@@ -67,7 +73,10 @@ export class PostgresCatalog implements ConversationCatalog {
   }
   async listByOwner(owner: string, limit: number): Promise<ConversationRecord[]> {
     await this.ready();
-    const { rows } = await this.#pool.query(`SELECT * FROM ${this.#table} WHERE owner = $1 ORDER BY updated_at DESC LIMIT $2`, [owner, limit]);
+    const { rows } = await this.#pool.query(
+      `SELECT * FROM ${this.#table} WHERE owner = $1 ORDER BY updated_at DESC LIMIT $2`,
+      [owner, limit],
+    );
     return rows.map((row) => recordFromRow(row as Record<string, unknown>));
   }
   async update(id: string, changes: ConversationChanges): Promise<void> {

@@ -20,7 +20,11 @@ export class PostgresInspector implements StorageInspector {
   readonly traces: PostgresTraceStore;
   readonly #totals = new TotalsCache();
 
-  constructor(private readonly pool: Pool, private readonly schema: string, limits: Partial<TraceLimits> = {}) {
+  constructor(
+    private readonly pool: Pool,
+    private readonly schema: string,
+    limits: Partial<TraceLimits> = {},
+  ) {
     this.traces = new PostgresTraceStore(pool, schema, traceLimits(limits));
   }
 
@@ -49,7 +53,13 @@ export class PostgresInspector implements StorageInspector {
     const id = checkId(conversationId, "messages: conversationId");
     const offset = checkOffset(page?.offset, "messages: offset");
     const limit = checkLimit(page?.limit, "messages: limit");
-    const { messages, total } = await readMessagePage({ pool: this.pool, schema: this.schema, sessionId: id, offset, limit });
+    const { messages, total } = await readMessagePage({
+      pool: this.pool,
+      schema: this.schema,
+      sessionId: id,
+      offset,
+      limit,
+    });
     return { messages, offset, total };
   }
 

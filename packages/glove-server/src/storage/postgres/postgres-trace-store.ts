@@ -11,7 +11,11 @@ export class PostgresTraceStore implements TurnTraceStore {
   readonly #sql: ReturnType<typeof traceStatements>;
   #ready: Promise<void> | undefined;
 
-  constructor(private readonly pool: Pool, private readonly schema: string, private readonly limits: TraceLimits) {
+  constructor(
+    private readonly pool: Pool,
+    private readonly schema: string,
+    private readonly limits: TraceLimits,
+  ) {
     this.#dialect = { table: `${schema}.gloveserver_turn_traces`, param: (n) => `$${n}`, collate: ` COLLATE "C"` };
     this.#sql = traceStatements(this.#dialect);
   }
@@ -36,9 +40,10 @@ export class PostgresTraceStore implements TurnTraceStore {
     const limit = checkLimit(page?.limit, "traces.list: limit");
     const before = page.before === undefined ? undefined : checkId(page.before, "traces.list: before");
     if (!(await this.#exists())) return [];
-    const { rows } = before === undefined
-      ? await this.pool.query<{ body: string }>(this.#sql.list, [id, limit])
-      : await this.pool.query<{ body: string }>(this.#sql.listBefore, [id, limit, before]);
+    const { rows } =
+      before === undefined
+        ? await this.pool.query<{ body: string }>(this.#sql.list, [id, limit])
+        : await this.pool.query<{ body: string }>(this.#sql.listBefore, [id, limit, before]);
     return rows.map((row) => JSON.parse(row.body) as TurnTrace);
   }
 
@@ -48,12 +53,18 @@ export class PostgresTraceStore implements TurnTraceStore {
   }
 
   async #exists(): Promise<boolean> {
-    const { rows } = await this.pool.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [this.#dialect.table]);
+    const { rows } = await this.pool.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [
+      this.#dialect.table,
+    ]);
     return rows[0]?.t != null;
   }
 
   #create(): Promise<void> {
-    this.#ready ??= createUnderLock(this.pool, this.schema, traceTableSql(this.#dialect, "gloveserver_turn_traces_order"));
+    this.#ready ??= createUnderLock(
+      this.pool,
+      this.schema,
+      traceTableSql(this.#dialect, "gloveserver_turn_traces_order"),
+    );
     this.#ready.catch(() => (this.#ready = undefined));
     return this.#ready;
   }

@@ -41,7 +41,10 @@ export class PostgresTurnFence implements TurnFence {
       [conversationId],
     );
     const row = rows[0]!;
-    return { writer: Number(row.glove_fence_writer), record: row.id === null || row.id === undefined ? undefined : recordFromRow(row) };
+    return {
+      writer: Number(row.glove_fence_writer),
+      record: row.id === null || row.id === undefined ? undefined : recordFromRow(row),
+    };
   }
 
   get #bump(): string {
@@ -62,7 +65,9 @@ export class PostgresTurnFence implements TurnFence {
   }
 
   #init(): Promise<void> {
-    this.#ready ??= createUnderLock(this.pool, this.schema, [`CREATE TABLE IF NOT EXISTS ${this.#table} (conversation_id TEXT PRIMARY KEY, writer BIGINT NOT NULL)`]);
+    this.#ready ??= createUnderLock(this.pool, this.schema, [
+      `CREATE TABLE IF NOT EXISTS ${this.#table} (conversation_id TEXT PRIMARY KEY, writer BIGINT NOT NULL)`,
+    ]);
     this.#ready.catch(() => (this.#ready = undefined));
     return this.#ready;
   }

@@ -26,7 +26,8 @@ async function twoTurns(script: Array<{ text: string }>) {
   return { s, agent };
 }
 
-const activeTexts = async (s: TestServer, id: string) => ((await s.api(`/conversations/${id}`)).body.messages as Message[]).map((m) => m.text);
+const activeTexts = async (s: TestServer, id: string) =>
+  ((await s.api(`/conversations/${id}`)).body.messages as Message[]).map((m) => m.text);
 const userMessage = (text: string): AgUiMessage => ({ id: crypto.randomUUID(), role: "user", content: text });
 
 describe("AG-UI regenerate and edit", () => {
@@ -50,7 +51,12 @@ describe("AG-UI regenerate and edit", () => {
     const edited = await runOnce(agent, {});
     expect(edited.error).toBeUndefined();
     expect(streamedText(edited)).toBe("Tomorrow at eight.");
-    expect(await activeTexts(s, agent.threadId)).toEqual(["Hi", "Hello.", "Can I book for tomorrow?", "Tomorrow at eight."]);
+    expect(await activeTexts(s, agent.threadId)).toEqual([
+      "Hi",
+      "Hello.",
+      "Can I book for tomorrow?",
+      "Tomorrow at eight.",
+    ]);
     // The first message edited: everything after it is set aside.
     agent.setMessages([userMessage("Good evening")]);
     s.kit.script.push({ text: "Good evening to you." });
@@ -62,17 +68,26 @@ describe("AG-UI regenerate and edit", () => {
   it("a page on another branch than the thread's gets a 409 that says so; a question waiting refuses a regenerate", async () => {
     const { s, agent } = await twoTurns([{ text: "Hello." }, { text: "The soup." }]);
     const other = await s.api("/ag-ui", {
-      body: { threadId: agent.threadId, runId: "r-x", messages: [userMessage("Something else"), { id: "a1", role: "assistant", content: "…" }, userMessage("And?")] },
+      body: {
+        threadId: agent.threadId,
+        runId: "r-x",
+        messages: [userMessage("Something else"), { id: "a1", role: "assistant", content: "…" }, userMessage("And?")],
+      },
     });
     expect(other.status).toBe(409);
-    expect(other.body.error).toMatchObject({ code: "GLOVE_BRANCH_MISMATCH", message: expect.stringContaining("another branch") });
+    expect(other.body.error).toMatchObject({
+      code: "GLOVE_BRANCH_MISMATCH",
+      message: expect.stringContaining("another branch"),
+    });
     expect(await activeTexts(s, agent.threadId)).toEqual(["Hi", "Hello.", "What's good?", "The soup."]);
 
     s.kit.script.push({ toolCalls: [{ name: "ask_age", input: { question: "Age?" }, id: "age-9" }] });
     expect((await say(agent, "Register me")).outcome).toBe("interrupt");
     const waiting = agent.messages.filter((m) => m.role !== "tool");
     const lastUser = waiting.findLastIndex((m) => m.role === "user");
-    const regenerate = await s.api("/ag-ui", { body: { threadId: agent.threadId, runId: "r-y", messages: waiting.slice(0, lastUser + 1) } });
+    const regenerate = await s.api("/ag-ui", {
+      body: { threadId: agent.threadId, runId: "r-y", messages: waiting.slice(0, lastUser + 1) },
+    });
     expect(regenerate.status).toBe(409);
   });
 });

@@ -14,30 +14,80 @@ import type { AgUiEvent } from "../../../src/interop/ag-ui/events.js";
 import type { NativeEvent } from "../../../src/interop/shared/native-events.js";
 import { validated } from "./support/ag-ui-client.js";
 
-const slot = (id: string, mode: "wait" | "forget") => ({ id, renderer: "card", input: { n: 1 }, toolName: "show", toolCallId: "c", displayStrategy: null, mode, status: "pending" });
+const slot = (id: string, mode: "wait" | "forget") => ({
+  id,
+  renderer: "card",
+  input: { n: 1 },
+  toolName: "show",
+  toolCallId: "c",
+  displayStrategy: null,
+  mode,
+  status: "pending",
+});
 
 /** One Glove event, with `n` to make ids unique within a run. */
 const gloveEvent = (n: number): fc.Arbitrary<Omit<NativeEvent, "id">> =>
   fc.oneof(
     { weight: 5, arbitrary: fc.string({ maxLength: 12 }).map((text) => ({ type: "text_delta", data: { text } })) },
-    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((input) => ({ type: "tool_use", data: { id: `call-${n}`, name: "lookup", input } })) },
     {
       weight: 2,
       arbitrary: fc
-        .record({ status: fc.constantFrom("success", "error", "aborted"), data: fc.jsonValue({ maxDepth: 2 }), message: fc.option(fc.string(), { nil: undefined }) })
+        .jsonValue({ maxDepth: 2 })
+        .map((input) => ({ type: "tool_use", data: { id: `call-${n}`, name: "lookup", input } })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .record({
+          status: fc.constantFrom("success", "error", "aborted"),
+          data: fc.jsonValue({ maxDepth: 2 }),
+          message: fc.option(fc.string(), { nil: undefined }),
+        })
         .map((result) => ({ type: "tool_use_result", data: { tool_name: "lookup", call_id: `call-${n}`, result } })),
     },
     { weight: 2, arbitrary: fc.constant({ type: "model_response_complete", data: { text: "" } }) },
-    { weight: 1, arbitrary: fc.constantFrom("wait", "forget").map((mode) => ({ type: "slot_push", data: { slot: slot(`slot-${n}`, mode as "wait" | "forget") } })) },
-    { weight: 1, arbitrary: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }).map((tasks) => ({ type: "tasks", data: { tasks } })) },
-    { weight: 1, arbitrary: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }).map((items) => ({ type: "inbox", data: { items } })) },
-    { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 5 }).map((text) => ({ type: "text_delta", data: { text, agentPath: ["helper"] } })) },
-    { weight: 1, arbitrary: fc.constantFrom("turn_start", "hook_invoked", "compaction_start", "slot_settled").map((type) => ({ type, data: {} })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom("wait", "forget")
+        .map((mode) => ({ type: "slot_push", data: { slot: slot(`slot-${n}`, mode as "wait" | "forget") } })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 })
+        .map((tasks) => ({ type: "tasks", data: { tasks } })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 })
+        .map((items) => ({ type: "inbox", data: { items } })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .string({ minLength: 1, maxLength: 5 })
+        .map((text) => ({ type: "text_delta", data: { text, agentPath: ["helper"] } })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom("turn_start", "hook_invoked", "compaction_start", "slot_settled")
+        .map((type) => ({ type, data: {} })),
+    },
     // A model call retried: not part of the answer, so it maps to nothing and breaks no sequence.
-    { weight: 1, arbitrary: fc.record({ attempt: fc.nat(3), status: fc.constantFrom(0, 429, 503) }).map((r) => ({ type: "model_retry", data: { provider: "openai", delay_ms: 0, reason: "busy", ...r } })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ attempt: fc.nat(3), status: fc.constantFrom(0, 429, 503) })
+        .map((r) => ({ type: "model_retry", data: { provider: "openai", delay_ms: 0, reason: "busy", ...r } })),
+    },
   );
 
-const runOfEvents = fc.integer({ min: 0, max: 40 }).chain((length) => fc.tuple(...Array.from({ length }, (_, n) => gloveEvent(n))));
+const runOfEvents = fc
+  .integer({ min: 0, max: 40 })
+  .chain((length) => fc.tuple(...Array.from({ length }, (_, n) => gloveEvent(n))));
 
 function mapRun(events: Array<Omit<NativeEvent, "id">>): AgUiEvent[] {
   let next = 0;
@@ -59,7 +109,10 @@ describe("AG-UI event mapping (property)", () => {
         expect(verified).toHaveLength(mapped.length);
 
         const topLevel = events.filter((e) => e.data.agentPath === undefined);
-        const text = topLevel.filter((e) => e.type === "text_delta").map((e) => e.data.text).join("");
+        const text = topLevel
+          .filter((e) => e.type === "text_delta")
+          .map((e) => e.data.text)
+          .join("");
         const streamed = mapped.flatMap((e) => (e.type === "TEXT_MESSAGE_CONTENT" ? [e.delta] : [])).join("");
         expect(streamed).toBe(text);
 
@@ -68,11 +121,17 @@ describe("AG-UI event mapping (property)", () => {
         expect(starts.map((e) => e.toolCallId)).toEqual(calls.map((e) => e.data.id));
         for (const call of calls) {
           const args = mapped.find((e) => e.type === "TOOL_CALL_ARGS" && e.toolCallId === call.data.id);
-          expect(args?.type === "TOOL_CALL_ARGS" && JSON.parse(args.delta)).toEqual(JSON.parse(JSON.stringify(call.data.input ?? {})));
+          expect(args?.type === "TOOL_CALL_ARGS" && JSON.parse(args.delta)).toEqual(
+            JSON.parse(JSON.stringify(call.data.input ?? {})),
+          );
         }
-        expect(mapped.filter((e) => e.type === "TOOL_CALL_RESULT")).toHaveLength(topLevel.filter((e) => e.type === "tool_use_result").length);
+        expect(mapped.filter((e) => e.type === "TOOL_CALL_RESULT")).toHaveLength(
+          topLevel.filter((e) => e.type === "tool_use_result").length,
+        );
         // Only slots shown without waiting become activities; questions end runs instead (run-stream.ts).
-        expect(mapped.filter((e) => e.type === "ACTIVITY_SNAPSHOT")).toHaveLength(topLevel.filter((e) => e.type === "slot_push" && (e.data.slot as { mode: string }).mode === "forget").length);
+        expect(mapped.filter((e) => e.type === "ACTIVITY_SNAPSHOT")).toHaveLength(
+          topLevel.filter((e) => e.type === "slot_push" && (e.data.slot as { mode: string }).mode === "forget").length,
+        );
       }),
       { numRuns: 300 },
     );
@@ -98,7 +157,9 @@ describe("AG-UI event mapping (property)", () => {
       "TEXT_MESSAGE_END",
       "RUN_FINISHED",
     ]);
-    const [first, second] = mapped.filter((e): e is Extract<AgUiEvent, { type: "TEXT_MESSAGE_START" }> => e.type === "TEXT_MESSAGE_START");
+    const [first, second] = mapped.filter(
+      (e): e is Extract<AgUiEvent, { type: "TEXT_MESSAGE_START" }> => e.type === "TEXT_MESSAGE_START",
+    );
     expect(first!.messageId).not.toBe(second!.messageId);
     expect(mapped.find((e) => e.type === "TOOL_CALL_START")).toMatchObject({ parentMessageId: first!.messageId });
     expect(mapped.every((e: AgUiEvent | BaseEvent) => validated(e))).toBe(true);

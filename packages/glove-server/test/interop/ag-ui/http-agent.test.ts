@@ -40,7 +40,14 @@ describe("AG-UI over HttpAgent", () => {
     const agent = agUiAgent(s);
     const run = await say(agent, "Hi");
     expect(run.error).toBeUndefined();
-    expect(typesOf(run)).toEqual(["RUN_STARTED", "STATE_SNAPSHOT", "TEXT_MESSAGE_START", ...typesOf(run).filter((t) => t === "TEXT_MESSAGE_CONTENT"), "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    expect(typesOf(run)).toEqual([
+      "RUN_STARTED",
+      "STATE_SNAPSHOT",
+      "TEXT_MESSAGE_START",
+      ...typesOf(run).filter((t) => t === "TEXT_MESSAGE_CONTENT"),
+      "TEXT_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
     expect(streamedText(run)).toBe("Hello from a Glove agent.");
     expect(run.outcome).toBe("success");
     expect(run.events[0]).toMatchObject({ threadId: agent.threadId, protocolVersion: "1.0" });
@@ -60,7 +67,15 @@ describe("AG-UI over HttpAgent", () => {
     const s = await start({
       script: [
         { text: "Let me show it.", toolCalls: [{ name: "show_card", input: { title: "Menu" }, id: "card-1" }] },
-        { toolCalls: [{ name: "glove_update_tasks", input: { todos: [{ content: "Book a table", activeForm: "Booking a table", status: "in_progress" }] }, id: "tasks-1" }] },
+        {
+          toolCalls: [
+            {
+              name: "glove_update_tasks",
+              input: { todos: [{ content: "Book a table", activeForm: "Booking a table", status: "in_progress" }] },
+              id: "tasks-1",
+            },
+          ],
+        },
         { text: "Done." },
       ],
     });
@@ -70,10 +85,19 @@ describe("AG-UI over HttpAgent", () => {
     const types = typesOf(run);
     // The text before the call is closed first; the call follows, then its result.
     expect(types.indexOf("TEXT_MESSAGE_END")).toBeLessThan(types.indexOf("TOOL_CALL_START"));
-    const start_ = run.events.find((e) => e.type === "TOOL_CALL_START") as unknown as { toolCallId: string; toolCallName: string };
+    const start_ = run.events.find((e) => e.type === "TOOL_CALL_START") as unknown as {
+      toolCallId: string;
+      toolCallName: string;
+    };
     expect(start_).toMatchObject({ toolCallId: "card-1", toolCallName: "show_card" });
-    expect(run.events.find((e) => e.type === "TOOL_CALL_ARGS")).toMatchObject({ toolCallId: "card-1", delta: JSON.stringify({ title: "Menu" }) });
-    expect(run.events.find((e) => e.type === "ACTIVITY_SNAPSHOT")).toMatchObject({ activityType: "show_card", content: { renderer: "show_card", input: { title: "Menu" }, toolCallId: "card-1" } });
+    expect(run.events.find((e) => e.type === "TOOL_CALL_ARGS")).toMatchObject({
+      toolCallId: "card-1",
+      delta: JSON.stringify({ title: "Menu" }),
+    });
+    expect(run.events.find((e) => e.type === "ACTIVITY_SNAPSHOT")).toMatchObject({
+      activityType: "show_card",
+      content: { renderer: "show_card", input: { title: "Menu" }, toolCallId: "card-1" },
+    });
     expect(run.events.filter((e) => e.type === "TOOL_CALL_RESULT")).toEqual([
       expect.objectContaining({ toolCallId: "card-1", content: "shown" }),
       expect.objectContaining({ toolCallId: "tasks-1" }),
@@ -81,11 +105,16 @@ describe("AG-UI over HttpAgent", () => {
     expect(streamedText(run)).toBe("Let me show it.Done.");
     // Tasks reach the client's state through STATE_DELTA (JSON Patch) on the initial snapshot.
     expect(run.events.find((e) => e.type === "STATE_DELTA")).toBeDefined();
-    expect(agent.state).toMatchObject({ tasks: [expect.objectContaining({ content: "Book a table", status: "in_progress" })], inbox: [] });
+    expect(agent.state).toMatchObject({
+      tasks: [expect.objectContaining({ content: "Book a table", status: "in_progress" })],
+      inbox: [],
+    });
     // The client's messages: the call on the assistant message and its result as a tool message.
     const assistant = agent.messages.find((m) => m.role === "assistant" && m.toolCalls?.some((c) => c.id === "card-1"));
     expect(assistant).toBeDefined();
-    expect(agent.messages.find((m) => m.role === "tool" && m.toolCallId === "card-1")).toMatchObject({ content: "shown" });
+    expect(agent.messages.find((m) => m.role === "tool" && m.toolCallId === "card-1")).toMatchObject({
+      content: "shown",
+    });
   });
 
   it("ends a run on a question with an interrupt, and a resume run answers it and streams the rest of the turn", async () => {
@@ -95,7 +124,15 @@ describe("AG-UI over HttpAgent", () => {
     expect(asked.error).toBeUndefined();
     expect(asked.outcome).toBe("interrupt");
     expect(asked.interrupts).toEqual([
-      expect.objectContaining({ reason: "input_required", toolCallId: "age-1", metadata: expect.objectContaining({ renderer: "ask_age", input: { question: "How old are you?" }, toolName: "ask_age" }) }),
+      expect.objectContaining({
+        reason: "input_required",
+        toolCallId: "age-1",
+        metadata: expect.objectContaining({
+          renderer: "ask_age",
+          input: { question: "How old are you?" },
+          toolName: "ask_age",
+        }),
+      }),
     ]);
     // At the interrupt the history and state go out first (the spec's rule for resumable runs).
     expect(typesOf(asked).slice(-3)).toEqual(["MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED"]);
@@ -105,20 +142,27 @@ describe("AG-UI over HttpAgent", () => {
     // A new message while the question waits is refused, as on the native route (the official
     // client refuses to send one itself; a raw request shows the server's answer).
     const newMessage = { id: crypto.randomUUID(), role: "user", content: "Something else" };
-    const refused = await s.api("/ag-ui", { body: { threadId: agent.threadId, runId: "r-busy", messages: [...agent.messages, newMessage] } });
+    const refused = await s.api("/ag-ui", {
+      body: { threadId: agent.threadId, runId: "r-busy", messages: [...agent.messages, newMessage] },
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toMatch(/^GLOVE_/);
 
     // An answer that fails the tool's schema is a 400; the question keeps waiting.
     const invalid = await runOnce(agent, { resume: [{ interruptId, status: "resolved", payload: { age: -1 } }] });
     expect(String(invalid.error)).toMatch(/400/);
-    expect((await s.api(`/conversations/${agent.threadId}`)).body.slots).toEqual([expect.objectContaining({ id: interruptId, status: "pending" })]);
+    expect((await s.api(`/conversations/${agent.threadId}`)).body.slots).toEqual([
+      expect.objectContaining({ id: interruptId, status: "pending" }),
+    ]);
 
     const resumed = await runOnce(agent, { resume: [{ interruptId, status: "resolved", payload: { age: 41 } }] });
     expect(resumed.error).toBeUndefined();
     expect(resumed.outcome).toBe("success");
     // The tool's result is reported against the original call, then the answer streams.
-    expect(resumed.events.find((e) => e.type === "TOOL_CALL_RESULT")).toMatchObject({ toolCallId: "age-1", content: JSON.stringify({ age: 41 }) });
+    expect(resumed.events.find((e) => e.type === "TOOL_CALL_RESULT")).toMatchObject({
+      toolCallId: "age-1",
+      content: JSON.stringify({ age: 41 }),
+    });
     expect(typesOf(resumed)).not.toContain("TOOL_CALL_START");
     expect(streamedText(resumed)).toBe("Thanks, 41 noted.");
     expect(agent.pendingInterrupts).toEqual([]);
@@ -129,16 +173,23 @@ describe("AG-UI over HttpAgent", () => {
     expect(replay.outcome).toBe("success");
     const messages = (await s.api(`/conversations/${agent.threadId}`)).body.messages as Message[];
     expectValidHistory(messages);
-    expect(messages.flatMap((m) => m.tool_results ?? [])).toEqual([expect.objectContaining({ call_id: "age-1", result: expect.objectContaining({ data: { age: 41 } }) })]);
+    expect(messages.flatMap((m) => m.tool_results ?? [])).toEqual([
+      expect.objectContaining({ call_id: "age-1", result: expect.objectContaining({ data: { age: 41 } }) }),
+    ]);
   });
 
   it("a snapshot at an interrupt names what this run streamed by the ids the client saw (no message twice)", async () => {
-    const s = await start({ script: [{ text: "Let me ask.", toolCalls: [{ name: "ask_age", input: { question: "Age?" }, id: "age-2" }] }] });
+    const s = await start({
+      script: [{ text: "Let me ask.", toolCalls: [{ name: "ask_age", input: { question: "Age?" }, id: "age-2" }] }],
+    });
     const agent = agUiAgent(s);
     const asked = await say(agent, "Register me");
     expect(asked.outcome).toBe("interrupt");
-    const streamedId = (asked.events.find((e) => e.type === "TEXT_MESSAGE_START") as unknown as { messageId: string }).messageId;
-    const snapshot = asked.events.find((e) => e.type === "MESSAGES_SNAPSHOT") as unknown as { messages: Array<{ id: string; role: string; content?: string }> };
+    const streamedId = (asked.events.find((e) => e.type === "TEXT_MESSAGE_START") as unknown as { messageId: string })
+      .messageId;
+    const snapshot = asked.events.find((e) => e.type === "MESSAGES_SNAPSHOT") as unknown as {
+      messages: Array<{ id: string; role: string; content?: string }>;
+    };
     const userId = agent.messages[0]!.id;
     expect(snapshot.messages.map((m) => [m.id, m.role, m.content])).toEqual([
       [userId, "user", "Register me"],
@@ -148,7 +199,9 @@ describe("AG-UI over HttpAgent", () => {
     expect(agent.messages.map((m) => m.id)).toEqual([userId, streamedId]);
     // The stored ids are the conversation's own: a later snapshot (no run streamed them) uses those.
     const later = await runOnce(agUiAgent(s, { threadId: agent.threadId }), {});
-    const stored = (later.events.find((e) => e.type === "MESSAGES_SNAPSHOT") as unknown as { messages: Array<{ id: string }> }).messages.map((m) => m.id);
+    const stored = (
+      later.events.find((e) => e.type === "MESSAGES_SNAPSHOT") as unknown as { messages: Array<{ id: string }> }
+    ).messages.map((m) => m.id);
     expect(stored).toHaveLength(2);
     expect(stored).not.toContain(streamedId);
   });
@@ -171,26 +224,45 @@ describe("AG-UI over HttpAgent", () => {
       toolCallId: "del-1",
       message: "Allow delete_file to run?",
       responseSchema: { type: "object", properties: { approved: { type: "boolean" } }, required: ["approved"] },
-      metadata: { renderer: "permission_request", input: expect.objectContaining({ tool_name: "delete_file", input: { path: "/tmp/a" } }) },
+      metadata: {
+        renderer: "permission_request",
+        input: expect.objectContaining({ tool_name: "delete_file", input: { path: "/tmp/a" } }),
+      },
     });
     // Not a yes/no: a clear 400, the prompt keeps waiting.
-    const wrong = await runOnce(agent, { resume: [{ interruptId: approval.id, status: "resolved", payload: { approved: "yes" } }] });
+    const wrong = await runOnce(agent, {
+      resume: [{ interruptId: approval.id, status: "resolved", payload: { approved: "yes" } }],
+    });
     expect(String(wrong.error)).toMatch(/400/);
-    const granted = await runOnce(agent, { resume: [{ interruptId: approval.id, status: "resolved", payload: { approved: true } }] });
+    const granted = await runOnce(agent, {
+      resume: [{ interruptId: approval.id, status: "resolved", payload: { approved: true } }],
+    });
     expect(granted.outcome).toBe("success");
-    expect(granted.events.find((e) => e.type === "TOOL_CALL_RESULT")).toMatchObject({ toolCallId: "del-1", content: "deleted /tmp/a" });
+    expect(granted.events.find((e) => e.type === "TOOL_CALL_RESULT")).toMatchObject({
+      toolCallId: "del-1",
+      content: "deleted /tmp/a",
+    });
 
     const second = await say(agent, "Delete /tmp/b");
-    const denied = await runOnce(agent, { resume: [{ interruptId: second.interrupts[0]!.id, status: "resolved", payload: { approved: false } }] });
+    const denied = await runOnce(agent, {
+      resume: [{ interruptId: second.interrupts[0]!.id, status: "resolved", payload: { approved: false } }],
+    });
     expect(denied.outcome).toBe("success");
-    const result = denied.events.find((e) => e.type === "TOOL_CALL_RESULT") as unknown as { toolCallId: string; content: string };
+    const result = denied.events.find((e) => e.type === "TOOL_CALL_RESULT") as unknown as {
+      toolCallId: string;
+      content: string;
+    };
     expect(result.toolCallId).toBe("del-2");
     expect(result.content).not.toContain("deleted");
     expect(streamedText(denied)).toBe("Kept it.");
   });
 
   it("resumes a question whose turn left memory (a restart of the conversation) exactly like the native answer route", async () => {
-    const s = await start({ store: memoryStorage(), idleTimeoutMs: 50, script: [askAge, { text: "Thanks, 30 noted." }] });
+    const s = await start({
+      store: memoryStorage(),
+      idleTimeoutMs: 50,
+      script: [askAge, { text: "Thanks, 30 noted." }],
+    });
     const agent = agUiAgent(s);
     const asked = await say(agent, "Register me");
     expect(asked.outcome).toBe("interrupt");
@@ -203,7 +275,9 @@ describe("AG-UI over HttpAgent", () => {
     expect(state.interrupts.map((i) => i.id)).toEqual([asked.interrupts[0]!.id]);
     expect(reload.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 
-    const resumed = await runOnce(reload, { resume: [{ interruptId: asked.interrupts[0]!.id, status: "resolved", payload: { age: 30 } }] });
+    const resumed = await runOnce(reload, {
+      resume: [{ interruptId: asked.interrupts[0]!.id, status: "resolved", payload: { age: 30 } }],
+    });
     expect(resumed.error).toBeUndefined();
     expect(resumed.outcome).toBe("success");
     expect(streamedText(resumed)).toBe("Thanks, 30 noted.");
@@ -215,18 +289,32 @@ describe("AG-UI over HttpAgent", () => {
   it("what the turn did after the run stopped on a question (a parallel call's result) reaches the page in the answering run", async () => {
     const s = await start({
       script: [
-        { toolCalls: [{ name: "delete_file", input: { path: "/tmp/c" }, id: "del-3" }, { name: "show_card", input: { title: "Receipt" }, id: "card-3" }] },
+        {
+          toolCalls: [
+            { name: "delete_file", input: { path: "/tmp/c" }, id: "del-3" },
+            { name: "show_card", input: { title: "Receipt" }, id: "card-3" },
+          ],
+        },
         { text: "All done." },
       ],
     });
     const agent = agUiAgent(s);
     const asked = await say(agent, "Delete /tmp/c and show a receipt");
     expect(asked.outcome).toBe("interrupt");
-    const resumed = await runOnce(agent, { resume: [{ interruptId: asked.interrupts[0]!.id, status: "resolved", payload: { approved: true } }] });
+    const resumed = await runOnce(agent, {
+      resume: [{ interruptId: asked.interrupts[0]!.id, status: "resolved", payload: { approved: true } }],
+    });
     expect(resumed.outcome).toBe("success");
-    const results = [...asked.events, ...resumed.events].filter((e) => e.type === "TOOL_CALL_RESULT").map((e) => (e as unknown as { toolCallId: string }).toolCallId);
+    const results = [...asked.events, ...resumed.events]
+      .filter((e) => e.type === "TOOL_CALL_RESULT")
+      .map((e) => (e as unknown as { toolCallId: string }).toolCallId);
     expect(results.sort()).toEqual(["card-3", "del-3"]);
-    expect(agent.messages.filter((m) => m.role === "tool").map((m) => (m as { toolCallId: string }).toolCallId).sort()).toEqual(["card-3", "del-3"]);
+    expect(
+      agent.messages
+        .filter((m) => m.role === "tool")
+        .map((m) => (m as { toolCallId: string }).toolCallId)
+        .sort(),
+    ).toEqual(["card-3", "del-3"]);
   });
 
   it("a question outlives a server restart (SQLite): the page's resume to the new server resumes the stored turn", async () => {
@@ -245,9 +333,14 @@ describe("AG-UI over HttpAgent", () => {
       expect(state.outcome).toBe("interrupt");
       expect(state.interrupts.map((i) => i.id)).toEqual([asked.interrupts[0]!.id]);
       // …and its answer resumes the stored turn on the new server.
-      const resumed = await runOnce(reloaded, { resume: [{ interruptId: asked.interrupts[0]!.id, status: "resolved", payload: { age: 52 } }] });
+      const resumed = await runOnce(reloaded, {
+        resume: [{ interruptId: asked.interrupts[0]!.id, status: "resolved", payload: { age: 52 } }],
+      });
       expect(resumed.outcome).toBe("success");
-      expect(resumed.events.find((e) => e.type === "TOOL_CALL_RESULT")).toMatchObject({ toolCallId: "age-1", content: JSON.stringify({ age: 52 }) });
+      expect(resumed.events.find((e) => e.type === "TOOL_CALL_RESULT")).toMatchObject({
+        toolCallId: "age-1",
+        content: JSON.stringify({ age: 52 }),
+      });
       expect(streamedText(resumed)).toBe("Thanks, 52 noted.");
       const messages = (await second.api(`/conversations/${agent.threadId}`)).body.messages as Message[];
       expectValidHistory(messages);
@@ -269,7 +362,9 @@ describe("AG-UI over HttpAgent", () => {
   });
 
   it("a run that joins a running turn (a retry, another tab) follows it to its end", async () => {
-    const s = await start({ script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "slow-1" }] }, { text: "Finished." }] });
+    const s = await start({
+      script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "slow-1" }] }, { text: "Finished." }],
+    });
     const agent = agUiAgent(s);
     const first = say(agent, "Go slow");
     await until(() => s.kit.toolSignals.length === 1);
@@ -287,7 +382,10 @@ describe("AG-UI over HttpAgent", () => {
   });
 
   it("heartbeats keep a quiet run open; the client reads past them", async () => {
-    const s = await start({ events: { heartbeatMs: 20 }, script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "slow-h" }] }, { text: "Stopped." }] });
+    const s = await start({
+      events: { heartbeatMs: 20 },
+      script: [{ toolCalls: [{ name: "slow_tool", input: {}, id: "slow-h" }] }, { text: "Stopped." }],
+    });
     const agent = agUiAgent(s);
     const running = say(agent, "Go slow");
     await until(() => s.kit.toolSignals.length === 1);
@@ -311,20 +409,34 @@ describe("AG-UI over HttpAgent", () => {
     const s = await start({ script: [{ text: "one" }, { text: "two" }], limits: { turnsPerMinute: 1 } });
     const agent = agUiAgent(s);
     expect((await say(agent, "Hi")).error).toBeUndefined();
-    const anonymous = await s.api("/ag-ui", { user: "", body: { threadId: crypto.randomUUID(), runId: "r", messages: [] } });
+    const anonymous = await s.api("/ag-ui", {
+      user: "",
+      body: { threadId: crypto.randomUUID(), runId: "r", messages: [] },
+    });
     expect(anonymous.status).toBe(401);
     const bob = agUiAgent(s, { user: "bob", threadId: agent.threadId });
     expect(String((await say(bob, "Let me in")).error)).toMatch(/404/);
     const wrongAgent = agUiAgent(s, { threadId: agent.threadId, path: "/ag-ui/nobody" });
     expect(String((await say(wrongAgent, "Hi")).error)).toMatch(/400/);
-    const limited = await s.api("/ag-ui/assistant", { body: { threadId: agent.threadId, runId: "r2", messages: [{ id: "m2", role: "user", content: "Again" }] } });
+    const limited = await s.api("/ag-ui/assistant", {
+      body: { threadId: agent.threadId, runId: "r2", messages: [{ id: "m2", role: "user", content: "Again" }] },
+    });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 
   it("every AG-UI event of this file validated against @ag-ui/core's schemas", () => {
     expect(received.count).toBeGreaterThan(50);
-    for (const type of ["RUN_STARTED", "RUN_FINISHED", "TEXT_MESSAGE_CONTENT", "TOOL_CALL_RESULT", "STATE_SNAPSHOT", "STATE_DELTA", "MESSAGES_SNAPSHOT", "ACTIVITY_SNAPSHOT"]) {
+    for (const type of [
+      "RUN_STARTED",
+      "RUN_FINISHED",
+      "TEXT_MESSAGE_CONTENT",
+      "TOOL_CALL_RESULT",
+      "STATE_SNAPSHOT",
+      "STATE_DELTA",
+      "MESSAGES_SNAPSHOT",
+      "ACTIVITY_SNAPSHOT",
+    ]) {
       expect(received.types.get(type), type).toBeGreaterThan(0);
     }
   });

@@ -20,9 +20,17 @@ afterAll(async () => {
 
 describe("AG-UI in the scale mode", () => {
   it("an interrupt raised on one instance is resumed through another", async () => {
-    const script = [{ text: "Deleting.", toolCalls: [{ name: "delete_file", input: { path: "/tmp/s" }, id: "del-s" }] }, { text: "Gone." }];
-    const agent = () => ({ store }: { store: Parameters<typeof testGlove>[0] }) =>
-      testGlove(store, new ScriptedModel([], { delayMs: 2, fallback: () => script.shift() ?? { text: "(no more script)" } })).fold(deleteFile);
+    const script = [
+      { text: "Deleting.", toolCalls: [{ name: "delete_file", input: { path: "/tmp/s" }, id: "del-s" }] },
+      { text: "Gone." },
+    ];
+    const agent =
+      () =>
+      ({ store }: { store: Parameters<typeof testGlove>[0] }) =>
+        testGlove(
+          store,
+          new ScriptedModel([], { delayMs: 2, fallback: () => script.shift() ?? { text: "(no more script)" } }),
+        ).fold(deleteFile);
     const [a, b] = [scaledServer(env, agent()), scaledServer(env, agent())];
     servers.push(a, b);
     const urlA = (await a.listen()).url;
@@ -36,11 +44,20 @@ describe("AG-UI in the scale mode", () => {
     expect(asked.interrupts[0]).toMatchObject({ reason: "tool_call", toolCallId: "del-s" });
 
     // The same thread through the other instance: the page's next run goes wherever the balancer sends it.
-    const onB = new HttpAgent({ url: `${urlB}/ag-ui`, threadId: onA.threadId, initialMessages: structuredClone(onA.messages) });
-    const resumed = await runOnce(onB, { resume: [{ interruptId: asked.interrupts[0]!.id, status: "resolved", payload: { approved: true } }] });
+    const onB = new HttpAgent({
+      url: `${urlB}/ag-ui`,
+      threadId: onA.threadId,
+      initialMessages: structuredClone(onA.messages),
+    });
+    const resumed = await runOnce(onB, {
+      resume: [{ interruptId: asked.interrupts[0]!.id, status: "resolved", payload: { approved: true } }],
+    });
     expect(resumed.error).toBeUndefined();
     expect(resumed.outcome).toBe("success");
-    expect(resumed.events.find((e) => e.type === "TOOL_CALL_RESULT")).toMatchObject({ toolCallId: "del-s", content: "deleted /tmp/s" });
+    expect(resumed.events.find((e) => e.type === "TOOL_CALL_RESULT")).toMatchObject({
+      toolCallId: "del-s",
+      content: "deleted /tmp/s",
+    });
     expect(streamedText(resumed)).toBe("Gone.");
     const history = await historyOf(urlA, onA.threadId);
     expectValidHistory(history);

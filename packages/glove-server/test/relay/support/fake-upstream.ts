@@ -30,7 +30,8 @@ export type Respond = (res: ServerResponse, request: UpstreamRequest) => void;
  * (read per request, so a test may swap it between requests).
  */
 export async function startFakeUpstream(
-  mode: { kind: "slow"; intervalMs: number } | { kind: "finite"; words: string[] } | { kind: "respond"; respond: Respond },
+  mode:
+    { kind: "slow"; intervalMs: number } | { kind: "finite"; words: string[] } | { kind: "respond"; respond: Respond },
 ): Promise<FakeUpstream> {
   const requests: UpstreamRequest[] = [];
   const open = new Set<ServerResponse>();

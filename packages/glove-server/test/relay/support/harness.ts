@@ -52,7 +52,11 @@ export async function startRelay(
 }
 
 /** POSTs `body` (an object is sent as JSON) with the good token unless other headers are given. */
-export function post(url: string, body: unknown, headers: Record<string, string> = { authorization: TOKEN }): Promise<Response> {
+export function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = { authorization: TOKEN },
+): Promise<Response> {
   return fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },

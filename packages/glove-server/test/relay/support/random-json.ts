@@ -35,8 +35,37 @@ export class Random {
   }
 }
 
-const KEYS = ["__proto__", "constructor", "prototype", "messages", "model", "tools", "sender", "text", "maxTokens", "", "é", "🔥", "a.b", "0"];
-const STRINGS = ["", "user", "agent", "small-model", "big-model", "\u0000", "\ud800", "🔥".repeat(3), "<script>", "x".repeat(300), "null", "[DONE]", "\n\nevent: result\ndata: {}"];
+const KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "messages",
+  "model",
+  "tools",
+  "sender",
+  "text",
+  "maxTokens",
+  "",
+  "é",
+  "🔥",
+  "a.b",
+  "0",
+];
+const STRINGS = [
+  "",
+  "user",
+  "agent",
+  "small-model",
+  "big-model",
+  "\u0000",
+  "\ud800",
+  "🔥".repeat(3),
+  "<script>",
+  "x".repeat(300),
+  "null",
+  "[DONE]",
+  "\n\nevent: result\ndata: {}",
+];
 const NUMBERS = [0, -1, 1, 1.5, 1e308, -1e308, 2 ** 53 + 1, 4096, 4097, 1e-7];
 
 export function randomJson(r: Random, depth = 4): Json {
@@ -72,16 +101,27 @@ export function validBody(r: Random, wild = false): { [key: string]: Json } {
   const messages: Json[] = [{ sender: "user", text: text() }];
   if (r.chance(0.5)) {
     const args = wild ? randomJson(r, 4) : { a: 1 };
-    const agent: { [key: string]: Json } = { sender: "agent", text: text(), tool_calls: [{ tool_name: "t", input_args: args, id: "c1" }] };
+    const agent: { [key: string]: Json } = {
+      sender: "agent",
+      text: text(),
+      tool_calls: [{ tool_name: "t", input_args: args, id: "c1" }],
+    };
     if (r.chance(0.5)) {
       // What a provider needs to continue its turns: free-form extras, signed reasoning, a refusal mark.
       agent["provider"] = wild ? randomString(r) : "anthropic";
       agent["provider_extras"] = wild ? { [randomString(r)]: randomJson(r, 3) } : { vendor: 1 };
-      agent["reasoning_blocks"] = [{ type: "thinking", text: text(), signature: "c2ln", provider: "anthropic" }, { type: "redacted_thinking", data: "b3A=" }];
+      agent["reasoning_blocks"] = [
+        { type: "thinking", text: text(), signature: "c2ln", provider: "anthropic" },
+        { type: "redacted_thinking", data: "b3A=" },
+      ];
       agent["is_refusal"] = r.chance(0.5);
     }
     messages.push(agent);
-    messages.push({ sender: "user", text: "", tool_results: [{ tool_name: "t", call_id: "c1", result: { status: "success", data: randomJson(r, 2) } }] });
+    messages.push({
+      sender: "user",
+      text: "",
+      tool_results: [{ tool_name: "t", call_id: "c1", result: { status: "success", data: randomJson(r, 2) } }],
+    });
   }
   const body: { [key: string]: Json } = { messages };
   if (r.chance(0.5)) body["model"] = r.pick(["small-model", "big-model"]);
@@ -91,7 +131,8 @@ export function validBody(r: Random, wild = false): { [key: string]: Json } {
   }
   if (r.chance(0.5)) body["maxTokens"] = r.pick([1, 100, 100_000]);
   if (r.chance(0.3)) body["systemPrompt"] = wild ? randomString(r) : "Be brief.";
-  if (r.chance(0.3)) body["output"] = { name: "answer", schema: wild ? { [randomString(r)]: randomJson(r, 3) } : { type: "object" } };
+  if (r.chance(0.3))
+    body["output"] = { name: "answer", schema: wild ? { [randomString(r)]: randomJson(r, 3) } : { type: "object" } };
   if (wild && r.chance(0.5)) body[r.pick(KEYS)] = randomJson(r, 3);
   return body;
 }

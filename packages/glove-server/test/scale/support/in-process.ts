@@ -13,7 +13,12 @@ import { dropRedisPrefix, PG_URL, REDIS_URL, uniqueName } from "./scale-env.js";
 
 /** A schema, a prefix, a pool and a Redis client for one test file; removed after it. */
 export function inProcessScaleEnv(name: string) {
-  const env = { schema: uniqueName(name), prefix: uniqueName(name), pool: new pg.Pool({ connectionString: PG_URL, max: 5 }), redis: new Redis(REDIS_URL) };
+  const env = {
+    schema: uniqueName(name),
+    prefix: uniqueName(name),
+    pool: new pg.Pool({ connectionString: PG_URL, max: 5 }),
+    redis: new Redis(REDIS_URL),
+  };
   afterAll(async () => {
     env.redis.disconnect();
     await env.pool.query(`DROP SCHEMA IF EXISTS ${env.schema} CASCADE`);
@@ -25,7 +30,13 @@ export function inProcessScaleEnv(name: string) {
 
 /** The tests' agent: a Glove on `model` with a throwaway prompt. */
 export function testGlove(store: StoreAdapter, model: ModelAdapter): Glove {
-  return new Glove({ store, model, displayManager: new Displaymanager(), systemPrompt: "t", compaction_config: { compaction_instructions: "S." } });
+  return new Glove({
+    store,
+    model,
+    displayManager: new Displaymanager(),
+    systemPrompt: "t",
+    compaction_config: { compaction_instructions: "S." },
+  });
 }
 
 type Env = ReturnType<typeof inProcessScaleEnv>;
@@ -49,12 +60,20 @@ const JSON_HEADERS = { "content-type": "application/json" };
 
 /** Creates a conversation and returns its id. */
 export async function createConversation(url: string): Promise<string> {
-  return ((await (await fetch(`${url}/conversations`, { method: "POST", headers: JSON_HEADERS, body: "{}" })).json()) as { id: string }).id;
+  return (
+    (await (await fetch(`${url}/conversations`, { method: "POST", headers: JSON_HEADERS, body: "{}" })).json()) as {
+      id: string;
+    }
+  ).id;
 }
 
 /** Posts a message to a conversation. */
 export function postMessage(url: string, id: string, text: string): Promise<Response> {
-  return fetch(`${url}/conversations/${id}/messages`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ text }) });
+  return fetch(`${url}/conversations/${id}/messages`, {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ text }),
+  });
 }
 
 /** The conversation's stored history, as its snapshot route gives it. */

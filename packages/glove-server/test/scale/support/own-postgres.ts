@@ -33,7 +33,8 @@ export class OwnPostgres {
 
   static async start(): Promise<OwnPostgres> {
     const pg = new OwnPostgres(await freePort());
-    if (process.getuid?.() === 0) chownSync(pg.dir, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), 0);
+    if (process.getuid?.() === 0)
+      chownSync(pg.dir, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), 0);
     run("initdb", ["-D", join(pg.dir, "data"), "-A", "trust", "-U", "postgres"]);
     pg.start();
     return pg;
@@ -44,7 +45,16 @@ export class OwnPostgres {
   }
 
   start(): void {
-    run("pg_ctl", ["-D", join(this.dir, "data"), "-l", join(this.dir, "log"), "-w", "-o", `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`, "start"]);
+    run("pg_ctl", [
+      "-D",
+      join(this.dir, "data"),
+      "-l",
+      join(this.dir, "log"),
+      "-w",
+      "-o",
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`,
+      "start",
+    ]);
   }
 
   /** Stops at once (connections are cut), as a crash or a restart does. */
@@ -61,4 +71,3 @@ export class OwnPostgres {
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
-

@@ -37,9 +37,26 @@ export class OwnRedis {
   }
 
   async start(): Promise<void> {
-    const child = spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--appendonly", "yes", "--appendfsync", "always", "--save", ""], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      "redis-server",
+      [
+        "--port",
+        String(this.port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        this.dir,
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "always",
+        "--save",
+        "",
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     this.#child = child;
     await new Promise<void>((resolve, reject) => {
       let out = "";

@@ -27,7 +27,13 @@ export class ResilientStream {
   async waitFor(predicate: (events: SseEvent[]) => boolean, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.events)) {
-      if (Date.now() > deadline) throw new Error(`timed out; last events: ${this.events.slice(-8).map((e) => `${e.id}:${e.event}`).join(",")}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out; last events: ${this.events
+            .slice(-8)
+            .map((e) => `${e.id}:${e.event}`)
+            .join(",")}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

@@ -15,7 +15,13 @@ export interface Instance {
 const started: ChildProcess[] = [];
 
 /** Starts an instance of the fixture server and resolves with its URL. */
-export function startInstance(schema: string, prefix: string, redisUrl: string, lockMs = 1000, env: Record<string, string> = {}): Promise<Instance> {
+export function startInstance(
+  schema: string,
+  prefix: string,
+  redisUrl: string,
+  lockMs = 1000,
+  env: Record<string, string> = {},
+): Promise<Instance> {
   const child = spawn(process.execPath, [FIXTURE, schema, prefix, redisUrl, String(lockMs)], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],

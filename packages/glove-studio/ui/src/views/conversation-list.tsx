@@ -20,32 +20,40 @@ export function ConversationList() {
   const loading = useRef(false);
   const generation = useRef(0);
 
-  const load = useCallback(async (cursor: string | null, reset: boolean) => {
-    if (loading.current && !reset) return;
-    loading.current = true;
-    const mine = reset ? ++generation.current : generation.current;
-    const query = new URLSearchParams({ limit: String(PAGE) });
-    for (const field of FIELDS) if (applied[field]) query.set(field, applied[field]);
-    if (cursor) query.set("cursor", cursor);
-    try {
-      const next = await api.conversations(query);
-      if (mine !== generation.current) return;
-      setRows((old) => (reset ? next.items : old.concat(next.items)));
-      setPage(next);
-      setError(undefined);
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      if (mine === generation.current) loading.current = false;
-    }
-  }, [applied]);
+  const load = useCallback(
+    async (cursor: string | null, reset: boolean) => {
+      if (loading.current && !reset) return;
+      loading.current = true;
+      const mine = reset ? ++generation.current : generation.current;
+      const query = new URLSearchParams({ limit: String(PAGE) });
+      for (const field of FIELDS) if (applied[field]) query.set(field, applied[field]);
+      if (cursor) query.set("cursor", cursor);
+      try {
+        const next = await api.conversations(query);
+        if (mine !== generation.current) return;
+        setRows((old) => (reset ? next.items : old.concat(next.items)));
+        setPage(next);
+        setError(undefined);
+      } catch (e) {
+        setError((e as Error).message);
+      } finally {
+        if (mine === generation.current) loading.current = false;
+      }
+    },
+    [applied],
+  );
 
   useEffect(() => {
     void load(null, true);
   }, [load]);
 
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => 56, overscan: 10 });
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 56,
+    overscan: 10,
+  });
   const items = virtual.getVirtualItems();
   const last = items.at(-1)?.index ?? 0;
   useEffect(() => {
@@ -85,10 +93,15 @@ export function ConversationList() {
       </form>
       {page && (
         <p className="totals" data-testid="totals">
-          <strong>{page.total.toLocaleString("en-US")}</strong> {page.total === 1 ? "conversation" : "conversations"} · tokens in {tokens(page.tokens.in)} · out {tokens(page.tokens.out)}
+          <strong>{page.total.toLocaleString("en-US")}</strong> {page.total === 1 ? "conversation" : "conversations"} ·
+          tokens in {tokens(page.tokens.in)} · out {tokens(page.tokens.out)}
         </p>
       )}
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="rows" ref={scroller} data-testid="conversation-rows">
         <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
           {items.map((item) => {
@@ -99,14 +112,23 @@ export function ConversationList() {
                 href={`#/c/${encodeURIComponent(row.id)}`}
                 className="row"
                 data-testid="conversation-row"
-                style={{ position: "absolute", top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}
+                style={{
+                  position: "absolute",
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  height: item.size,
+                  transform: `translateY(${item.start}px)`,
+                }}
               >
                 <span className="title">{row.title ?? "(untitled)"}</span>
                 <StatusBadge status={row.status} />
                 <span className="muted">{row.agent}</span>
                 <span className="muted">{row.owner}</span>
                 <span className="muted">{when(row.updatedAt)}</span>
-                <span className="muted">{row.stats ? `${tokens(row.stats.tokens_in)} / ${tokens(row.stats.tokens_out)} tokens` : ""}</span>
+                <span className="muted">
+                  {row.stats ? `${tokens(row.stats.tokens_in)} / ${tokens(row.stats.tokens_out)} tokens` : ""}
+                </span>
                 <code className="muted">{short(row.id)}</code>
               </a>
             );

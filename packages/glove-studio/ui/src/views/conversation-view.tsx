@@ -47,7 +47,12 @@ export function ConversationView({ id, canAct }: { id: string; canAct: boolean }
     return () => clearInterval(timer);
   }, [live, refresh]);
 
-  if (error && !detail) return <p className="error" role="alert">{error}</p>;
+  if (error && !detail)
+    return (
+      <p className="error" role="alert">
+        {error}
+      </p>
+    );
   if (!detail || !messages) return <p className="muted">Loading…</p>;
   const c = detail.conversation;
 
@@ -62,10 +67,15 @@ export function ConversationView({ id, canAct }: { id: string; canAct: boolean }
       <div className="conversation-head">
         <h2 data-testid="conversation-title">{c.title ?? "(untitled)"}</h2>
         <StatusBadge status={c.status} />
-        {live && <span className="live" data-testid="live">live</span>}
+        {live && (
+          <span className="live" data-testid="live">
+            live
+          </span>
+        )}
         <span className="muted">
           {c.agent} · {c.owner} · created {when(c.createdAt)} · {detail.messageCount} messages
-          {c.stats && ` · ${c.stats.turns} model calls · tokens in ${tokens(c.stats.tokens_in)} / out ${tokens(c.stats.tokens_out)}`}
+          {c.stats &&
+            ` · ${c.stats.turns} model calls · tokens in ${tokens(c.stats.tokens_in)} / out ${tokens(c.stats.tokens_out)}`}
         </span>
         <code className="muted">{c.id}</code>
         <div className="actions">
@@ -79,7 +89,11 @@ export function ConversationView({ id, canAct }: { id: string; canAct: boolean }
           </button>
         </div>
       </div>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {fixture !== undefined && (
         <details open className="panel">
           <summary>ScriptedModel test (copied to the clipboard)</summary>
@@ -109,7 +123,8 @@ export function ConversationView({ id, canAct }: { id: string; canAct: boolean }
                   </a>{" "}
                   <StatusBadge status={t.status} />{" "}
                   <span className="muted">
-                    {t.spans.length} spans · {duration(t.endedAt ? Date.parse(t.endedAt) - Date.parse(t.startedAt) : null)}
+                    {t.spans.length} spans ·{" "}
+                    {duration(t.endedAt ? Date.parse(t.endedAt) - Date.parse(t.startedAt) : null)}
                   </span>
                 </li>
               ))}

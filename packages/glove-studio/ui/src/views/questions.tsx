@@ -6,7 +6,15 @@ import { StatusBadge } from "../parts/status-badge.js";
 
 type Question = ConversationDetail["questions"][number];
 
-function AnswerForm({ conversationId, question, onDone }: { conversationId: string; question: Question; onDone: () => void }) {
+function AnswerForm({
+  conversationId,
+  question,
+  onDone,
+}: {
+  conversationId: string;
+  question: Question;
+  onDone: () => void;
+}) {
   const [text, setText] = useState("");
   const [error, setError] = useState<string | undefined>();
   const send = async (kind: "resolve" | "reject") => {
@@ -17,7 +25,11 @@ function AnswerForm({ conversationId, question, onDone }: { conversationId: stri
       // Not JSON: sent as the string typed.
     }
     try {
-      await api.answer(conversationId, question.id, kind === "resolve" ? { resolve: value } : { reject: value ?? "Declined in Glove Studio" });
+      await api.answer(
+        conversationId,
+        question.id,
+        kind === "resolve" ? { resolve: value } : { reject: value ?? "Declined in Glove Studio" },
+      );
       onDone();
     } catch (e) {
       setError((e as Error).message);
@@ -27,7 +39,12 @@ function AnswerForm({ conversationId, question, onDone }: { conversationId: stri
     <div className="answer">
       <label>
         Answer (JSON, or text)
-        <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} aria-label={`Answer to ${question.id}`} />
+        <textarea
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          rows={3}
+          aria-label={`Answer to ${question.id}`}
+        />
       </label>
       <button type="button" onClick={() => void send("resolve")}>
         Answer
@@ -35,13 +52,27 @@ function AnswerForm({ conversationId, question, onDone }: { conversationId: stri
       <button type="button" onClick={() => void send("reject")}>
         Reject
       </button>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
 
 /** Questions the agent asked a person (display slots that wait), their answers, and a form for pending ones. */
-export function Questions({ conversationId, questions, canAct, onChange }: { conversationId: string; questions: Question[]; canAct: boolean; onChange: () => void }) {
+export function Questions({
+  conversationId,
+  questions,
+  canAct,
+  onChange,
+}: {
+  conversationId: string;
+  questions: Question[];
+  canAct: boolean;
+  onChange: () => void;
+}) {
   if (questions.length === 0) return null;
   return (
     <section className="panel" data-testid="questions">
@@ -49,7 +80,11 @@ export function Questions({ conversationId, questions, canAct, onChange }: { con
       {questions.map((q) => (
         <div key={q.id} className="question" data-testid="question" data-status={q.status}>
           <div className="tool-head">
-            <strong>{q.renderer}</strong> <span className="muted">asked by {q.toolName} · {when(q.createdAt)}</span> <StatusBadge status={q.status} />
+            <strong>{q.renderer}</strong>{" "}
+            <span className="muted">
+              asked by {q.toolName} · {when(q.createdAt)}
+            </span>{" "}
+            <StatusBadge status={q.status} />
           </div>
           <JsonBlock value={q.input} />
           {q.status !== "pending" && (
@@ -62,7 +97,9 @@ export function Questions({ conversationId, questions, canAct, onChange }: { con
             (canAct ? (
               <AnswerForm conversationId={conversationId} question={q} onDone={onChange} />
             ) : (
-              <p className="muted">Answer it from your app, or open the studio mounted in your server to answer here.</p>
+              <p className="muted">
+                Answer it from your app, or open the studio mounted in your server to answer here.
+              </p>
             ))}
         </div>
       ))}

@@ -19,7 +19,8 @@ export function spanIndex(traces: TurnTrace[]): SpanIndex {
       const id = span.attributes["gen_ai.tool.call.id"];
       // The timeline shows the top agent's calls; a subagent's call ids may repeat them.
       if (typeof id === "string" && span.attributes["glove.agent_path"] === undefined) index.byCall.set(id, span);
-      if (span.parentSpanId) index.children.set(span.parentSpanId, [...(index.children.get(span.parentSpanId) ?? []), span]);
+      if (span.parentSpanId)
+        index.children.set(span.parentSpanId, [...(index.children.get(span.parentSpanId) ?? []), span]);
     }
   }
   return index;
@@ -49,7 +50,15 @@ function resultsById(messages: Message[]): Map<string, Result> {
 
 const SUBAGENT = /subagent/i;
 
-function ToolCallCard({ call, result, index }: { call: NonNullable<Message["tool_calls"]>[number]; result: Result | undefined; index: SpanIndex }) {
+function ToolCallCard({
+  call,
+  result,
+  index,
+}: {
+  call: NonNullable<Message["tool_calls"]>[number];
+  result: Result | undefined;
+  index: SpanIndex;
+}) {
   const status = result?.result.status ?? "running";
   const span = call.id ? index.byCall.get(call.id) : undefined;
   const took = span?.durationMs;
@@ -91,11 +100,30 @@ export function Timeline({ messages, offset, traces }: { messages: Message[]; of
     <ol className="timeline" data-testid="timeline" start={offset + 1}>
       {messages.map((m, i) => {
         if (m.tool_results?.length && !m.tool_calls?.length && !m.text) return null;
-        const kind = m.is_compaction ? "compaction" : m.is_compaction_request ? "compaction-request" : m.is_skill_injection ? "skill" : m.sender;
+        const kind = m.is_compaction
+          ? "compaction"
+          : m.is_compaction_request
+            ? "compaction-request"
+            : m.is_skill_injection
+              ? "skill"
+              : m.sender;
         return (
-          <li key={m.id ?? offset + i} className={`message message-${kind}`} data-testid="message" data-sender={m.sender}>
+          <li
+            key={m.id ?? offset + i}
+            className={`message message-${kind}`}
+            data-testid="message"
+            data-sender={m.sender}
+          >
             <div className="message-head">
-              <strong>{kind === "compaction" ? "Compaction summary" : kind === "skill" ? "Skill injection" : kind === "compaction-request" ? "Compaction request" : m.sender}</strong>
+              <strong>
+                {kind === "compaction"
+                  ? "Compaction summary"
+                  : kind === "skill"
+                    ? "Skill injection"
+                    : kind === "compaction-request"
+                      ? "Compaction request"
+                      : m.sender}
+              </strong>
               {m.is_refusal && <StatusBadge status="refused" />}
             </div>
             {m.pre_modified_text !== undefined && m.pre_modified_text !== m.text && (
@@ -111,7 +139,12 @@ export function Timeline({ messages, offset, traces }: { messages: Message[]; of
             )}
             {m.text && <ClippedText text={m.text} />}
             {m.tool_calls?.map((call, j) => (
-              <ToolCallCard key={call.id ?? j} call={call} result={call.id ? results.get(call.id) : undefined} index={index} />
+              <ToolCallCard
+                key={call.id ?? j}
+                call={call}
+                result={call.id ? results.get(call.id) : undefined}
+                index={index}
+              />
             ))}
           </li>
         );

@@ -46,7 +46,12 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
       stop = true;
     };
   }, [id, turnId]);
-  if (error) return <p className="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="error" role="alert">
+        {error}
+      </p>
+    );
   if (!trace) return <p className="muted">Loading…</p>;
 
   const start = Date.parse(trace.startedAt);
@@ -93,7 +98,9 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
             // Beside the bar while there is room, else inside its end.
             const barEnd = Math.min(left + width, 100);
             const inside = barEnd > 75;
-            const note = [retries > 0 ? retryCount(retries) : "", errorType !== undefined ? String(errorType) : ""].filter(Boolean).join(" · ");
+            const note = [retries > 0 ? retryCount(retries) : "", errorType !== undefined ? String(errorType) : ""]
+              .filter(Boolean)
+              .join(" · ");
             return (
               <tr key={span.spanId} data-testid="span" data-kind={span.kind}>
                 <td className="span-name" style={{ paddingLeft: `${0.5 + depth * 1.25}rem` }}>
@@ -101,9 +108,17 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
                 </td>
                 <td className="bar-col">
                   <div className="bar-track">
-                    <div className={`bar bar-${span.kind} bar-${span.status}`} style={{ left: `${left}%`, width: `${Math.min(width, 100 - left)}%` }} />
+                    <div
+                      className={`bar bar-${span.kind} bar-${span.status}`}
+                      style={{ left: `${left}%`, width: `${Math.min(width, 100 - left)}%` }}
+                    />
                     {note && (
-                      <span className={`bar-note${inside ? " bar-note-inside" : errorType !== undefined ? " bar-note-error" : ""}`} data-testid="bar-note" title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined} style={inside ? { right: `${100 - barEnd}%` } : { left: `${barEnd}%` }}>
+                      <span
+                        className={`bar-note${inside ? " bar-note-inside" : errorType !== undefined ? " bar-note-error" : ""}`}
+                        data-testid="bar-note"
+                        title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined}
+                        style={inside ? { right: `${100 - barEnd}%` } : { left: `${barEnd}%` }}
+                      >
                         {note}
                       </span>
                     )}
@@ -113,11 +128,15 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
                 <td>{duration(span.durationMs)}</td>
                 <td>{typeof inTokens === "number" ? `${tokens(inTokens)} / ${tokens(Number(outTokens ?? 0))}` : ""}</td>
                 <td>{String(attr(span, "gen_ai.response.finish_reasons") ?? "")}</td>
-                <td data-testid="retries" title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined}>
+                <td
+                  data-testid="retries"
+                  title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined}
+                >
                   {retries > 0 ? retryCount(retries) : ""}
                 </td>
                 <td>
-                  <StatusBadge status={span.status} /> {errorType !== undefined && <span className="error">{String(errorType)}</span>}
+                  <StatusBadge status={span.status} />{" "}
+                  {errorType !== undefined && <span className="error">{String(errorType)}</span>}
                 </td>
               </tr>
             );

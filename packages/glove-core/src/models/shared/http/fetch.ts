@@ -66,7 +66,10 @@ class FetchBody {
    * failed read becomes a BodyReadError; the reader is cancelled when the consumer stops early or
    * throws, and released in every case.
    */
-  private async *read<T extends string | Uint8Array>(map: (bytes: Uint8Array) => T, flush?: () => T): AsyncGenerator<T> {
+  private async *read<T extends string | Uint8Array>(
+    map: (bytes: Uint8Array) => T,
+    flush?: () => T,
+  ): AsyncGenerator<T> {
     if (!this.body) return;
     const reader = (this.reader = this.body.getReader());
     let finished = false;

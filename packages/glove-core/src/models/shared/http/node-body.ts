@@ -97,7 +97,8 @@ export function textChunks(queue: ChunkQueue): AsyncGenerator<string> {
   const decoder = new StringDecoder("utf8");
   return read(
     queue,
-    (batch) => (batch.length === 1 ? decoder.write(batch[0]!) : batch.reduce((text, bytes) => text + decoder.write(bytes), "")),
+    (batch) =>
+      batch.length === 1 ? decoder.write(batch[0]!) : batch.reduce((text, bytes) => text + decoder.write(bytes), ""),
     () => decoder.end(),
   );
 }
@@ -108,10 +109,14 @@ export function byteChunks(queue: ChunkQueue): AsyncGenerator<Uint8Array> {
 }
 
 /** Reads the queue to its end, each batch mapped (empty results skipped); stopping early destroys the stream (the connection is not reused). */
-async function* read<T extends string | Uint8Array>(queue: ChunkQueue, map: (batch: Buffer[]) => T, flush?: () => T): AsyncGenerator<T> {
+async function* read<T extends string | Uint8Array>(
+  queue: ChunkQueue,
+  map: (batch: Buffer[]) => T,
+  flush?: () => T,
+): AsyncGenerator<T> {
   let finished = false;
   try {
-    for (let batch; (batch = await queue.next()); ) {
+    for (let batch; (batch = await queue.next());) {
       const value = map(batch);
       if (value.length) yield value;
     }

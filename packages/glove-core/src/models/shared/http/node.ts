@@ -93,7 +93,8 @@ export const nodeTransport: HttpTransport = (request: HttpRequest) =>
       }
       const hint = /timeout=(\d+)/i.exec(String(response.headers["keep-alive"] ?? ""));
       // timeout=1 leaves no safe margin: 1 ms, i.e. close it once idle (0 would mean never).
-      if (hint && response.socket) (response.socket as HintedSocket)[idleHint] = Math.max(1, Number(hint[1]) * 1000 - 1000);
+      if (hint && response.socket)
+        (response.socket as HintedSocket)[idleHint] = Math.max(1, Number(hint[1]) * 1000 - 1000);
       queue = new ChunkQueue(decodedBody(response), settle);
       resolve(nodeResponse(status, response, queue));
     });

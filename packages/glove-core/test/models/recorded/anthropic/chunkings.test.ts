@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
-import { expectAnyCutReadsWhole, expectStandardCutsReadWhole, replayFetch, type Chunking, type RecordedResponse } from "../support/index.js";
+import {
+  expectAnyCutReadsWhole,
+  expectStandardCutsReadWhole,
+  replayFetch,
+  type Chunking,
+  type RecordedResponse,
+} from "../support/index.js";
 import { adapter, events, recorded } from "./harness.js";
 
 const messages: Message[] = [{ sender: "user", text: "hi" }];
@@ -19,7 +25,10 @@ async function outcome(response: RecordedResponse, cut: Chunking): Promise<unkno
     return { result, events: seen.list };
   } catch (error) {
     const e = error as { name: string; status?: number; providerCode?: string; retryable?: boolean };
-    return { error: { name: e.name, status: e.status, code: e.providerCode, retryable: e.retryable }, events: seen.list };
+    return {
+      error: { name: e.name, status: e.status, code: e.providerCode, retryable: e.retryable },
+      events: seen.list,
+    };
   }
 }
 
@@ -33,14 +42,23 @@ describe("Anthropic recorded streams under every chunking", () => {
   }
 
   it("property: any cut of any recorded stream reads like the whole body", async () => {
-    await expectAnyCutReadsWhole(STREAMS.map((name) => recorded(name)), outcome);
+    await expectAnyCutReadsWhole(
+      STREAMS.map((name) => recorded(name)),
+      outcome,
+    );
   });
 
   it("the recorded answers read as expected (so the comparisons above compare something)", async () => {
-    const thinking = (await outcome(recorded("thinking-text"), (b) => [b])) as { result: { messages: Message[] }; events: Array<{ type: string }> };
+    const thinking = (await outcome(recorded("thinking-text"), (b) => [b])) as {
+      result: { messages: Message[] };
+      events: Array<{ type: string }>;
+    };
     expect(thinking.result.messages[0]!.text).toBe("925 ÷ 5 = 185");
     expect(thinking.events.filter((e) => e.type === "text_delta")).toHaveLength(3);
-    const failed = (await outcome(recorded("overloaded-mid-stream"), (b) => [b])) as { error: unknown; events: unknown[] };
+    const failed = (await outcome(recorded("overloaded-mid-stream"), (b) => [b])) as {
+      error: unknown;
+      events: unknown[];
+    };
     expect(failed.error).toEqual({ name: "ProviderError", status: 529, code: "overloaded_error", retryable: true });
     expect(failed.events).toEqual([]);
   });

@@ -33,15 +33,23 @@ describe("Anthropic thinking tool loop through the Glove pipeline", () => {
       const result = await glove.processRequest("What is the largest city in the user country?");
       expect("messages" in result && result.messages.at(-1)!.text).toContain("Ciudad de México");
 
-      const expected = JSON.parse(readFileSync(join(DIR, "tool-loop-thinking.expected-assistant-turn.json"), "utf8")) as unknown;
+      const expected = JSON.parse(
+        readFileSync(join(DIR, "tool-loop-thinking.expected-assistant-turn.json"), "utf8"),
+      ) as unknown;
       const sent = script.body(1)["messages"] as Array<{ role: string; content: Array<Record<string, unknown>> }>;
       expect(sent[1]).toEqual(expected);
       expect(sent[2]!.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_01YGzqpRE16Vricda3Aqcejo" });
-      expect(events.ofType("model_response")[0]!.tool_calls?.map((c) => c.id)).toEqual(["toolu_01YGzqpRE16Vricda3Aqcejo"]);
+      expect(events.ofType("model_response")[0]!.tool_calls?.map((c) => c.id)).toEqual([
+        "toolu_01YGzqpRE16Vricda3Aqcejo",
+      ]);
 
       // Stored with the message, as the provider sent it.
       const saved = (await store.getMessages()).find((m) => m.reasoning_blocks?.length);
-      expect(saved?.reasoning_blocks?.[0]).toMatchObject({ type: "thinking", provider: "anthropic", signature: (expected as { content: Array<{ signature?: string }> }).content[0]!.signature });
+      expect(saved?.reasoning_blocks?.[0]).toMatchObject({
+        type: "thinking",
+        provider: "anthropic",
+        signature: (expected as { content: Array<{ signature?: string }> }).content[0]!.signature,
+      });
     });
   }
 });

@@ -10,7 +10,10 @@ export const DIR = fileURLToPath(new URL(".", import.meta.url));
  * Messages API sends it: `event: <type>`, `data: <json>`, blank line.
  */
 export function sseFromLines(fixture: Fixture): RecordedResponse {
-  const lines = new TextDecoder().decode(fixture.response.body).split("\n").filter((l) => l.trim());
+  const lines = new TextDecoder()
+    .decode(fixture.response.body)
+    .split("\n")
+    .filter((l) => l.trim());
   const body = lines.map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line}\n\n`).join("");
   return { status: 200, headers: { "content-type": "text/event-stream" }, body: new TextEncoder().encode(body) };
 }
@@ -22,7 +25,9 @@ export function recorded(name: string): RecordedResponse {
 }
 
 /** An adapter for a replay at `baseURL` (or with a replay `fetch`), with thinking on as the recordings had it. */
-export function adapter(options: Partial<AnthropicAdapterOptions> & { baseURL?: string; fetch?: typeof fetch }): AnthropicAdapter {
+export function adapter(
+  options: Partial<AnthropicAdapterOptions> & { baseURL?: string; fetch?: typeof fetch },
+): AnthropicAdapter {
   return new AnthropicAdapter({
     model: "claude-sonnet-4-20250514",
     apiKey: "test-key",
@@ -34,7 +39,10 @@ export function adapter(options: Partial<AnthropicAdapterOptions> & { baseURL?: 
 }
 
 /** Records every event a prompt sends to subscribers. */
-export function events(): { list: Array<{ type: string; data: unknown }>; notify: (type: string, data: unknown) => Promise<void> } {
+export function events(): {
+  list: Array<{ type: string; data: unknown }>;
+  notify: (type: string, data: unknown) => Promise<void>;
+} {
   const list: Array<{ type: string; data: unknown }> = [];
   return { list, notify: async (type, data) => void list.push({ type, data }) };
 }

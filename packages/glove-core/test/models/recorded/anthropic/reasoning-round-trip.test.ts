@@ -22,32 +22,53 @@ const question: Message = { sender: "user", text: "What is the largest city in t
 
 describe("Anthropic thinking + tool loop (recorded, not streamed)", () => {
   it("keeps the signed thinking block and sends it back before text and tool_use, as the recording's client did", async () => {
-    const server = await startServer([{ response: recorded("tool-loop-thinking.1") }, { response: recorded("tool-loop-thinking.2") }]);
+    const server = await startServer([
+      { response: recorded("tool-loop-thinking.1") },
+      { response: recorded("tool-loop-thinking.2") },
+    ]);
     const model = adapter({ baseURL: server.url, stream: false });
     const first = await model.prompt({ messages: [question], tools: [getUserCountry] }, events().notify);
     const reply = first.messages[0]!;
-    const expectedTurn = JSON.parse(readFileSync(join(DIR, "tool-loop-thinking.expected-assistant-turn.json"), "utf8")) as {
+    const expectedTurn = JSON.parse(
+      readFileSync(join(DIR, "tool-loop-thinking.expected-assistant-turn.json"), "utf8"),
+    ) as {
       content: Array<Record<string, unknown>>;
     };
     const thinking = expectedTurn.content[0]!;
-    expect(reply.tool_calls).toEqual([{ tool_name: "get_user_country", input_args: {}, id: "toolu_01YGzqpRE16Vricda3Aqcejo" }]);
+    expect(reply.tool_calls).toEqual([
+      { tool_name: "get_user_country", input_args: {}, id: "toolu_01YGzqpRE16Vricda3Aqcejo" },
+    ]);
     expect(reply.text).toBe(expectedTurn.content[1]!["text"]);
     expect(reply.reasoning_content).toBe(thinking["thinking"]);
-    expect(reply.reasoning_blocks).toEqual([{ type: "thinking", text: thinking["thinking"], signature: thinking["signature"], provider: "anthropic" }]);
+    expect(reply.reasoning_blocks).toEqual([
+      { type: "thinking", text: thinking["thinking"], signature: thinking["signature"], provider: "anthropic" },
+    ]);
 
     // The history goes through a store (JSON) before the next turn, as it does in Glove.
     const toolResult: Message = {
       sender: "user",
       text: "",
-      tool_results: [{ tool_name: "get_user_country", call_id: "toolu_01YGzqpRE16Vricda3Aqcejo", result: { status: "success", data: "Mexico" } }],
+      tool_results: [
+        {
+          tool_name: "get_user_country",
+          call_id: "toolu_01YGzqpRE16Vricda3Aqcejo",
+          result: { status: "success", data: "Mexico" },
+        },
+      ],
     };
-    const second = await model.prompt({ messages: stored([question, reply, toolResult]), tools: [getUserCountry] }, events().notify);
+    const second = await model.prompt(
+      { messages: stored([question, reply, toolResult]), tools: [getUserCountry] },
+      events().notify,
+    );
     expect(second.messages[0]!.text).toContain("Ciudad de México");
 
     const sent = server.script.body(1)["messages"] as Array<{ role: string; content: Array<Record<string, unknown>> }>;
     expect(sent[1]).toEqual(expectedTurn);
     // The thinking text travels only inside its signed block, never as text.
-    const texts = sent.flatMap((m) => m.content).filter((b) => b["type"] === "text").map((b) => String(b["text"]));
+    const texts = sent
+      .flatMap((m) => m.content)
+      .filter((b) => b["type"] === "text")
+      .map((b) => String(b["text"]));
     expect(texts.some((t) => t.includes("get_user_country function first"))).toBe(false);
     expect(sent[2]!.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_01YGzqpRE16Vricda3Aqcejo" });
   });
@@ -76,8 +97,15 @@ describe("Anthropic thinking + tool loop (recorded, not streamed)", () => {
 
 describe("Anthropic redacted thinking (recorded, streamed)", () => {
   it("keeps both redacted blocks byte for byte and returns them first, in order, on the next turn", async () => {
-    const server = await startServer([{ response: recorded("redacted-thinking") }, { response: recorded("thinking-text") }]);
-    const model = adapter({ baseURL: server.url, model: "claude-sonnet-4-5-20250929", thinking: { type: "enabled", budget_tokens: 1024 } });
+    const server = await startServer([
+      { response: recorded("redacted-thinking") },
+      { response: recorded("thinking-text") },
+    ]);
+    const model = adapter({
+      baseURL: server.url,
+      model: "claude-sonnet-4-5-20250929",
+      thinking: { type: "enabled", budget_tokens: 1024 },
+    });
     const user: Message = { sender: "user", text: "ANTHROPIC_MAGIC_STRING_TRIGGER_REDACTED_THINKING" };
     const seen = events();
     const first = await model.prompt({ messages: [user] }, seen.notify);
@@ -91,7 +119,10 @@ describe("Anthropic redacted thinking (recorded, streamed)", () => {
     // Redacted data never reaches subscribers.
     expect(JSON.stringify(seen.list)).not.toContain(blocks[0]!.data!.slice(0, 40));
 
-    const second = await model.prompt({ messages: stored([user, reply, { sender: "user", text: "925 / 5?" }]) }, events().notify);
+    const second = await model.prompt(
+      { messages: stored([user, reply, { sender: "user", text: "925 / 5?" }]) },
+      events().notify,
+    );
     const sent = server.script.body(1)["messages"] as Array<{ role: string; content: Array<Record<string, unknown>> }>;
     expect(sent[1]!.content).toEqual([
       { type: "redacted_thinking", data: blocks[0]!.data },
@@ -103,7 +134,12 @@ describe("Anthropic redacted thinking (recorded, streamed)", () => {
     const next = second.messages[0]!;
     expect(next.text).toBe("925 ÷ 5 = 185");
     expect(next.reasoning_blocks).toEqual([
-      { type: "thinking", text: "The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185", signature: expect.stringMatching(/^EvQBCkYICxgC.*17BgB$/), provider: "anthropic" },
+      {
+        type: "thinking",
+        text: "The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185",
+        signature: expect.stringMatching(/^EvQBCkYICxgC.*17BgB$/),
+        provider: "anthropic",
+      },
     ]);
   });
 });

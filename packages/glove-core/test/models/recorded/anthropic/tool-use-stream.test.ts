@@ -24,18 +24,31 @@ describe("Anthropic streamed tool_use (recorded)", () => {
     it(`reads the text and the call the same under chunking: ${chunking.name}`, async () => {
       const { fetch } = replayFetch([{ response: recorded("tool-use-stream"), chunking: chunking.cut }]);
       const seen = events();
-      const result = await adapter({ fetch, maxRetries: 0, thinking: undefined }).prompt({ messages: [question], tools: [getWeather] }, seen.notify);
+      const result = await adapter({ fetch, maxRetries: 0, thinking: undefined }).prompt(
+        { messages: [question], tools: [getWeather] },
+        seen.notify,
+      );
       const reply = result.messages[0]!;
       expect(reply.text).toBe("Let me check.");
       expect(reply.tool_calls).toEqual([CALL]);
       expect([result.tokens_in, result.tokens_out]).toEqual([624, 59]);
-      expect(seen.list.filter((e) => e.type === "text_delta").map((e) => (e.data as { text: string }).text).join("")).toBe("Let me check.");
-      expect(seen.list.filter((e) => e.type === "tool_use").map((e) => e.data)).toMatchObject([{ id: CALL.id, name: "get_weather", input: CALL.input_args }]);
+      expect(
+        seen.list
+          .filter((e) => e.type === "text_delta")
+          .map((e) => (e.data as { text: string }).text)
+          .join(""),
+      ).toBe("Let me check.");
+      expect(seen.list.filter((e) => e.type === "tool_use").map((e) => e.data)).toMatchObject([
+        { id: CALL.id, name: "get_weather", input: CALL.input_args },
+      ]);
     });
   }
 
   it("sends the text and the tool_use back, then the tool result, without the provider-only `caller` field", async () => {
-    const server = await startServer([{ response: recorded("tool-use-stream") }, { response: recorded("thinking-text") }]);
+    const server = await startServer([
+      { response: recorded("tool-use-stream") },
+      { response: recorded("thinking-text") },
+    ]);
     const model = adapter({ baseURL: server.url, thinking: undefined });
     const first = await model.prompt({ messages: [question], tools: [getWeather] }, events().notify);
     const reply = first.messages[0]!;

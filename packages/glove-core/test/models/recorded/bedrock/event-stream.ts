@@ -30,13 +30,22 @@ export function eventStream(lines: string[]): RecordedResponse {
 export function recorded(name: string): RecordedResponse {
   const fixture = loadFixture(DIR, name);
   const type = fixture.response.headers["content-type"];
-  if (type === "text/plain") return eventStream(new TextDecoder().decode(fixture.response.body).split("\n").filter((l) => l.trim()));
-  if (type === "application/octet-stream") return { ...fixture.response, headers: { "content-type": "application/vnd.amazon.eventstream" } };
+  if (type === "text/plain")
+    return eventStream(
+      new TextDecoder()
+        .decode(fixture.response.body)
+        .split("\n")
+        .filter((l) => l.trim()),
+    );
+  if (type === "application/octet-stream")
+    return { ...fixture.response, headers: { "content-type": "application/vnd.amazon.eventstream" } };
   return fixture.response;
 }
 
 /** A Bedrock adapter for a replay (static test credentials: requests are signed, never sent to AWS). */
-export function adapter(options: Partial<BedrockAdapterOptions> & { baseURL?: string; fetch?: typeof fetch }): BedrockAdapter {
+export function adapter(
+  options: Partial<BedrockAdapterOptions> & { baseURL?: string; fetch?: typeof fetch },
+): BedrockAdapter {
   return new BedrockAdapter({
     model: "us.anthropic.claude-sonnet-4-20250514-v1:0",
     region: "us-east-1",

@@ -25,7 +25,10 @@ const CALLS = [
 
 describe("Bedrock parallel tool calls (recorded Converse JSON)", () => {
   it("reads the text and both calls, and sends them back with one toolResult each", async () => {
-    const server = await startServer([{ response: recorded("parallel-tools-whole") }, { response: recorded("thinking-whole") }]);
+    const server = await startServer([
+      { response: recorded("parallel-tools-whole") },
+      { response: recorded("thinking-whole") },
+    ]);
     const model = adapter({ baseURL: server.url, stream: false });
     const user: Message = { sender: "user", text: "What are R1 and C1?" };
     const first = await model.prompt({ messages: [user], tools }, notify);
@@ -37,7 +40,11 @@ describe("Bedrock parallel tool calls (recorded Converse JSON)", () => {
     const results: Message = {
       sender: "user",
       text: "",
-      tool_results: CALLS.map((c) => ({ tool_name: c.tool_name, call_id: c.id, result: { status: "success" as const, data: "10k" } })),
+      tool_results: CALLS.map((c) => ({
+        tool_name: c.tool_name,
+        call_id: c.id,
+        result: { status: "success" as const, data: "10k" },
+      })),
     };
     await model.prompt({ messages: JSON.parse(JSON.stringify([user, reply, results])) as Message[], tools }, notify);
     const sent = server.script.body(1)["messages"] as Sent;
@@ -49,6 +56,8 @@ describe("Bedrock parallel tool calls (recorded Converse JSON)", () => {
       ],
     });
     expect(sent[2]!.role).toBe("user");
-    expect(sent[2]!.content.map((b) => (b["toolResult"] as { toolUseId: string } | undefined)?.toolUseId)).toEqual(CALLS.map((c) => c.id));
+    expect(sent[2]!.content.map((b) => (b["toolResult"] as { toolUseId: string } | undefined)?.toolUseId)).toEqual(
+      CALLS.map((c) => c.id),
+    );
   });
 });

@@ -21,8 +21,14 @@ describe("Bedrock retries in the stream", () => {
   });
 
   it("a modelStreamErrorException (424) is not retried", async () => {
-    const server = await startServer([{ response: recorded("model-stream-error") }, { response: recorded("reasoning-signed") }]);
-    await expect(adapter({ baseURL: server.url }).prompt({ messages }, async () => {})).rejects.toMatchObject({ status: 424, retryable: false });
+    const server = await startServer([
+      { response: recorded("model-stream-error") },
+      { response: recorded("reasoning-signed") },
+    ]);
+    await expect(adapter({ baseURL: server.url }).prompt({ messages }, async () => {})).rejects.toMatchObject({
+      status: 424,
+      retryable: false,
+    });
     expect(server.script.requests).toHaveLength(1);
   });
 });
@@ -33,20 +39,31 @@ describe("Bedrock structured output", () => {
     const model = adapter({ baseURL: server.url });
     expect(model.supportsStructuredOutput).toBe(true);
     const seen: string[] = [];
-    const result = await model.prompt({ messages, output: { name: "propose", schema, description: "The grouping." } }, async (type) => void seen.push(type));
+    const result = await model.prompt(
+      { messages, output: { name: "propose", schema, description: "The grouping." } },
+      async (type) => void seen.push(type),
+    );
     expect(server.script.body(0)["toolConfig"]).toEqual({
       tools: [{ toolSpec: { name: "propose", description: "The grouping.", inputSchema: { json: schema } } }],
       toolChoice: { tool: { name: "propose" } },
     });
     const reply = result.messages[0]!;
     expect(reply.tool_calls).toBeUndefined();
-    expect(JSON.parse(reply.text)).toEqual({ groups: [{ name: "Sales", parentGroupName: "" }, { name: "Team1", parentGroupName: "Sales" }] });
+    expect(JSON.parse(reply.text)).toEqual({
+      groups: [
+        { name: "Sales", parentGroupName: "" },
+        { name: "Team1", parentGroupName: "Sales" },
+      ],
+    });
     expect(seen).toEqual(["text_delta", "model_response_complete"]);
   });
 
   it("with thinking on, the answer tool is offered without forcing it (Claude refuses a forced tool while thinking)", async () => {
     const server = await startServer([{ response: recorded("redacted-tool-call") }]);
-    await adapter({ baseURL: server.url, thinking: { type: "enabled", budget_tokens: 1024 } }).prompt({ messages, output: { name: "propose", schema } }, async () => {});
+    await adapter({ baseURL: server.url, thinking: { type: "enabled", budget_tokens: 1024 } }).prompt(
+      { messages, output: { name: "propose", schema } },
+      async () => {},
+    );
     const toolConfig = server.script.body(0)["toolConfig"] as Record<string, unknown>;
     expect(toolConfig["toolChoice"]).toBeUndefined();
     expect(toolConfig["tools"]).toHaveLength(1);
@@ -55,16 +72,27 @@ describe("Bedrock structured output", () => {
 
 describe("Bedrock structured output with redacted reasoning (recorded Converse JSON)", () => {
   it("the forced tool's input is the answer; the redacted block is kept and goes back first", async () => {
-    const server = await startServer([{ response: recorded("redacted-forced-tool-whole") }, { response: recorded("thinking-whole") }]);
+    const server = await startServer([
+      { response: recorded("redacted-forced-tool-whole") },
+      { response: recorded("thinking-whole") },
+    ]);
     const model = adapter({ baseURL: server.url, stream: false });
     const first = await model.prompt({ messages, output: { name: "json", schema } }, async () => {});
     const reply = first.messages[0]!;
     expect(reply.tool_calls).toBeUndefined();
-    expect(JSON.parse(reply.text)).toEqual({ groups: [{ name: "Sales", parentGroupName: "" }, { name: "Team1", parentGroupName: "Sales" }] });
+    expect(JSON.parse(reply.text)).toEqual({
+      groups: [
+        { name: "Sales", parentGroupName: "" },
+        { name: "Team1", parentGroupName: "Sales" },
+      ],
+    });
     const data = reply.reasoning_blocks?.[0]?.data;
     expect(data).toMatch(/^cnNuX3BVUGgx.*dUtnVT0=$/);
 
-    await model.prompt({ messages: [...messages, JSON.parse(JSON.stringify(reply)) as Message, { sender: "user", text: "Thanks." }] }, async () => {});
+    await model.prompt(
+      { messages: [...messages, JSON.parse(JSON.stringify(reply)) as Message, { sender: "user", text: "Thanks." }] },
+      async () => {},
+    );
     const sent = server.script.body(1)["messages"] as Array<{ content: unknown[] }>;
     expect(sent[1]!.content).toEqual([{ reasoningContent: { redactedContent: data } }, { text: reply.text }]);
   });

@@ -30,11 +30,19 @@ const geminiCalls: ExpectedCall[] = [
 ];
 /** The two recorded parallel calls (openai-python's live snapshots): streamed, then whole. */
 const openaiParallel: ExpectedCall[] = [
-  { id: "call_lQnnsesjFMWMQ5IeWPHzR4th", name: "GetWeatherArgs", input: { city: "Edinburgh", country: "UK", units: "c" } },
+  {
+    id: "call_lQnnsesjFMWMQ5IeWPHzR4th",
+    name: "GetWeatherArgs",
+    input: { city: "Edinburgh", country: "UK", units: "c" },
+  },
   { id: "call_2xjOUgaCdiwAcl9ZBL9LyMUU", name: "get_stock_price", input: { ticker: "AAPL", exchange: "NASDAQ" } },
 ];
 const openaiParallelWhole: ExpectedCall[] = [
-  { id: "call_fdNz3vOBKYgOIpMdWotB9MjY", name: "GetWeatherArgs", input: { city: "Edinburgh", country: "GB", units: "c" } },
+  {
+    id: "call_fdNz3vOBKYgOIpMdWotB9MjY",
+    name: "GetWeatherArgs",
+    input: { city: "Edinburgh", country: "GB", units: "c" },
+  },
   { id: "call_h1DWI1POMJLb0KwIyQHWXD4p", name: "get_stock_price", input: { ticker: "AAPL", exchange: "NASDAQ" } },
 ];
 /** Ollama's recorded parallel calls: each whole in one chunk, with its own index, no usage reported. */
@@ -61,20 +69,71 @@ export const OPENROUTER_CLAUDE_DETAILS = [
 ];
 
 export const EXPECTED: Record<string, Expected> = {
-  "openai-text": { text: "**Holiday Name:** Harmony Day\n\n respect.", tokens_in: 16, tokens_out: 300, stop_reason: "stop" },
-  "openai-parallel-tools": { text: "", calls: openaiParallel, tokens_in: 149, tokens_out: 60, stop_reason: "tool_calls" },
-  "openai-parallel-tools-whole": { text: "", calls: openaiParallelWhole, tokens_in: 149, tokens_out: 60, stop_reason: "tool_calls" },
-  "openai-recorded-refusal": { text: RECORDED_REFUSAL, refusal: true, tokens_in: 17, tokens_out: 12, stop_reason: "stop" },
-  "openai-recorded-refusal-whole": { text: RECORDED_REFUSAL_WHOLE, refusal: true, tokens_in: 79, tokens_out: 12, stop_reason: "stop" },
+  "openai-text": {
+    text: "**Holiday Name:** Harmony Day\n\n respect.",
+    tokens_in: 16,
+    tokens_out: 300,
+    stop_reason: "stop",
+  },
+  "openai-parallel-tools": {
+    text: "",
+    calls: openaiParallel,
+    tokens_in: 149,
+    tokens_out: 60,
+    stop_reason: "tool_calls",
+  },
+  "openai-parallel-tools-whole": {
+    text: "",
+    calls: openaiParallelWhole,
+    tokens_in: 149,
+    tokens_out: 60,
+    stop_reason: "tool_calls",
+  },
+  "openai-recorded-refusal": {
+    text: RECORDED_REFUSAL,
+    refusal: true,
+    tokens_in: 17,
+    tokens_out: 12,
+    stop_reason: "stop",
+  },
+  "openai-recorded-refusal-whole": {
+    text: RECORDED_REFUSAL_WHOLE,
+    refusal: true,
+    tokens_in: 79,
+    tokens_out: 12,
+    stop_reason: "stop",
+  },
   // No usage in the recording: the adapter's estimate from the body and output sizes.
-  "ollama-recorded-parallel-tools": { text: "", calls: OLLAMA_CALLS, tokens_in: 85, tokens_out: 15, stop_reason: "tool_calls" },
+  "ollama-recorded-parallel-tools": {
+    text: "",
+    calls: OLLAMA_CALLS,
+    tokens_in: 85,
+    tokens_out: 15,
+    stop_reason: "tool_calls",
+  },
   "openai-refusal": { text: REFUSAL, refusal: true, tokens_in: 81, tokens_out: 11, stop_reason: "stop" },
   "openai-refusal-whole": { text: REFUSAL, refusal: true, tokens_in: 81, tokens_out: 11, stop_reason: "stop" },
-  "openai-json-schema-whole": { text: '{"name":"Science Fair","date":"Friday","participants":["Alice","Bob"]}', tokens_in: 92, tokens_out: 17, stop_reason: "stop" },
+  "openai-json-schema-whole": {
+    text: '{"name":"Science Fair","date":"Friday","participants":["Alice","Bob"]}',
+    tokens_in: 92,
+    tokens_out: 17,
+    stop_reason: "stop",
+  },
   "gemini-parallel-signed": { text: "", calls: geminiCalls, tokens_in: 60, tokens_out: 30, stop_reason: "tool_calls" },
-  "gemini-parallel-signed-whole": { text: "", calls: geminiCalls, tokens_in: 60, tokens_out: 30, stop_reason: "tool_calls" },
+  "gemini-parallel-signed-whole": {
+    text: "",
+    calls: geminiCalls,
+    tokens_in: 60,
+    tokens_out: 30,
+    stop_reason: "tool_calls",
+  },
   "gemini-answer": { text: "Paris is 18°C and London is 14°C.", tokens_in: 120, tokens_out: 12, stop_reason: "stop" },
-  "gemini-answer-whole": { text: "Paris is 18°C and London is 14°C.", tokens_in: 120, tokens_out: 12, stop_reason: "stop" },
+  "gemini-answer-whole": {
+    text: "Paris is 18°C and London is 14°C.",
+    tokens_in: 120,
+    tokens_out: 12,
+    stop_reason: "stop",
+  },
   "deepseek-tool-call": {
     options: reasoning,
     text: "",
@@ -109,8 +168,19 @@ export const EXPECTED: Record<string, Expected> = {
     tokens_out: 607,
     stop_reason: "stop",
   },
-  "groq-x-groq-usage": { text: '```json { "sentiment": "positive"}```', tokens_in: 244, tokens_out: 15, stop_reason: "stop" },
-  "groq-tool-call": { text: "", calls: [{ id: "tk85n1k4m", name: "weather", input: {} }], tokens_in: 210, tokens_out: 15, stop_reason: "tool_calls" },
+  "groq-x-groq-usage": {
+    text: '```json { "sentiment": "positive"}```',
+    tokens_in: 244,
+    tokens_out: 15,
+    stop_reason: "stop",
+  },
+  "groq-tool-call": {
+    text: "",
+    calls: [{ id: "tk85n1k4m", name: "weather", input: {} }],
+    tokens_in: 210,
+    tokens_out: 15,
+    stop_reason: "tool_calls",
+  },
   "openrouter-reasoning": {
     options: reasoning,
     text: "I’m ChatGPT, a large-language-model assistant created by OpenAI. me know!",
@@ -136,7 +206,8 @@ export const EXPECTED: Record<string, Expected> = {
         {
           format: "openai-responses-v1",
           index: 0,
-          summary: '**Greeting warmly**\n\nThe user just said "Hello!" and hasn\'t given more instructions. I want to respond in a friendly way, keeping it concise.',
+          summary:
+            '**Greeting warmly**\n\nThe user just said "Hello!" and hasn\'t given more instructions. I want to respond in a friendly way, keeping it concise.',
           type: "reasoning.summary",
         },
         {

@@ -22,7 +22,8 @@ function check(run: Run, expected: Expected, streamed: boolean): void {
   expect(calls).toEqual(expected.calls ?? []);
   expect([result.tokens_in, result.tokens_out]).toEqual([expected.tokens_in, expected.tokens_out]);
 
-  const of = <T extends SubscriberEvent["type"]>(t: T) => events.filter((e): e is Extract<SubscriberEvent, { type: T }> => e.type === t);
+  const of = <T extends SubscriberEvent["type"]>(t: T) =>
+    events.filter((e): e is Extract<SubscriberEvent, { type: T }> => e.type === t);
   // A stream announces each call as it completes; a whole answer carries them on its response event.
   const announced = streamed ? of("tool_use").map((e) => [e.id, e.name, e.input]) : [];
   expect(announced).toEqual(streamed ? calls.map((c) => [c.id, c.name, c.input]) : []);
@@ -37,7 +38,12 @@ function check(run: Run, expected: Expected, streamed: boolean): void {
       calls.length ? calls.map((c) => [c.id, c.name, c.input, c.extras]) : undefined,
     );
   }
-  if (streamed) expect(of("text_delta").map((e) => e.text).join("")).toBe(expected.text);
+  if (streamed)
+    expect(
+      of("text_delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe(expected.text);
 }
 
 describe("recorded OpenAI-compatible responses", () => {
@@ -75,8 +81,15 @@ describe("recorded responses over a real socket", () => {
         ...expected.options,
       });
       const rec = new RecordingSubscriber();
-      const result = await adapter.prompt({ messages: [{ sender: "user", text: "Recorded question." }], tools: [weatherTool] }, (t, d) => rec.record(t, d));
-      check({ result, message: result.messages[0]!, events: rec.events, script: server.script }, expected, isStreamed(f));
+      const result = await adapter.prompt(
+        { messages: [{ sender: "user", text: "Recorded question." }], tools: [weatherTool] },
+        (t, d) => rec.record(t, d),
+      );
+      check(
+        { result, message: result.messages[0]!, events: rec.events, script: server.script },
+        expected,
+        isStreamed(f),
+      );
       expect(server.script.requests[0]!.path).toBe("/v1/chat/completions");
     });
   }

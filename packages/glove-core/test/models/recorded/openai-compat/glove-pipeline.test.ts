@@ -24,7 +24,10 @@ const temperature = {
 describe("Gemini's empty tool-call ids through the Glove pipeline", () => {
   for (const chunking of [whole, insideUtf8]) {
     it(`ids are unique before subscribers see them and results go back under them (${chunking === whole ? "whole" : "inside UTF-8"})`, async () => {
-      const turn = [{ fixture: fixture("gemini-parallel-signed"), chunking }, { fixture: fixture("gemini-answer"), chunking }];
+      const turn = [
+        { fixture: fixture("gemini-parallel-signed"), chunking },
+        { fixture: fixture("gemini-answer"), chunking },
+      ];
       const { adapter, script } = replayAdapter([...turn, ...turn]);
       const { glove, events } = makeGlove([], { model: adapter });
       glove.fold(temperature);
@@ -68,7 +71,9 @@ describe("structured output through the Glove pipeline", () => {
     const { adapter, script } = replayAdapter([{ fixture: fixture("openai-json-schema-whole") }]);
     const { glove } = makeGlove([], { model: adapter });
     const event = z.object({ name: z.string(), date: z.string(), participants: z.array(z.string()) });
-    const result = await glove.processRequest("Alice and Bob are going to a science fair on Friday.", { output: event });
+    const result = await glove.processRequest("Alice and Bob are going to a science fair on Friday.", {
+      output: event,
+    });
     expect(result.output).toEqual({ name: "Science Fair", date: "Friday", participants: ["Alice", "Bob"] });
     const format = script.body(0)["response_format"] as Wire;
     expect(format["type"]).toBe("json_schema");

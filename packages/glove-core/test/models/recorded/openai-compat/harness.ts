@@ -23,7 +23,9 @@ export function replayAdapter(
   steps: Array<{ fixture: Fixture; chunking?: Chunking }>,
   options: Partial<OpenAICompatAdapterOptions> = {},
 ): { adapter: OpenAICompatAdapter; script: ReplayScript } {
-  const { fetch, script } = replayFetch(steps.map((s) => ({ response: s.fixture.response, chunking: s.chunking ?? whole })));
+  const { fetch, script } = replayFetch(
+    steps.map((s) => ({ response: s.fixture.response, chunking: s.chunking ?? whole })),
+  );
   const adapter = new OpenAICompatAdapter({
     model: "recorded-model",
     baseURL: "http://replay.invalid/v1",

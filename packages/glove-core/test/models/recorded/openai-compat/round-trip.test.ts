@@ -14,8 +14,19 @@ const DOCUMENTED_REFUSAL = "I'm sorry, I cannot assist with that request.";
 type Wire = Record<string, unknown>;
 
 /** Runs turn one on `first`, answers its calls, and returns the second request's messages. */
-async function secondRequest(first: string, second: string, chunking: Chunking, options = {}): Promise<{ messages: Wire[]; turnOne: Message }> {
-  const { adapter, script } = replayAdapter([{ fixture: fixture(first), chunking }, { fixture: fixture(second), chunking }], options);
+async function secondRequest(
+  first: string,
+  second: string,
+  chunking: Chunking,
+  options = {},
+): Promise<{ messages: Wire[]; turnOne: Message }> {
+  const { adapter, script } = replayAdapter(
+    [
+      { fixture: fixture(first), chunking },
+      { fixture: fixture(second), chunking },
+    ],
+    options,
+  );
   const history: Message[] = [{ sender: "user", text: "Recorded question." }];
   const request: PromptRequest = { messages: history, tools: [weatherTool] };
   const one = await adapter.prompt(request, noop);
@@ -23,7 +34,11 @@ async function secondRequest(first: string, second: string, chunking: Chunking, 
   history.push(turnOne, {
     sender: "user",
     text: "",
-    tool_results: (turnOne.tool_calls ?? []).map((c) => ({ tool_name: c.tool_name, call_id: c.id, result: { status: "success" as const, data: "18C" } })),
+    tool_results: (turnOne.tool_calls ?? []).map((c) => ({
+      tool_name: c.tool_name,
+      call_id: c.id,
+      result: { status: "success" as const, data: "18C" },
+    })),
   });
   await adapter.prompt(request, noop);
   return { messages: script.body(1)["messages"] as Wire[], turnOne };
@@ -47,9 +62,15 @@ describe("provider extras on tool calls go back verbatim", () => {
             function: { name: "get_current_temperature", arguments: '{"city":"Paris"}' },
           },
           // The unsigned call goes back without an invented extra_content.
-          { id: turnOne.tool_calls![1]!.id, type: "function", function: { name: "get_current_temperature", arguments: '{"city":"London"}' } },
+          {
+            id: turnOne.tool_calls![1]!.id,
+            type: "function",
+            function: { name: "get_current_temperature", arguments: '{"city":"London"}' },
+          },
         ]);
-        expect(messages.slice(2).map((m) => [m["role"], m["tool_call_id"]])).toEqual(turnOne.tool_calls!.map((c) => ["tool", c.id]));
+        expect(messages.slice(2).map((m) => [m["role"], m["tool_call_id"]])).toEqual(
+          turnOne.tool_calls!.map((c) => ["tool", c.id]),
+        );
       });
     }
   }
@@ -57,13 +78,28 @@ describe("provider extras on tool calls go back verbatim", () => {
   it("extras can never override the id, name or arguments the history holds", async () => {
     const { adapter, script } = replayAdapter([{ fixture: fixture("gemini-answer-whole") }]);
     // As JSON.parse makes it (from a store or the wire): `__proto__` is a plain own field here.
-    const extras = JSON.parse('{"id":"forged","function":{"name":"forged","strict":true},"__proto__":{"polluted":1}}') as Record<string, unknown>;
+    const extras = JSON.parse(
+      '{"id":"forged","function":{"name":"forged","strict":true},"__proto__":{"polluted":1}}',
+    ) as Record<string, unknown>;
     const tricky: Message = {
       sender: "agent",
       text: "",
       tool_calls: [{ id: "call_real", tool_name: "weather", input_args: { city: "Oslo" }, provider_extras: extras }],
     };
-    await adapter.prompt({ messages: [{ sender: "user", text: "q" }, tricky, { sender: "user", text: "", tool_results: [{ tool_name: "weather", call_id: "call_real", result: { status: "success", data: 1 } }] }] }, noop);
+    await adapter.prompt(
+      {
+        messages: [
+          { sender: "user", text: "q" },
+          tricky,
+          {
+            sender: "user",
+            text: "",
+            tool_results: [{ tool_name: "weather", call_id: "call_real", result: { status: "success", data: 1 } }],
+          },
+        ],
+      },
+      noop,
+    );
     const sent = (script.body(0)["messages"] as Wire[])[1]!["tool_calls"] as Wire[];
     expect(sent[0]!["id"]).toBe("call_real");
     expect(sent[0]!["function"]).toEqual({ strict: true, name: "weather", arguments: '{"city":"Oslo"}' });
@@ -78,7 +114,12 @@ describe("reasoning sent back on tool-calling turns", () => {
     expect(messages[1]).toMatchObject({
       role: "assistant",
       reasoning_content: "The user asks about",
-      tool_calls: [{ id: "call_00_IhCAliIHtM9gKpgfqbBV9873", function: { name: "weather", arguments: '{"location":"San Francisco"}' } }],
+      tool_calls: [
+        {
+          id: "call_00_IhCAliIHtM9gKpgfqbBV9873",
+          function: { name: "weather", arguments: '{"location":"San Francisco"}' },
+        },
+      ],
     });
     // `index` is stream bookkeeping: never sent back as an extra.
     expect((messages[1]!["tool_calls"] as Wire[])[0]).not.toHaveProperty("index");
@@ -94,7 +135,10 @@ describe("refusals", () => {
   ] as const) {
     it(`${name}: a refusal in the history goes back as ordinary assistant content`, async () => {
       const streamed = isStreamed(fixture(name));
-      const { adapter, script } = replayAdapter([{ fixture: fixture(name) }, { fixture: fixture(streamed ? "openai-text" : "openai-json-schema-whole") }]);
+      const { adapter, script } = replayAdapter([
+        { fixture: fixture(name) },
+        { fixture: fixture(streamed ? "openai-text" : "openai-json-schema-whole") },
+      ]);
       const history: Message[] = [{ sender: "user", text: "Something the model refuses." }];
       const one = await adapter.prompt({ messages: history }, noop);
       expect(one.messages[0]).toMatchObject({ sender: "agent", is_refusal: true, text: refusal });
@@ -120,26 +164,48 @@ describe("parallel tool calls go back in order, each answered by its own tool me
         expect(messages[1]).toEqual({
           role: "assistant",
           content: null,
-          tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } })),
+          tool_calls: calls.map((c) => ({
+            id: c.id,
+            type: "function",
+            function: { name: c.name, arguments: JSON.stringify(c.input) },
+          })),
         });
-        expect(messages.slice(2)).toEqual(calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: '{"status":"success","data":"18C"}' })));
+        expect(messages.slice(2)).toEqual(
+          calls.map((c) => ({ role: "tool", tool_call_id: c.id, content: '{"status":"success","data":"18C"}' })),
+        );
       });
     }
   }
 });
 
 describe("structured output (native JSON-schema mode)", () => {
-  const output = { name: "calendar_event", description: "An extracted event.", schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false } };
+  const output = {
+    name: "calendar_event",
+    description: "An extracted event.",
+    schema: {
+      type: "object",
+      properties: { name: { type: "string" } },
+      required: ["name"],
+      additionalProperties: false,
+    },
+  };
 
   it("sends response_format json_schema with strict: true and reads the recorded JSON answer", async () => {
     const { adapter, script } = replayAdapter([{ fixture: fixture("openai-json-schema-whole") }]);
     expect(adapter.supportsStructuredOutput).toBe(true);
-    const result = await adapter.prompt({ messages: [{ sender: "user", text: "Alice and Bob are going to a science fair on Friday." }], output }, noop);
+    const result = await adapter.prompt(
+      { messages: [{ sender: "user", text: "Alice and Bob are going to a science fair on Friday." }], output },
+      noop,
+    );
     expect(script.body(0)["response_format"]).toEqual({
       type: "json_schema",
       json_schema: { name: "calendar_event", description: "An extracted event.", schema: output.schema, strict: true },
     });
-    expect(JSON.parse(result.messages[0]!.text)).toEqual({ name: "Science Fair", date: "Friday", participants: ["Alice", "Bob"] });
+    expect(JSON.parse(result.messages[0]!.text)).toEqual({
+      name: "Science Fair",
+      date: "Friday",
+      participants: ["Alice", "Bob"],
+    });
   });
 
   it("sends no response_format without an output request, or when native mode is off", async () => {

@@ -25,7 +25,9 @@ describe("a refusal to a structured-output request", () => {
       const { adapter, script } = replayAdapter([{ fixture: fixture(name), chunking }]);
       const { glove, store, events } = makeGlove([], { model: adapter });
 
-      const error = await glove.processRequest("Extract the event.", { output: CalendarEvent, outputRepairs: 2 }).catch((e: unknown) => e);
+      const error = await glove
+        .processRequest("Extract the event.", { output: CalendarEvent, outputRepairs: 2 })
+        .catch((e: unknown) => e);
 
       expect(StructuredOutputError.isInstance(error)).toBe(true);
       const refused = error as StructuredOutputError;

@@ -12,18 +12,28 @@ import type { RecordedResponse } from "./recorded-response.js";
 export type ReplayOutcome = (response: RecordedResponse, cut: Chunking) => Promise<unknown>;
 
 /** Every standard chunking of `response` gives what the whole body gives; returns that reference. */
-export async function expectStandardCutsReadWhole(response: RecordedResponse, outcome: ReplayOutcome): Promise<unknown> {
+export async function expectStandardCutsReadWhole(
+  response: RecordedResponse,
+  outcome: ReplayOutcome,
+): Promise<unknown> {
   const reference = await outcome(response, whole);
-  for (const chunking of standardChunkings) expect(await outcome(response, chunking.cut), chunking.name).toEqual(reference);
+  for (const chunking of standardChunkings)
+    expect(await outcome(response, chunking.cut), chunking.name).toEqual(reference);
   return reference;
 }
 
 /** Property: any cut of any of `responses` gives what its whole body gives. */
-export async function expectAnyCutReadsWhole(responses: RecordedResponse[], outcome: ReplayOutcome, numRuns = 60): Promise<void> {
+export async function expectAnyCutReadsWhole(
+  responses: RecordedResponse[],
+  outcome: ReplayOutcome,
+  numRuns = 60,
+): Promise<void> {
   const references = await Promise.all(responses.map((r) => outcome(r, whole)));
   await fc.assert(
     fc.asyncProperty(
-      fc.integer({ min: 0, max: responses.length - 1 }).chain((i) => fc.tuple(fc.constant(i), arbitraryChunking(responses[i]!.body.length))),
+      fc
+        .integer({ min: 0, max: responses.length - 1 })
+        .chain((i) => fc.tuple(fc.constant(i), arbitraryChunking(responses[i]!.body.length))),
       async ([i, chunking]) => {
         expect(await outcome(responses[i]!, chunking.cut)).toEqual(references[i]);
       },

@@ -83,8 +83,10 @@ export const standardChunkings: NamedChunking[] = [
 
 /** fast-check: any set of cut offsets for a body of `length` bytes, as a Chunking. */
 export function arbitraryChunking(length: number): fc.Arbitrary<NamedChunking> {
-  return fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, length - 1) }), { maxLength: Math.min(64, length) }).map((offsets) => ({
-    name: `at [${offsets.join(",")}]`,
-    cut: (body: Uint8Array) => splitAt(body, offsets),
-  }));
+  return fc
+    .uniqueArray(fc.integer({ min: 1, max: Math.max(1, length - 1) }), { maxLength: Math.min(64, length) })
+    .map((offsets) => ({
+      name: `at [${offsets.join(",")}]`,
+      cut: (body: Uint8Array) => splitAt(body, offsets),
+    }));
 }

@@ -33,13 +33,19 @@ export interface Fixture {
 /** Thrown for a fixture that is missing, malformed or lacks provenance; says which file to fix. */
 export class FixtureError extends NamedError {}
 
-const RAW: Record<string, string> = { ".sse": "text/event-stream", ".txt": "text/plain", ".bin": "application/octet-stream" };
+const RAW: Record<string, string> = {
+  ".sse": "text/event-stream",
+  ".txt": "text/plain",
+  ".bin": "application/octet-stream",
+};
 
 function readProvenance(dir: string, name: string): Provenance {
   const file = join(dir, `${name}.provenance.json`);
-  if (!existsSync(file)) throw new FixtureError(`${file} is missing: every fixture needs a provenance record (see recorded/README.md)`);
+  if (!existsSync(file))
+    throw new FixtureError(`${file} is missing: every fixture needs a provenance record (see recorded/README.md)`);
   const p = JSON.parse(readFileSync(file, "utf8")) as Partial<Provenance>;
-  if (p.source !== "recorded" && p.source !== "documentation") throw new FixtureError(`${file}: "source" must be "recorded" or "documentation"`);
+  if (p.source !== "recorded" && p.source !== "documentation")
+    throw new FixtureError(`${file}: "source" must be "recorded" or "documentation"`);
   if (typeof p.notes !== "string") throw new FixtureError(`${file}: "notes" (a string) is required`);
   if (p.source === "recorded" && !(p.repository && p.path && p.commit && /^[0-9a-f]{40}$/.test(p.commit))) {
     throw new FixtureError(`${file}: a recorded fixture names its repository, path and 40-hex commit`);
@@ -53,7 +59,11 @@ export function loadFixture(dir: string, name: string): Fixture {
   const provenance = readProvenance(dir, name);
   const jsonFile = join(dir, `${name}.json`);
   if (existsSync(jsonFile)) {
-    const r = JSON.parse(readFileSync(jsonFile, "utf8")) as { status?: number; headers?: Record<string, string>; body?: unknown };
+    const r = JSON.parse(readFileSync(jsonFile, "utf8")) as {
+      status?: number;
+      headers?: Record<string, string>;
+      body?: unknown;
+    };
     if (r.body === undefined) throw new FixtureError(`${jsonFile}: "body" is required`);
     const body = typeof r.body === "string" ? r.body : JSON.stringify(r.body);
     return {
@@ -69,10 +79,16 @@ export function loadFixture(dir: string, name: string): Fixture {
   for (const [ext, type] of Object.entries(RAW)) {
     const file = join(dir, `${name}${ext}`);
     if (existsSync(file)) {
-      return { name, provenance, response: { status: 200, headers: { "content-type": type }, body: new Uint8Array(readFileSync(file)) } };
+      return {
+        name,
+        provenance,
+        response: { status: 200, headers: { "content-type": type }, body: new Uint8Array(readFileSync(file)) },
+      };
     }
   }
-  throw new FixtureError(`no response file for fixture "${name}" in ${dir} (expected ${name}.json, .sse, .txt or .bin)`);
+  throw new FixtureError(
+    `no response file for fixture "${name}" in ${dir} (expected ${name}.json, .sse, .txt or .bin)`,
+  );
 }
 
 /** Every fixture name in `dir` (one per provenance record). */

@@ -8,7 +8,10 @@ export class NamedError extends Error {
     this.name = new.target.name;
   }
 
-  static isInstance<T extends abstract new (...args: never[]) => Error>(this: T, value: unknown): value is InstanceType<T> {
+  static isInstance<T extends abstract new (...args: never[]) => Error>(
+    this: T,
+    value: unknown,
+  ): value is InstanceType<T> {
     return value instanceof Error && value.name === this.name;
   }
 }

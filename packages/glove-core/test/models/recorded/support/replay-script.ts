@@ -44,7 +44,8 @@ export class ReplayScript {
   /** The JSON body of request `index` (default: the last). */
   body(index = this.requests.length - 1): Record<string, unknown> {
     const json = this.requests[index]?.json;
-    if (typeof json !== "object" || json === null || Array.isArray(json)) throw new Error(`request ${index} has no JSON object body`);
+    if (typeof json !== "object" || json === null || Array.isArray(json))
+      throw new Error(`request ${index} has no JSON object body`);
     return json as Record<string, unknown>;
   }
 }

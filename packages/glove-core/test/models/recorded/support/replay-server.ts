@@ -8,7 +8,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { responseFromPieces } from "./recorded-response.js";
-import { parseJson, ReplayExhaustedError, ReplayScript, type ReplayedRequest, type ReplayStep } from "./replay-script.js";
+import {
+  parseJson,
+  ReplayExhaustedError,
+  ReplayScript,
+  type ReplayedRequest,
+  type ReplayStep,
+} from "./replay-script.js";
 
 export interface ReplayServer {
   /** `http://127.0.0.1:<port>`. */
@@ -31,12 +37,20 @@ export async function startReplayServer(steps: ReplayStep[]): Promise<ReplayServ
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const raw = Buffer.concat(chunks).toString("utf8");
-      const request: ReplayedRequest = { method: req.method ?? "", path: req.url ?? "", headers: flatHeaders(req.headers), raw, json: parseJson(raw) };
+      const request: ReplayedRequest = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: flatHeaders(req.headers),
+        raw,
+        json: parseJson(raw),
+      };
       let answer;
       try {
         answer = script.next(request);
       } catch (error) {
-        res.writeHead(599, { "content-type": "text/plain" }).end(ReplayExhaustedError.isInstance(error) ? error.message : String(error));
+        res
+          .writeHead(599, { "content-type": "text/plain" })
+          .end(ReplayExhaustedError.isInstance(error) ? error.message : String(error));
         return;
       }
       req.socket.setNoDelay(true);
@@ -76,7 +90,13 @@ export function replayFetch(steps: ReplayStep[]): { fetch: typeof fetch; script:
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((v, k) => (headers[k] = v));
-    const answer = script.next({ method: request.method, path: url.pathname + url.search, headers, raw, json: parseJson(raw) });
+    const answer = script.next({
+      method: request.method,
+      path: url.pathname + url.search,
+      headers,
+      raw,
+      json: parseJson(raw),
+    });
     return responseFromPieces(answer.response, answer.pieces);
   };
   return { fetch: fetchImpl as typeof fetch, script };

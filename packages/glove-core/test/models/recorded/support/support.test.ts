@@ -57,7 +57,10 @@ describe("replay", () => {
     expect(Buffer.from(await first.arrayBuffer()).equals(Buffer.from(sseBody))).toBe(true);
     const second = await fetch(`${server.url}/x`, { method: "POST", body: "not json" });
     expect([second.status, second.headers.get("retry-after"), await second.text()]).toEqual([429, "1", "slow down"]);
-    expect(server.script.requests.map((r) => [r.path, r.json])).toEqual([["/v1/chat/completions", { turn: 1 }], ["/x", undefined]]);
+    expect(server.script.requests.map((r) => [r.path, r.json])).toEqual([
+      ["/v1/chat/completions", { turn: 1 }],
+      ["/x", undefined],
+    ]);
     expect(server.script.body(0)).toEqual({ turn: 1 });
     const third = await fetch(server.url, { method: "POST", body: "{}" });
     expect(third.status).toBe(599);
@@ -78,12 +81,21 @@ describe("fixtures", () => {
   it("loads JSON and raw fixtures and refuses one without provenance", () => {
     const dir = mkdtempSync(join(tmpdir(), "glove-fixtures-"));
     writeFileSync(join(dir, "a.json"), JSON.stringify({ status: 201, body: { ok: true } }));
-    writeFileSync(join(dir, "a.provenance.json"), JSON.stringify({ source: "documentation", url: "https://example.com", notes: "n" }));
+    writeFileSync(
+      join(dir, "a.provenance.json"),
+      JSON.stringify({ source: "documentation", url: "https://example.com", notes: "n" }),
+    );
     writeFileSync(join(dir, "b.sse"), "data: 1\n\n");
-    writeFileSync(join(dir, "b.provenance.json"), JSON.stringify({ source: "recorded", repository: "o/r", path: "p", commit: "a".repeat(40), notes: "" }));
+    writeFileSync(
+      join(dir, "b.provenance.json"),
+      JSON.stringify({ source: "recorded", repository: "o/r", path: "p", commit: "a".repeat(40), notes: "" }),
+    );
     writeFileSync(join(dir, "c.sse"), "data: 1\n\n");
     writeFileSync(join(dir, "d.sse"), "data: 1\n\n");
-    writeFileSync(join(dir, "d.provenance.json"), JSON.stringify({ source: "recorded", notes: "claims recorded without a source" }));
+    writeFileSync(
+      join(dir, "d.provenance.json"),
+      JSON.stringify({ source: "recorded", notes: "claims recorded without a source" }),
+    );
     const a = loadFixture(dir, "a");
     expect([a.response.status, new TextDecoder().decode(a.response.body)]).toEqual([201, '{"ok":true}']);
     expect(loadFixture(dir, "b").response.headers["content-type"]).toBe("text/event-stream");

@@ -12,9 +12,13 @@ export const received: { count: number; types: Map<string, number> } = { count: 
  */
 export function validated(event: unknown): BaseEvent {
   const parsed = EventSchemas.safeParse(event);
-  if (!parsed.success) throw new Error(`Invalid AG-UI event ${JSON.stringify(event)}: ${JSON.stringify(parsed.error.issues)}`);
+  if (!parsed.success)
+    throw new Error(`Invalid AG-UI event ${JSON.stringify(event)}: ${JSON.stringify(parsed.error.issues)}`);
   const unknownKeys = Object.keys(event as object).filter((key) => !(key in (parsed.data as object)));
-  if (unknownKeys.length > 0) throw new Error(`AG-UI event ${JSON.stringify(event)} has fields the schema does not know: ${unknownKeys.join(", ")}`);
+  if (unknownKeys.length > 0)
+    throw new Error(
+      `AG-UI event ${JSON.stringify(event)} has fields the schema does not know: ${unknownKeys.join(", ")}`,
+    );
   received.count++;
   const type = (event as { type: string }).type;
   received.types.set(type, (received.types.get(type) ?? 0) + 1);
@@ -30,7 +34,10 @@ export interface Run {
 }
 
 /** An official HttpAgent on the test server's AG-UI route, as `user`; every event it sees is validated. */
-export function agUiAgent(server: TestServer, options: { user?: string; threadId?: string; path?: string; messages?: Message[] } = {}): HttpAgent {
+export function agUiAgent(
+  server: TestServer,
+  options: { user?: string; threadId?: string; path?: string; messages?: Message[] } = {},
+): HttpAgent {
   return new HttpAgent({
     url: `${server.url}${options.path ?? "/ag-ui"}`,
     headers: { authorization: `Bearer ${options.user ?? "alice"}` },
@@ -46,7 +53,10 @@ export async function say(agent: HttpAgent, text: string): Promise<Run> {
 }
 
 /** One run of the agent (a resume, a retry, …), its events collected and validated. */
-export async function runOnce(agent: HttpAgent, parameters: RunAgentParameters & { resume?: ResumeEntry[] }): Promise<Run> {
+export async function runOnce(
+  agent: HttpAgent,
+  parameters: RunAgentParameters & { resume?: ResumeEntry[] },
+): Promise<Run> {
   const run: Run = { events: [], interrupts: [], outcome: undefined, error: undefined };
   const subscriber: AgentSubscriber = {
     onEvent: ({ event }) => {

@@ -12,11 +12,16 @@ export const deleteFile = {
 };
 
 /** The test server's agent (questions, cards, slow tools) with a tool behind a permission prompt. */
-export async function startAgUiServer(options: Parameters<typeof startServer>[0] & { script?: AgentKit["script"] } = {}): Promise<TestServer> {
+export async function startAgUiServer(
+  options: Parameters<typeof startServer>[0] & { script?: AgentKit["script"] } = {},
+): Promise<TestServer> {
   const kit: AgentKit = { script: options.script ?? [], delayMs: 2, toolSignals: [] };
   const { script: _script, ...rest } = options;
   const agent = testAgent(kit);
-  const server = await startServer({ agents: { assistant: ({ store }: { store: StoreAdapter }) => agent({ store }).fold(deleteFile) }, ...rest });
+  const server = await startServer({
+    agents: { assistant: ({ store }: { store: StoreAdapter }) => agent({ store }).fold(deleteFile) },
+    ...rest,
+  });
   // The harness keeps its own kit; this server's agent plays `kit`.
   server.kit.script = kit.script;
   return Object.assign(server, { kit });

@@ -1,0 +1,11 @@
+import { fileURLToPath } from "node:url";
+import { describeStructure } from "../../../../test-support/structure-test.js";
+
+describeStructure("glove-server", fileURLToPath(new URL("../../src", import.meta.url)), {
+  knownCircles: [
+    "conversations/inbox-wake.ts ↔ conversations/live-conversation.ts ↔ conversations/turn-runner.ts",
+    "options.ts ↔ scale/server-scale.ts",
+    "relay/redact.ts ↔ relay/relay-options.ts",
+    "storage/inspect/types.ts ↔ storage/types.ts",
+  ],
+});

@@ -76,16 +76,18 @@ export function testAgent(kit: AgentKit) {
       });
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of many shapes
+type JsonBody = any;
+
 export interface TestServer {
   server: GloveServer;
   listening: Listening;
   url: string;
   kit: AgentKit;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of many shapes
   api(
     path: string,
     init?: { method?: string; body?: unknown; user?: string; headers?: Record<string, string>; raw?: string },
-  ): Promise<{ status: number; body: any; headers: Headers }>;
+  ): Promise<{ status: number; body: JsonBody; headers: Headers }>;
   /** An event stream; `readDelayMs` makes a slow reader (a pause before every socket read). */
   events(conversationId: string, opts?: { user?: string; after?: number; readDelayMs?: number }): SseClient;
   /** Creates a conversation as `user` and returns its id. */

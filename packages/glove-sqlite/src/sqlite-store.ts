@@ -111,7 +111,7 @@ export class SqliteStore implements StoreAdapter {
     } else {
       if (!options.dbPath)
         throw new ConfigurationError(
-          `SqliteStore session "${sessionId}": pass dbPath (a file or ":memory:") or database.`,
+          `SqliteStore session "${sessionId}": pass dbPath (a file path or ":memory:") or database (an open better-sqlite3 Database). Nothing was changed.`,
         );
       this.db = openDatabase(options.dbPath, sessionId);
       this.#ownsDb = true;
@@ -334,7 +334,7 @@ function openDatabase(dbPath: string, sessionId: string): Database {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigurationError(
-      `SqliteStore session "${sessionId}": cannot open the database file ${dbPath} (${reason}). Create its folder first or pass another dbPath.`,
+      `SqliteStore session "${sessionId}": cannot open the database file ${dbPath} (${reason}). Create its folder first or pass another dbPath. Nothing was changed.`,
       { cause: error },
     );
   }

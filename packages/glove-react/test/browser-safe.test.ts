@@ -7,7 +7,7 @@ import { importGraph } from "../../glove-core/test/support/import-graph.js";
 
 const src = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
 /** What a Vite (or any bundler) app must be able to resolve: React, glove-core's browser-safe entries. */
-const ALLOWED = new Set(["react", "glove-core", "glove-core/models/relay"]);
+const ALLOWED = new Set(["react", "glove-core", "glove-core/models/relay", "glove-core/sse"]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

@@ -1,3 +1,5 @@
+import { SSEParser } from "glove-core/sse";
+
 /** One Server-Sent Event as the wire carries it. */
 export interface SseFrame {
   /** The `id:` field, when the frame had one. */
@@ -16,69 +18,28 @@ export interface SseHandlers {
 }
 
 /**
- * An incremental parser for the `text/event-stream` format (WHATWG HTML, "Server-sent events"):
- * lines end in CRLF, LF or CR, chunk boundaries may fall anywhere (also between CR and LF),
- * `data:` lines join with newlines, a blank line dispatches, a frame without data is dropped.
+ * glove-core's SSE parser (`glove-core/sse`) behind the handler shape the server session uses: a
+ * frame's `id` is only its own `id:` line (the session keeps the last one for Last-Event-ID), and
+ * an event still incomplete when the stream ends is dropped, as the format says.
  */
 export class SseParser {
-  #buffer = "";
-  #skipLf = false;
-  #id: string | undefined;
-  #event = "";
-  #data: string[] = [];
+  readonly #parser: SSEParser;
 
-  constructor(private readonly handlers: SseHandlers) {}
+  constructor(handlers: SseHandlers) {
+    this.#parser = new SSEParser((event) => handlers.frame({ id: event.id, event: event.event, data: event.data }), {
+      idScope: "event",
+      onComment: handlers.comment?.bind(handlers),
+      onRetry: handlers.retry?.bind(handlers),
+    });
+  }
 
   push(chunk: string): void {
-    let text = chunk;
-    if (this.#skipLf && text.startsWith("\n")) text = text.slice(1);
-    this.#skipLf = false;
-    this.#buffer += text;
-    let start = 0;
-    for (let i = 0; i < this.#buffer.length; i++) {
-      const char = this.#buffer[i];
-      if (char !== "\n" && char !== "\r") continue;
-      this.#line(this.#buffer.slice(start, i));
-      if (char === "\r") {
-        if (i + 1 === this.#buffer.length) this.#skipLf = true;
-        else if (this.#buffer[i + 1] === "\n") i++;
-      }
-      start = i + 1;
-    }
-    this.#buffer = this.#buffer.slice(start);
+    this.#parser.feed(chunk);
   }
 
   /** The stream ended: an incomplete frame is discarded, as the format requires. */
   end(): void {
-    this.#buffer = "";
-    this.#reset();
-  }
-
-  #line(line: string): void {
-    if (line === "") {
-      if (this.#data.length > 0)
-        this.handlers.frame({ id: this.#id, event: this.#event || "message", data: this.#data.join("\n") });
-      this.#reset();
-      return;
-    }
-    if (line.startsWith(":")) {
-      this.handlers.comment?.(line.slice(1).trimStart());
-      return;
-    }
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") this.#data.push(value);
-    else if (field === "event") this.#event = value;
-    else if (field === "id" && !value.includes("\0")) this.#id = value;
-    else if (field === "retry" && /^\d+$/.test(value)) this.handlers.retry?.(Number(value));
-  }
-
-  #reset(): void {
-    this.#id = undefined;
-    this.#event = "";
-    this.#data = [];
+    this.#parser.discard();
   }
 }
 

@@ -3,14 +3,7 @@
  * conversation. Without an API key an offline script plays the model: it calls the app of the
  * server the user names, then says so.
  */
-import {
-  Displaymanager,
-  Glove,
-  type Message,
-  type ModelAdapter,
-  type PromptRequest,
-  type StoreAdapter,
-} from "glove-core";
+import { Glove, type Message, type ModelAdapter, type PromptRequest, type StoreAdapter } from "glove-core";
 import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
 import { bridgeMcpTools, type McpConnection } from "glove-mcp";
 import type { AgentContext } from "glove-server";
@@ -52,7 +45,6 @@ export function appsAgent(
     const glove = new Glove({
       store: context.store as StoreAdapter,
       model: model?.() ?? new ScriptedModel([], { name: "offline-apps", record: false, fallback: offlineTurn }),
-      displayManager: new Displaymanager(),
       systemPrompt: SYSTEM_PROMPT,
       compaction_config: { compaction_instructions: "Summarise which apps the user opened and what they did in them." },
     });

@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline";
-import { Displaymanager, Glove, MemoryStore, type Message, type ModelAdapter } from "glove-core";
+import { Glove, MemoryStore, type Message, type ModelAdapter } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
 import { mountMcp, type McpCatalogueEntry } from "glove-mcp";
 import { FsOAuthStore } from "glove-mcp/oauth";
@@ -96,10 +96,8 @@ export async function runMcpCli(options: RunOptions = {}): Promise<{ activeEntri
     const glove = new Glove({
       store,
       model,
-      displayManager: new Displaymanager(),
       systemPrompt: SYSTEM_PROMPT,
       serverMode: true,
-      compaction_config: { compaction_instructions: "Summarise the conversation." },
     }).build();
     const tokens = new FsOAuthStore(options.tokenFile ?? DEFAULT_TOKEN_FILE);
     const adapter = new OAuthStoreMcpAdapter("mcp-cli", tokens, new Set(catalogue.entries.map((e) => e.id)));

@@ -1,4 +1,4 @@
-import { Displaymanager, Glove, type GloveFoldArgs, type ModelAdapter } from "glove-core";
+import { Glove, type GloveFoldArgs, type ModelAdapter } from "glove-core";
 import type { AgentFactory } from "glove-server";
 import { offlineModel } from "./offline-model.js";
 import { sendEmailTool, weatherTool, type SentEmail } from "./tools.js";
@@ -21,7 +21,6 @@ export function assistantAgent(options: AssistantOptions): AgentFactory {
     const glove = new Glove({
       store,
       model: options.model?.() ?? offlineModel(30),
-      displayManager: new Displaymanager(),
       systemPrompt: SYSTEM_PROMPT,
     })
       .fold(weatherTool)

@@ -1,4 +1,4 @@
-import { Displaymanager, Glove, type ModelAdapter, type StoreAdapter } from "glove-core";
+import { Glove, type ModelAdapter, type StoreAdapter } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
 import { createModel, selectModel, type ProviderName } from "glove-example-terminal-agent/model";
 import { offlineTurn } from "./offline-script.js";
@@ -48,7 +48,6 @@ export function bistroAgent(options: AgentOptions) {
     return new Glove({
       store,
       model,
-      displayManager: new Displaymanager(),
       systemPrompt: SYSTEM_PROMPT,
       compaction_config: {
         compaction_instructions:

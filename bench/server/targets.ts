@@ -10,6 +10,7 @@ import { startBareTarget, type BareConfig } from "./bare-target.js";
 import { startGloveTarget, type GloveTargetOptions } from "./glove-target.js";
 import { PEER_KINDS, type PeerKind, type PeerOptions } from "./peers/peer-options.js";
 import { servePeer } from "./peers/serve-peer.js";
+import type { Serving } from "./serving.js";
 import { threadCpuUs } from "./thread-cpu.js";
 import { countWrites, writeCounts } from "./write-counter.js";
 
@@ -65,14 +66,6 @@ type Op =
   | { op: "profile"; action: "start" }
   | { op: "profile"; action: "stop"; file: string }
   | { op: "exit" };
-
-/** What a server process answers to the bench's requests (shared by the child and in-process targets). */
-export interface Serving {
-  url: string;
-  live(): number;
-  configure(config: Partial<BareConfig>): void;
-  close(): Promise<void>;
-}
 
 export async function serve(kind: TargetKind, options: TargetOptions): Promise<Serving> {
   if ((PEER_KINDS as readonly string[]).includes(kind)) {

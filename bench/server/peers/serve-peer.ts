@@ -1,5 +1,5 @@
 /** Starts one peer server for the bench's child-process or in-process targets. */
-import type { Serving } from "../targets.js";
+import type { Serving } from "../serving.js";
 import { startAiSdkPeer } from "./aisdk-peer.js";
 import { startBarePeer } from "./bare-peer.js";
 import { startGlovePeer } from "./glove-peer.js";

@@ -3,5 +3,5 @@ import { describeStructure } from "../../../test-support/structure-test.js";
 
 // The whole bench workspace, not only the server bench: its folders import each other's helpers.
 describeStructure("bench", fileURLToPath(new URL("../..", import.meta.url)), {
-  knownCircles: ["server/peers/serve-peer.ts ↔ server/targets.ts"],
+  knownCircles: [],
 });

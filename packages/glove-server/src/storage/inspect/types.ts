@@ -1,5 +1,5 @@
 import type { Message } from "glove-core";
-import type { ConversationRecord } from "../types.js";
+import type { ConversationRecord } from "../conversation-record.js";
 
 /**
  * Timing of one turn, recorded by glove-server as the turn runs and kept in the same storage as

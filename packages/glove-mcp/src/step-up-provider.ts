@@ -1,11 +1,7 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { ScopeChallengeLog } from "./scope-challenge.js";
-
-function unionScope(...scopes: Array<string | undefined>): string | undefined {
-  const words = new Set(scopes.flatMap((s) => (s ? s.split(/\s+/).filter(Boolean) : [])));
-  return words.size ? [...words].join(" ") : undefined;
-}
+import { unionScope } from "./scope-union.js";
 
 /**
  * Wraps an `OAuthClientProvider` so the SDK's step-up on 403 `insufficient_scope` actually asks

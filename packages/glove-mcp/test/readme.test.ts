@@ -14,7 +14,11 @@ let protectedMcp: ProtectedMcp | undefined;
 // server whose `restart` tool needs the "admin" scope.
 let machineAuth: MachineAuth | undefined;
 let ops: SdkHttpServer | undefined;
-const ENV = ["NOTION_MCP_URL", "OPS_MCP_URL", "OPS_ISSUER", "OPS_WORKER_SECRET", "OPS_NARROW_TOKEN"];
+// The step-up example's: an authorization-code server and an SDK-built server that lists its tools
+// for "mcp:tools" and runs `release` only for "mcp:admin".
+let deployAuth: ProtectedMcp | undefined;
+let deploy: SdkHttpServer | undefined;
+const ENV = ["NOTION_MCP_URL", "OPS_MCP_URL", "OPS_ISSUER", "OPS_WORKER_SECRET", "OPS_NARROW_TOKEN", "DEPLOY_MCP_URL"];
 
 beforeAll(async () => {
   everything = await startEverything("streamableHttp");
@@ -35,7 +39,22 @@ beforeAll(async () => {
     },
     { restart: "admin" },
   );
+  deployAuth = await startProtectedMcp({ upstream: new URL(everything.url), discovery: "www-authenticate" });
+  const issued = deployAuth.provider.tokens;
+  deploy = await startScopedMcp(
+    { issuer: `${deployAuth.issuer}/`, scopesOf: (token) => issued.get(token)?.scopes },
+    () => {
+      const server = new McpServer({ name: "deploy", version: "1.0.0" });
+      server.registerTool("release", { description: "Release the build" }, () => ({
+        content: [{ type: "text", text: "released" }],
+      }));
+      return server;
+    },
+    { release: "mcp:admin" },
+    { listScope: "mcp:tools" },
+  );
   Object.assign(process.env, {
+    DEPLOY_MCP_URL: deploy.url,
     OPS_MCP_URL: ops.url,
     OPS_ISSUER: machineAuth.issuer,
     OPS_WORKER_SECRET: "worker-secret",
@@ -44,6 +63,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const name of ENV) delete process.env[name];
+  await deploy?.stop();
+  await deployAuth?.stop();
   await ops?.stop();
   await machineAuth?.stop();
   await protectedMcp?.stop();
@@ -53,5 +74,5 @@ afterAll(async () => {
 describeReadmeExamples({
   title: "glove-mcp README examples",
   packageDir: fileURLToPath(new URL("..", import.meta.url)),
-  atLeast: 4,
+  atLeast: 9,
 });

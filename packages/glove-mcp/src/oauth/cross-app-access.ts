@@ -1,5 +1,6 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { messageOf } from "../errors.js";
+import { endSentence } from "../sentence.js";
 import { McpOAuthError } from "./errors.js";
 import { JwtBearerGrantProvider, type AssertionAudience, type JwtBearerClientOptions } from "./jwt-bearer-grant.js";
 
@@ -77,7 +78,7 @@ export class CrossAppAccessProvider extends JwtBearerGrantProvider {
           : `HTTP ${response.status}`;
       throw new McpOAuthError(
         "token",
-        `The identity provider refused to exchange the ID token for an authorization grant: ${why}.`,
+        endSentence(`The identity provider refused to exchange the ID token for an authorization grant: ${why}`),
       );
     }
     if (answer.issued_token_type !== undefined && answer.issued_token_type !== ID_JAG_TYPE) {

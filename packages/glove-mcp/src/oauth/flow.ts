@@ -2,6 +2,8 @@ import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { messageOf } from "../connect.js";
+import { coversScope, unionScope } from "../scope-union.js";
+import { endSentence } from "../sentence.js";
 import { McpOAuthError, type McpOAuthStep } from "./errors.js";
 import { buildClientMetadata } from "./metadata.js";
 import { probeChallenge } from "./probe.js";
@@ -22,7 +24,11 @@ export interface McpOAuthFlowOptions {
   preRegisteredClient?: PreRegisteredClient;
   /** The app's Client ID Metadata Document URL (see `McpOAuthProviderOptions.clientMetadataUrl`). */
   clientMetadataUrl?: string;
-  /** Requested scope; default: the server's `WWW-Authenticate` scope, then its advertised scopes. */
+  /**
+   * Requested scope; default: the server's `WWW-Authenticate` scope, then its advertised scopes.
+   * When a token is stored under `key`, the scopes it holds are asked for too (after this one), so
+   * authorizing again for a wider scope (a step-up) never takes away what the token could do.
+   */
   scope?: string;
   fetch?: FetchLike;
 }
@@ -33,8 +39,26 @@ export type BeginMcpOAuthResult =
   /** A stored refresh token was exchanged; no browser round trip is needed. */
   | { status: "authorized"; tokens: OAuthTokens };
 
-function providerFor(options: McpOAuthFlowOptions, onAuthorizationUrl?: (url: URL) => void): McpOAuthProvider {
-  return new McpOAuthProvider({
+/**
+ * A provider whose stored refresh token goes unused, so `auth()` sends the user to authorize
+ * instead: a refresh keeps the old grant's scope, which a step-up or a forced run must not get back.
+ */
+class ReauthorizingProvider extends McpOAuthProvider {
+  override async tokens(): Promise<OAuthTokens | undefined> {
+    const tokens = await super.tokens();
+    if (!tokens) return tokens;
+    const { refresh_token: _unused, ...rest } = tokens;
+    return rest;
+  }
+}
+
+function providerFor(
+  options: McpOAuthFlowOptions,
+  onAuthorizationUrl?: (url: URL) => void,
+  reauthorize = false,
+): McpOAuthProvider {
+  const Provider = reauthorize ? ReauthorizingProvider : McpOAuthProvider;
+  return new Provider({
     store: options.store,
     key: options.key,
     redirectUrl: options.redirectUrl,
@@ -62,14 +86,33 @@ function fail(step: McpOAuthStep, what: string, error: unknown): never {
  * `key`. Send the user to `authorizationUrl`; finish with `completeMcpOAuth` on the callback.
  */
 export async function beginMcpOAuth(options: McpOAuthFlowOptions): Promise<BeginMcpOAuthResult> {
+  return beginAuthorization(options, { mayRefresh: true });
+}
+
+/**
+ * `beginMcpOAuth`, where `mayRefresh: false` (runMcpOAuth's `force`) always ends at the
+ * authorization page. The scope asked for is the requested (or challenged) one, then the ones the
+ * stored token holds; a stored refresh token is only exchanged when it already covers that request.
+ */
+export async function beginAuthorization(
+  options: McpOAuthFlowOptions,
+  { mayRefresh }: { mayRefresh: boolean },
+): Promise<BeginMcpOAuthResult> {
   const serverUrl = new URL(options.serverUrl);
   const fetchFn = options.fetch ?? fetch;
   const challenge = await probeChallenge(serverUrl, fetchFn);
+  const held = (await options.store.get(options.key)).tokens?.scope;
+  const asked = options.scope ?? challenge.scope;
+  const scope = asked ? unionScope(asked, held) : undefined;
+  const refresh = mayRefresh && (asked === undefined || coversScope(held, asked));
   let authorizationUrl: URL | undefined;
-  const provider = providerFor(options, (url) => {
-    authorizationUrl = url;
-  });
-  const scope = options.scope ?? challenge.scope;
+  const provider = providerFor(
+    options,
+    (url) => {
+      authorizationUrl = url;
+    },
+    !refresh,
+  );
   let result: Awaited<ReturnType<typeof auth>>;
   try {
     result = await auth(provider, {
@@ -144,7 +187,7 @@ export async function completeMcpOAuth(
 ): Promise<OAuthTokens> {
   if (callback.error) {
     const detail = callback.error_description ? ` (${callback.error_description})` : "";
-    throw new McpOAuthError("callback", `The authorization server refused: ${callback.error}${detail}.`);
+    throw new McpOAuthError("callback", endSentence(`The authorization server refused: ${callback.error}${detail}`));
   }
   const provider = providerFor(options);
   if (!(await provider.checkState(callback.state))) {

@@ -6,6 +6,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { checkClientMetadataUrl } from "./client-id-metadata.js";
+import { checkIssuerPin, checkPinnedIssuer } from "./issuer-pin.js";
 import { checkMetadataIssuer } from "./metadata-issuer.js";
 import type { McpOAuthRecord, OAuthStore } from "./store.js";
 
@@ -13,6 +14,13 @@ import type { McpOAuthRecord, OAuthStore } from "./store.js";
 export interface PreRegisteredClient {
   client_id: string;
   client_secret?: string;
+  /**
+   * The issuer URL of the authorization server that issued these credentials. When set, they are
+   * only ever sent there: an MCP server whose metadata names another authorization server fails
+   * with an `McpOAuthError` (step `discovery`) before anything is sent. Without it, the MCP server
+   * decides where they go.
+   */
+  issuer?: string;
 }
 
 /** What an McpOAuthProvider needs: where tokens are stored, the redirect URI and the client registration. */
@@ -47,9 +55,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
   readonly store: OAuthStore;
   readonly key: string;
   private readonly options: McpOAuthProviderOptions;
+  /** Set while an authorization code is exchanged: the tokens saved next answer the authorization. */
+  private exchangingCode = false;
 
   constructor(options: McpOAuthProviderOptions) {
     if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
+    if (options.preRegisteredClient?.issuer !== undefined) checkIssuerPin(options.preRegisteredClient.issuer);
     this.options = options;
     this.store = options.store;
     this.key = options.key;
@@ -85,7 +96,13 @@ export class McpOAuthProvider implements OAuthClientProvider {
     // The metadata document comes first where the authorization server takes it (read from discovery).
     if (this.options.clientMetadataUrl && (await this.serverTakesMetadataDocuments()))
       return { client_id: this.options.clientMetadataUrl };
-    if (this.options.preRegisteredClient) return { ...this.options.preRegisteredClient };
+    const preRegistered = this.options.preRegisteredClient;
+    if (preRegistered) {
+      // Discovery is saved before the SDK reads the client: the pin is checked against what it found.
+      if (preRegistered.issuer !== undefined) checkPinnedIssuer(preRegistered, await this.discoveryState());
+      // With `issuer` the SDK also treats the credentials as bound to that authorization server.
+      return { ...preRegistered };
+    }
     const stored = (await this.store.get(this.key)).clientInformation;
     // A client registered for another callback URL (another port) cannot finish this flow:
     // report none, so the flow registers again.
@@ -111,11 +128,22 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    // The exchange is done: the verifier and state are single-use.
-    await this.update({ tokens, codeVerifier: undefined, state: undefined });
+    // A response without `scope` was granted what was asked (RFC 6749 §5.1): the authorization's
+    // requested scope, or for a refresh the scope of the tokens it replaces (§6).
+    const record = await this.store.get(this.key);
+    const scope = tokens.scope ?? (this.exchangingCode ? record.requestedScope : record.tokens?.scope);
+    this.exchangingCode = false;
+    // The exchange is done: the verifier, state and requested scope are single-use.
+    await this.update({
+      tokens: scope === undefined ? tokens : { ...tokens, scope },
+      codeVerifier: undefined,
+      state: undefined,
+      requestedScope: undefined,
+    });
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    await this.update({ requestedScope: authorizationUrl.searchParams.get("scope") || undefined });
     await this.options.onAuthorizationUrl?.(authorizationUrl);
   }
 
@@ -124,6 +152,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async codeVerifier(): Promise<string> {
+    // Read only to exchange an authorization code (a refresh never asks for it).
+    this.exchangingCode = true;
     const { codeVerifier } = await this.store.get(this.key);
     if (!codeVerifier)
       throw new Error(`No PKCE code verifier is stored for "${this.key}": start the authorization again.`);

@@ -2,10 +2,12 @@ import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { connectMcp, isAuthError, messageOf } from "../connect.js";
 import { joinContentText } from "../bridge.js";
+import { coversScope } from "../scope-union.js";
+import { endSentence } from "../sentence.js";
 import { canOpenBrowser, openInBrowser } from "./browser.js";
 import { startCallbackListener } from "./callback-listener.js";
 import { McpOAuthError } from "./errors.js";
-import { beginMcpOAuth, completeMcpOAuth, type McpOAuthFlowOptions } from "./flow.js";
+import { beginAuthorization, completeMcpOAuth, type McpOAuthFlowOptions } from "./flow.js";
 import type { PreRegisteredClient } from "./provider.js";
 import type { OAuthStore } from "./store.js";
 
@@ -31,6 +33,11 @@ export interface RunMcpOAuthOptions {
    * servers that support it (see `clientMetadataDocument`); a fixed `port` keeps its redirect URI valid.
    */
   clientMetadataUrl?: string;
+  /**
+   * The scope to ask for (default: the server's challenge). With a token stored under `key`, the
+   * scopes it holds are asked for too, after this one, so a step-up keeps them; a stored token that
+   * lacks this scope is not reused.
+   */
   scope?: string;
   /** Default `{ type: "listTools" }`; `false` skips the verification call. */
   verify?: McpOAuthVerify | false;
@@ -44,7 +51,7 @@ export interface RunMcpOAuthOptions {
   openBrowser?: boolean | ((authorizationUrl: URL) => void | Promise<void>);
   /** Where progress and the URL to open are written. Default `console.log`. */
   log?: (line: string) => void;
-  /** Run the browser flow even when the stored token still works. */
+  /** Run the browser flow even when the stored token still works (its refresh token is not used either). */
   force?: boolean;
   /** How long to wait for the browser to come back. Default 5 minutes. */
   timeoutMs?: number;
@@ -78,7 +85,7 @@ async function verifyToken(
     if (!kept || !McpOAuthError.isInstance(error)) throw error;
     throw new McpOAuthError(
       "verification",
-      `${error.message} The new tokens are kept in the store under "${options.key}": the authorization itself succeeded.`,
+      `${endSentence(error.message)} The new tokens are kept in the store under "${options.key}": the authorization itself succeeded.`,
       { cause: error.cause ?? error },
     );
   }
@@ -99,21 +106,30 @@ async function runVerification(
     });
   } catch (error) {
     const why = isAuthError(error) ? "the server refused the token" : messageOf(error);
-    throw new McpOAuthError("verification", `Verifying the token against ${options.serverUrl} failed: ${why}.`, {
-      cause: error,
-    });
+    throw new McpOAuthError(
+      "verification",
+      endSentence(`Verifying the token against ${options.serverUrl} failed: ${why}`),
+      {
+        cause: error,
+      },
+    );
   }
   try {
     if (verify.type === "listTools") return { tools: connection.tools.length };
     const result = await connection.client.callTool({ name: verify.name, arguments: verify.arguments ?? {} });
     const text = joinContentText(Array.isArray(result.content) ? result.content : []);
     if (result.isError) {
-      throw new McpOAuthError("verification", `The verification call ${verify.name} failed: ${text || "no details"}.`);
+      throw new McpOAuthError(
+        "verification",
+        endSentence(`The verification call ${verify.name} failed: ${text || "no details"}`),
+      );
     }
     return { tools: connection.tools.length, result: text };
   } catch (error) {
     if (McpOAuthError.isInstance(error)) throw error;
-    throw new McpOAuthError("verification", `The verification call failed: ${messageOf(error)}`, { cause: error });
+    throw new McpOAuthError("verification", endSentence(`The verification call failed: ${messageOf(error)}`), {
+      cause: error,
+    });
   } finally {
     await connection.close().catch(() => undefined);
   }
@@ -139,7 +155,9 @@ async function present(options: RunMcpOAuthOptions, url: URL, log: (line: string
 export async function runMcpOAuth(options: RunMcpOAuthOptions): Promise<RunMcpOAuthResult> {
   const log = options.log ?? ((line: string) => console.log(line));
   const stored = (await options.store.get(options.key)).tokens;
-  if (stored?.access_token && !options.force && options.verify !== false) {
+  // A stored token is only reused when it holds the scope asked for (a step-up needs a new grant).
+  const reusable = !options.force && options.verify !== false && coversScope(stored?.scope, options.scope);
+  if (stored?.access_token && reusable) {
     try {
       const verified = await verifyToken(options, stored.access_token);
       return { key: options.key, tokens: stored, reused: true, ...(verified ? { verified } : {}) };
@@ -161,7 +179,7 @@ export async function runMcpOAuth(options: RunMcpOAuthOptions): Promise<RunMcpOA
       ...(options.scope ? { scope: options.scope } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     };
-    const begun = await beginMcpOAuth(flow);
+    const begun = await beginAuthorization(flow, { mayRefresh: !options.force });
     let tokens: OAuthTokens;
     if (begun.status === "authorized") {
       tokens = begun.tokens;

@@ -14,6 +14,11 @@ export interface McpOAuthRecord {
   codeVerifier?: string;
   /** `state` of the authorization in progress, checked on the callback. */
   state?: string;
+  /**
+   * The scope the authorization in progress asked for: the granted scope when the token response
+   * leaves `scope` out (RFC 6749 §5.1), so later step-ups know what the token holds.
+   */
+  requestedScope?: string;
   /** Cached discovery results (resource and authorization-server metadata). */
   discovery?: OAuthDiscoveryState;
 }

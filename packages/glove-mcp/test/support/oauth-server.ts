@@ -38,6 +38,8 @@ export class TestAuthProvider implements OAuthServerProvider {
   readonly authorizeRequests: AuthorizationParams[] = [];
   registrations = 0;
   lifetimeSeconds = 3600;
+  /** Token responses name the granted `scope` (RFC 6749 lets a server leave it out when it is the one asked for). */
+  scopeInResponses = true;
   /** RFC 9207: what `iss` the authorization response carries (set by the test). */
   callbackIss: { mode: "none" } | { mode: "value"; value: string } = { mode: "none" };
   readonly clientsStore: OAuthRegisteredClientsStore;
@@ -142,7 +144,7 @@ export class TestAuthProvider implements OAuthServerProvider {
       token_type: "Bearer",
       expires_in: this.lifetimeSeconds,
       refresh_token: refresh,
-      ...(scopes.length ? { scope: scopes.join(" ") } : {}),
+      ...(scopes.length && this.scopeInResponses ? { scope: scopes.join(" ") } : {}),
     };
   }
 }

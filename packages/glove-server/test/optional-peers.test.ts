@@ -14,14 +14,14 @@ function notFound(name: string): Error {
 
 const FEATURE = "glove-server/redis (the scale mode)";
 
-describe("optional peers (bullmq, ioredis, pg)", () => {
+describe("optional peers (bullmq, ioredis, pg, better-sqlite3)", () => {
   it("are optional peers of glove-server, not dependencies: a SQLite-only install pulls none of them", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
       dependencies: Record<string, string>;
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
-    for (const name of ["bullmq", "ioredis", "pg", "glove-postgres"]) {
+    for (const name of ["bullmq", "ioredis", "pg", "glove-postgres", "better-sqlite3"]) {
       expect(manifest.dependencies[name], name).toBeUndefined();
       expect(manifest.peerDependencies[name], name).toBeDefined();
       expect(manifest.peerDependenciesMeta[name]?.optional, name).toBe(true);

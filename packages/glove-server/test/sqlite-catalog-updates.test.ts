@@ -1,14 +1,14 @@
-import BetterSqlite3 from "better-sqlite3";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SqliteCatalog, type ConversationChanges, type ConversationRecord } from "glove-server";
 import { catalogRecord } from "./support/catalog-record.js";
+import { openTestDatabase } from "../../../test-support/sqlite-driver.js";
 
 // Every turn updates the catalog at its start and its end with the same columns: the SQLite
 // catalog prepares each UPDATE once and reuses it, and what it writes is what was asked.
 describe("SqliteCatalog updates", () => {
   it("prepares one UPDATE per set of columns, however many turns run", async () => {
-    const db = new BetterSqlite3(":memory:");
+    const db = openTestDatabase(":memory:");
     const catalog = new SqliteCatalog(db);
     await catalog.create(catalogRecord("c"));
     const prepare = db.prepare.bind(db);
@@ -37,7 +37,7 @@ describe("SqliteCatalog updates", () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom("a", "b"), change), { maxLength: 30 }), async (updates) => {
-        const db = new BetterSqlite3(":memory:");
+        const db = openTestDatabase(":memory:");
         const catalog = new SqliteCatalog(db);
         const expected: Record<string, ConversationRecord> = { a: catalogRecord("a"), b: catalogRecord("b") };
         await catalog.create(expected.a!);

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { sqliteStorage } from "glove-server";
 import { GroupCommit, type SqliteStore } from "glove-sqlite";
 import { startServer } from "./support/harness.js";
+import { openTestDatabase, testSqliteDriver } from "../../../test-support/sqlite-driver.js";
 
 // What sqliteStorage writes with, and what a delete prepares.
 describe("sqliteStorage writes", () => {
@@ -18,28 +18,28 @@ describe("sqliteStorage writes", () => {
     const dir = mkdtempSync(join(tmpdir(), "glove-writes-"));
     dirs.push(dir);
     const path = join(dir, "glove.db");
-    const storage = sqliteStorage({ path });
+    const storage = sqliteStorage({ path, driver: testSqliteDriver });
     const store = (await storage.store("c")) as SqliteStore;
-    expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(store.db.pragma("synchronous", { simple: true })).toBe(1); // NORMAL
+    expect(store.db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    expect(store.db.prepare("PRAGMA synchronous").get()).toEqual({ synchronous: 1 }); // NORMAL
     await store.appendMessages([{ sender: "user", text: "kept" }]);
     // Another connection (another process would be the same) reads the commit at once.
-    const reader = new BetterSqlite3(path, { readonly: true });
+    const reader = openTestDatabase(path, { readonly: true });
     expect(reader.prepare("SELECT count(*) AS n FROM glove_messages WHERE session_id = 'c'").get()).toEqual({ n: 1 });
     reader.close();
     await storage.close?.();
   });
 
   it("a handle passed in keeps its own pragmas", async () => {
-    const db = new BetterSqlite3(":memory:");
-    db.pragma("synchronous = FULL");
+    const db = openTestDatabase(":memory:");
+    db.exec("PRAGMA synchronous = FULL");
     sqliteStorage({ database: db });
-    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    expect(db.prepare("PRAGMA synchronous").get()).toEqual({ synchronous: 2 });
     db.close();
   });
 
   it("deleting conversations prepares its statements once, and each delete removes only its own", async () => {
-    const db = new BetterSqlite3(":memory:");
+    const db = openTestDatabase(":memory:");
     const storage = sqliteStorage({ database: db });
     const ids = ["a", "b", "c"];
     for (const id of ids) await (await storage.store(id)).appendMessages([{ sender: "user", text: id }]);
@@ -61,7 +61,7 @@ describe("sqliteStorage writes", () => {
   });
 
   it("a delete removes the traces and the conversation's rows in one transaction: a failing purge keeps the traces too", async () => {
-    const db = new BetterSqlite3(":memory:");
+    const db = openTestDatabase(":memory:");
     const storage = sqliteStorage({ database: db });
     await (await storage.store("a")).appendMessages([{ sender: "user", text: "a" }]);
     const trace = {
@@ -85,7 +85,7 @@ describe("sqliteStorage writes", () => {
   });
 
   it("turns of many conversations at once share commits (group commit): fewer commits than writes, every message and catalog change stored", async () => {
-    const db = new BetterSqlite3(":memory:");
+    const db = openTestDatabase(":memory:");
     const storage = sqliteStorage({ database: db });
     const group = GroupCommit.of(db)!;
     let writes = 0;

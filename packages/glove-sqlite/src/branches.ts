@@ -1,9 +1,10 @@
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "./driver/types.js";
 import type { BranchRewrite, BranchRewriteOutcome, MessageRecord, StoredBranch } from "glove-core";
 import { checkBranchRewrite, decodeBranch, type BranchRow, type CheckedRewrite } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import type { SqliteSession, SqliteSessionRow } from "./session.js";
 import { statementsFor } from "./statement-cache.js";
+import { immediateTransaction } from "./driver/transaction.js";
 
 /**
  * The session's branch structure (decision 0025 of glove-core): stretches set aside from the
@@ -20,9 +21,9 @@ export class SqliteBranches {
     this.#session = session;
     this.#row = row;
     this.#s = statementsFor(session.db, prepare);
-    this.#rewrite = session.db.transaction((change: CheckedRewrite, compactions: boolean[]) =>
+    this.#rewrite = immediateTransaction(session.db, (change: CheckedRewrite, compactions: boolean[]) =>
       this.#rewriteInTransaction(change, compactions),
-    ).immediate;
+    );
   }
 
   list(): StoredBranch[] {
@@ -73,7 +74,7 @@ export class SqliteBranches {
   }
 }
 
-function prepare(db: Database) {
+function prepare(db: SqliteDatabase) {
   return {
     list: db.prepare(
       "SELECT branch_id, at, parent_id, body FROM glove_branches WHERE session_id = ? ORDER BY position",

@@ -1,15 +1,15 @@
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "./driver/types.js";
 import { GloveError } from "glove-core";
 
 interface QueuedWrite {
   run: () => unknown;
-  /** False for a write that is atomic by itself (one statement, or one better-sqlite3 transaction). */
+  /** False for a write that is atomic by itself (one statement, or one immediateTransaction). */
   isolate: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
-const byDatabase = new WeakMap<Database, GroupCommit>();
+const byDatabase = new WeakMap<SqliteDatabase, GroupCommit>();
 
 /** The key of a glove-sqlite session's writes (every table glove-sqlite writes is keyed by session). */
 export function sessionWritesKey(sessionId: string): string {
@@ -35,7 +35,7 @@ export function sessionWritesKey(sessionId: string): string {
  * for any transaction.
  */
 export class GroupCommit {
-  readonly #db: Database;
+  readonly #db: SqliteDatabase;
   #queue: QueuedWrite[] = [];
   /** What the queued writes touch; `#touchesAll` once one of them named nothing. */
   readonly #keys = new Set<string>();
@@ -44,17 +44,17 @@ export class GroupCommit {
   #commits = 0;
   #statements: Statements | undefined;
 
-  private constructor(db: Database) {
+  private constructor(db: SqliteDatabase) {
     this.#db = db;
   }
 
   /** The connection's group commit, once `enable` turned it on; otherwise writes commit one by one. */
-  static of(db: Database): GroupCommit | undefined {
+  static of(db: SqliteDatabase): GroupCommit | undefined {
     return byDatabase.get(db);
   }
 
   /** Turns group commit on for a connection (idempotent); every glove store on it then shares it. */
-  static enable(db: Database): GroupCommit {
+  static enable(db: SqliteDatabase): GroupCommit {
     let group = byDatabase.get(db);
     if (!group) byDatabase.set(db, (group = new GroupCommit(db)));
     return group;
@@ -64,7 +64,7 @@ export class GroupCommit {
    * A write on `db`: queued for its group commit when that is on, run (and committed) at once
    * otherwise. Every glove store on a connection writes through here.
    */
-  static write<T>(db: Database, run: () => T, key?: string, selfContained = false): Promise<T> {
+  static write<T>(db: SqliteDatabase, run: () => T, key?: string, selfContained = false): Promise<T> {
     const group = byDatabase.get(db);
     if (group) return group.write(run, key, selfContained);
     try {
@@ -87,7 +87,7 @@ export class GroupCommit {
   /**
    * Queues a synchronous write; resolves with its result after the commit that holds it. `key` names
    * what it touches (reads of other keys need not wait for it); without one, it may touch anything.
-   * `selfContained`: the write is one statement or one better-sqlite3 transaction function (which
+   * `selfContained`: the write is one statement or one immediateTransaction function (which
    * nests as its own savepoint), so a throw already leaves nothing of it and it needs no savepoint
    * of ours — two statements fewer per write.
    */
@@ -187,7 +187,7 @@ function settle(run: () => unknown): Outcome {
   }
 }
 
-function prepare(db: Database) {
+function prepare(db: SqliteDatabase) {
   return {
     begin: db.prepare("BEGIN IMMEDIATE"),
     commit: db.prepare("COMMIT"),

@@ -1,4 +1,4 @@
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "./driver/types.js";
 import type { InboxItem, InboxItemUpdate, InboxRecord } from "glove-core";
 import type { SqliteSession } from "./session.js";
 import { statementsFor } from "./statement-cache.js";
@@ -69,7 +69,7 @@ export class SqliteInbox {
   }
 }
 
-function prepare(db: Database) {
+function prepare(db: SqliteDatabase) {
   return {
     list: db.prepare(`SELECT ${COLUMNS} FROM glove_inbox WHERE session_id = ? ORDER BY position`),
     byStatus: db.prepare(`SELECT ${COLUMNS} FROM glove_inbox WHERE session_id = ? AND status = ? ORDER BY position`),

@@ -1,4 +1,5 @@
-import type { Database } from "better-sqlite3";
+import type { NodeSqliteDatabaseSync, SqliteDatabase } from "./driver/types.js";
+import { asSqliteDatabase } from "./driver/open-database.js";
 import type { MessagePageResult, MessageRecord } from "glove-core";
 import { checkedPage, createRecordCodec } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
@@ -6,7 +7,8 @@ import { GroupCommit, sessionWritesKey } from "./group-commit.js";
 
 /** Where to read one page of a session's messages. */
 export interface SqliteMessagePageOptions {
-  database: Database;
+  /** An open connection (better-sqlite3, node:sqlite, or `openSqliteDatabase`); read only. */
+  database: SqliteDatabase | NodeSqliteDatabaseSync;
   sessionId: string;
   offset: number;
   limit: number;
@@ -17,7 +19,8 @@ export interface SqliteMessagePageOptions {
  * never write (no migration, no session row), so they work on a read-only handle. A database
  * without Glove's tables, or an unknown session, has no messages.
  */
-export function readMessagePage({ database, sessionId, offset, limit }: SqliteMessagePageOptions): MessagePageResult {
+export function readMessagePage({ sessionId, offset, limit, ...options }: SqliteMessagePageOptions): MessagePageResult {
+  const database = asSqliteDatabase(options.database);
   const invalid = (detail: string, code = "GLOVE_STORE_INVALID") => new SqliteStoreError(sessionId, detail, code);
   const [from, count] = checkedPage(offset, limit, invalid);
   GroupCommit.of(database)?.flushFor(sessionWritesKey(sessionId)); // a page read sees every write queued before it

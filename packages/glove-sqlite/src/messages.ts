@@ -1,9 +1,10 @@
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "./driver/types.js";
 import type { Message, MessagePageResult, MessageRecord, TokenConsumptionCounter } from "glove-core";
 import { checkedPage, planAppendSync } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import type { SqliteSession, SqliteSessionRow } from "./session.js";
 import { statementsFor } from "./statement-cache.js";
+import { immediateTransaction } from "./driver/transaction.js";
 
 /** The session's messages: one row each in glove_messages, numbered from 0 by `seq`. */
 export class SqliteMessages {
@@ -19,12 +20,14 @@ export class SqliteMessages {
     this.#row = row;
     this.#repair = repairInterruptedToolCalls;
     this.#s = statementsFor(session.db, prepare);
-    this.#appendBatch = session.db.transaction((msgs: Message[], bodies: string[]) =>
+    this.#appendBatch = immediateTransaction(session.db, (msgs: Message[], bodies: string[]) =>
       this.#appendInTransaction(msgs, bodies),
-    ).immediate;
-    this.#recordCall = session.db.transaction((msgs: Message[], bodies: string[], tokens: TokenConsumptionCounter) =>
-      this.#appendInTransaction(msgs, bodies, tokens),
-    ).immediate;
+    );
+    this.#recordCall = immediateTransaction(
+      session.db,
+      (msgs: Message[], bodies: string[], tokens: TokenConsumptionCounter) =>
+        this.#appendInTransaction(msgs, bodies, tokens),
+    );
   }
 
   /** Every message from `seq` on, in order. */
@@ -113,7 +116,7 @@ export class SqliteMessages {
   }
 }
 
-function prepare(db: Database) {
+function prepare(db: SqliteDatabase) {
   return {
     from: db.prepare("SELECT seq, body FROM glove_messages WHERE session_id = ? AND seq >= ? ORDER BY seq"),
     range: db.prepare(

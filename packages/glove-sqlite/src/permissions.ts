@@ -1,4 +1,4 @@
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "./driver/types.js";
 import type { PermissionStatus } from "glove-core";
 import type { SqliteSession } from "./session.js";
 import { statementsFor } from "./statement-cache.js";
@@ -25,7 +25,7 @@ export class SqlitePermissions {
   }
 }
 
-function prepare(db: Database) {
+function prepare(db: SqliteDatabase) {
   return {
     get: db.prepare("SELECT status FROM glove_permissions WHERE session_id = ? AND tool_name = ?"),
     set: db.prepare(

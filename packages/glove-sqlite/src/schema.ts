@@ -1,7 +1,8 @@
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "./driver/types.js";
 import { schemaVersionPolicy } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import { MIGRATIONS } from "./migrations.js";
+import { runInTransaction } from "./driver/transaction.js";
 
 export { SCHEMA_VERSION } from "./migrations.js";
 
@@ -10,14 +11,14 @@ export { SCHEMA_VERSION } from "./migrations.js";
  * naming the session; nothing is changed or deleted. Safe when several processes open at once:
  * the check and the steps run in one IMMEDIATE (write-locked) transaction.
  */
-export function migrate(db: Database, sessionId: string, where: string): void {
+export function migrate(db: SqliteDatabase, sessionId: string, where: string): void {
   const policy = schemaVersionPolicy({
     migrations: MIGRATIONS,
     packageName: "glove-sqlite",
     where,
     error: (detail, code) => new SqliteStoreError(sessionId, detail, code),
   });
-  db.transaction(() => {
+  runInTransaction(db, () => {
     const hasVersionTable = db
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
       .get("glove_schema_version");
@@ -38,5 +39,5 @@ export function migrate(db: Database, sessionId: string, where: string): void {
       for (const statement of migration.statements) db.prepare(statement).run();
       db.prepare("UPDATE glove_schema_version SET version = ?").run(migration.version);
     }
-  }).immediate();
+  });
 }

@@ -1,12 +1,13 @@
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "./driver/types.js";
 import type { RecordCodec, SessionRecord, SubStoreInfo, TokenConsumptionCounter } from "glove-core";
 import { emptySessionRecord } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
 import { statementsFor } from "./statement-cache.js";
+import { immediateTransaction } from "./driver/transaction.js";
 
 /** What every part of a SqliteStore works on: one session in one open database. */
 export interface SqliteSession {
-  readonly db: Database;
+  readonly db: SqliteDatabase;
   readonly sessionId: string;
   /** The database, as named in errors ("SQLite database ./chat.db"). */
   readonly where: string;
@@ -25,9 +26,9 @@ export class SqliteSessionRow {
   constructor(session: SqliteSession) {
     this.#session = session;
     this.#s = statementsFor(session.db, prepare);
-    this.#addTokens = session.db.transaction((tokensIn: number, tokensOut: number) =>
+    this.#addTokens = immediateTransaction(session.db, (tokensIn: number, tokensOut: number) =>
       this.#addTokensChecked(tokensIn, tokensOut),
-    ).immediate;
+    );
   }
 
   /** Creates the row when missing; `child` records where a sub-store sits. */
@@ -108,7 +109,7 @@ export class SqliteSessionRow {
   }
 }
 
-function prepare(db: Database) {
+function prepare(db: SqliteDatabase) {
   return {
     ensure: db.prepare(
       `INSERT INTO glove_sessions (session_id, parent_id, namespace, durable, created_at)

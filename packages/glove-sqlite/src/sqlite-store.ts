@@ -1,6 +1,4 @@
 import { randomUUID } from "node:crypto";
-import BetterSqlite3 from "better-sqlite3";
-import type { Database } from "better-sqlite3";
 import type {
   BranchRewrite,
   BranchRewriteOutcome,
@@ -30,6 +28,9 @@ import {
   subStoreSession,
 } from "glove-core";
 import { SqliteStoreError } from "./errors.js";
+import { asSqliteDatabase, openSqliteDatabase, sqliteDriverOf } from "./driver/open-database.js";
+import { SqliteDriverError } from "./driver/driver-error.js";
+import type { NodeSqliteDatabaseSync, SqliteDatabase, SqliteDriverChoice, SqliteDriverName } from "./driver/types.js";
 import { GroupCommit, sessionWritesKey } from "./group-commit.js";
 import { SqliteInbox } from "./inbox.js";
 import { SqliteBranches } from "./branches.js";
@@ -44,8 +45,16 @@ import { SqliteWaits } from "./waits.js";
 export interface SqliteStoreOptions {
   /** The database file (created when missing), or ":memory:". Ignored when `database` is given. */
   dbPath?: string;
-  /** An open better-sqlite3 handle to share (e.g. several sessions in one process); not closed by `close()`. */
-  database?: Database;
+  /**
+   * An open connection to share (e.g. several sessions in one process): a better-sqlite3
+   * `Database`, a node:sqlite `DatabaseSync`, or one from `openSqliteDatabase`. Not closed by `close()`.
+   */
+  database?: SqliteDatabase | NodeSqliteDatabaseSync;
+  /**
+   * Which driver opens `dbPath`: "auto" (default) takes node:sqlite where the running Node.js has it
+   * (22.13+), else better-sqlite3 (an optional peer: `npm install better-sqlite3` on Node 20).
+   */
+  driver?: SqliteDriverChoice;
   /** The conversation this store reads and writes. */
   sessionId: string;
   /** How long a write waits for another process's write lock, in ms. Default 5000. */
@@ -67,7 +76,7 @@ export interface SqliteStoreOptions {
 }
 
 /**
- * A `StoreAdapter` on SQLite (better-sqlite3): one file holds any number of conversations, safe
+ * A `StoreAdapter` on SQLite (node:sqlite, or better-sqlite3 on Node 20): one file holds any number of conversations, safe
  * for several processes (WAL, IMMEDIATE write transactions, busy timeout). Implements every
  * optional capability — tasks (with `replaceTasks`), permissions, inbox (with `consumeInboxItem`), durable questions
  * (`addWait`, `settleWait`, `getWaits`), durable and ephemeral sub-stores, `messageCount` and the `getMessagesSinceLastCompaction` fast path (both O(1) in
@@ -79,8 +88,8 @@ export interface SqliteStoreOptions {
  */
 export class SqliteStore implements StoreAdapter {
   readonly identifier: string;
-  /** The underlying connection (shared with sub-stores). */
-  readonly db: Database;
+  /** The underlying connection (shared with sub-stores); a node:sqlite handle is seen through its adapter. */
+  readonly db: SqliteDatabase;
   readonly #ownsDb: boolean;
   readonly #options: SqliteStoreOptions;
   readonly #row: SqliteSessionRow;
@@ -106,14 +115,14 @@ export class SqliteStore implements StoreAdapter {
     this.identifier = sessionId;
     this.#options = options;
     if (options.database) {
-      this.db = options.database;
+      this.db = asSqliteDatabase(options.database);
       this.#ownsDb = false;
     } else {
       if (!options.dbPath)
         throw new ConfigurationError(
-          `SqliteStore session "${sessionId}": pass dbPath (a file path or ":memory:") or database (an open better-sqlite3 Database). Nothing was changed.`,
+          `SqliteStore session "${sessionId}": pass dbPath (a file path or ":memory:") or database (an open better-sqlite3 or node:sqlite database). Nothing was changed.`,
         );
-      this.db = openDatabase(options.dbPath, sessionId);
+      this.db = openDatabase(options.dbPath, sessionId, options.driver);
       this.#ownsDb = true;
     }
     if (options.groupCommit) GroupCommit.enable(this.db);
@@ -126,9 +135,8 @@ export class SqliteStore implements StoreAdapter {
     const session = { db: this.db, sessionId, where, codec };
     try {
       if (this.#ownsDb) {
-        this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-        this.db.pragma("journal_mode = WAL");
-        this.db.pragma("synchronous = NORMAL");
+        const busyTimeout = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+        this.db.exec(`PRAGMA busy_timeout = ${busyTimeout}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`);
       }
       migrate(this.db, sessionId, where);
       this.#row = new SqliteSessionRow(session);
@@ -143,6 +151,11 @@ export class SqliteStore implements StoreAdapter {
       if (this.#ownsDb) this.db.close();
       throw error;
     }
+  }
+
+  /** The driver under this store's connection. */
+  get driver(): SqliteDriverName {
+    return sqliteDriverOf(this.db);
   }
 
   /** Closes the connection when this store opened it (`dbPath`); a no-op for shared handles and sub-stores. */
@@ -328,10 +341,11 @@ export class SqliteStore implements StoreAdapter {
 }
 
 /** Opens the file, naming it (and what to do) when that fails, e.g. in a folder that does not exist. */
-function openDatabase(dbPath: string, sessionId: string): Database {
+function openDatabase(dbPath: string, sessionId: string, driver: SqliteDriverChoice | undefined): SqliteDatabase {
   try {
-    return new BetterSqlite3(dbPath);
+    return openSqliteDatabase(dbPath, { driver });
   } catch (error) {
+    if (SqliteDriverError.isInstance(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigurationError(
       `SqliteStore session "${sessionId}": cannot open the database file ${dbPath} (${reason}). Create its folder first or pass another dbPath. Nothing was changed.`,

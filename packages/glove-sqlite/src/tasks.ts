@@ -1,7 +1,8 @@
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "./driver/types.js";
 import type { Task, TaskRecord } from "glove-core";
 import type { SqliteSession } from "./session.js";
 import { statementsFor } from "./statement-cache.js";
+import { runInTransaction } from "./driver/transaction.js";
 
 /** The session's task list, in insertion order (`position`). */
 export class SqliteTasks {
@@ -23,32 +24,26 @@ export class SqliteTasks {
   /** Every task is checked before any is written (GLOVE_STORE_INVALID refuses the whole list). */
   add(tasks: Task[]): void {
     const checked = this.#session.codec.checkTasks(tasks);
-    this.#session.db
-      .transaction(() => {
-        for (const task of checked) this.#upsert(task);
-      })
-      .immediate();
+    runInTransaction(this.#session.db, () => {
+      for (const task of checked) this.#upsert(task);
+    });
   }
 
   replace(tasks: Task[]): void {
     const checked = this.#session.codec.checkTasks(tasks);
-    this.#session.db
-      .transaction(() => {
-        this.#s.deleteAll.run(this.#session.sessionId);
-        for (const task of checked) this.#upsert(task);
-      })
-      .immediate();
+    runInTransaction(this.#session.db, () => {
+      this.#s.deleteAll.run(this.#session.sessionId);
+      for (const task of checked) this.#upsert(task);
+    });
   }
 
   update(taskId: string, updates: Partial<Task>): void {
     const { codec, sessionId } = this.#session;
     codec.checkId("task", taskId);
-    this.#session.db
-      .transaction(() => {
-        const row = this.#s.one.get(sessionId, taskId) as TaskRecord | undefined;
-        this.#upsert(codec.mergeTaskUpdate(row && codec.decodeTask(row), taskId, updates));
-      })
-      .immediate();
+    runInTransaction(this.#session.db, () => {
+      const row = this.#s.one.get(sessionId, taskId) as TaskRecord | undefined;
+      this.#upsert(codec.mergeTaskUpdate(row && codec.decodeTask(row), taskId, updates));
+    });
   }
 
   /** Writes a checked task. */
@@ -58,7 +53,7 @@ export class SqliteTasks {
   }
 }
 
-function prepare(db: Database) {
+function prepare(db: SqliteDatabase) {
   return {
     list: db.prepare(
       "SELECT task_id, content, active_form, status FROM glove_tasks WHERE session_id = ? ORDER BY position",

@@ -1,8 +1,9 @@
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "./driver/types.js";
 import type { StoredWait, WaitFilter, WaitOutcome, WaitOutcomeRow, WaitRecord, WaitSettlement } from "glove-core";
 import { WAIT_COLUMNS } from "glove-core";
 import type { SqliteSession } from "./session.js";
 import { statementsFor } from "./statement-cache.js";
+import { immediateTransaction } from "./driver/transaction.js";
 
 const COLUMNS = WAIT_COLUMNS.join(", ");
 
@@ -19,13 +20,13 @@ export class SqliteWaits {
   constructor(session: SqliteSession) {
     this.#session = session;
     this.#s = statementsFor(session.db, prepare);
-    this.#settle = session.db.transaction((id: string, outcome: WaitOutcomeRow): WaitSettlement => {
+    this.#settle = immediateTransaction(session.db, (id: string, outcome: WaitOutcomeRow): WaitSettlement => {
       const key = { session_id: session.sessionId, id };
       const won = this.#s.settle.get({ ...key, ...outcome }) as WaitRecord | undefined;
       if (won) return { won: true, wait: session.codec.decodeWait(won) };
       const stored = this.#s.get.get(key) as WaitRecord | undefined;
       return { won: false, wait: stored && session.codec.decodeWait(stored) };
-    }).immediate;
+    });
   }
 
   /** Inserts the wait unless its id is stored: a replay that adds again changes nothing. */
@@ -49,7 +50,7 @@ export class SqliteWaits {
   }
 }
 
-function prepare(db: Database) {
+function prepare(db: SqliteDatabase) {
   return {
     insert: db.prepare(
       `INSERT INTO glove_waits (session_id, ${COLUMNS}) VALUES (@session_id, ${WAIT_COLUMNS.map((c) => `@${c}`).join(", ")})

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { SqliteStore } from "../src/index.js";
+import { SqliteStore, type SqliteDatabase } from "../src/index.js";
 import { statementsFor } from "../src/statement-cache.js";
 
 /** Counts the statements `db` prepares from now on. */
@@ -31,7 +31,7 @@ describe("stores on one connection share prepared statements", () => {
   it("prepares once per connection and preparer", () => {
     const [a, b] = [open(), open()];
     let made = 0;
-    const prepare = (db: Database.Database) => ({ made: ++made, one: db.prepare("SELECT 1 AS one") });
+    const prepare = (db: SqliteDatabase) => ({ made: ++made, one: db.prepare("SELECT 1 AS one") });
     const first = statementsFor(a, prepare);
     expect(statementsFor(a, prepare)).toBe(first);
     expect(statementsFor(b, prepare)).not.toBe(first);

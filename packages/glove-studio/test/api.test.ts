@@ -8,6 +8,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteStorage, type ServerStorage } from "glove-server";
+import { testSqliteDriver } from "../../../test-support/sqlite-driver.js";
 import { startStudio, STUDIO_CSP, type ConversationDetail, type RunningStudio } from "glove-studio";
 import { seed, startApp, type Seeded, type SeededApp } from "./support/seeded-app.js";
 import { Gate, HOSTILE, studioAgent } from "./support/studio-agent.js";
@@ -20,12 +21,12 @@ let studio: RunningStudio;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "glove-studio-api-"));
-  app = await startApp(sqliteStorage({ path: join(dir, "glove.db") }));
+  app = await startApp(sqliteStorage({ path: join(dir, "glove.db"), driver: testSqliteDriver }));
   ids = await seed(app);
   // Closed, the app keeps the question waiting in the file (its turn leaves memory as "waiting").
   await app.close();
   // As the CLI does: its own handle on the app's file, while the app keeps running.
-  reader = sqliteStorage({ path: join(dir, "glove.db") });
+  reader = sqliteStorage({ path: join(dir, "glove.db"), driver: testSqliteDriver });
   studio = await startStudio({ storage: reader, port: 0, source: "glove.db" });
 });
 afterAll(async () => {

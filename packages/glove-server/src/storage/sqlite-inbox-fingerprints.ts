@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Database, Statement } from "better-sqlite3";
-import { GroupCommit, sessionWritesKey } from "glove-sqlite";
+import { GroupCommit, sessionWritesKey, type SqliteDatabase, type SqliteStatement } from "glove-sqlite";
 import type { InboxFingerprints } from "./types.js";
 
 /** Every column of an item, each `quote()`d: one row's text can be read back unambiguously. */
@@ -13,8 +12,8 @@ const ITEM = ["item_id", "position", "tag", "request", "response", "status", "bl
  * of every column of every item, so any change a store can read changes it. Writes still queued for
  * one of the conversations (group commit) are committed first, as before a store's own read.
  */
-export function sqliteInboxFingerprints(database: Database): InboxFingerprints {
-  let statement: Statement<[string], { session_id: string; items: string }> | undefined;
+export function sqliteInboxFingerprints(database: SqliteDatabase): InboxFingerprints {
+  let statement: SqliteStatement | undefined;
   return async (conversationIds) => {
     const group = GroupCommit.of(database);
     if (group) for (const id of conversationIds) group.flushFor(sessionWritesKey(id));
@@ -27,7 +26,7 @@ export function sqliteInboxFingerprints(database: Database): InboxFingerprints {
          FROM glove_inbox WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY session_id`,
       );
     }
-    const rows = statement.all(JSON.stringify(conversationIds));
+    const rows = statement.all(JSON.stringify(conversationIds)) as Array<{ session_id: string; items: string }>;
     return new Map(rows.map((row) => [row.session_id, createHash("sha1").update(row.items).digest("base64")]));
   };
 }

@@ -1,9 +1,18 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
-import type { Database, Statement } from "better-sqlite3";
 import { ConfigurationError } from "glove-core";
-import { GroupCommit, SqliteStore } from "glove-sqlite";
+import {
+  asSqliteDatabase,
+  GroupCommit,
+  immediateTransaction,
+  openSqliteDatabase,
+  SqliteDriverError,
+  SqliteStore,
+  type NodeSqliteDatabaseSync,
+  type SqliteDatabase,
+  type SqliteDriverChoice,
+  type SqliteStatement,
+} from "glove-sqlite";
 import { SqliteInspector } from "./inspect/sqlite-inspector.js";
 import { sqliteInboxFingerprints } from "./sqlite-inbox-fingerprints.js";
 import type { TraceLimits } from "./inspect/trace-limits.js";
@@ -22,8 +31,16 @@ import type { ConversationCatalog, ConversationChanges, ConversationRecord, Serv
 export interface SqliteStorageOptions {
   /** The database file, created with its folder when missing. Default "./.glove/glove.db". */
   path?: string;
-  /** An open better-sqlite3 handle to use instead (not closed by the server). */
-  database?: Database;
+  /**
+   * An open connection to use instead (not closed by the server): a better-sqlite3 `Database`, a
+   * node:sqlite `DatabaseSync`, or one from glove-sqlite's `openSqliteDatabase`.
+   */
+  database?: SqliteDatabase | NodeSqliteDatabaseSync;
+  /**
+   * Which driver opens `path`: "auto" (default) takes node:sqlite where the running Node.js has it
+   * (22.13+), else better-sqlite3 (an optional peer: `npm install better-sqlite3` on Node 20).
+   */
+  driver?: SqliteDriverChoice;
   /** How much turn timing to keep (see TraceLimits). */
   traces?: Partial<TraceLimits>;
   /**
@@ -39,14 +56,14 @@ const TABLE = "gloveserver_conversations";
 
 /** The catalog in a table of the same SQLite file that holds the messages. */
 export class SqliteCatalog implements ConversationCatalog {
-  readonly #db: Database;
+  readonly #db: SqliteDatabase;
   readonly #s: ReturnType<typeof prepare>;
   /** UPDATE statements by their SQL: a turn's start and end each update the same columns again. */
-  readonly #updates = new Map<string, Statement>();
+  readonly #updates = new Map<string, SqliteStatement>();
   /** The connection's group commit, when sqliteStorage turned it on (writes queue; reads run the queue first). */
   readonly #group: GroupCommit | undefined;
 
-  constructor(db: Database) {
+  constructor(db: SqliteDatabase) {
     this.#db = db;
     this.#group = GroupCommit.of(db);
     db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (
@@ -103,7 +120,7 @@ function catalogKey(id: string): string {
   return `gloveserver catalog ${id}`;
 }
 
-function prepare(db: Database) {
+function prepare(db: SqliteDatabase) {
   const columns = [...Object.values(CATALOG_COLUMNS), ...Object.values(STATS_COLUMNS)];
   return {
     insert: db.prepare(
@@ -120,25 +137,25 @@ function prepare(db: Database) {
  * messages, tasks, permissions and inbox (glove-sqlite), so a restart resumes everything.
  */
 export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage {
-  let db = options.database;
+  let db = options.database && asSqliteDatabase(options.database);
   const owned = !db;
   if (!db) {
     const path = resolve(options.path ?? ".glove/glove.db");
     try {
       mkdirSync(dirname(path), { recursive: true });
-      db = new BetterSqlite3(path);
+      db = openSqliteDatabase(path, { driver: options.driver ?? "auto" });
     } catch (error) {
+      if (SqliteDriverError.isInstance(error)) throw error;
       throw new ConfigurationError(
         `glove-server could not open its SQLite file ${path}: ${error instanceof Error ? error.message : String(error)}. ` +
           `Pass store: sqliteStorage({ path }) with a writable location.`,
         { cause: error },
       );
     }
-    db.pragma("journal_mode = WAL");
-    // Said outright (better-sqlite3's build already defaults a WAL file to it, as glove-sqlite sets):
-    // no fsync per commit; a process crash loses nothing, a power cut may lose the last commits.
-    db.pragma("synchronous = NORMAL");
-    db.pragma("busy_timeout = 5000");
+    // synchronous = NORMAL, as glove-sqlite sets (better-sqlite3's build defaults a WAL file to it,
+    // node:sqlite's does not): no fsync per commit; a process crash loses nothing, a power cut may
+    // lose the last commits.
+    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000");
   }
   const database = db;
   if (options.groupCommit ?? true) GroupCommit.enable(database);
@@ -163,7 +180,7 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
         // Prepared once: the tables stay (nothing of Glove's drops them), and a prepare per delete showed.
         const statements = purgeStatements("", "?").map((sql) => database.prepare(sql));
         // The traces go in the same transaction: one commit per delete, not two.
-        purge = database.transaction((id: string) => {
+        purge = immediateTransaction(database, (id: string) => {
           inspect.traces.delete(id);
           for (const statement of statements) statement.run(id);
         });

@@ -8,6 +8,7 @@ import { postgresStorage } from "glove-server/postgres";
 import { record, seedCatalog } from "./seed.js";
 import { trace } from "./inspector-cases.js";
 import { PG_URL, postgresSchemas } from "./pg-schemas.js";
+import { testSqliteDriver } from "../../../../test-support/sqlite-driver.js";
 
 const { pool, schema: newSchema } = postgresSchemas("glove_open_inspect");
 const schema = newSchema();
@@ -27,9 +28,9 @@ async function writeAppData(storage: ServerStorage): Promise<void> {
 describe("openInspector: a standalone tool reads a glove-server app's data, read-only", () => {
   it("over the app's SQLite file while the app keeps it open; writes through it are refused", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "glove-open-")), "glove.db");
-    const app = sqliteStorage({ path });
+    const app = sqliteStorage({ path, driver: testSqliteDriver });
     await writeAppData(app);
-    const inspector = await openInspector({ sqlite: path });
+    const inspector = await openInspector({ sqlite: path, driver: testSqliteDriver });
     try {
       expect((await inspector.listConversations({ limit: 10 })).items.map((c) => c.id)).toEqual([
         "conv-00002",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { sqliteStorage, type ServerStorage } from "glove-server";
 import { postgresStorage } from "glove-server/postgres";
+import { testSqliteDriver } from "../../../../test-support/sqlite-driver.js";
 
 export const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -20,7 +21,7 @@ export const sqliteKind: StorageKind = {
     const dir = mkdtempSync(join(tmpdir(), "glove-studio-"));
     const path = join(dir, "glove.db");
     return {
-      open: () => sqliteStorage({ path }),
+      open: () => sqliteStorage({ path, driver: testSqliteDriver }),
       cliArgs: ["--sqlite", path],
       dispose: async () => rmSync(dir, { recursive: true, force: true }),
     };

@@ -1,11 +1,13 @@
 import { resolve } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { ConfigurationError } from "glove-core";
+import { openSqliteDatabase, SqliteDriverError, type SqliteDatabase, type SqliteDriverChoice } from "glove-sqlite";
 import { SqliteInspector } from "./sqlite-inspector.js";
 import type { StorageInspector } from "./types.js";
 
 /** Where a glove-server app keeps its data: its SQLite file, or its PostgreSQL database (and schema). */
-export type InspectorSource = { sqlite: string } | { postgres: string; schema?: string };
+export type InspectorSource =
+  | { sqlite: string; /** Which SQLite driver opens the file (default "auto"). */ driver?: SqliteDriverChoice }
+  | { postgres: string; schema?: string };
 
 /** A StorageInspector over data another process writes; `close` releases the file or the pool. */
 export interface OpenedInspector extends StorageInspector {
@@ -19,7 +21,7 @@ export interface OpenedInspector extends StorageInspector {
  */
 export async function openInspector(source: InspectorSource): Promise<OpenedInspector> {
   if (typeof source === "object" && source !== null && "sqlite" in source && typeof source.sqlite === "string")
-    return openSqlite(source.sqlite);
+    return openSqlite(source.sqlite, source.driver);
   if (typeof source === "object" && source !== null && "postgres" in source && typeof source.postgres === "string") {
     if (!/^postgres(ql)?:\/\//.test(source.postgres))
       throw new ConfigurationError(
@@ -30,13 +32,14 @@ export async function openInspector(source: InspectorSource): Promise<OpenedInsp
   throw new ConfigurationError('openInspector: pass { sqlite: "path/to/glove.db" } or { postgres: "postgres://…" }.');
 }
 
-function openSqlite(file: string): OpenedInspector {
+function openSqlite(file: string, driver: SqliteDriverChoice = "auto"): OpenedInspector {
   const path = resolve(file);
-  let db: BetterSqlite3.Database;
+  let db: SqliteDatabase;
   try {
-    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
-    db.pragma("busy_timeout = 5000");
+    db = openSqliteDatabase(path, { readonly: true, driver });
+    db.exec("PRAGMA busy_timeout = 5000");
   } catch (error) {
+    if (SqliteDriverError.isInstance(error)) throw error;
     throw new ConfigurationError(
       `openInspector: cannot open the SQLite file ${path}: ${error instanceof Error ? error.message : String(error)}.`,
       { cause: error },

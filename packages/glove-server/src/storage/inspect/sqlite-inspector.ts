@@ -1,5 +1,4 @@
-import type { Database } from "better-sqlite3";
-import { GroupCommit, readMessagePage } from "glove-sqlite";
+import { GroupCommit, readMessagePage, type SqliteDatabase } from "glove-sqlite";
 import { pageStatement, totalsStatement, type CatalogDialect, type Statement } from "./catalog-sql.js";
 import { checkId, checkLimit, checkOffset, checkQuery } from "./conversation-query.js";
 import { pageFromRows } from "./listing-page.js";
@@ -22,7 +21,7 @@ export class SqliteInspector implements StorageInspector {
   readonly #totals = new TotalsCache();
 
   constructor(
-    private readonly db: Database,
+    private readonly db: SqliteDatabase,
     limits: Partial<TraceLimits> = {},
   ) {
     this.traces = new SqliteTraceStore(db, traceLimits(limits));

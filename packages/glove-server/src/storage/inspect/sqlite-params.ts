@@ -1,4 +1,4 @@
-/** better-sqlite3 binds named parameters: the SQL says `@p1`, `@p2` …, bound from an array. */
+/** Both SQLite drivers bind named parameters (glove-sqlite adapts node:sqlite to better-sqlite3's binding): the SQL says `@p1`, `@p2` …, bound from an array. */
 export const sqliteParam = (n: number): string => `@p${n}`;
 
 export function sqliteBindings(params: readonly unknown[]): Record<string, unknown> {

@@ -1,5 +1,4 @@
-import type { Database, Statement } from "better-sqlite3";
-import { GroupCommit } from "glove-sqlite";
+import { GroupCommit, immediateTransaction, type SqliteDatabase, type SqliteStatement } from "glove-sqlite";
 import { checkId, checkLimit } from "./conversation-query.js";
 import { sqliteBindings, sqliteParam } from "./sqlite-params.js";
 import { boundedTrace, type TraceLimits } from "./trace-limits.js";
@@ -20,10 +19,10 @@ export class SqliteTraceStore implements TurnTraceStore {
   /** The upsert and the prune in one transaction, prepared once (the server saves every turn). */
   #write: WriteTrace | undefined;
   /** Prepared at the first delete: a server deletes conversations one by one. */
-  #delete: Statement | undefined;
+  #delete: SqliteStatement | undefined;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: SqliteDatabase,
     private readonly limits: TraceLimits,
   ) {}
 
@@ -68,7 +67,7 @@ export class SqliteTraceStore implements TurnTraceStore {
   #prepareWrite(): WriteTrace {
     const upsert = this.db.prepare(STATEMENTS.upsert);
     const prune = this.db.prepare(STATEMENTS.prune);
-    return this.db.transaction((row: ReturnType<typeof traceRow>, conversationId: string) => {
+    return immediateTransaction(this.db, (row: ReturnType<typeof traceRow>, conversationId: string) => {
       upsert.run(sqliteBindings(row));
       prune.run(sqliteBindings([conversationId, this.limits.tracesPerConversation - 1]));
     });

@@ -25,6 +25,8 @@ export default defineConfig({
     // machine's pace, and a loaded machine must make them slow, not failed. Work that builds,
     // spawns or packs sets its own (longer) timeout, see test-support/timeouts.ts.
     testTimeout: 300_000,
+    // Fails the run when a test wrote into the repository's ./.glove (tests write only under tmp).
+    globalSetup: ["test-support/no-writes-in-repo.ts"],
     hookTimeout: 300_000,
     server: { deps: { inline: [/glove-/] } },
   },

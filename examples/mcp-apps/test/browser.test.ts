@@ -6,6 +6,9 @@
  * permission prompt, sends a message into the conversation, is sized by the host, and is there
  * again after a reload.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
@@ -25,6 +28,7 @@ beforeAll(async () => {
   budgetHttp = await startAppServerHttp("server-budget-allocator");
   demo = await startMcpAppsDemo({
     port: 0,
+    dataDir: mkdtempSync(join(tmpdir(), "glove-mcp-apps-")), // not ./.glove of the repository
     uiDir: page.dir,
     servers: [
       stdioAppEntry("server-basic-react", "basic"),

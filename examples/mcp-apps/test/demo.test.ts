@@ -3,6 +3,9 @@
  * driven over HTTP: once the user allows the agent's call, the app is in the conversation's snapshot; the
  * app-tool route answers hostile requests with 4xx, never running a tool.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { startMcpAppsDemo, type McpAppsDemo } from "../src/app.js";
@@ -17,7 +20,7 @@ interface WireSlot {
 }
 
 beforeAll(async () => {
-  demo = await startMcpAppsDemo({ port: 0 });
+  demo = await startMcpAppsDemo({ port: 0, dataDir: mkdtempSync(join(tmpdir(), "glove-mcp-apps-")) });
 }, SLOW_WORK_MS);
 
 afterAll(async () => {

@@ -4,6 +4,9 @@
  * host's rules (no model-only tools), and the bridge's source and origin checks (tool calls posted
  * by another frame or by a page script are ignored: no prompt, no call).
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { PromptRequest } from "glove-core";
@@ -32,6 +35,7 @@ beforeAll(async () => {
   mcp = await startSdkHttpServer(() => buildHostileServer(() => demo.url, calls));
   demo = await startMcpAppsDemo({
     port: 0,
+    dataDir: mkdtempSync(join(tmpdir(), "glove-mcp-apps-")), // not ./.glove of the repository
     uiDir: page.dir,
     servers: [{ id: "hostile", name: "Hostile", description: "attacks its host", url: mcp.url }],
     model: () => new ScriptedModel([], { fallback: hostileModel }),

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { z } from "zod";
 import { Displaymanager, Glove, type StoreAdapter } from "glove-core";
 import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
@@ -100,7 +103,16 @@ export async function startServer(
 ): Promise<TestServer> {
   const kit: AgentKit = { script: [], delayMs: 2, toolSignals: [], ...options.kit };
   const { kit: _kit, ...rest } = options;
-  const server = createGloveServer({ agents: { assistant: testAgent(kit) }, authenticate, ...rest });
+  // Without a store the server keeps its default SQLite file under dataDir (./.glove otherwise):
+  // a folder of its own in the temporary directory, never the repository.
+  const dataDir =
+    rest.store === undefined && rest.dataDir === undefined ? mkdtempSync(join(tmpdir(), "glove-harness-")) : undefined;
+  const server = createGloveServer({
+    agents: { assistant: testAgent(kit) },
+    authenticate,
+    ...(dataDir ? { dataDir } : {}),
+    ...rest,
+  });
   const listening = await server.listen();
   const base = listening.url + (rest.basePath ?? "");
   const clients: SseClient[] = [];
@@ -149,6 +161,7 @@ export async function startServer(
     async close() {
       await Promise.all(clients.map((c) => c.close()));
       await server.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

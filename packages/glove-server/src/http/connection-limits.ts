@@ -6,7 +6,12 @@ import { ConfigurationError } from "glove-core";
  * hold a connection for as long as they like.
  */
 export interface ConnectionLimits {
-  /** Time to receive a request's headers, from the connection (or the previous request) on. Default 15 000 ms; slower clients get 408 and are disconnected. */
+  /**
+   * Time to receive a request's headers, from the connection's opening (so a connection that sends
+   * nothing is closed too) or from the first byte of a later request on it. Default 15 000 ms;
+   * slower clients get 408 and are disconnected. A connection idle between requests follows
+   * `keepAliveTimeoutMs` instead.
+   */
   headersTimeoutMs?: number;
   /**
    * Time to receive a whole request, body included. Only the request: a response (an event

@@ -56,6 +56,12 @@ export async function listenNode(handler: FetchHandler, options: ListenOptions =
       connectionsCheckingInterval: Math.min(5000, Math.max(50, Math.floor(limits.headersTimeoutMs / 3))),
     },
     (req, res) => {
+      // A request after an answer that closed the connection (see closeGracefully), read while
+      // the rest of a body was being discarded: it can never be answered, so it is not served.
+      if (req.socket.writableEnded) {
+        req.socket.destroy();
+        return;
+      }
       active++;
       const responses = inProgress.get(req.socket) ?? new Set<ServerResponse>();
       inProgress.set(req.socket, responses.add(res));

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ConnectionAbort } from "./connection-abort.js";
+import { closeGracefully } from "./lingering-close.js";
 import { jsonTextOf } from "./responses.js";
 import { sseSourceOf, type SseSource } from "./sse-response.js";
 
@@ -22,8 +23,12 @@ export async function writeResponse(
   if (cookies.length) headers["set-cookie"] = cookies;
   // Answered before the body was read (a 413 on Content-Length, a 401): the rest of the body is
   // still on its way. Kept alive, the connection would parse the next request out of those bytes
-  // (or wait for bytes that never come), so it closes once this answer is out.
-  if (!req.complete) headers.connection = "close";
+  // (or wait for bytes that never come), so it closes once this answer is out — gracefully, so
+  // the client's unread body does not make the close a reset that discards this answer.
+  if (!req.complete) {
+    headers.connection = "close";
+    closeGracefully(req);
+  }
   const text = jsonTextOf(response);
   if (text !== undefined) {
     // A JSON answer is complete: head and body leave in one socket write, with its length.

@@ -1,8 +1,10 @@
 // How the conformance app signs in, through glove-mcp/oauth only: machine grants for the
-// client-credentials, workload-identity and cross-app-access scenarios; for the others, the
-// terminal flow (runMcpOAuth) first, then an McpOAuthProvider for the 401s and 403 step-ups met
-// later, whose logins the app finishes itself (completeMcpOAuth on the callback). The user's
-// browser is played by fetch.
+// client-credentials, workload-identity and cross-app-access scenarios; for the others, one of the
+// README's two configurations. "auth-provider": the terminal flow (runMcpOAuth) first, then an
+// McpOAuthProvider for the 401s and 403 step-ups met later, whose logins the app finishes itself
+// (completeMcpOAuth on the callback). "access-token": connectMcp's getAccessToken reads the store
+// runMcpOAuth fills, and every later refusal runs runMcpOAuth again (`scope: requiredScope,
+// force: true` for a step-up). The user's browser is played by fetch.
 import net from "node:net";
 /* global fetch */
 import {
@@ -33,8 +35,12 @@ async function freePort() {
   return port;
 }
 
-/** A sign-in for one scenario: `authProvider` for connectMcp, `finishLogin()` after a refusal, `close()`. */
-export async function signIn(scenario, context, serverUrl, key) {
+/**
+ * A sign-in for one scenario: `authProvider` or `getAccessToken` for connectMcp, `finishLogin(refusal)`
+ * after a refusal (`{ requiredScope? }`, or none when no call was refused) resolving true when it
+ * logged in again, and `close()`. `configuration`: "auth-provider" or "access-token".
+ */
+export async function signIn(scenario, context, serverUrl, key, configuration = "auth-provider") {
   const none = { authProvider: undefined, finishLogin: async () => false, close: async () => undefined };
   if (scenario === "auth/client-credentials-basic") {
     return {
@@ -69,10 +75,13 @@ export async function signIn(scenario, context, serverUrl, key) {
     return { ...none, authProvider };
   }
   if (!scenario.startsWith("auth/")) return none;
-  return interactiveSignIn(context, serverUrl, key);
+  return configuration === "access-token"
+    ? accessTokenSignIn(context, serverUrl, key)
+    : interactiveSignIn(context, serverUrl, key);
 }
 
-async function interactiveSignIn(context, serverUrl, key) {
+/** What both interactive configurations share: the store, the fixed callback port, the terminal login. */
+async function terminalLogin(context, serverUrl, key) {
   const store = new MemoryOAuthStore();
   const preRegisteredClient = context.client_id
     ? { client_id: context.client_id, client_secret: context.client_secret }
@@ -87,16 +96,40 @@ async function interactiveSignIn(context, serverUrl, key) {
     clientMetadataUrl: CLIENT_METADATA_URL,
     ...(preRegisteredClient ? { preRegisteredClient } : {}),
   };
-  await runMcpOAuth({
-    ...common,
-    port,
-    verify: false,
-    log: () => undefined,
-    timeoutMs: 10_000,
-    openBrowser: async (url) => {
-      await fetch(await headlessAuthorize(url, redirectUrl));
+  /** runMcpOAuth from the terminal, the user approving in the browser; `more` adds or overrides options. */
+  const login = (more = {}) =>
+    runMcpOAuth({
+      ...common,
+      port,
+      log: () => undefined,
+      timeoutMs: 10_000,
+      openBrowser: async (url) => {
+        await fetch(await headlessAuthorize(url, redirectUrl));
+      },
+      ...more,
+    });
+  return { store, port, redirectUrl, common, login };
+}
+
+/** The README's bearer-token configuration: runMcpOAuth for every login, getAccessToken reads its store. */
+async function accessTokenSignIn(context, serverUrl, key) {
+  const { store, login } = await terminalLogin(context, serverUrl, key);
+  await login(); // verified with a tool list, as by default
+  return {
+    authProvider: undefined,
+    getAccessToken: async () => (await store.get(key)).tokens?.access_token,
+    async finishLogin(refusal) {
+      if (!refusal) return false;
+      await login({ force: true, ...(refusal.requiredScope ? { scope: refusal.requiredScope } : {}) });
+      return true;
     },
-  });
+    close: async () => undefined,
+  };
+}
+
+async function interactiveSignIn(context, serverUrl, key) {
+  const { port, redirectUrl, common, login } = await terminalLogin(context, serverUrl, key);
+  await login({ verify: false });
 
   // Later logins: the provider starts them (onAuthorizationUrl), the app finishes them.
   const listener = await startCallbackListener(port);

@@ -96,20 +96,30 @@ export async function bundleGloveClient(): Promise<string> {
   return join(outDir, "glove-client.mjs");
 }
 
+/** A client under test: `node <path> <args...> <server-url>`. */
+export interface ConformanceClient {
+  /** An absolute path, or a file in this folder. */
+  path: string;
+  /** Arguments before the server URL (the suite appends it); no spaces inside one. */
+  args?: string[];
+}
+
 /**
- * Runs one scenario with `node <client>` as the client under test (`client`: an absolute path, or
- * a file in this folder). The suite's own client timeout is `timeoutMs`; the CLI gets 10 s more.
+ * Runs one scenario with `client` as the client under test. The suite's own client timeout is
+ * `timeoutMs`; the CLI gets 10 s more.
  */
 export async function runScenario(
   suite: ConformanceSuite,
-  client: string,
+  client: ConformanceClient,
   scenario: string,
   timeoutMs = 15_000,
 ): Promise<ScenarioOutcome> {
   const out = await mkdtemp(join(tmpdir(), "mcp-conformance-"));
   const started = performance.now();
   try {
-    const command = `"${conformanceNode}" "${client.startsWith("/") ? client : join(here, client)}"`;
+    // The suite splits the command on spaces and runs it through a shell, the server URL appended.
+    const path = client.path.startsWith("/") ? client.path : join(here, client.path);
+    const command = [`"${conformanceNode}"`, `"${path}"`, ...(client.args ?? [])].join(" ");
     const run = await runCli(
       suite,
       ["client", "--command", command, "--scenario", scenario, "--timeout", String(timeoutMs), "-o", out],

@@ -12,6 +12,9 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
+import { sqliteStorage, type ServerStorage } from "glove-server";
+import { postgresStorage } from "glove-server/postgres";
+import type { TurnTrace } from "../src/storage/inspect/types.js";
 import { buildForChildProcesses } from "../../../test-support/child-processes.js";
 import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { api, killServerProcesses, serverProcess } from "./support/server-process.js";
@@ -65,6 +68,27 @@ async function expectStillWaiting(url: string, id: string, slotId: string): Prom
   expect(snapshot.messages.at(-1)?.tool_calls?.map((c) => c.id)).toEqual(["call-book-1"]);
 }
 
+/** The storage a server process opens for `spec` (a SQLite file, or postgres://…#schema), opened here to read. */
+function openStorage(spec: string): ServerStorage {
+  if (!spec.startsWith("postgres")) return sqliteStorage({ path: spec });
+  const [connectionString, schema] = spec.split("#");
+  return postgresStorage({ connectionString: connectionString!, schema: schema! });
+}
+
+/** The conversation's stored traces, oldest first. */
+async function traces(storage: ServerStorage, id: string): Promise<TurnTrace[]> {
+  return (await storage.inspect!.traces.list(id, { limit: 10 })).reverse();
+}
+
+/** Waits until the running turn's stored trace holds its finished model call (saved every few seconds). */
+async function modelCallSaved(storage: ServerStorage, id: string): Promise<void> {
+  for (;;) {
+    const [trace] = await traces(storage, id);
+    if (trace?.spans.some((s) => s.kind === "model_call" && s.status === "ok")) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Asked, killed `restarts` times in all while the question waits, then answered over HTTP. */
 async function killedWhileWaitingThenAnswered(storage: string, effectsFile: string, restarts: number): Promise<void> {
   writeFileSync(effectsFile, "");
@@ -79,6 +103,9 @@ async function killedWhileWaitingThenAnswered(storage: string, effectsFile: stri
   // A question is stored before it is shown: once pushed, it outlives the process.
   const pushed = await watcher.waitForEvent("slot_push");
   const slotId = (pushed.data as { slot: { id: string } }).slot.id;
+  const reader = openStorage(storage);
+  // Killed once the trace recorded the model call that asked (a trace is saved every few seconds).
+  await modelCallSaved(reader, id);
   expect(await first.kill()).toBe("SIGKILL");
   await watcher.close();
   expect(readFileSync(effectsFile, "utf8")).toBe("deposit\n");
@@ -126,6 +153,24 @@ async function killedWhileWaitingThenAnswered(storage: string, effectsFile: stri
   ).toEqual([["call-book-1", "success", "Chez Ada for Grace (deposit-1)"]]);
   expect(after.messages.at(-1)).toMatchObject({ sender: "agent", text: BOOKED });
   expect(after.messages.filter((m) => m.sender === "agent" && m.text === BOOKED)).toHaveLength(1);
+  // The books: both model calls are counted (the killed turn's too), and no span runs for ever —
+  // the killed turn's trace waited, its call went on in the answered turn.
+  expect((after as Snapshot & { stats: { turns: number } }).stats.turns).toBe(2);
+  const [asked, resumed, ...more] = await traces(reader, id);
+  expect(more).toEqual([]);
+  expect(asked).toMatchObject({ status: "waiting" });
+  expect(resumed).toMatchObject({ turnId: answered.body.turnId, status: "completed" });
+  expect([...asked!.spans, ...resumed!.spans].filter((s) => s.status === "running")).toEqual([]);
+  expect(asked!.spans.find((s) => s.kind === "tool_call")).toMatchObject({
+    status: "ok",
+    attributes: { "gen_ai.tool.call.id": "call-book-1", "glove.continued_in": answered.body.turnId },
+  });
+  expect([...asked!.spans, ...resumed!.spans].filter((s) => s.kind === "model_call").map((s) => s.status)).toEqual([
+    "ok",
+    "ok",
+  ]);
+  await reader.close?.();
+
   // The first answer won: a second one is refused.
   expect((await api(last.url, `/conversations/${id}/slots/${slotId}`, { resolve: { name: "Ada" } })).status).toBe(409);
   expect(readFileSync(effectsFile, "utf8")).toBe("deposit\nbooked Grace\n");

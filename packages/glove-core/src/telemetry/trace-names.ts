@@ -37,6 +37,8 @@ export const TRACE_ATTR = {
   agentPath: "glove.agent_path",
   /** A tool call that ran again when its turn resumed after a person answered. */
   resumed: "glove.resumed",
+  /** On a call's span in a turn that left it waiting for a person: the turn it went on in. */
+  continuedIn: "glove.continued_in",
   /** How many times a model call was sent again (on the `chat` span). */
   retries: "glove.retries",
   // On each retry (a span event in glove-otel; the last one's reason on a stored span).

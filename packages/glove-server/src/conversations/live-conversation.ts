@@ -22,10 +22,10 @@ import type { InboxPoller } from "./inbox-poller.js";
 import { InboxWake } from "./inbox-wake.js";
 import { ObservedStore } from "./observed-store.js";
 import { SideLists } from "./side-lists.js";
-import { countEvent, NO_STATS } from "./stats.js";
+import { addStats, countEvent, NO_STATS } from "./stats.js";
 import { applySlotAnswer } from "./slot-answer.js";
 import { TurnRunner } from "./turn-runner.js";
-import { endStoredTrace } from "./turn-trace-recorder.js";
+import { endStoredTrace } from "./stored-traces.js";
 import { TurnTracing } from "./turn-tracing.js";
 import {
   onlyWaitsForPeople,
@@ -368,11 +368,15 @@ export class LiveConversation implements ConversationHandle {
     );
     this.record.runningTurnId = null;
     const how = waiting ? "waiting" : "interrupted";
-    await this.deps.catalog.update(this.id, { runningTurnId: null, lastTurnStatus: how });
-    if (this.deps.traces)
-      await endStoredTrace(this.deps.traces, this.id, turnId, how).catch((error: unknown) =>
-        this.deps.options.log("[glove-server] could not end a stored trace", error),
-      );
+    // The turn never saved its stats (they are saved when a turn ends): count what its trace recorded.
+    const cutShort = this.deps.traces
+      ? await endStoredTrace(this.deps.traces, this.id, turnId, how).catch((error: unknown) => {
+          this.deps.options.log("[glove-server] could not end a stored trace", error);
+          return NO_STATS;
+        })
+      : NO_STATS;
+    this.stats = addStats(this.stats, cutShort);
+    await this.deps.catalog.update(this.id, { runningTurnId: null, lastTurnStatus: how, stats: this.stats });
   }
 
   /** Slots nobody can answer any more once their turn is over. */

@@ -15,3 +15,8 @@ export function countEvent(stats: ConversationStats, type: string, data: unknown
   const { tokens_in, tokens_out } = (data as { consumption: TokenConsumptionCounter }).consumption;
   return { turns: stats.turns, tokens_in: stats.tokens_in + tokens_in, tokens_out: stats.tokens_out + tokens_out };
 }
+
+/** Two counts added up (a turn cut short adds what its trace recorded). */
+export function addStats(a: ConversationStats, b: ConversationStats): ConversationStats {
+  return { turns: a.turns + b.turns, tokens_in: a.tokens_in + b.tokens_in, tokens_out: a.tokens_out + b.tokens_out };
+}

@@ -1,4 +1,5 @@
 import { newSpanId } from "./span-id.js";
+import { closedSpan as closed, endSpan as end } from "./trace-spans.js";
 import {
   retryErrorType,
   SUBAGENT_DISPATCH_TOOL_NAME,
@@ -339,39 +340,6 @@ export class TurnTraceRecorder {
   }
 }
 
-/**
- * Ends the stored trace of a turn found running when its conversation was reopened (its process
- * died): "waiting" when it waits on stored questions, else "interrupted" with its open spans.
- */
-export async function endStoredTrace(
-  store: TurnTraceStore,
-  conversationId: string,
-  turnId: string,
-  how: "waiting" | "interrupted",
-): Promise<void> {
-  const trace = await store.get(conversationId, turnId);
-  if (!trace || trace.status !== "running") return;
-  const spans =
-    how === "waiting"
-      ? trace.spans
-      : trace.spans.map((s) => (s.status === "running" ? closed(s, "aborted", "glove.interrupted") : s));
-  await store.save({ ...trace, spans, status: how, endedAt: new Date().toISOString() });
-}
-
 function joinPath(path: string, name: string): string {
   return path ? `${path}/${name}` : name;
-}
-
-/** Ends a running span (a span already ended keeps its outcome). */
-function end(span: TraceSpan, status: TraceSpan["status"], errorType?: string): void {
-  if (span.status !== "running") return;
-  span.status = status;
-  span.durationMs = Math.max(0, Date.now() - span.startMs);
-  if (errorType && status !== "ok") span.attributes[TRACE_ATTR.errorType] = errorType;
-}
-
-function closed(span: TraceSpan, status: TraceSpan["status"], errorType: string): TraceSpan {
-  const copy = { ...span, attributes: { ...span.attributes } };
-  end(copy, status, errorType);
-  return copy;
 }

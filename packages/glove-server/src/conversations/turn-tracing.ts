@@ -1,5 +1,6 @@
 import type { SubscriberEventArgs } from "glove-core";
 import type { TurnTrace, TurnTraceStore } from "../storage/inspect/types.js";
+import { endContinuedCall } from "./stored-traces.js";
 import { TurnTraceRecorder, type TracedTurnEnd } from "./turn-trace-recorder.js";
 
 /**
@@ -23,7 +24,14 @@ export class TurnTracing {
 
   /** An event of the Glove while `turnId` runs (undefined: no turn holds the conversation). */
   observe(turnId: string | undefined, ...event: SubscriberEventArgs): void {
-    if (turnId !== undefined && this.store) this.#recorder(turnId).observe(...event);
+    if (turnId === undefined || !this.store) return;
+    this.#recorder(turnId).observe(...event);
+    const [type, data] = event;
+    // A call an earlier turn left waiting goes on here: that turn's trace stops showing it running.
+    if (type === "turn_resumed" && data.agentPath === undefined)
+      void endContinuedCall(this.store, this.conversationId, turnId, data.call_id).catch((error: unknown) =>
+        this.log(`[glove-server] could not end the waiting call ${data.call_id} in an earlier trace`, error),
+      );
   }
 
   /** The turn ended: its trace (made now when it had no event) is saved with how it ended. */

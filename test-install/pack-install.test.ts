@@ -6,86 +6,57 @@
  * Needs the npm registry (or a warm npm cache) for the third-party dependencies.
  * GLOVE_SKIP_INSTALL_TEST=1 skips it.
  */
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SLOW_WORK_MS } from "../test-support/timeouts.js";
+import { ROOT, readmeExample, sh } from "./support/shell.js";
+import { describeDocumentedInstalls } from "./support/documented-install-cases.js";
 
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-/** Every publishable package; glove-react brings react 19 (its peer) and its types along below. */
-const PACKAGES = [
-  "glove-core",
-  "glove-sqlite",
-  "glove-postgres",
-  "glove-mcp",
-  "glove-server",
-  "glove-react",
-  "glove-studio",
-];
+/** Every publishable package, packed once for every test below. */
+const PUBLISHABLE = readdirSync(join(ROOT, "packages")).filter((name) => {
+  const manifest = join(ROOT, "packages", name, "package.json");
+  return existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).private !== true;
+});
+/** What the big app below installs: all of them (glove-react brings react 19, its peer, and its types along below). */
+const PACKAGES = PUBLISHABLE;
 /** Every step packs, installs, compiles or spawns node: its pace is the machine's load, so no step has a tight limit. */
 const TIMEOUT = SLOW_WORK_MS;
-
-/** The environment without the npm_* variables of an enclosing `npm test` (workspace, prefix…). */
-const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
-
-async function sh(command: string, args: string[], cwd: string): Promise<string> {
-  try {
-    const { stdout } = await run(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
-    return stdout;
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(
-      `${command} ${args.join(" ")} (in ${cwd}) failed: ${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`,
-    );
-  }
-}
-
-/** The n-th ```ts block of a package README, compiled to plain JavaScript for `node`. */
-function readmeExample(pkg: string, n: number): string {
-  const readme = readFileSync(join(ROOT, "packages", pkg, "README.md"), "utf8");
-  const code = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)][n - 1]?.[1];
-  if (!code) throw new Error(`${pkg}/README.md has no example ${n}`);
-  const out = ts.transpileModule(`${code}\nexport {};\n`, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
-  });
-  return out.outputText;
-}
 
 describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")(
   "the packed packages install and run outside the workspace",
   () => {
     const dir = mkdtempSync(join(tmpdir(), "glove-install-"));
     const app = join(dir, "app");
+    /** Each package's tarball, once beforeAll has packed them. */
+    const tarballs = new Map<string, string>();
 
     beforeAll(async () => {
-      await sh(process.execPath, [TSC, "-b", ...PACKAGES.map((p) => join("packages", p))], ROOT);
+      await sh(process.execPath, [TSC, "-b", ...PUBLISHABLE.map((p) => join("packages", p))], ROOT);
       const packed = JSON.parse(
         await sh(
           "npm",
-          ["pack", "--json", "--pack-destination", dir, ...PACKAGES.flatMap((p) => ["--workspace", p])],
+          ["pack", "--json", "--pack-destination", dir, ...PUBLISHABLE.flatMap((p) => ["--workspace", p])],
           ROOT,
         ),
-      ) as { filename: string }[];
-      expect(packed).toHaveLength(PACKAGES.length);
+      ) as { name: string; filename: string }[];
+      expect(packed).toHaveLength(PUBLISHABLE.length);
+      for (const p of packed) tarballs.set(p.name, join(dir, p.filename));
       await sh("mkdir", ["-p", app], dir);
       writeFileSync(
         join(app, "package.json"),
         JSON.stringify({ name: "glove-install-check", private: true, type: "module" }, null, 2),
       );
-      // --ignore-scripts: better-sqlite3 would compile its native addon here (minutes on a small
-      // machine); nothing below opens a SQLite database, so the JavaScript is all that is needed.
+      // --ignore-scripts: nothing here has an install script to run (better-sqlite3, which has one,
+      // is an optional peer, not installed); the documented installs below check that.
       await sh(
         "npm",
         [
           "install",
-          ...packed.map((p) => join(dir, p.filename)),
+          ...PACKAGES.map((p) => tarballs.get(p)!),
           "zod@^4",
           "react@^19",
           "react-dom@^19",
@@ -317,5 +288,7 @@ export type Checked = [typeof glove, typeof server, typeof bridgeMcpTool, typeof
       () => compileAndRun("newcomer-ai-sdk", true),
       TIMEOUT,
     );
+
+    describeDocumentedInstalls({ dir, tarballs, timeout: TIMEOUT });
   },
 );

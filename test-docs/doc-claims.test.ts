@@ -57,7 +57,7 @@ describe("the docs name everything", () => {
 
   it("the React guide names everything a slot renderer receives", () => {
     const page = read("docs/guides/react.md");
-    const members = membersOf("packages/glove-react/src/types/tool.ts", "SlotRenderProps");
+    const members = membersOf("packages/glove-client/src/types/tool.ts", "SlotRenderProps");
     expect(members).toContain("issues");
     expect(members.filter((key) => !page.includes(`\`${key}\``))).toEqual([]);
   });

@@ -1,6 +1,7 @@
 "use client";
 /**
- * glove-react — the React side of Glove. Browser-safe: no `node:` import anywhere; browser
+ * glove-react — the React side of Glove, a binding on glove-client (the sessions, the state and
+ * the transports, framework-free). Browser-safe: no `node:` import anywhere; browser
  * globals are only touched in effects and event handlers, so server rendering is safe too.
  */
 export type * from "./types/index.js";
@@ -45,24 +46,31 @@ export type {
   McpAppToolCall,
   McpAppToolResult,
 } from "./mcp-apps/index.js";
-export { DisplayPropsError, ServerRequestError } from "./errors.js";
+export { DisplayPropsError, ServerRequestError } from "glove-client";
 
-// The engines behind the hook, for tests, non-React UIs and advanced setups.
-export { GloveStore } from "./state/glove-store.js";
-export type { GloveStoreOptions } from "./state/glove-store.js";
-export { FrameBatcher, nextFrame } from "./state/frame-batcher.js";
-export type { FrameScheduler } from "./state/frame-batcher.js";
-export { reduce } from "./state/reducer.js";
-export { initialState } from "./state/initial-state.js";
-export { buildTimeline } from "./state/timeline.js";
-export { LocalSession } from "./local/local-session.js";
-export type { LocalSessionOptions, PersistSessionOptions } from "./local/local-options.js";
-export { PersistedStore } from "./local/persisted-store.js";
-export type { KeyValueStorage } from "./local/persisted-store.js";
-export { ServerSession } from "./server/server-session.js";
-export type { ServerSessionOptions } from "./server/server-session.js";
-export type { ServerConnectionOptions, HeadersOption } from "./server/server-api.js";
-export type { BackoffOptions } from "./server/backoff.js";
-export { backoffDelay } from "./server/backoff.js";
-export { SseParser } from "./server/sse-reader.js";
-export type { SseFrame } from "./server/sse-reader.js";
+// The engines behind the hook (glove-client's), for tests, non-React UIs and advanced setups.
+export {
+  GloveStore,
+  FrameBatcher,
+  nextFrame,
+  reduce,
+  initialState,
+  buildTimeline,
+  LocalSession,
+  PersistedStore,
+  ServerSession,
+  backoffDelay,
+  SseParser,
+} from "glove-client";
+export type {
+  GloveStoreOptions,
+  FrameScheduler,
+  LocalSessionOptions,
+  PersistSessionOptions,
+  KeyValueStorage,
+  ServerSessionOptions,
+  ServerConnectionOptions,
+  HeadersOption,
+  BackoffOptions,
+  SseFrame,
+} from "glove-client";

@@ -1,13 +1,20 @@
 /**
  * glove-react/ai-sdk — the AI SDK's `useChat` on a glove-server: change the page's transport to
- * `new GloveChatTransport({ server })` and the rest of the page stays as it is.
+ * `new GloveChatTransport({ server })` and the rest of the page stays as it is. The transport is
+ * glove-client's (`glove-client/ai-sdk`), which needs no React.
  */
-export { GloveChatTransport } from "./glove-chat-transport.js";
-export type { GloveChatTransportOptions } from "./glove-chat-transport.js";
-export { ChatTransportError } from "./chat-transport-error.js";
-export type { ChatTransportErrorCode } from "./chat-transport-error.js";
-export { ChunkMapper, SLOT_DATA_PART } from "./chunk-mapper.js";
-export type { MappedEvent } from "./chunk-mapper.js";
-export { toUIMessages } from "./ui-messages.js";
-export { ServerRequestError } from "../errors.js";
-export type { HeadersOption, ServerConnectionOptions } from "../server/server-api.js";
+export {
+  GloveChatTransport,
+  ChatTransportError,
+  ChunkMapper,
+  SLOT_DATA_PART,
+  toUIMessages,
+  ServerRequestError,
+} from "glove-client/ai-sdk";
+export type {
+  GloveChatTransportOptions,
+  ChatTransportErrorCode,
+  MappedEvent,
+  HeadersOption,
+  ServerConnectionOptions,
+} from "glove-client/ai-sdk";

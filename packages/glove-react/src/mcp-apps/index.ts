@@ -1,9 +1,7 @@
 export { McpAppFrame, type McpAppFrameProps } from "./mcp-app-frame.js";
 export { mcpAppRenderer, McpAppView, MCP_APP_RENDERER } from "./mcp-app-renderer.js";
 export { McpAppHost, useMcpAppHost } from "./mcp-app-host.js";
-export { appCsp, appDocument } from "./app-csp.js";
-export { McpAppHostBridge } from "./host-bridge.js";
-export { MCP_APPS_PROTOCOL_VERSION } from "./host-context.js";
+export { appCsp, appDocument, McpAppHostBridge, MCP_APPS_PROTOCOL_VERSION } from "glove-client/mcp-apps";
 export type {
   McpAppCsp,
   McpAppHostOptions,
@@ -11,4 +9,4 @@ export type {
   McpAppTheme,
   McpAppToolCall,
   McpAppToolResult,
-} from "./types.js";
+} from "glove-client/mcp-apps";

@@ -1,8 +1,6 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
-import { appCsp, appDocument } from "./app-csp.js";
-import { McpAppHostBridge } from "./host-bridge.js";
-import { maxHeightOf } from "./host-context.js";
-import type { McpAppHostOptions, McpAppSlotProps } from "./types.js";
+import { appCsp, appDocument, McpAppHostBridge, maxHeightOf } from "glove-client/mcp-apps";
+import type { McpAppHostOptions, McpAppSlotProps } from "glove-client/mcp-apps";
 
 /** Props of `McpAppFrame`: the slot's app and what the page lets it do. */
 export interface McpAppFrameProps extends McpAppHostOptions {

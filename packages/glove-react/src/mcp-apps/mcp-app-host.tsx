@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from "react";
-import type { McpAppHostOptions } from "./types.js";
+import type { McpAppHostOptions } from "glove-client/mcp-apps";
 
 const McpAppHostContext = createContext<McpAppHostOptions>({});
 

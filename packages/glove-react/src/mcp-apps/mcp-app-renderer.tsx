@@ -2,9 +2,9 @@ import type { ReactNode } from "react";
 import type { SlotRenderer, SlotRenderProps } from "../types/tool.js";
 import { McpAppFrame } from "./mcp-app-frame.js";
 import { useMcpAppHost } from "./mcp-app-host.js";
-import type { McpAppHostOptions, McpAppSlotProps } from "./types.js";
+import type { McpAppHostOptions, McpAppSlotProps } from "glove-client/mcp-apps";
 
-export { MCP_APP_RENDERER } from "./renderer-name.js";
+export { MCP_APP_RENDERER } from "glove-client/mcp-apps";
 
 /**
  * A slot renderer for MCP Apps: the nearest `McpAppHost`'s options, overridden by `options`.

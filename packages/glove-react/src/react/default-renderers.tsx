@@ -1,8 +1,7 @@
 import { useId, useState, type ReactNode } from "react";
 import type { PermissionRequestInput } from "glove-core";
 import type { SlotRenderProps } from "../types/tool.js";
-import type { AgentTextEntry, CompactionEntry, UserEntry } from "../types/timeline.js";
-import type { ConnectionState } from "../types/state.js";
+import type { AgentTextEntry, CompactionEntry, UserEntry, ConnectionState } from "glove-client";
 
 function json(value: unknown): string {
   try {

@@ -1,6 +1,5 @@
 import { Component, type ErrorInfo as ReactErrorInfo, type ReactNode } from "react";
-import type { SlotAnswerResult } from "../types/session.js";
-import type { ClientSlot } from "../types/state.js";
+import type { SlotAnswerResult, ClientSlot } from "glove-client";
 import type { SlotRenderer, SlotRenderProps, ToolResultRenderer, ToolResultRenderProps } from "../types/tool.js";
 import { UnknownRenderer } from "./default-renderers.js";
 

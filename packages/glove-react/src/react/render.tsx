@@ -1,6 +1,5 @@
 import { createElement, Fragment, useMemo, type CSSProperties, type ReactNode } from "react";
-import type { ClientSlot } from "../types/state.js";
-import type { AgentTextEntry, TimelineEntry, ToolEntry, UserEntry } from "../types/timeline.js";
+import type { ClientSlot, AgentTextEntry, TimelineEntry, ToolEntry, UserEntry } from "glove-client";
 import {
   CompactionMarker,
   DefaultInput,

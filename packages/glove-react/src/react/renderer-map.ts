@@ -2,7 +2,7 @@ import { PERMISSION_REQUEST_RENDERER } from "glove-core";
 import type { SlotRenderer, ToolResultRenderer, ToolView } from "../types/tool.js";
 import { PermissionPrompt } from "./default-renderers.js";
 import { LazyMcpAppView } from "../mcp-apps/lazy-mcp-app-view.js";
-import { MCP_APP_RENDERER } from "../mcp-apps/renderer-name.js";
+import { MCP_APP_RENDERER } from "glove-client/mcp-apps";
 
 export interface RendererMap {
   slots: ReadonlyMap<string, SlotRenderer>;

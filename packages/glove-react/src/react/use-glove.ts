@@ -8,15 +8,8 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from "react";
-import type { LocalSession } from "../local/local-session.js";
-import { GloveStore } from "../state/glove-store.js";
-import { initialState } from "../state/initial-state.js";
-import type { BranchActionResult, GloveSession, ImageInput, SlotAnswerResult } from "../types/session.js";
-import type { ClientSlot } from "../types/state.js";
-import type { TimelineEntry, ToolEntry } from "../types/timeline.js";
+import { checkSessionConfig, GloveSessionStore, type ClientSlot, type ToolEntry } from "glove-client";
 import type { ToolView } from "../types/tool.js";
-import { toErrorInfo } from "../util/error-info.js";
-import { checkConfig, createSession, loadLocalMode } from "./create-session.js";
 import type { GloveClientConfig } from "./glove-client.js";
 import { useGloveClient } from "./glove-provider.js";
 import { ResultHost, SlotHost } from "./hosts.js";
@@ -72,145 +65,36 @@ function useShallowStable<T>(items: readonly T[]): readonly T[] {
 export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
   const client = useGloveClient();
   const merged = mergeConfig(client?.config, config);
-  checkConfig(merged);
+  checkSessionConfig(merged);
   const mode = merged.server !== undefined ? "server" : "local";
   const key = sessionKey(merged);
 
-  const [store] = useState(
-    () =>
-      new GloveStore(initialState(merged.initialSnapshot ?? null, merged.conversationId ?? merged.sessionId ?? null), {
-        ...(merged.frameScheduler ? { scheduler: merged.frameScheduler } : {}),
-      }),
-  );
   const latest = useRef(merged);
   useEffect(() => {
     latest.current = merged;
   });
+  // glove-client holds the session, its state and the actions; this hook renders them.
+  const [chat] = useState(
+    () =>
+      new GloveSessionStore(() => latest.current, merged.frameScheduler ? { scheduler: merged.frameScheduler } : {}),
+  );
+  useEffect(() => chat.open(), [key, chat]);
 
-  const sessionRef = useRef<GloveSession | null>(null);
-  /** Calls made before the session exists (a child's mount effect runs before ours). */
-  const early = useRef<Array<(session: GloveSession) => void>>([]);
-  useEffect(() => {
-    let live = true;
-    let session: GloveSession | undefined;
-    const attach = (made: GloveSession) => {
-      // Unmounted (or another key) while local mode's code loaded: this one never started, holds nothing.
-      if (!live) return;
-      session = made;
-      sessionRef.current = made;
-      made.start();
-      for (const call of early.current.splice(0)) call(made);
-    };
-    const made = createSession(() => latest.current, store);
-    if (made instanceof Promise)
-      void made.then(attach, (error: unknown) => live && store.dispatch({ type: "error", error: toErrorInfo(error) }));
-    else attach(made);
-    return () => {
-      live = false;
-      session?.dispose();
-      if (sessionRef.current === session) sessionRef.current = null;
-    };
-  }, [key, store]);
-
-  // Another conversation asked for: switch to it, unless the session is already there (it created it).
+  // Another conversation asked for, or a new prompt or model for the running local session.
   const wantedId = merged.server !== undefined ? merged.conversationId : merged.sessionId;
-  const lastWanted = useRef(wantedId);
+  const { systemPrompt, endpoint, model } = merged;
   useEffect(() => {
-    const session = sessionRef.current;
-    const previous = lastWanted.current;
-    lastWanted.current = wantedId;
-    if (!session || wantedId === previous || wantedId === session.conversationId) return;
-    if (wantedId) session.switchConversation(wantedId);
-    else session.newConversation();
-  }, [wantedId]);
+    chat.configChanged();
+  }, [chat, wantedId, systemPrompt, endpoint, model]);
 
   const tools = useShallowStable(merged.tools ?? NO_TOOLS);
   useEffect(() => {
-    sessionRef.current?.setTools(tools);
-  }, [tools]);
-  // A new prompt or model reaches the running local session; the session was built with the first.
-  const { systemPrompt, endpoint, model } = merged;
-  const built = useRef({ systemPrompt, endpoint, model });
-  useEffect(() => {
-    const session = sessionRef.current;
-    if (session?.mode !== "local") return;
-    const local = session as LocalSession;
-    if (systemPrompt !== built.current.systemPrompt && systemPrompt !== undefined) local.update({ systemPrompt });
-    if ((endpoint !== built.current.endpoint || model !== built.current.model) && (endpoint || model)) {
-      // Already loaded: the session exists, so local mode's code is there.
-      void loadLocalMode().then(({ modelFor }) =>
-        local.update({ model: modelFor(latest.current, () => latest.current) }),
-      );
-    }
-    built.current = { systemPrompt, endpoint, model };
-  }, [systemPrompt, endpoint, model]);
+    chat.setTools(tools);
+  }, [chat, tools]);
 
-  const state = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getServerSnapshot);
-
-  const withSession = useCallback(<T>(call: (session: GloveSession) => T, early_: () => T): T => {
-    const session = sessionRef.current;
-    if (session) return call(session);
-    early.current.push(call);
-    return early_();
-  }, []);
-  const sendMessage = useCallback(
-    (text: string, images?: ImageInput[]) =>
-      withSession(
-        (s) => s.sendMessage(text, images),
-        () => "",
-      ),
-    [withSession],
-  );
-  const abort = useCallback(
-    () =>
-      withSession(
-        (s) => s.abort(),
-        () => Promise.resolve(),
-      ),
-    [withSession],
-  );
-  const unopened = (): Promise<SlotAnswerResult> =>
-    Promise.resolve({ ok: false, reason: "unknown_slot", message: "The session is not open yet." });
-  const resolveSlot = useCallback(
-    (slotId: string, value?: unknown) => sessionRef.current?.resolveSlot(slotId, value) ?? unopened(),
-    [],
-  );
-  const rejectSlot = useCallback(
-    (slotId: string, reason?: string) => sessionRef.current?.rejectSlot(slotId, reason) ?? unopened(),
-    [],
-  );
-  const notOpen = (): Promise<BranchActionResult> =>
-    Promise.resolve({ ok: false, reason: "refused", message: "The session is not open yet." });
-  const regenerate = useCallback(() => sessionRef.current?.regenerate() ?? notOpen(), []);
-  const editMessage = useCallback(
-    (messageId: string, text: string) => sessionRef.current?.editMessage(messageId, text) ?? notOpen(),
-    [],
-  );
-  const switchBranch = useCallback((messageId: string) => sessionRef.current?.switchBranch(messageId) ?? notOpen(), []);
-  const retry = useCallback(
-    (clientMessageId: string) =>
-      withSession(
-        (s) => s.retry(clientMessageId),
-        () => undefined,
-      ),
-    [withSession],
-  );
-  const newConversation = useCallback(
-    () =>
-      withSession(
-        (s) => s.newConversation(),
-        () => undefined,
-      ),
-    [withSession],
-  );
-  const switchConversation = useCallback(
-    (id: string) =>
-      withSession(
-        (s) => s.switchConversation(id),
-        () => undefined,
-      ),
-    [withSession],
-  );
+  const state = useSyncExternalStore(chat.subscribe, chat.getSnapshot, chat.getServerSnapshot);
+  const { sendMessage, abort, resolveSlot, rejectSlot, retry, regenerate, editMessage, switchBranch } = chat;
+  const { newConversation, switchConversation } = chat;
 
   const renderers = useMemo(() => buildRendererMap(tools, merged.renderers), [tools, merged.renderers]);
   const renderSlot = useCallback(
@@ -234,16 +118,7 @@ export function useGlove(config: UseGloveConfig = {}): UseGloveReturn {
     [renderers],
   );
 
-  const rawTimeline = store.timeline(state);
-  const timeline = useMemo(
-    () =>
-      rawTimeline.map((entry): TimelineEntry =>
-        entry.kind === "user" && entry.status === "failed" && entry.clientMessageId
-          ? { ...entry, retry: () => retry(entry.clientMessageId!) }
-          : entry,
-      ),
-    [rawTimeline, retry],
-  );
+  const timeline = chat.timeline(state);
 
   return useMemo(
     () => ({

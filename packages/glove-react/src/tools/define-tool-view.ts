@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { ConfigurationError, type DisplayStrategy } from "glove-core";
+import type { DisplayStrategy } from "glove-core";
 import type { z } from "zod";
-import type { SlotRenderProps, ToolConfig, ToolResultRenderProps, ToolView } from "../types/tool.js";
+import type { SlotRenderProps, ToolResultRenderProps, ToolView } from "../types/tool.js";
 
 /**
  * What a tool's server side (`defineTool`) and browser side (`defineToolView`) agree on. Keep it in
@@ -63,17 +63,4 @@ export function defineToolView<
   RD extends z.ZodType = z.ZodType<unknown>,
 >(config: DefineToolViewConfig<D, R, RD>): ToolView {
   return viewOf(config);
-}
-
-/** Local mode runs every tool in the tab, so each needs a `do`; a view there is a mistake. */
-export function runnableTools(tools: readonly ToolView[]): ToolConfig[] {
-  for (const tool of tools) {
-    if (typeof (tool as Partial<ToolConfig>).do !== "function") {
-      throw new ConfigurationError(
-        `Tool "${tool.name}" has no do(): it is a view (defineToolView), which only draws a tool that runs on a glove-server. ` +
-          "Local mode runs tools in the tab: define it with defineTool({ ..., do }), or attach to a server with useGlove({ server }).",
-      );
-    }
-  }
-  return tools as ToolConfig[];
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { DisplayManagerAdapter, DisplayStrategy, IGloveRunnable, ToolResultData, ToolReturn } from "glove-core";
 import type { z } from "zod";
-import { DisplayPropsError, toIssues } from "../errors.js";
+import { DisplayPropsError, toIssues } from "glove-client";
 import type { SlotRenderProps, ToolConfig, ToolResultRenderProps, TypedDisplay } from "../types/tool.js";
 import { viewOf } from "./define-tool-view.js";
 

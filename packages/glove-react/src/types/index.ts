@@ -1,6 +1,36 @@
-export type * from "./wire.js";
-export type * from "./state.js";
-export type * from "./actions.js";
-export type * from "./timeline.js";
+// The state, wire and session types live in glove-client (glove-react's engine); the tool types
+// are glove-client's, drawn with React.
+export type {
+  SlotStatus,
+  WireSlot,
+  TurnStatus,
+  ErrorInfo,
+  ConversationSnapshot,
+  SessionEvent,
+  WireEvent,
+  WireEventType,
+  ConnectionState,
+  SlotIssue,
+  ClientSlot,
+  SendStatus,
+  PendingMessage,
+  InterruptedText,
+  LiveTool,
+  GloveStats,
+  GloveState,
+  ClientAction,
+  GloveAction,
+  EntryBranch,
+  UserEntry,
+  AgentTextEntry,
+  ToolStatus,
+  ToolEntry,
+  CompactionEntry,
+  SkillEntry,
+  TimelineEntry,
+  ImageInput,
+  SlotAnswerResult,
+  BranchActionResult,
+  GloveSession,
+} from "glove-client";
 export type * from "./tool.js";
-export type * from "./session.js";

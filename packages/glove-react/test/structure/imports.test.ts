@@ -1,7 +1,4 @@
 import { fileURLToPath } from "node:url";
 import { describeStructure } from "../../../../test-support/structure-test.js";
 
-describeStructure("glove-react", fileURLToPath(new URL("../../src", import.meta.url)), {
-  knownCircles: ["local/local-mode.ts ↔ react/create-session.ts", "types/state.ts ↔ types/wire.ts"],
-  knownTypeExits: ["types/session.ts imports state/glove-store.ts"],
-});
+describeStructure("glove-react", fileURLToPath(new URL("../../src", import.meta.url)));

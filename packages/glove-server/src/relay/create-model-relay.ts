@@ -12,6 +12,7 @@ import { readJsonObject } from "../http/read-json.js";
 import { errorResponse } from "../http/responses.js";
 import { withSecurityHeaders } from "../http/security-headers.js";
 import { ConcurrencyLimiter } from "../limits/concurrency.js";
+import { checkHost } from "../security/host-check.js";
 import { RateLimiter } from "../limits/rate-limiter.js";
 import { methodNotAllowed, modelNotAllowed, rateLimited, RelayHttpError, unauthorized } from "./relay-errors.js";
 import { resolveRelayOptions, type ModelRelayOptions, type ResolvedRelayOptions } from "./relay-options.js";
@@ -64,6 +65,8 @@ interface RelayContext {
 }
 
 async function handle({ resolved, upstream, rate, concurrency }: RelayContext, request: Request): Promise<Response> {
+  // First, as on the server: a request for a host the relay does not answer to (DNS rebinding) gets nothing else.
+  checkHost(new URL(request.url), resolved.hostAllowed);
   if (request.method !== "POST") throw methodNotAllowed();
   const principal = await resolved.authenticate(request);
   if (principal === null || principal === undefined) throw unauthorized();

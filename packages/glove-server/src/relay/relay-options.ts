@@ -1,4 +1,5 @@
 import { ConfigurationError, type CreateAdapterOptions, type ModelAdapter } from "glove-core";
+import { hostPolicy, type HostAllowed } from "../security/host-check.js";
 import { createRedactor, redactingLog, relaySecrets, type Redactor } from "./redact.js";
 
 /** Who is asking; `id` keys the rate and concurrency limits. */
@@ -51,6 +52,12 @@ export interface ModelRelayOptions {
   baseURL?: string;
   /** Other createAdapter options for a named provider (timeout, maxRetries, headers, fetch…). */
   adapterOptions?: RelayAdapterOptions;
+  /**
+   * Host names the relay answers to (any port), as `createGloveServer`'s `allowedHosts`: other
+   * names get 421 before authentication, which stops DNS rebinding. Always allowed: `localhost`
+   * and IP addresses. `["*"]` allows any name.
+   */
+  allowedHosts?: string[];
   /** Required allow-list of model names; the first is the default. Any other model answers 403. */
   models: readonly string[];
   limits?: RelayLimits;
@@ -71,6 +78,7 @@ export interface ModelRelayOptions {
 /** The options with every default applied. */
 export interface ResolvedRelayOptions {
   authenticate: RelayAuthenticate;
+  hostAllowed: HostAllowed;
   models: ReadonlySet<string>;
   defaultModel: string;
   limits: Required<RelayLimits>;
@@ -138,6 +146,7 @@ export function resolveRelayOptions(options: ModelRelayOptions): ResolvedRelayOp
   const redact = createRedactor(relaySecrets(options));
   return {
     authenticate: options.authenticate,
+    hostAllowed: hostPolicy(options.allowedHosts, [], "createModelRelay()"),
     models: new Set(models),
     defaultModel: models[0]!,
     limits,

@@ -11,11 +11,13 @@ export type HostAllowed = (hostname: string) => boolean;
  * itself was loaded from that address, and the hosts of `allowedOrigins` are trusted already.
  * See docs/decisions/0018-http-hardening.md.
  */
-export function hostPolicy(allowedHosts: readonly string[] | undefined, allowedOrigins: Iterable<string>): HostAllowed {
+export function hostPolicy(
+  allowedHosts: readonly string[] | undefined,
+  allowedOrigins: Iterable<string>,
+  owner = "createGloveServer",
+): HostAllowed {
   if (allowedHosts !== undefined && !Array.isArray(allowedHosts)) {
-    throw new ConfigurationError(
-      `createGloveServer: allowedHosts must be an array of host names, got ${typeof allowedHosts}.`,
-    );
+    throw new ConfigurationError(`${owner}: allowedHosts must be an array of host names, got ${typeof allowedHosts}.`);
   }
   const exact = new Set<string>(["localhost"]);
   const suffixes: string[] = [];
@@ -25,8 +27,9 @@ export function hostPolicy(allowedHosts: readonly string[] | undefined, allowedO
   }
   for (const entry of allowedHosts ?? []) {
     if (entry === "*") return () => true;
-    if (typeof entry === "string" && entry.startsWith("*.")) suffixes.push(`.${hostName(entry.slice(2), entry)}`);
-    else exact.add(hostName(entry, entry));
+    if (typeof entry === "string" && entry.startsWith("*."))
+      suffixes.push(`.${hostName(entry.slice(2), entry, owner)}`);
+    else exact.add(hostName(entry, entry, owner));
   }
   return (hostname) => {
     const name = bare(hostname);
@@ -46,11 +49,11 @@ export function checkHost(url: URL, allowed: HostAllowed): void {
 }
 
 /** An allowedHosts entry as URL spells host names; a port, path or anything else is a mistake. */
-function hostName(name: unknown, entry: unknown): string {
+function hostName(name: unknown, entry: unknown, owner: string): string {
   const url = typeof name === "string" ? URL.parse(`http://${name}`) : null;
   if (!url || url.hostname === "" || url.href !== `http://${url.hostname}/`) {
     throw new ConfigurationError(
-      `createGloveServer: allowedHosts entry ${JSON.stringify(entry)} is not a host name. List names without a port, like "app.example.com", "*.example.com" (subdomains) or "*" (any).`,
+      `${owner}: allowedHosts entry ${JSON.stringify(entry)} is not a host name. List names without a port, like "app.example.com", "*.example.com" (subdomains) or "*" (any).`,
     );
   }
   return bare(url.hostname);

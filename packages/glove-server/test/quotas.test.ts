@@ -18,13 +18,17 @@ const start = async (extra: Parameters<typeof startServer>[0] = {}) =>
   (t = await startServer({ store: memoryStorage(), ...extra }));
 const slowTurn = { toolCalls: [{ name: "slow_tool", input: {} }] };
 
+/** A quota's 429: its code, retry-after, and a body that says how the operator raises the quota or turns it off. */
 function expect429(
-  response: { status: number; body: { error: { code: string } }; headers: Headers },
+  response: { status: number; body: { error: { code: string; message: string } }; headers: Headers },
   code: string,
 ): void {
   expect(response.status).toBe(429);
   expect(response.body.error.code).toBe(code);
   expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  expect(response.body.error.message).toMatch(
+    /raise limits\.\w+ in createGloveServer\(\{ limits \}\), or set it to Infinity/,
+  );
 }
 
 describe("conversation quotas", () => {
@@ -123,6 +127,33 @@ describe("turn quotas", () => {
       (await s.api(`/conversations/${await s.conversation("bob")}/messages`, { body: { text: "hi" }, user: "bob" }))
         .status,
     ).toBe(202);
+  });
+});
+
+describe("a trusted backend calling as one principal for many users", () => {
+  it("meets the default of 4 running turns at once; the 429 names the option, and Infinity turns it off", async () => {
+    const turns = (n: number) => Array.from({ length: n }, () => slowTurn);
+    const s = await start({ kit: { script: turns(5) } });
+    const ids = await Promise.all(Array.from({ length: 5 }, () => s.conversation("backend")));
+    for (const id of ids.slice(0, 4))
+      expect((await s.api(`/conversations/${id}/messages`, { body: { text: "hi" }, user: "backend" })).status).toBe(
+        202,
+      );
+    const fifth = await s.api(`/conversations/${ids[4]}/messages`, { body: { text: "hi" }, user: "backend" });
+    expect429(fifth, "GLOVE_TOO_MANY_TURNS");
+    expect(fifth.body.error.message).toContain("limits.concurrentTurnsPerPrincipal");
+    expect(fifth.body.error.message).toContain("Infinity");
+    for (const id of ids.slice(0, 4)) await s.api(`/conversations/${id}/abort`, { body: {}, user: "backend" });
+    await s.close();
+
+    // As the body says: with the quota off, the same backend runs all five at once.
+    const off = await start({ limits: { concurrentTurnsPerPrincipal: Infinity }, kit: { script: turns(5) } });
+    const more = await Promise.all(Array.from({ length: 5 }, () => off.conversation("backend")));
+    for (const id of more)
+      expect((await off.api(`/conversations/${id}/messages`, { body: { text: "hi" }, user: "backend" })).status).toBe(
+        202,
+      );
+    for (const id of more) await off.api(`/conversations/${id}/abort`, { body: {}, user: "backend" });
   });
 });
 

@@ -11,6 +11,14 @@ export interface QuotaLimits {
   turnsPerMinute: number;
 }
 
+/**
+ * What the operator can do about a quota, in every refusal: the defaults suit a principal per
+ * person, not a trusted backend that calls as one principal for many end users.
+ */
+function raiseOrTurnOff(option: keyof QuotaLimits): string {
+  return ` The server's limit: a backend serving many users as one principal can raise limits.${option} in createGloveServer({ limits }), or set it to Infinity to turn it off (or authenticate each user as their own principal).`;
+}
+
 /** How long a client told it has too many conversations should wait before trying again (s). */
 const CONVERSATIONS_RETRY_S = 60;
 
@@ -42,7 +50,7 @@ export class PrincipalQuotas {
       throw tooManyRequests(
         "GLOVE_RATE_LIMITED",
         rate.retryAfterSeconds,
-        `Too many new conversations: at most ${this.limits.conversationsPerMinute} a minute (limits.conversationsPerMinute). Retry in ${rate.retryAfterSeconds} s.`,
+        `Too many new conversations: at most ${this.limits.conversationsPerMinute} a minute (limits.conversationsPerMinute). Retry in ${rate.retryAfterSeconds} s.${raiseOrTurnOff("conversationsPerMinute")}`,
       );
     }
     const max = this.limits.conversationsPerPrincipal;
@@ -52,7 +60,7 @@ export class PrincipalQuotas {
       throw tooManyRequests(
         "GLOVE_TOO_MANY_CONVERSATIONS",
         CONVERSATIONS_RETRY_S,
-        `You have ${max} conversations, the most this server keeps for one user (limits.conversationsPerPrincipal). Delete some (DELETE /conversations/:id), then create a new one.`,
+        `You have ${max} conversations, the most this server keeps for one user (limits.conversationsPerPrincipal). Delete some (DELETE /conversations/:id), then create a new one.${raiseOrTurnOff("conversationsPerPrincipal")}`,
       );
     }
   }
@@ -67,7 +75,7 @@ export class PrincipalQuotas {
       throw tooManyRequests(
         "GLOVE_TOO_MANY_TURNS",
         1,
-        `You have ${this.limits.concurrentTurnsPerPrincipal} turns running or queued, the most at once (limits.concurrentTurnsPerPrincipal). Wait for one to end (turn_end) or abort one.`,
+        `You have ${this.limits.concurrentTurnsPerPrincipal} turns running or queued, the most at once (limits.concurrentTurnsPerPrincipal). Wait for one to end (turn_end) or abort one.${raiseOrTurnOff("concurrentTurnsPerPrincipal")}`,
       );
     }
     const free = release ?? (() => undefined);
@@ -77,7 +85,7 @@ export class PrincipalQuotas {
       throw tooManyRequests(
         "GLOVE_RATE_LIMITED",
         rate.retryAfterSeconds,
-        `Too many messages: at most ${this.limits.turnsPerMinute} turns a minute (limits.turnsPerMinute). Retry in ${rate.retryAfterSeconds} s.`,
+        `Too many messages: at most ${this.limits.turnsPerMinute} turns a minute (limits.turnsPerMinute). Retry in ${rate.retryAfterSeconds} s.${raiseOrTurnOff("turnsPerMinute")}`,
       );
     }
     return free;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { AgentConfig, AgentControls, GlovePlugin, Tool, ToolResultData } from "../types/index.js";
 import { ExtensionError } from "../errors.js";
 import type { EventBus } from "../runtime/event-bus.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ConfigurationError } from "../errors.js";
 import type { GlovePlugin, InboxItem, Message, RequestContribution, StoreAdapter, Tool } from "../types/index.js";
 import { mapPacked } from "../runtime/shapes.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { GlovePlugin, StoreAdapter, Task, Tool } from "../types/index.js";
 import type { Context } from "../runtime/context.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ContentPart, Message, Tool, ToolResultData } from "../../types/index.js";
 
 /**

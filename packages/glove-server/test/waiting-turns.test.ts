@@ -183,6 +183,47 @@ describe("turns that wait for a person", () => {
     ]);
   });
 
+  it.each(["reject", "queue"] as const)(
+    "while the asking turn is still in memory, the same 409 GLOVE_WAITING_FOR_ANSWER as after it left (busy: %s); a retried message answers its turn",
+    async (busy) => {
+      const s = await start(memoryStorage(), [{ text: "Hello." }, askAge], { busy });
+      const id = await s.conversation();
+      const tab = s.events(id);
+      await tab.waitForEvent("snapshot");
+      const hello = await s.api(`/conversations/${id}/messages`, { body: { text: "hi" } });
+      await tab.waitForEvent("turn_end", (data) => data.turnId === hello.body.turnId);
+      const asked = await s.api(`/conversations/${id}/messages`, {
+        body: { text: "Register me", clientMessageId: "m-2" },
+      });
+      const pushed = await tab.waitForEvent("slot_push");
+      const slotId = (pushed.data as { slot: { id: string } }).slot.id;
+      // The turn is in memory, waiting on the question it shows.
+      expect(s.server.liveConversations).toBe(1);
+      expect((await s.api(`/conversations/${id}`)).body).toMatchObject({ busy: true, turnId: asked.body.turnId });
+      const first = ((await s.api(`/conversations/${id}`)).body.messages as Message[])[0]!;
+      for (const [path, body] of [
+        [`/conversations/${id}/messages`, { text: "never mind" }],
+        [`/conversations/${id}/regenerate`, {}],
+        [`/conversations/${id}/messages/${first.id}/edit`, { text: "hi again" }],
+        [`/conversations/${id}/branches/${first.id}`, {}],
+      ] as const) {
+        const refused = await s.api(path, { body });
+        expect(refused.status, path).toBe(409);
+        expect(refused.body.error, path).toMatchObject({ code: "GLOVE_WAITING_FOR_ANSWER" });
+        expect(refused.body.error.message).toContain(slotId);
+      }
+      // A retry of the message that asked answers its turn rather than a refusal.
+      const retry = await s.api(`/conversations/${id}/messages`, {
+        body: { text: "Register me", clientMessageId: "m-2" },
+      });
+      expect(retry.status).toBe(202);
+      expect(retry.body).toEqual({ turnId: asked.body.turnId, duplicate: true });
+      const history = (await s.api(`/conversations/${id}`)).body.messages as Message[];
+      expect(history.filter((m) => m.sender === "user" && m.text).map((m) => m.text)).toEqual(["hi", "Register me"]);
+      await tab.close();
+    },
+  );
+
   it("an answer for a question of another conversation is a 404, and the question keeps waiting", async () => {
     const storage = memoryStorage();
     const s = await start(storage, [askAge], { idleTimeoutMs: 50 });

@@ -40,6 +40,12 @@ export interface ConversationHandle {
   turnSettled?(turnId: string): Promise<void>;
   /** Applies an answer; throws HttpError 404/409/400 as the routes document. */
   answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }>;
+  /**
+   * How the question `slotId` was settled, from the store's durable record of it (it outlives
+   * the process; the slot board does not): undefined when it was never asked in this
+   * conversation, still waits, or the store keeps no waits. A replayed answer is recognised by it.
+   */
+  settledQuestion?(slotId: string): Promise<"resolved" | "rejected" | "cancelled" | undefined>;
   abortTurn(): Promise<AbortOutcome>;
   /**
    * Runs the last turn again from its user message (the old answer stays as a sibling branch);

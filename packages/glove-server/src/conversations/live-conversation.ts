@@ -32,6 +32,7 @@ import {
   refusalToHttp,
   refuseWhileWaiting,
   RunningCalls,
+  settledQuestion,
   unshownQuestions,
   withdrawWaiting,
 } from "./waiting-turns.js";
@@ -166,9 +167,14 @@ export class LiveConversation implements ConversationHandle {
   }
 
   async startTurn(text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
-    // A turn left waiting for a person still holds the conversation, as it would in memory.
-    if (!this.busy) await refuseWhileWaiting(this.glove);
+    // A question waiting holds the conversation, in memory or stored; a retried message still
+    // answers the turn it started.
+    if (this.turns.turnFor(clientMessageId) === undefined) await refuseWhileWaiting(this.glove, this.slots, this.busy);
     return this.turns.start(text, clientMessageId);
+  }
+
+  settledQuestion(slotId: string): ReturnType<typeof settledQuestion> {
+    return settledQuestion(this.observed.inner, slotId);
   }
 
   turnSettled(turnId: string): Promise<void> {
@@ -206,9 +212,9 @@ export class LiveConversation implements ConversationHandle {
 
   async switchBranch(messageId: string): Promise<BranchInfo> {
     const { switchBranch } = branching(this.glove);
+    await refuseWhileWaiting(this.glove, this.slots, this.busy);
     if (this.busy)
       throw conflict("GLOVE_BUSY", "A turn is running in this conversation. Wait for turn_end, or abort it first.");
-    await refuseWhileWaiting(this.glove);
     return asHttp(() => switchBranch(messageId));
   }
 
@@ -226,8 +232,8 @@ export class LiveConversation implements ConversationHandle {
 
   async #branchTurn(start: () => Promise<{ turnId: string }>): Promise<{ turnId: string }> {
     branching(this.glove);
-    // A turn left waiting for a person still holds the conversation, as for a new message.
-    if (!this.busy) await refuseWhileWaiting(this.glove);
+    // A question waiting holds the conversation, as for a new message.
+    await refuseWhileWaiting(this.glove, this.slots, this.busy);
     return asHttp(start);
   }
 

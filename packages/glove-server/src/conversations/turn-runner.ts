@@ -66,12 +66,8 @@ export class TurnRunner {
    */
   async start(text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
     const record = this.conversation.record;
-    if (clientMessageId !== undefined) {
-      const known =
-        this.#clientIds.get(clientMessageId) ??
-        (record.lastClientMessageId === clientMessageId ? (record.lastTurnId ?? undefined) : undefined);
-      if (known) return { turnId: known, duplicate: true };
-    }
+    const known = this.turnFor(clientMessageId);
+    if (known) return { turnId: known, duplicate: true };
     if (this.running) {
       if (this.options.busy !== "queue") {
         throw conflict(
@@ -117,6 +113,16 @@ export class TurnRunner {
     }
     if (!queued) this.#begin(turn);
     return { turnId: turn.id, duplicate: false };
+  }
+
+  /** The turn a client's message id started, when this conversation remembers it (a retry answers it). */
+  turnFor(clientMessageId: string | undefined): string | undefined {
+    if (clientMessageId === undefined) return undefined;
+    const record = this.conversation.record;
+    return (
+      this.#clientIds.get(clientMessageId) ??
+      (record.lastClientMessageId === clientMessageId ? (record.lastTurnId ?? undefined) : undefined)
+    );
   }
 
   /**

@@ -5,6 +5,7 @@ import {
   type PendingQuestion,
   type SlotBoard,
   type StoreAdapter,
+  type StoredWaitStatus,
   type SubscriberEventArgs,
   type WireSlot,
 } from "glove-core";
@@ -79,18 +80,44 @@ export async function onlyWaitsForPeople(
   return [...calls.ids].every((id) => waiting.has(id));
 }
 
-/** A new message while a stored question waits is refused, as while the turn runs in memory. */
-export async function refuseWhileWaiting(glove: IGloveRunnable): Promise<void> {
-  const waiting = (await glove.pendingSlots?.()) ?? [];
+/**
+ * A new message (or a regenerate, an edit, a branch switch) while a question waits is refused
+ * with one code, whether the asking turn is in memory (its question on the board) or left it
+ * (the question stored): the client's next step is the same, answer it or abort the turn.
+ */
+export async function refuseWhileWaiting(
+  glove: IGloveRunnable,
+  board: SlotBoard,
+  turnInMemory: boolean,
+): Promise<void> {
+  const shown = board.list().filter((slot) => slot.mode === "wait" && slot.status === "pending");
+  if (shown.length > 0) throw waitingConflict(shown);
+  // A turn in memory shows its questions; only one that left memory needs the store read.
+  const waiting = turnInMemory ? [] : ((await glove.pendingSlots?.()) ?? []);
   if (waiting.length > 0) throw waitingConflict(waiting);
 }
 
-/** The 409 for a new message while stored questions wait. */
-export function waitingConflict(waiting: PendingQuestion[]): HttpError {
+/** The 409 for a new message while questions wait. */
+export function waitingConflict(waiting: ReadonlyArray<{ id: string; toolName: string | null }>): HttpError {
+  const named = waiting.map((q) => `slot ${q.id}${q.toolName === null ? "" : ` (${q.toolName})`}`);
   return conflict(
     "GLOVE_WAITING_FOR_ANSWER",
-    `The turn waits for an answer to ${waiting.map((q) => `slot ${q.id} (${q.toolName})`).join(", ")}. Answer it (POST …/slots/:slotId), or abort the turn (POST …/abort).`,
+    `The turn waits for an answer to ${named.join(", ")}. Answer it (POST …/slots/:slotId), or abort the turn (POST …/abort).`,
   );
+}
+
+/**
+ * How a question of this conversation was settled, read from the store's record of its wait
+ * (stores that keep waits keep settled ones): "resolved", "rejected" or "cancelled"; undefined
+ * for a question never asked here (or asked inside a subagent), one still waiting, or a store
+ * that keeps no waits. It outlives the process, unlike the slot board.
+ */
+export async function settledQuestion(
+  store: StoreAdapter,
+  slotId: string,
+): Promise<Exclude<StoredWaitStatus, "pending"> | undefined> {
+  const wait = (await store.getWaits?.())?.find((w) => w.id === slotId && w.kind === "question");
+  return wait === undefined || wait.status === "pending" ? undefined : wait.status;
 }
 
 /**

@@ -244,6 +244,44 @@ describe("glove-server scale mode: a turn that waits for a person", () => {
     await server.close();
   });
 
+  it("while the asking turn is still on its worker, new work gets the same 409 GLOVE_WAITING_FOR_ANSWER as after it left", async () => {
+    const storage = postgresStorage({ pool: env.pool, schema: env.schema });
+    const server = scaledServer(env, booking(new ScriptedModel([bookRoom, { text: "Booked." }]), []), {
+      store: storage,
+    });
+    const { url } = await server.listen();
+    const id = await createConversation(url);
+    const tab = new SseClient(`${url}/conversations/${id}/events`);
+    await tab.waitForEvent("snapshot");
+    expect((await postMessage(url, id, "Book")).status).toBe(202);
+    const slotId = ((await tab.waitForEvent("slot_push")).data as { slot: { id: string } }).slot.id;
+    // The turn holds the conversation on its worker, showing the question.
+    expect(await snapshot(url, id)).toMatchObject({ busy: true });
+    const first = (await historyOf(url, id))[0]!;
+    const post = (path: string, body: unknown) =>
+      fetch(`${url}/conversations/${id}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    for (const [path, body] of [
+      ["/messages", { text: "Something else" }],
+      ["/regenerate", {}],
+      [`/messages/${first.id}/edit`, { text: "Book room 8" }],
+      [`/branches/${first.id}`, {}],
+    ] as const) {
+      const refused = await post(path, body);
+      expect(refused.status, path).toBe(409);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code, path).toBe("GLOVE_WAITING_FOR_ANSWER");
+      expect(error.message).toContain(slotId);
+    }
+    expect((await answer(url, id, slotId, { resolve: { confirm: true } })).status).toBe(200);
+    await tab.waitForEvent("turn_end", (data) => data.status === "done", PROMPT_WAIT_MS);
+    await tab.close();
+    await server.close();
+  });
+
   it("holds the conversation while it waits: a new message is a 409; an abort withdraws the question and the call ends aborted", async () => {
     const { server, url, id, tab } = await waitingTurn([bookRoom, { text: "Hello again." }]);
     const slotId = ((await tab.waitForEvent("slot_push")).data as { slot: { id: string } }).slot.id;

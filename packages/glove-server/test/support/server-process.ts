@@ -29,7 +29,7 @@ export function killServerProcesses(): void {
  */
 export function serverProcess(
   storage: string,
-  mode: "hang" | "answer" | "durable",
+  mode: "hang" | "answer" | "durable" | "permission",
   effectsFile?: string,
 ): Promise<ServerProcess> {
   const args = [script, storage, mode, ...(effectsFile !== undefined ? [effectsFile] : [])];

@@ -13,7 +13,7 @@ export function toolResultContent(result: ToolResultData): string {
  * result as a `tool` message after the call. Compaction bookkeeping (the summary request and the
  * summary) is the model's view, not the conversation people had, so it is left out. Messages
  * without an id get one from their position, stable between snapshots; `renamed` maps stored ids
- * to the ids a client already knows them by.
+ * (a tool result's: `<message id>-result-<n>`) to the ids a client already knows them by.
  */
 export function toAgUiMessages(
   history: readonly Message[],
@@ -43,7 +43,7 @@ export function toAgUiMessages(
       if (result.call_id === undefined) return;
       const error = result.result.status === "success" ? {} : { error: result.result.status };
       out.push({
-        id: `${id}-result-${n}`,
+        id: renamed.get(`${stored}-result-${n}`) ?? `${id}-result-${n}`,
         role: "tool",
         toolCallId: result.call_id,
         content: toolResultContent(result.result),

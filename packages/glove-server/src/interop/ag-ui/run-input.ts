@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { badRequest, quoted, tooLarge, zodIssues } from "../../errors.js";
 import type { ResumeEntry } from "./interrupts.js";
+import type { PageMessage } from "./page-ids.js";
 
 /** Entries read from `messages`, `resume`, `tools` and `context` at most: more is a 413. */
 const MAX_ITEMS = 10_000;
@@ -47,6 +48,21 @@ export interface RunRequest {
   earlierUserTexts: Array<string | undefined>;
   /** Answers to the questions that ended the previous run. */
   resume?: ResumeEntry[];
+  /** Every message of `messages`, as far as matching it to the thread's needs (page-ids.ts). */
+  page: PageMessage[];
+}
+
+/** A message of `messages` as the page holds it; content that is not text reads as "". */
+function pageMessage(message: { id: string; role: string; content?: unknown } & Record<string, unknown>): PageMessage {
+  let text = "";
+  if (typeof message.content === "string") text = message.content;
+  else if (Array.isArray(message.content))
+    text = message.content.flatMap((part: unknown) => textPart.safeParse(part).data?.text ?? []).join("\n");
+  const page: PageMessage = { id: message.id, role: message.role, text };
+  if (typeof message.toolCallId === "string") page.toolCallId = message.toolCallId;
+  if (Array.isArray(message.toolCalls))
+    page.toolCallIds = message.toolCalls.map((call: unknown) => String((call as { id?: unknown } | null)?.id ?? ""));
+  return page;
 }
 
 /** A user message's content as text: a string, or its text parts joined. Other parts are refused. */
@@ -88,7 +104,7 @@ export function parseRunInput(raw: Record<string, unknown>, limits: { textChars:
   if (!parsed.success)
     throw badRequest("The body is not a valid AG-UI RunAgentInput; see issues.", zodIssues(parsed.error.issues));
   const { threadId, runId, messages, resume } = parsed.data;
-  const request: RunRequest = { threadId, runId, earlierUserTexts: [] };
+  const request: RunRequest = { threadId, runId, earlierUserTexts: [], page: messages.map(pageMessage) };
   if (resume !== undefined && resume.length > 0) {
     request.resume = resume.map(({ interruptId, status, payload }) => ({
       interruptId,

@@ -6,6 +6,7 @@ import { AgUiEventMapper, type IdSource } from "./event-mapper.js";
 import { rememberInterrupts } from "./interrupt-positions.js";
 import { slotToInterrupt, waitingSlots } from "./interrupts.js";
 import { toAgUiMessages, withStreamedResults } from "./messages.js";
+import { snapshotNames, type PageMessage } from "./page-ids.js";
 import type { Message } from "glove-core";
 
 /** A conversation snapshot's data, as the run stream reads it. */
@@ -25,6 +26,8 @@ export interface RunStreamOptions {
   prelude: AgUiEvent[];
   /** Ends the run at once after the prelude: nothing is left to stream. */
   finished?: AgUiEvent[];
+  /** The run's `messages`: snapshots name the thread's messages by the page's ids. */
+  page: readonly PageMessage[];
   /** The client's id of the user message that starts the turn (snapshots use it for the stored one). */
   userMessageId?: string;
   ids: IdSource;
@@ -35,6 +38,26 @@ export function stateOf(data: SnapshotData): AgUiState {
   return { tasks: Array.isArray(data.tasks) ? data.tasks : [], inbox: Array.isArray(data.inbox) ? data.inbox : [] };
 }
 
+/** How a snapshot names messages: by the ids the page holds them under, and those this run streamed. */
+export interface SnapshotNaming {
+  /** The run's `messages`: what the page shows. */
+  page: readonly PageMessage[];
+  /** Stored id → the id this run streamed it under. */
+  streamed?: ReadonlyMap<string, string>;
+  /** Tool results this run streamed that the stored history does not hold yet. */
+  streamedResults?: ReadonlyMap<string, Extract<AgUiMessage, { role: "tool" }>>;
+}
+
+/** The thread's messages as a MESSAGES_SNAPSHOT, each under the id the page knows it by (page-ids.ts). */
+export function messagesSnapshot(data: SnapshotData, naming: SnapshotNaming): AgUiEvent {
+  const history = (data.messages ?? []) as Message[];
+  const names = snapshotNames(toAgUiMessages(history), naming.page, naming.streamed);
+  return {
+    type: "MESSAGES_SNAPSHOT",
+    messages: withStreamedResults(toAgUiMessages(history, names), naming.streamedResults ?? new Map()),
+  };
+}
+
 /**
  * How a run ends when nothing more will stream, read from a snapshot: the history and state
  * (so the page matches the server), then RUN_FINISHED — an interrupt when questions wait.
@@ -43,15 +66,11 @@ export function closingEvents(
   data: SnapshotData,
   threadId: string,
   runId: string,
-  renamed?: ReadonlyMap<string, string>,
-  streamedResults: ReadonlyMap<string, Extract<AgUiMessage, { role: "tool" }>> = new Map(),
+  naming: SnapshotNaming,
 ): AgUiEvent[] {
   const interrupts = waitingSlots(data.slots).map(slotToInterrupt);
   return [
-    {
-      type: "MESSAGES_SNAPSHOT",
-      messages: withStreamedResults(toAgUiMessages((data.messages ?? []) as Message[], renamed), streamedResults),
-    },
+    messagesSnapshot(data, naming),
     { type: "STATE_SNAPSHOT", snapshot: stateOf(data) },
     {
       type: "RUN_FINISHED",
@@ -92,7 +111,8 @@ export function runStream(options: RunStreamOptions): SseSource {
       waitingSlots(data.slots).map((slot) => slot.id),
       position,
     );
-    return [...mapper.close(), ...closingEvents(data, threadId, runId, renamed, mapper.streamedResults)];
+    const naming = { page: options.page, streamed: renamed, streamedResults: mapper.streamedResults };
+    return [...mapper.close(), ...closingEvents(data, threadId, runId, naming)];
   };
 
   const turnEnd = async (data: Record<string, unknown>): Promise<AgUiEvent[]> => {
@@ -136,10 +156,7 @@ export function runStream(options: RunStreamOptions): SseSource {
     if (!started && !running && data.busy === true) return []; // our turn still waits behind another
     if (!running || waitingSlots(data.slots).length > 0) return finish();
     started = true;
-    const out: AgUiEvent[] = [
-      ...mapper.close(),
-      { type: "MESSAGES_SNAPSHOT", messages: toAgUiMessages((data.messages ?? []) as Message[], renamed) },
-    ];
+    const out: AgUiEvent[] = [...mapper.close(), messagesSnapshot(data, { page: options.page, streamed: renamed })];
     out.push({ type: "STATE_SNAPSHOT", snapshot: stateOf(data) });
     if (typeof data.streamingText === "string") out.push(...mapper.text(data.streamingText));
     return out;

@@ -6,7 +6,8 @@ import type { ConversationRecord } from "../../storage/types.js";
 /**
  * The conversation an AG-UI thread names: the caller's conversation with that id, or a new one
  * (AG-UI clients make up their thread ids, random UUIDs). Someone else's is a 404, as on the
- * native routes; a thread of another agent than the route names is a 409.
+ * native routes, and so is an agent the server does not have; a thread of another agent than the
+ * route names is a 409.
  */
 export async function threadRecord(ctx: RouteContext, threadId: string): Promise<ConversationRecord> {
   if (!CONVERSATION_ID.test(threadId)) {
@@ -15,7 +16,7 @@ export async function threadRecord(ctx: RouteContext, threadId: string): Promise
       [{ path: "threadId", message: "must be a lowercase UUID" }],
     );
   }
-  const agent = ctx.params.agent === undefined ? undefined : agentNamed(ctx, ctx.params.agent, "agent (path)");
+  const agent = ctx.params.agent === undefined ? undefined : pathAgent(ctx, ctx.params.agent);
   const record =
     (await ctx.catalog.get(threadId)) ?? (await created(ctx, threadId, agent ?? agentNamed(ctx, undefined)));
   if (record.owner !== ctx.principal.id)
@@ -27,6 +28,14 @@ export async function threadRecord(ctx: RouteContext, threadId: string): Promise
     );
   }
   return record;
+}
+
+/** The agent a route path names (`/ag-ui/:agent`): one the server does not have is no route, a 404. */
+function pathAgent(ctx: RouteContext, name: string): string {
+  if (ctx.agents.names.includes(name)) return name;
+  throw notFound(
+    `No AG-UI agent ${quoted(name)} on this server. Run one of ${ctx.agents.names.map((n) => `…/ag-ui/${n}`).join(", ")}, or …/ag-ui for the first.`,
+  );
 }
 
 /** A new conversation with the thread's id; when a concurrent run created it first, that one. */

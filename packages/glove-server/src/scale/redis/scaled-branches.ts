@@ -4,7 +4,7 @@ import { branchesChangedEvent, branchPointsOf } from "../../conversations/branch
 import type { BranchOp } from "../../conversations/conversation-handle.js";
 import { ObservedStore } from "../../conversations/observed-store.js";
 import { waitingConflict } from "../../conversations/waiting-turns.js";
-import { conflict, HttpError } from "../../errors.js";
+import { HttpError } from "../../errors.js";
 import type { ConversationRecord } from "../../storage/types.js";
 import { jobOptions, type ScaleShared, type TurnJobData } from "./scale-shared.js";
 import { outOfTurn, waitingQuestions } from "./stored-answers.js";
@@ -16,12 +16,11 @@ export interface BranchContext {
   store: StoreAdapter;
   /** Claims the conversation as a turn would: the function that gives the claim back, or undefined when a turn holds it. */
   claim(turnId: string): Promise<(() => Promise<unknown>) | undefined>;
+  /** The 409 while a turn holds the claim: waiting for an answer, or busy. */
+  held(): Promise<HttpError>;
   /** The job that runs a turn of this conversation. */
   job(turnId: string, text: string): TurnJobData;
 }
-
-const busy = () =>
-  conflict("GLOVE_BUSY", "A turn is running in this conversation. Wait for turn_end, or abort it first.");
 
 /** The conversation's store, or a 501 when it keeps no branches. */
 export function branchStore(store: StoreAdapter): StoreAdapter {
@@ -48,7 +47,7 @@ export async function startBranchTurn(context: BranchContext, op: BranchOp): Pro
   const store = branchStore(context.store);
   const turnId = crypto.randomUUID();
   const release = await context.claim(turnId);
-  if (!release) throw busy();
+  if (!release) throw await context.held();
   try {
     const waiting = await waitingQuestions(store);
     if (waiting.length > 0) throw waitingConflict(waiting);
@@ -67,7 +66,7 @@ export async function startBranchTurn(context: BranchContext, op: BranchOp): Pro
 export async function switchBranchHere(context: BranchContext, messageId: string): Promise<BranchInfo> {
   const store = branchStore(context.store);
   const release = await context.claim(crypto.randomUUID());
-  if (!release) throw busy();
+  if (!release) throw await context.held();
   try {
     const waiting = await waitingQuestions(store);
     if (waiting.length > 0) throw waitingConflict(waiting);

@@ -8,7 +8,8 @@ import { InboxWatch } from "./inbox-watch.js";
 import type { ConversationKeys } from "./keys.js";
 import { statsOf, turnIdOf } from "./keys.js";
 import { jobOptions, type ScaleShared, type TurnJobData } from "./scale-shared.js";
-import { waitingConflict } from "../../conversations/waiting-turns.js";
+import { settledQuestion, waitingConflict } from "../../conversations/waiting-turns.js";
+import { heldConflict } from "./held-conflict.js";
 import { readBranches, startBranchTurn, switchBranchHere, type BranchContext } from "./scaled-branches.js";
 import { answerStoredQuestion, storedSlots, waitingQuestions, withdrawWaiting } from "./stored-answers.js";
 
@@ -143,11 +144,7 @@ export class ScaledConversation implements ConversationHandle {
     const turnId = crypto.randomUUID();
     const [outcome, value, noWaits] = await this.#claim(turnId, clientMessageId);
     if (outcome === "dup") return this.#duplicate(value, text, clientMessageId);
-    if (outcome === "busy")
-      throw conflict(
-        "GLOVE_BUSY",
-        "A turn is already running in this conversation. Wait for turn_end, or abort it first.",
-      );
+    if (outcome === "busy") throw await heldConflict(this.shared, this.keys);
     // A turn left waiting for a person still holds the conversation, as it would on its worker.
     // The store is asked unless the last turn ended "done" (Redis kept that mark: nothing can wait).
     const waiting = noWaits
@@ -247,6 +244,10 @@ export class ScaledConversation implements ConversationHandle {
     return reply.body as { slotId: string; status: "resolved" | "rejected" };
   }
 
+  settledQuestion(slotId: string): ReturnType<typeof settledQuestion> {
+    return settledQuestion(this.store, slotId);
+  }
+
   async abortTurn(): Promise<AbortOutcome> {
     const { redis, control } = this.shared;
     const turnId = turnIdOf(await redis.get(this.keys.turn));
@@ -280,6 +281,7 @@ export class ScaledConversation implements ConversationHandle {
       record: this.record,
       store: this.store,
       claim: (turnId) => this.#claimForAnswer(turnId),
+      held: () => heldConflict(this.shared, this.keys),
       job: (turnId, text) => this.#job(turnId, text, undefined),
     };
   }

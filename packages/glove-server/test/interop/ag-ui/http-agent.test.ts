@@ -146,7 +146,7 @@ describe("AG-UI over HttpAgent", () => {
       body: { threadId: agent.threadId, runId: "r-busy", messages: [...agent.messages, newMessage] },
     });
     expect(refused.status).toBe(409);
-    expect(refused.body.error.code).toMatch(/^GLOVE_/);
+    expect(refused.body.error.code).toBe("GLOVE_WAITING_FOR_ANSWER");
 
     // An answer that fails the tool's schema is a 400; the question keeps waiting.
     const invalid = await runOnce(agent, { resume: [{ interruptId, status: "resolved", payload: { age: -1 } }] });
@@ -416,8 +416,15 @@ describe("AG-UI over HttpAgent", () => {
     expect(anonymous.status).toBe(401);
     const bob = agUiAgent(s, { user: "bob", threadId: agent.threadId });
     expect(String((await say(bob, "Let me in")).error)).toMatch(/404/);
+    // An agent the server does not have is no route: 404, the typed not-found error.
     const wrongAgent = agUiAgent(s, { threadId: agent.threadId, path: "/ag-ui/nobody" });
-    expect(String((await say(wrongAgent, "Hi")).error)).toMatch(/400/);
+    expect(String((await say(wrongAgent, "Hi")).error)).toMatch(/HTTP 404/);
+    const unknown = await s.api("/ag-ui/nobody", { body: { threadId: crypto.randomUUID(), runId: "r", messages: [] } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({
+      code: "GLOVE_NOT_FOUND",
+      message: expect.stringContaining("/ag-ui/assistant"),
+    });
     const limited = await s.api("/ag-ui/assistant", {
       body: { threadId: agent.threadId, runId: "r2", messages: [{ id: "m2", role: "user", content: "Again" }] },
     });

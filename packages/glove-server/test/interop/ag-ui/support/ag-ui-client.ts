@@ -33,9 +33,9 @@ export interface Run {
   error: unknown;
 }
 
-/** An official HttpAgent on the test server's AG-UI route, as `user`; every event it sees is validated. */
+/** An official HttpAgent on a test server's AG-UI route (one in this process or a child's), as `user`; every event it sees is validated. */
 export function agUiAgent(
-  server: TestServer,
+  server: Pick<TestServer, "url">,
   options: { user?: string; threadId?: string; path?: string; messages?: Message[] } = {},
 ): HttpAgent {
   return new HttpAgent({

@@ -179,6 +179,11 @@ describe("human-in-the-loop scorers", () => {
     });
     const notAsked = makeRun({ timeline: [timeline[1]!], toolCalls: [call("book", {}, "b")] });
     expect((await runScorer(scorer, notAsked)).score).toBe(0);
+    expect((await runScorer(scorer, makeRun())).score).toBe(1);
+    expect(
+      (await runScorer(askedForMissing({ form: "form", before: "book", fields: [], requireCall: true }), makeRun()))
+        .score,
+    ).toBe(0);
   });
 });
 

@@ -48,14 +48,25 @@ function askedBeforeResult(run: ItemRun, slotId: string, callId: string): boolea
  * Did the agent ask for missing details instead of inventing them? The person is asked with the
  * form tool `form` before the first call of `before`, and that call's arguments carry what the
  * person answered for each of `fields` (not values of the agent's own). Score: the share of
- * `fields` taken from the answer; 0 when `before` was called without asking.
+ * `fields` taken from the answer; 0 when `before` was called without asking. A run that never called
+ * `before` invented nothing: 1, or 0 with `requireCall`.
  */
-export function askedForMissing(options: { form: string; before: string; fields: string[]; name?: string }): Scorer {
+export function askedForMissing(options: {
+  form: string;
+  before: string;
+  fields: string[];
+  name?: string;
+  requireCall?: boolean;
+}): Scorer {
   return {
     name: options.name ?? `asked_for_missing:${options.form}`,
     score(run: ItemRun) {
       const call = run.toolCalls.find((c) => c.name === options.before);
-      if (!call) return { score: 0, reason: `${options.before} was never called` };
+      if (!call) {
+        return options.requireCall
+          ? { score: 0, reason: `${options.before} was never called` }
+          : { score: 1, reason: `${options.before} was not called, so nothing was invented` };
+      }
       const callAt = run.timeline.findIndex((e) => e.kind === "tool_call" && e.id === call.id);
       const form = run.questions.find(
         (q) =>

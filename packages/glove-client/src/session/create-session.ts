@@ -13,16 +13,20 @@ export type ConfigSource = () => GloveSessionConfig;
 export function checkSessionConfig(config: GloveSessionConfig): void {
   if (config.server !== undefined) {
     if (typeof config.server !== "string")
-      throw new ConfigurationError('useGlove({ server }) takes the glove-server\'s URL, e.g. "/api/glove".');
+      throw new ConfigurationError(
+        '`server` takes the glove-server\'s URL, e.g. "/api/glove" (useGlove({ server }) or new GloveSessionStore({ server })).',
+      );
     return;
   }
   if (!config.model && !config.endpoint && !config.createModel) {
     throw new ConfigurationError(
-      "useGlove needs a way to reach a model: `endpoint` (a model relay route), `model` (an adapter), or `server` (a glove-server) — in its config or in a GloveClient.",
+      "A Glove session needs a way to reach a model: `endpoint` (a model relay route), `model` (an adapter), `createModel`, or `server` (a glove-server) — in useGlove's config, a GloveClient, or a GloveSessionStore's config.",
     );
   }
   if (typeof config.systemPrompt !== "string") {
-    throw new ConfigurationError("useGlove in local mode needs a `systemPrompt` (in its config or in a GloveClient).");
+    throw new ConfigurationError(
+      "Local mode needs a `systemPrompt` (in useGlove's config, a GloveClient, or a GloveSessionStore's config).",
+    );
   }
   runnableTools(config.tools ?? []);
 }

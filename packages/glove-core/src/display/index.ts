@@ -1,5 +1,6 @@
 // Public entry of the `glove-core/display-manager` subpath.
 export { Displaymanager } from "./display-manager.js";
+export { PERMISSION_REQUEST_RENDERER } from "../constants.js";
 export type {
   DisplayManagerAdapter,
   ListenerFn,

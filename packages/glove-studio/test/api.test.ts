@@ -71,6 +71,16 @@ describe("conversation list", () => {
     expect(await ids_("status=error")).toEqual([ids.failed]);
     expect(await ids_("text=LISBON")).toEqual([ids.weather]);
     expect(await ids_("updatedTo=2000-01-01")).toEqual([]);
+    // Both bounds are inclusive; a bare date is a UTC day, whole at either end.
+    const all = (await get("api/conversations")).body.items as Array<{ id: string; updatedAt: string }>;
+    const newest = all[0]!;
+    const day = newest.updatedAt.slice(0, 10);
+    const dayBefore = new Date(Date.parse(day) - 86_400_000).toISOString().slice(0, 10);
+    expect(await ids_(`updatedTo=${day}`)).toContain(newest.id);
+    expect(await ids_(`updatedFrom=${day}&updatedTo=${day}`)).toContain(newest.id);
+    expect(await ids_(`updatedTo=${dayBefore}`)).not.toContain(newest.id);
+    expect(await ids_(`updatedTo=${encodeURIComponent(newest.updatedAt)}`)).toContain(newest.id);
+    expect(await ids_(`updatedFrom=${encodeURIComponent(newest.updatedAt)}`)).toEqual([newest.id]);
     const first = await get("api/conversations?limit=2");
     expect((first.body.items as unknown[]).length).toBe(2);
     expect(first.body.total).toBe(6);

@@ -46,6 +46,8 @@ describe("conversationQuery", () => {
         // The first value of a repeated parameter is the one used, as URLSearchParams.get gives it.
         const limit = params.get("limit");
         if (limit && limit.trim() !== "") expect(query.limit).toBe(Number(limit.trim()));
+        // A bare date as "to" takes in that whole UTC day.
+        if (params.get("updatedTo")?.trim() === "2026-11-26") expect(query.updatedTo).toBe("2026-11-26T23:59:59.999Z");
       }),
       { numRuns: 500 },
     );

@@ -28,13 +28,23 @@ export function textParam(params: URLSearchParams, name: string, max = MAX_TEXT)
   return raw.trim();
 }
 
-function dateParam(params: URLSearchParams, name: string): string | undefined {
+const DAY_MS = 86_400_000;
+const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * An inclusive bound on updatedAt as an ISO instant. A bare date is a UTC day: as the lower bound
+ * its first millisecond, as the upper bound (`end`) its last — "to 2026-11-26" includes that day.
+ */
+function dateParam(params: URLSearchParams, name: string, end = false): string | undefined {
   const raw = textParam(params, name);
   if (raw === undefined) return undefined;
   const time = Date.parse(raw);
   if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time))
     throw badQuery(name, "must be an ISO-8601 date, e.g. 2026-11-26 or 2026-11-26T10:00:00Z");
-  return new Date(time).toISOString();
+  const bound = end && BARE_DATE.test(raw) ? time + DAY_MS - 1 : time;
+  if (!Number.isFinite(new Date(bound).getTime()))
+    throw badQuery(name, "must be an ISO-8601 date, e.g. 2026-11-26 or 2026-11-26T10:00:00Z");
+  return new Date(bound).toISOString();
 }
 
 /** The conversation list's filters from a query string (the page's search and filter fields). */
@@ -54,7 +64,7 @@ export function conversationQuery(params: URLSearchParams): ConversationQuery {
   }
   const from = dateParam(params, "updatedFrom");
   if (from !== undefined) query.updatedFrom = from;
-  const to = dateParam(params, "updatedTo");
+  const to = dateParam(params, "updatedTo", true);
   if (to !== undefined) query.updatedTo = to;
   return query;
 }

@@ -82,6 +82,38 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
       expect(errors).toEqual([]);
     });
 
+    it("lists a conversation updated during the chosen 'to' day, in the viewer's time zone", async () => {
+      // Honolulu is 10 hours behind UTC: its day and the UTC day differ for much of the day.
+      const timezoneId = "Pacific/Honolulu";
+      const context = await browser.newContext({ timezoneId, viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const { errors } = watchPage(page);
+      const listed = (await (await fetch(`${studio.url}api/conversations?limit=200`)).json()) as {
+        items: Array<{ updatedAt: string }>;
+      };
+      const localDay = (iso: string) =>
+        new Intl.DateTimeFormat("en-CA", { timeZone: timezoneId }).format(new Date(iso));
+      const days = listed.items.map((c) => localDay(c.updatedAt));
+      const newestDay = days[0]!;
+      const dayBefore = localDay(new Date(Date.parse(`${newestDay}T12:00:00-10:00`) - 86_400_000).toISOString());
+      await page.goto(studio.url);
+      await expect.poll(() => page.getByTestId("conversation-row").count()).toBe(6);
+      const rows = async (from: string, to: string) => {
+        await page.getByLabel("Updated from").fill(from);
+        await page.getByLabel("to", { exact: true }).fill(to);
+        await page.getByRole("button", { name: "Apply" }).click();
+        return page.getByTestId("totals").innerText();
+      };
+      const count = (n: number) => new RegExp(`^${n} conversations? · `);
+      const through = (day: string) => days.filter((d) => d <= day).length;
+      await expect.poll(() => rows("", newestDay)).toMatch(count(through(newestDay)));
+      expect(through(newestDay)).toBe(6);
+      await expect.poll(() => rows(newestDay, newestDay)).toMatch(count(days.filter((d) => d === newestDay).length));
+      await expect.poll(() => rows("", dayBefore)).toMatch(count(through(dayBefore)));
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
     it("shows one conversation's tool calls with input, result and status", async () => {
       const { page, errors } = await open(`#/c/${ids.weather}`);
       const calls = page.getByTestId("tool-call");

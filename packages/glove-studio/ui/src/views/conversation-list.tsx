@@ -1,6 +1,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { api, type ConversationPage } from "../api.js";
+import { dayEnd, dayStart } from "../parts/day-bounds.js";
 import { short, tokens, when } from "../parts/format.js";
 import { StatusBadge } from "../parts/status-badge.js";
 
@@ -27,6 +28,11 @@ export function ConversationList() {
       const mine = reset ? ++generation.current : generation.current;
       const query = new URLSearchParams({ limit: String(PAGE) });
       for (const field of FIELDS) if (applied[field]) query.set(field, applied[field]);
+      // The date fields are the viewer's days: sent as the instants that begin and end them.
+      const from = dayStart(applied.updatedFrom);
+      const to = dayEnd(applied.updatedTo);
+      if (from) query.set("updatedFrom", from);
+      if (to) query.set("updatedTo", to);
       if (cursor) query.set("cursor", cursor);
       try {
         const next = await api.conversations(query);

@@ -19,7 +19,9 @@ export function describeEval(name: string, config: EvalConfig, options: Describe
     const ran = () => (outcome ??= runConfig(config, { baseDir: options.baseDir ?? process.cwd() }));
     it("meets the gate", async () => {
       const { gate } = await ran();
-      expect(gate.failures.map((f) => f.message)).toEqual([]);
+      const failures = gate.failures.map((f) => f.message);
+      // The message names what failed: vitest's own diff of arrays is cut short in reports.
+      expect(failures, `gate failed:\n${failures.join("\n")}`).toEqual([]);
     });
     if (options.perItem === false || typeof config.dataset === "string") return;
     for (const item of config.dataset.items) {
@@ -33,7 +35,7 @@ export function describeEval(name: string, config: EvalConfig, options: Describe
               .filter(([scorer, s]) => s.score < (passAt[scorer] ?? 1))
               .map(([scorer, s]) => `#${r.repetition} ${scorer} ${s.score.toFixed(2)}: ${s.error ?? s.reason}`),
           );
-        expect(failing).toEqual([]);
+        expect(failing, `item ${item.id} failed:\n${failing.join("\n")}`).toEqual([]);
       });
     }
   });

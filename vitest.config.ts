@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import SlowFirstSequencer from "./test-support/vitest/slow-first-sequencer.js";
 
 // Resolve workspace packages to their TypeScript sources (the "glove-source" export
 // condition), so tests run without a build and see edits immediately.
@@ -29,5 +31,12 @@ export default defineConfig({
     globalSetup: ["test-support/no-writes-in-repo.ts"],
     hookTimeout: 300_000,
     server: { deps: { inline: [/glove-/] } },
+    // Most test files wait on sockets, child processes, databases and browsers rather than compute,
+    // so one more worker than cores keeps the cores busy (Vitest's default is one fewer, a single
+    // worker on two cores). Files share no state: each uses its own schema, Redis prefix, port and
+    // temporary folder. GLOVE_TEST_WORKERS overrides.
+    maxWorkers: Number(process.env.GLOVE_TEST_WORKERS) || availableParallelism() + 1,
+    sequence: { sequencer: SlowFirstSequencer },
+    reporters: ["default", "./test-support/vitest/progress-reporter.ts"],
   },
 });

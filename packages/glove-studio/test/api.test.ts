@@ -153,6 +153,10 @@ describe("one conversation", () => {
     });
     expect(answer.status).toBe(409);
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("GLOVE_STUDIO_READ_ONLY");
+    // No server, no live events: the standalone page reads the conversation again instead.
+    const events = await get(`api/conversations/${ids.weather}/events`);
+    expect(events.status).toBe(409);
+    expect((events.body.error as { code: string }).code).toBe("GLOVE_STUDIO_NO_EVENTS");
   });
 
   it("returns hostile content as JSON data, never as a page", async () => {

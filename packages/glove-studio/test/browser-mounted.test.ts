@@ -12,7 +12,7 @@ import { sqliteStorage } from "glove-server";
 import { createStudio } from "glove-studio";
 import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { startApp, type SeededApp } from "./support/seeded-app.js";
-import { Gate } from "./support/studio-agent.js";
+import { Gate, STREAMED } from "./support/studio-agent.js";
 import { buildStudioUi, launchChromium, watchPage } from "./support/studio-browser.js";
 
 let dir: string;
@@ -79,8 +79,7 @@ describe("mounted studio in Chromium", () => {
     await page.goto(`${app.url}/studio/#/c/${id}`);
     await expect.poll(() => page.getByTestId("conversation-title").innerText()).toBe("(untitled)");
     await app.api(`/conversations/${id}/messages`, { body: { text: "slow" } });
-    // The page was open before the turn: it shows the turn by itself once it runs.
-    await page.reload();
+    // The page was open before the turn: it shows the turn by itself once it runs, no reload.
     await expect.poll(() => page.getByTestId("live").count()).toBe(1);
     await expect.poll(() => page.getByTestId("tool-call").innerText()).toContain("slow_job");
     expect(await page.getByTestId("tool-call").innerText()).toContain("no result yet");
@@ -88,6 +87,28 @@ describe("mounted studio in Chromium", () => {
     await expect.poll(() => page.getByTestId("live").count()).toBe(0);
     await expect.poll(() => page.getByTestId("tool-call").innerText()).toContain("aborted");
     expect((await app.api(`/conversations/${id}`)).body.busy).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it("streams a turn's text as it comes, on a page opened before the turn started", async () => {
+    app.gate.current = new Gate();
+    const id = (await app.api("/conversations", { body: {} })).body.id as string;
+    const page = await admin.newPage();
+    const { errors } = watchPage(page);
+    await page.goto(`${app.url}/studio/#/c/${id}`);
+    await expect.poll(() => page.getByTestId("conversation-title").innerText()).toBe("(untitled)");
+    expect(await page.getByTestId("message").count()).toBe(0);
+    await app.api(`/conversations/${id}/messages`, { body: { text: "stream it please" } });
+    // Mid-stream: the text so far, not stored yet; the user's message already in the timeline.
+    await expect.poll(() => page.getByTestId("streaming").innerText()).toContain(STREAMED.before);
+    expect(await page.getByTestId("streaming").innerText()).not.toContain(STREAMED.after);
+    await expect.poll(() => page.getByTestId("timeline").innerText()).toContain("stream it please");
+    await expect.poll(() => page.getByTestId("live").count()).toBe(1);
+    app.gate.current.open();
+    await expect.poll(() => page.getByTestId("timeline").innerText()).toContain(STREAMED.before + STREAMED.after);
+    await expect.poll(() => page.getByTestId("streaming").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("live").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("conversation-title").innerText()).toBe("stream it please");
     expect(errors).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ import { ConfigurationError } from "glove-core";
 import { memoryStorage, sqliteStorage } from "glove-server";
 import { createStudio, STUDIO_CSP } from "glove-studio";
 import { PROMPT_WAIT_MS } from "../../../test-support/timeouts.js";
+import { readEvents } from "./support/event-reader.js";
 import { startApp, type SeededApp } from "./support/seeded-app.js";
 
 let app: SeededApp | undefined;
@@ -131,6 +132,47 @@ describe("mounted studio", () => {
     expect(messages.at(-1)?.text).toBe("You said: hello again");
   });
 
+  it("streams a conversation's live events to a principal allowed in, as the server's own stream has them", async () => {
+    await start();
+    const id = await app!.converse("alice", "assistant", ["weather Rome"]);
+    const open = (user: string, query = "") =>
+      fetch(`${app!.url}/studio/api/conversations/${id}/events${query}`, {
+        headers: { authorization: `Bearer ${user}` },
+      });
+    const denied = await open("alice");
+    expect(denied.status).toBe(403);
+    await denied.body?.cancel();
+    const response = await open("admin");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(response.headers.get("content-security-policy")).toBe(STUDIO_CSP);
+    const events = readEvents(response);
+    const [ready] = await events.until((e) => e.event === "studio_ready");
+    expect(JSON.parse(ready!.data)).toEqual({ resumed: false });
+    expect((await app!.api(`/conversations/${id}/messages`, { body: { text: "weather Oslo" } })).status).toBe(202);
+    const turn = await events.until((e) => e.event === "turn_end");
+    const types = turn.map((e) => e.event);
+    for (const type of ["turn_start", "text_delta", "messages_appended", "turn_end"]) expect(types).toContain(type);
+    const streamed = turn
+      .filter((e) => e.event === "text_delta")
+      .map((e) => JSON.parse(e.data) as { text: string; agentPath?: string[] })
+      .filter((d) => d.agentPath === undefined)
+      .map((d) => d.text)
+      .join("");
+    expect(streamed).toBe("It is sunny in Oslo.");
+    await events.close();
+
+    // A page that reconnects resumes after the last event it saw.
+    const start_ = turn.find((e) => e.event === "turn_start")!;
+    const again = readEvents(await open("admin", `?after=${start_.id}`));
+    const resumed = await again.until((e) => e.event === "turn_end");
+    expect(JSON.parse(resumed[0]!.data)).toEqual({ resumed: true });
+    expect(resumed.slice(1).map((e) => e.id)).toEqual(turn.slice(turn.indexOf(start_) + 1).map((e) => e.id));
+    await again.close();
+    expect((await studio(`api/conversations/${id}/events?after=-1`, "admin")).status).toBe(400);
+    expect((await studio("api/conversations/nope/events", "admin")).status).toBe(404);
+  });
+
   it("never answers a hostile request below it with a 5xx, signed in or not", async () => {
     await start();
     const id = await app!.converse("alice", "assistant", ["ask Your name?"]);
@@ -144,6 +186,7 @@ describe("mounted studio", () => {
         "messages",
         "traces",
         "fixture",
+        "events",
         "info",
         "%ff",
         "..",
@@ -165,7 +208,9 @@ describe("mounted studio", () => {
             body: method === "GET" ? undefined : body,
             redirect: "manual",
           });
-          await response.arrayBuffer();
+          // An event stream never ends by itself: its head is the answer.
+          if (response.headers.get("content-type")?.startsWith("text/event-stream")) await response.body?.cancel();
+          else await response.arrayBuffer();
           expect(response.status, `${method} ${path} as ${user}`).toBeLessThan(500);
           if (user !== "admin") expect([401, 403, 404]).toContain(response.status);
         },

@@ -16,7 +16,8 @@ export async function conversationRecord(data: StudioData, id: string): Promise<
 
 /** The record with its status as the list computes it (running, waiting for a person, error, idle). */
 async function summary(data: StudioData, record: ConversationRecord): Promise<ConversationSummary> {
-  const page = await data.inspector.listConversations({ text: record.id, limit: 5 });
+  // By id: an indexed lookup (pages read it again every few seconds), not a search.
+  const page = await data.inspector.listConversations({ id: record.id, limit: 1 });
   return (
     page.items.find((item) => item.id === record.id) ?? { ...record, status: record.runningTurnId ? "running" : "idle" }
   );

@@ -11,6 +11,8 @@ export interface StudioApiContext {
   data: StudioData;
   info: StudioInfo;
   actions?: StudioActions;
+  /** A conversation's live events (mounted only: the events are the server's, in its memory). */
+  events?: (conversationId: string, after: number | undefined) => Promise<Response>;
 }
 
 const MAX_ANSWER_BYTES = 256 * 1024;
@@ -53,6 +55,14 @@ async function allMessages(data: StudioData, id: string): Promise<Message[]> {
     messages.push(...page.messages);
     if (page.messages.length === 0 || messages.length >= page.total) return messages;
   }
+}
+
+/** Where a reconnecting page resumes: `Last-Event-ID` or `?after=`, an event id. */
+function eventPosition(request: Request, url: URL): number | undefined {
+  const raw = request.headers.get("last-event-id") ?? url.searchParams.get("after");
+  if (raw === null || raw === "") return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw badQuery("after", "must be an event id (a whole number)");
+  return Number(raw);
 }
 
 /** The JSON API below "api/": `segments` are the path's parts after it. */
@@ -106,6 +116,18 @@ export async function studioApi(
         "No trace of that turn (turns are traced from the server version that records them on).",
       );
     return json(200, trace);
+  }
+  if (part === "events" && partId === undefined) {
+    if (!get) throw methodNotAllowed("GET");
+    await conversationRecord(data, id);
+    if (!context.events) {
+      throw new HttpError(
+        409,
+        "GLOVE_STUDIO_NO_EVENTS",
+        "The standalone studio has no live events (turns run in your app's server); read the conversation again instead, or mount the studio in your glove-server (createStudio).",
+      );
+    }
+    return context.events(id, eventPosition(request, url));
   }
   if (part === "fixture" && partId === undefined) {
     if (!get) throw methodNotAllowed("GET");

@@ -2,6 +2,7 @@ import { ConfigurationError } from "glove-core";
 import { HttpError, type ExtensionContext, type ServerExtension } from "glove-server";
 import { conversationRecord } from "../api/conversation-detail.js";
 import { handleStudio } from "../http/studio-handler.js";
+import { conversationEvents } from "../live/conversation-events.js";
 import { errorJson } from "../http/responses.js";
 import { inspectorOf } from "../source/inspector-of.js";
 import { DEFAULT_UI_DIR } from "../source/ui-dir.js";
@@ -59,8 +60,15 @@ export function createStudio(options: CreateStudioOptions): ServerExtension {
       }
       const data: StudioData = { storage: context.storage, inspector: inspectorOf(context.storage, inspector) };
       const info = { mode: "mounted" as const, canAct: true, source: "this server's storage" };
+      // The page follows a conversation through its events, read as its owner would.
+      const events = async (id: string, after: number | undefined) => {
+        const record = await conversationRecord(data, id);
+        const handle = await context.host.open(record, { id: record.owner });
+        if (after !== undefined) await handle.catchUp?.(after);
+        return conversationEvents(handle, after);
+      };
       return handleStudio(
-        { data, info, actions: hostedActions(context, data), uiDir, log },
+        { data, info, actions: hostedActions(context, data), events, uiDir, log },
         context.request,
         context.segments,
         context.url,

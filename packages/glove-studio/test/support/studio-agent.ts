@@ -3,7 +3,7 @@
  * what the user wrote, and tools that fetch, ask a person, echo hostile content and wait at a gate.
  */
 import { z } from "zod";
-import { Displaymanager, Glove, type PromptRequest, type StoreAdapter } from "glove-core";
+import { Displaymanager, Glove, type ModelAdapter, type PromptRequest, type StoreAdapter } from "glove-core";
 import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
 
 /** Text no page may run or render as markup: it must show up as these characters. */
@@ -70,11 +70,41 @@ const weatherTool = {
   do: async (input: { city: string }) => ({ status: "success" as const, data: { city: input.city, sky: "sunny" } }),
 };
 
+/** Text a "stream" turn streams before it waits at the gate, and after. */
+export const STREAMED = { before: "Streaming: halfway", after: " — done." };
+
+/**
+ * The scripted model, except that a "stream …" message is answered with text that stops halfway
+ * at the test's gate (as a slow provider does), so a page can be seen showing it mid-stream.
+ */
+function gatedStreaming(gate: { current: Gate }): ModelAdapter {
+  const scripted = new ScriptedModel([], { fallback: answer });
+  return {
+    name: scripted.name,
+    setSystemPrompt: (prompt) => scripted.setSystemPrompt(prompt),
+    async prompt(request, notify, signal) {
+      if (!lastUserText(request).startsWith("stream ") || request.messages.at(-1)?.tool_results?.length)
+        return scripted.prompt(request, notify, signal);
+      await notify("text_delta", { text: STREAMED.before.slice(0, 10) });
+      await notify("text_delta", { text: STREAMED.before.slice(10) });
+      gate.current.reached = true;
+      await Promise.race([
+        gate.current.opened,
+        new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true })),
+      ]);
+      await notify("text_delta", { text: STREAMED.after });
+      const text = STREAMED.before + STREAMED.after;
+      await notify("model_response_complete", { text, stop_reason: "end_turn", tokens_in: 10, tokens_out: 5 });
+      return { messages: [{ sender: "agent", text }], tokens_in: 10, tokens_out: 5 };
+    },
+  };
+}
+
 export function studioAgent(gate: { current: Gate }) {
   return ({ store }: { store: StoreAdapter }) =>
     new Glove({
       store,
-      model: new ScriptedModel([], { fallback: answer }),
+      model: gatedStreaming(gate),
       displayManager: new Displaymanager(),
       systemPrompt: "You are the studio's test agent.",
       compaction_config: { compaction_instructions: "Summarize." },

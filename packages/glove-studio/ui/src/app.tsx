@@ -42,7 +42,9 @@ export function App() {
       </header>
       <main>
         {route.view === "list" && <ConversationList />}
-        {route.view === "conversation" && <ConversationView id={route.id} canAct={info?.canAct ?? false} />}
+        {route.view === "conversation" && (
+          <ConversationView id={route.id} canAct={info?.canAct ?? false} mode={info?.mode} />
+        )}
         {route.view === "turn" && <TurnWaterfall id={route.id} turnId={route.turnId} />}
       </main>
     </div>

@@ -7,9 +7,23 @@ import { StatusBadge } from "../parts/status-badge.js";
 
 type Row = ConversationPage["items"][number];
 const PAGE = 100;
-const FIELDS = ["text", "agent", "owner", "status", "updatedFrom", "updatedTo"] as const;
-type Filters = Record<(typeof FIELDS)[number], string>;
+type Filters = Record<"text" | "agent" | "owner" | "status" | "updatedFrom" | "updatedTo", string>;
 const EMPTY: Filters = { text: "", agent: "", owner: "", status: "", updatedFrom: "", updatedTo: "" };
+
+/** How often the list reads its first page again. */
+const LIST_REFRESH_MS = 5000;
+
+/** The filters as the API's parameters; the date fields are the viewer's days, sent as the instants that begin and end them. */
+function queryOf(filters: Filters): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const field of ["text", "agent", "owner", "status"] as const)
+    if (filters[field]) out.push([field, filters[field]]);
+  const from = dayStart(filters.updatedFrom);
+  const to = dayEnd(filters.updatedTo);
+  if (from) out.push(["updatedFrom", from]);
+  if (to) out.push(["updatedTo", to]);
+  return out;
+}
 
 /** Every conversation, filtered, with counts and token totals; a virtualised list that pages as you scroll. */
 export function ConversationList() {
@@ -19,6 +33,8 @@ export function ConversationList() {
   const [page, setPage] = useState<Pick<ConversationPage, "total" | "tokens" | "nextCursor"> | undefined>();
   const [error, setError] = useState<string | undefined>();
   const loading = useRef(false);
+  const rowCount = useRef(0);
+  rowCount.current = rows.length;
   const generation = useRef(0);
 
   const load = useCallback(
@@ -27,12 +43,7 @@ export function ConversationList() {
       loading.current = true;
       const mine = reset ? ++generation.current : generation.current;
       const query = new URLSearchParams({ limit: String(PAGE) });
-      for (const field of FIELDS) if (applied[field]) query.set(field, applied[field]);
-      // The date fields are the viewer's days: sent as the instants that begin and end them.
-      const from = dayStart(applied.updatedFrom);
-      const to = dayEnd(applied.updatedTo);
-      if (from) query.set("updatedFrom", from);
-      if (to) query.set("updatedTo", to);
+      for (const [name, value] of queryOf(applied)) query.set(name, value);
       if (cursor) query.set("cursor", cursor);
       try {
         const next = await api.conversations(query);
@@ -52,6 +63,35 @@ export function ConversationList() {
   useEffect(() => {
     void load(null, true);
   }, [load]);
+
+  // New conversations and changed statuses show up by themselves: the first page is read again
+  // now and then, and merged in front of what was loaded further down.
+  const refreshTop = useCallback(async () => {
+    if (loading.current || document.visibilityState !== "visible") return;
+    const query = new URLSearchParams({ limit: String(PAGE) });
+    for (const [name, value] of queryOf(applied)) query.set(name, value);
+    const mine = generation.current;
+    try {
+      const next = await api.conversations(query);
+      if (mine !== generation.current) return;
+      const fresh = new Set(next.items.map((row) => row.id));
+      if (rowCount.current <= PAGE) {
+        setRows(next.items);
+        setPage(next);
+      } else {
+        // Pages further down stay; the list goes on from where they ended.
+        setRows((old) => next.items.concat(old.slice(PAGE).filter((row) => !fresh.has(row.id))));
+        setPage((old) => ({ ...next, nextCursor: old?.nextCursor ?? null }));
+      }
+      setError(undefined);
+    } catch {
+      // The next round tries again; a refresh failing says nothing new.
+    }
+  }, [applied]);
+  useEffect(() => {
+    const timer = setInterval(() => void refreshTop(), LIST_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refreshTop]);
 
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({

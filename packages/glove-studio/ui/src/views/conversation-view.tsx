@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, type ConversationDetail, type Message } from "../api.js";
+import { api, type ConversationDetail, type Message, type StudioInfo } from "../api.js";
+import { useLiveConversation } from "../live/use-live.js";
 import { ClippedText } from "../parts/clipped-text.js";
 import { duration, tokens, when } from "../parts/format.js";
 import { StatusBadge } from "../parts/status-badge.js";
@@ -8,10 +9,18 @@ import { Branches, SidePanels } from "./side-panels.js";
 import { Timeline } from "./timeline.js";
 
 const PAGE = 200;
-const LIVE_MS = 1000;
 
-/** One conversation: its record, questions, tasks, inbox, turns and the message timeline (live while a turn runs). */
-export function ConversationView({ id, canAct }: { id: string; canAct: boolean }) {
+/** One conversation: its record, questions, tasks, inbox, turns and the message timeline, kept current. */
+export function ConversationView({
+  id,
+  canAct,
+  mode,
+}: {
+  id: string;
+  canAct: boolean;
+  /** Mounted pages follow the conversation's events; standalone ones read it again now and then. */
+  mode: StudioInfo["mode"] | undefined;
+}) {
   const [detail, setDetail] = useState<ConversationDetail | undefined>();
   // Loaded in pages of PAGE from the start; "Show more" appends the next one.
   const [messages, setMessages] = useState<{ list: Message[]; total: number } | undefined>();
@@ -41,11 +50,7 @@ export function ConversationView({ id, canAct }: { id: string; canAct: boolean }
     void load(0);
   }, [load]);
   const live = detail?.conversation.status === "running";
-  useEffect(() => {
-    if (!live) return;
-    const timer = setInterval(() => void refresh(), LIVE_MS);
-    return () => clearInterval(timer);
-  }, [live, refresh]);
+  const streaming = useLiveConversation(id, mode, refresh);
 
   if (error && !detail)
     return (
@@ -105,6 +110,14 @@ export function ConversationView({ id, canAct }: { id: string; canAct: boolean }
         <div>
           <h3>Timeline</h3>
           <Timeline messages={messages.list} offset={0} traces={detail.traces} />
+          {streaming && (
+            <div className="message message-agent streaming" data-testid="streaming">
+              <div className="message-head">
+                <strong>agent</strong> <span className="muted">writing…</span>
+              </div>
+              <ClippedText text={streaming} />
+            </div>
+          )}
           {messages.total > loaded && (
             <button type="button" onClick={() => void load(loaded)}>
               Show {Math.min(PAGE, messages.total - loaded)} more of {messages.total - loaded}

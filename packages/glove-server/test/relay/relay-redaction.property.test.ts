@@ -25,12 +25,10 @@ const secret = fc.oneof(
   fc.constant({ text: `x-api-key: ${KEY}`, hidden: KEY }),
   fc.constant({ text: `echo of the request: ${KEY.slice(0, 3)}${KEY.slice(3)}`, hidden: KEY }),
 );
-const trace = fc
-  .tuple(fc.stringMatching(/^[a-z]{3,10}$/), fc.nat(999))
-  .map(([dir, line]) => ({
-    text: `    at handle (/srv/${dir}/internal/server.js:${line}:7)`,
-    hidden: `/srv/${dir}/internal/server.js`,
-  }));
+const trace = fc.tuple(fc.stringMatching(/^[a-z]{3,10}$/), fc.nat(999)).map(([dir, line]) => ({
+  text: `    at handle (/srv/${dir}/internal/server.js:${line}:7)`,
+  hidden: `/srv/${dir}/internal/server.js`,
+}));
 const noise = fc.string({ maxLength: 30 }).map((text) => ({ text, hidden: undefined }));
 const separator = fc.constantFrom(" ", "\n", ", ", "; ");
 

@@ -65,6 +65,10 @@ export class EvalHarness {
         concurrentTurnsPerPrincipal: Infinity,
         turnsPerMinute: Infinity,
       },
+      // A finished run's conversation is never read through the server again (its snapshot is
+      // taken, the rest is in the store): a small cap lets them go, where the default 1 000 would
+      // keep that many in memory and scan them all on each new run once an experiment passes it.
+      maxLiveConversations: 64,
       log: () => undefined,
     });
     this.#client = new ServerClient(this.server);

@@ -89,12 +89,37 @@ export type SubscriberEventArgs = {
   [T in SubscriberEventType]: [event_type: T, data: SubscriberEventDataMap[T]];
 }[SubscriberEventType];
 
+/** `record` as the runtime calls it: an event's type and its data. */
+export type SubscriberRecordCall = (...event: SubscriberEventArgs) => Promise<void> | void;
+
+/**
+ * What `record` may be: `(type, data) => …`, whose data narrows on the type; `(type) => …` or
+ * `() => …` for subscribers that need less; or a function written for the generic shape
+ * `<T>(type: T, data: SubscriberEventDataMap[T])`.
+ *
+ * Two members because one cannot do it: TypeScript does not let a function with fewer parameters
+ * stand for one whose rest parameter is a union of tuples (it compares `[type]` with each
+ * `[type, data]` and finds it too short), so `(type) => …` would be refused by
+ * SubscriberRecordCall alone. The second member takes it: a method signature (its parameters are
+ * compared both ways) whose extra `[type, ...never[]]` admits one parameter. An unannotated
+ * `(type, data) => …` gets the same parameter types from either member (the never-typed rest adds
+ * nothing), so `data` narrows; `(...event) => …` gets the first member's, SubscriberEventArgs —
+ * first because the second is made from it, and a union lists its members in the order they were
+ * made. The price of the method signature: as for any method, a function typed for some events
+ * only (`(type: "text_delta", data: { text: string }) => …`) is accepted too.
+ */
+export type SubscriberRecord = SubscriberRecordCall | FewerParameters<SubscriberRecordCall>["record"];
+
+interface FewerParameters<Call extends SubscriberRecordCall> {
+  record(...event: Parameters<Call> | [event_type: SubscriberEventType, ...nothing: never[]]): ReturnType<Call>;
+}
+
 /**
  * Receives events. Implementations may be async; the runtime awaits each call in order. A
  * synchronous `record` (returning nothing) is delivered without a promise per event.
  */
 export interface SubscriberAdapter {
-  record: (...event: SubscriberEventArgs) => Promise<void> | void;
+  record: SubscriberRecord;
 }
 
 /** Type-safe event emitter handed to model adapters. */

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { SubscriberAdapter, SubscriberEventDataMap, SubscriberEventType } from "glove-core";
+import type { SubscriberAdapter, SubscriberEventArgs, SubscriberEventDataMap, SubscriberEventType } from "glove-core";
 import { RecordingSubscriber } from "glove-core/testing";
 import { makeGlove } from "../support/make-glove.js";
 
@@ -36,6 +36,45 @@ describe("a subscriber's record(type, data)", () => {
     await glove.processRequest("Roll");
     expect(screen).toBe("[roll][success]A four.");
     expect(totals).toEqual([3, 5]);
+  });
+
+  it("takes subscribers with fewer parameters: (type) => …, a one-parameter method, () => …", async () => {
+    const types: SubscriberEventType[] = [];
+    const arrow: SubscriberAdapter = { record: (type) => void types.push(type) };
+    const method: SubscriberAdapter = {
+      record(type) {
+        expectTypeOf(type).toEqualTypeOf<SubscriberEventType>();
+        types.push(type);
+      },
+    };
+    const asyncArrow: SubscriberAdapter = { record: async (type) => void types.push(type) };
+    let calls = 0;
+    const none: SubscriberAdapter = { record: () => void calls++ };
+    // @ts-expect-error an event type is a string
+    const wrongType: SubscriberAdapter = { record: (type: number) => void type };
+    // @ts-expect-error a subscriber is called with an event type first, not its data
+    const dataFirst: SubscriberAdapter = { record: (data: { text: string }) => void data };
+    void [wrongType, dataFirst];
+    const { glove } = makeGlove([{ text: "Hi." }]);
+    glove.addSubscriber(arrow).addSubscriber(method).addSubscriber(asyncArrow).addSubscriber(none);
+    await glove.processRequest("Hello");
+    // Each of the three saw every event (a text delta among them), the fourth was called as often.
+    expect(types.filter((type) => type === "text_delta")).toHaveLength(3);
+    expect(calls * 3).toBe(types.length);
+  });
+
+  it("gives a rest-parameter subscriber the events as SubscriberEventArgs", () => {
+    const forwarded: SubscriberEventArgs[] = [];
+    const forward: SubscriberAdapter = {
+      record: (...event) => {
+        expectTypeOf(event).toEqualTypeOf<SubscriberEventArgs>();
+        const [type, data] = event;
+        if (type === "text_delta") expectTypeOf(data.text).toEqualTypeOf<string>();
+        forwarded.push(event);
+      },
+    };
+    void forward.record("text_delta", { text: "x" });
+    expect(forwarded).toEqual([["text_delta", { text: "x" }]]);
   });
 
   it("still takes the generic shape and classes written for it", () => {

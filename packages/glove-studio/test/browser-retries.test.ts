@@ -80,16 +80,24 @@ describe("studio waterfall: model-call retries and errors", () => {
     expect(await cell.innerText()).toBe("2 retries");
     expect(await cell.getAttribute("title")).toBe("last retry: rate_limit_exceeded: Rate limit reached");
     expect(await row.locator(".bar-error").count()).toBe(0);
+    // Spelled out under the call too: every attempt counted, the last cause readable without hovering.
+    expect(await page.getByTestId("retry-detail").innerText()).toBe(
+      "3 attempts (2 retries); last retry's cause: rate_limit_exceeded: Rate limit reached",
+    );
+    expect(await row.getByTestId("model").innerText()).toMatch(/\bm\b/);
     await saveScreenshot(page, "waterfall-retries");
     expect(errors).toEqual([]);
   });
 
   it("a call that failed every attempt shows its retries and its error", async () => {
-    const { row, errors } = await modelCall("failed");
+    const { page, row, errors } = await modelCall("failed");
     expect(await row.getByTestId("bar-note").innerText()).toBe("2 retries · GLOVE_PROVIDER");
     expect(await row.getByTestId("retries").innerText()).toBe("2 retries");
     expect(await row.locator(".bar-error").count()).toBe(1);
     expect(await row.locator('[data-status="error"]').count()).toBe(1);
+    expect(await page.getByTestId("retry-detail").innerText()).toMatch(
+      /^3 attempts \(2 retries\); last retry's cause: /,
+    );
     expect(errors).toEqual([]);
   });
 });

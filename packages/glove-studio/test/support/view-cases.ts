@@ -144,6 +144,12 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
         Number(
           /padding-left:\s*([\d.]+)rem/.exec((await locator.locator(".span-name").getAttribute("style")) ?? "")?.[1],
         );
+      // The subagent's model calls: its path, and no model name (the trace does not record one).
+      const models = page.locator('[data-testid="span"][data-kind="model_call"] [data-testid="model"]');
+      const shown = await models.allInnerTexts();
+      expect(shown).toContain("forecaster · model not recorded");
+      expect(shown.filter((m) => !m.includes("not recorded")).length).toBeGreaterThan(0);
+      expect(await page.getByTestId("trace-limits").innerText()).toContain("Time to first token is not recorded");
       expect(await indent(subagent)).toBeGreaterThan(
         await indent(page.locator('[data-testid="span"][data-kind="model_call"]').first()),
       );

@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
+import { Fragment, useEffect, useState } from "react";
 import { api, type TurnTrace } from "../api.js";
 import { duration, retryCount, tokens, when } from "../parts/format.js";
 import { StatusBadge } from "../parts/status-badge.js";
+import { modelOf, retriesOf, retrySummary } from "./span-facts.js";
 
 type Span = TurnTrace["spans"][number];
 
@@ -72,10 +73,15 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
         started {when(trace.startedAt)} · {duration(trace.endedAt ? total : null)} · {trace.spans.length} spans
         {trace.truncated && ` · ${trace.dropped ?? "some"} spans dropped (bound per turn)`}
       </p>
+      <p className="muted" data-testid="trace-limits">
+        Time to first token is not recorded in stored traces: a model call's bar runs from when it was sent to its last
+        token. Retries show their count and the last one's cause.
+      </p>
       <table className="waterfall" data-testid="waterfall">
         <thead>
           <tr>
             <th>Call</th>
+            <th>Model</th>
             <th className="bar-col">Timeline</th>
             <th>Start</th>
             <th>Duration</th>
@@ -91,7 +97,9 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
             const width = Math.max(0.5, (((span.durationMs ?? end - span.startMs) as number) / total) * 100);
             const inTokens = attr(span, "gen_ai.usage.input_tokens");
             const outTokens = attr(span, "gen_ai.usage.output_tokens");
-            const retries = Number(attr(span, "glove.retries") ?? 0);
+            const retries = retriesOf(span).count;
+            const { model, agentPath } = modelOf(span);
+            const retried = retrySummary(span);
             const errorType = attr(span, "error.type");
             const retryReason = attr(span, "glove.retry.reason");
             // Said on the bar too: a slow call that was retried, or failed, is seen at a glance.
@@ -102,43 +110,63 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
               .filter(Boolean)
               .join(" · ");
             return (
-              <tr key={span.spanId} data-testid="span" data-kind={span.kind}>
-                <td className="span-name" style={{ paddingLeft: `${0.5 + depth * 1.25}rem` }}>
-                  {span.name}
-                </td>
-                <td className="bar-col">
-                  <div className="bar-track">
-                    <div
-                      className={`bar bar-${span.kind} bar-${span.status}`}
-                      style={{ left: `${left}%`, width: `${Math.min(width, 100 - left)}%` }}
-                    />
-                    {note && (
-                      <span
-                        className={`bar-note${inside ? " bar-note-inside" : errorType !== undefined ? " bar-note-error" : ""}`}
-                        data-testid="bar-note"
-                        title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined}
-                        style={inside ? { right: `${100 - barEnd}%` } : { left: `${barEnd}%` }}
-                      >
-                        {note}
-                      </span>
-                    )}
-                  </div>
-                </td>
-                <td>+{duration(span.startMs - start)}</td>
-                <td>{duration(span.durationMs)}</td>
-                <td>{typeof inTokens === "number" ? `${tokens(inTokens)} / ${tokens(Number(outTokens ?? 0))}` : ""}</td>
-                <td>{String(attr(span, "gen_ai.response.finish_reasons") ?? "")}</td>
-                <td
-                  data-testid="retries"
-                  title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined}
-                >
-                  {retries > 0 ? retryCount(retries) : ""}
-                </td>
-                <td>
-                  <StatusBadge status={span.status} />{" "}
-                  {errorType !== undefined && <span className="error">{String(errorType)}</span>}
-                </td>
-              </tr>
+              <Fragment key={span.spanId}>
+                <tr data-testid="span" data-kind={span.kind}>
+                  <td className="span-name" style={{ paddingLeft: `${0.5 + depth * 1.25}rem` }}>
+                    {span.name}
+                  </td>
+                  <td data-testid="model">
+                    {span.kind === "model_call" &&
+                      (model ?? (
+                        <span className="muted">
+                          {agentPath !== undefined ? `${agentPath} · ` : ""}model not recorded
+                        </span>
+                      ))}
+                  </td>
+                  <td className="bar-col">
+                    <div className="bar-track">
+                      <div
+                        className={`bar bar-${span.kind} bar-${span.status}`}
+                        style={{ left: `${left}%`, width: `${Math.min(width, 100 - left)}%` }}
+                      />
+                      {note && (
+                        <span
+                          className={`bar-note${inside ? " bar-note-inside" : errorType !== undefined ? " bar-note-error" : ""}`}
+                          data-testid="bar-note"
+                          title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined}
+                          style={inside ? { right: `${100 - barEnd}%` } : { left: `${barEnd}%` }}
+                        >
+                          {note}
+                        </span>
+                      )}
+                    </div>
+                  </td>
+                  <td>+{duration(span.startMs - start)}</td>
+                  <td>{duration(span.durationMs)}</td>
+                  <td>
+                    {typeof inTokens === "number" ? `${tokens(inTokens)} / ${tokens(Number(outTokens ?? 0))}` : ""}
+                  </td>
+                  <td>{String(attr(span, "gen_ai.response.finish_reasons") ?? "")}</td>
+                  <td
+                    data-testid="retries"
+                    title={retryReason !== undefined ? `last retry: ${String(retryReason)}` : undefined}
+                  >
+                    {retries > 0 ? retryCount(retries) : ""}
+                  </td>
+                  <td>
+                    <StatusBadge status={span.status} />{" "}
+                    {errorType !== undefined && <span className="error">{String(errorType)}</span>}
+                  </td>
+                </tr>
+                {retried && (
+                  <tr className="span-detail">
+                    <td />
+                    <td colSpan={8} className={errorType !== undefined ? "error" : "muted"} data-testid="retry-detail">
+                      {retried}
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
             );
           })}
         </tbody>

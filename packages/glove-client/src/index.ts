@@ -19,6 +19,7 @@ export type { FrameScheduler } from "./state/frame-batcher.js";
 export { reduce } from "./state/reducer.js";
 export { initialState } from "./state/initial-state.js";
 export { buildTimeline } from "./state/timeline.js";
+export { visibleSlots, strategyOf } from "./state/visibility.js";
 
 export { LocalSession } from "./local/local-session.js";
 export type { LocalSessionOptions, PersistSessionOptions } from "./local/local-options.js";

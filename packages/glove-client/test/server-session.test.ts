@@ -76,7 +76,13 @@ describe("server mode against a real glove-server", () => {
     await waitForState(s.store, (st) => st.streamingText.length > 5);
     net.offline = true;
     net.cut();
-    await new Promise((resolve) => setTimeout(resolve, 150)); // far more than 3 events pass
+    // Offline until the server finished the turn: far more than 3 events passed (the rest of the text, its end).
+    const id = s.store.current.conversationId!;
+    const read = async () =>
+      (await (await fetch(`${url}/conversations/${id}`, { headers: { authorization: "Bearer alice" } })).json()) as {
+        busy: boolean;
+      };
+    while ((await read()).busy) await new Promise((resolve) => setTimeout(resolve, 20));
     net.offline = false;
     const state = await settled(s, 2);
     expect(state.messages[1]!.text).toBe(FULL);

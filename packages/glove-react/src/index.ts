@@ -22,7 +22,7 @@ export {
   CompactionMarker,
 } from "./react/default-renderers.js";
 export type { MessageRenderProps, StreamingRenderProps, InputRenderProps } from "./react/default-renderers.js";
-export { visibleSlots, strategyOf } from "./react/visibility.js";
+export { visibleSlots, strategyOf } from "glove-client";
 
 export { defineTool } from "./tools/define-tool.js";
 export type { DefineToolConfig, RenderDataOf, ResultDataOf, ToolReturnFor } from "./tools/define-tool.js";

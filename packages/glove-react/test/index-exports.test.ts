@@ -49,6 +49,8 @@ describe("glove-react's exports", () => {
     const shared = Object.entries(react).filter(([name]) => name in client);
     expect(shared.map(([name]) => name).sort()).toEqual(
       [
+        "visibleSlots",
+        "strategyOf",
         "DisplayPropsError",
         "ServerRequestError",
         "GloveStore",

@@ -1,5 +1,12 @@
 import { createElement, Fragment, useMemo, type CSSProperties, type ReactNode } from "react";
-import type { ClientSlot, AgentTextEntry, TimelineEntry, ToolEntry, UserEntry } from "glove-client";
+import {
+  visibleSlots,
+  type ClientSlot,
+  type AgentTextEntry,
+  type TimelineEntry,
+  type ToolEntry,
+  type UserEntry,
+} from "glove-client";
 import {
   CompactionMarker,
   DefaultInput,
@@ -11,7 +18,6 @@ import {
 } from "./default-renderers.js";
 import { Invoke } from "./hosts.js";
 import type { UseGloveReturn } from "./use-glove-config.js";
-import { visibleSlots } from "./visibility.js";
 
 /** Where slots go: after the call that pushed them, all before or after the transcript, or alone. */
 export type RenderStrategy = "interleaved" | "slots-before" | "slots-after" | "slots-only";

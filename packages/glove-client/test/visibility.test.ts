@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { strategyOf, visibleSlots, type ClientSlot } from "glove-react";
+import { strategyOf, visibleSlots, type ClientSlot } from "glove-client";
 
 let seq = 0;
 function slot(partial: Partial<ClientSlot> & Pick<ClientSlot, "id">): ClientSlot {

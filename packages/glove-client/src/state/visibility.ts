@@ -1,5 +1,5 @@
 import { PERMISSION_REQUEST_RENDERER, type DisplayStrategy } from "glove-core";
-import type { ClientSlot } from "glove-client";
+import type { ClientSlot } from "../types/state.js";
 
 /**
  * The strategy a slot is shown with: the tool's, else `hide-on-complete` for permission prompts

@@ -40,7 +40,7 @@ export function schemaVersionPolicy<Statements>({
       if (rows.length !== 1 || typeof version !== "number" || !Number.isInteger(version) || version < 0) {
         throw refuse(
           `the schema version table of ${where} is unreadable (${rows.length} rows, version ${JSON.stringify(version)}). ` +
-            `Nothing was changed; restore glove_schema_version to one row with the right version.`,
+            `Restore glove_schema_version to one row with the right version. Nothing was changed.`,
         );
       }
       return version;
@@ -51,7 +51,8 @@ export function schemaVersionPolicy<Statements>({
       if (tables.length === 0) return;
       throw refuse(
         `${where} has Glove tables (${tables.join(", ")}) but no glove_schema_version table, ` +
-          `so its schema version is unknown. Nothing was changed.`,
+          `so its schema version is unknown. Give the store a database (or schema) of its own, or move these ` +
+          `tables out of the way. Nothing was changed.`,
       );
     },
 

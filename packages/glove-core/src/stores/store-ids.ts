@@ -94,7 +94,10 @@ export function requireSessionId(
   const problem = sessionIdProblem(sessionId);
   if (problem === undefined) return sessionId as string;
   const displayId = typeof sessionId === "string" ? displayText(sessionId) : String(sessionId);
-  throw error(displayId, `sessionId must be a non-empty string fit for storage: ${problem}.`);
+  throw error(
+    displayId,
+    `sessionId must be a non-empty string fit for storage: ${problem}. Pass another session id (a UUID will do). Nothing was changed.`,
+  );
 }
 
 /** Where a sub-store sits, recorded on its session row by the persistent stores. */
@@ -133,7 +136,7 @@ function isDurable(options: SubAgentStoreOptions | boolean | undefined): boolean
     (options.durable !== undefined && typeof options.durable !== "boolean")
   ) {
     throw new ConfigurationError(
-      `createSubAgentStore(namespace, options): options must be { durable?: boolean }, e.g. { durable: true }; got ${describeValue(options)}.`,
+      `createSubAgentStore(namespace, options): options must be { durable?: boolean }, not ${describeValue(options)}. Pass { durable: true } for a sub-store that keeps its history, or no options for a new one per call. Nothing was changed.`,
     );
   }
   return options.durable ?? false;

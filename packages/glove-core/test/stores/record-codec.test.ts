@@ -249,12 +249,12 @@ describe("requireSessionId and subStoreSession", () => {
       throw new Error("not refused");
     };
     expect(refusal("").message).toBe(
-      'DemoStore session "": sessionId must be a non-empty string fit for storage: the session id must not be empty.',
+      'DemoStore session "": sessionId must be a non-empty string fit for storage: the session id must not be empty. Pass another session id (a UUID will do). Nothing was changed.',
     );
     expect(refusal("").code).toBe("GLOVE_STORE_INVALID");
     expect(refusal(7).message).toMatch(/the session id must be a string, not 7/);
     expect(refusal("a\ud800").message).toBe(
-      'DemoStore session "a\\ud800": sessionId must be a non-empty string fit for storage: the session id contains a lone surrogate (\\ud800) at index 1, which UTF-8 cannot encode.',
+      'DemoStore session "a\\ud800": sessionId must be a non-empty string fit for storage: the session id contains a lone surrogate (\\ud800) at index 1, which UTF-8 cannot encode. Pass another session id (a UUID will do). Nothing was changed.',
     );
     expect(refusal("a\u0000").sessionId).toBe("a\\u0000");
     expect(() =>

@@ -39,7 +39,7 @@ describe("schemaVersionPolicy", () => {
   it("refuses Glove tables without a version table", () => {
     expect(() => policy.refuseUnversioned([])).not.toThrow();
     expect(() => policy.refuseUnversioned(["glove_a", "glove_b"])).toThrow(
-      /demo\.db has Glove tables \(glove_a, glove_b\) but no glove_schema_version table, so its schema version is unknown\. Nothing was changed\./,
+      /demo\.db has Glove tables \(glove_a, glove_b\) but no glove_schema_version table, so its schema version is unknown\. Give the store a database \(or schema\) of its own, or move these tables out of the way\. Nothing was changed\.$/,
     );
   });
 

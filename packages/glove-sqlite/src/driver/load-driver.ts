@@ -51,7 +51,7 @@ export function resolveSqliteDriver(choice: SqliteDriverChoice = "auto"): Sqlite
     if (!loadNodeSqlite())
       throw new SqliteDriverError(
         `glove-sqlite was asked for the node:sqlite driver, but Node.js ${process.version} does not have it (22.13 or newer has it). ` +
-          `Run on Node.js 22.13 or newer, or pass driver: "better-sqlite3" (npm install better-sqlite3).`,
+          `Run on Node.js 22.13 or newer, or pass driver: "better-sqlite3" (npm install better-sqlite3). Nothing was changed.`,
         "node:sqlite",
       );
     return "node:sqlite";
@@ -60,20 +60,20 @@ export function resolveSqliteDriver(choice: SqliteDriverChoice = "auto"): Sqlite
     if (!loadBetterSqlite3())
       throw new SqliteDriverError(
         `glove-sqlite was asked for the better-sqlite3 driver, which is not installed (an optional peer of glove-sqlite). ` +
-          `Install it in your app: npm install better-sqlite3. On Node.js 22.13 or newer, driver: "auto" uses node:sqlite instead.`,
+          `Install it in your app: npm install better-sqlite3. On Node.js 22.13 or newer, driver: "auto" uses node:sqlite instead. Nothing was changed.`,
         "better-sqlite3",
       );
     return "better-sqlite3";
   }
   if (choice !== "auto")
     throw new ConfigurationError(
-      `glove-sqlite: unknown SQLite driver ${JSON.stringify(choice)}; pass "auto", "node:sqlite" or "better-sqlite3".`,
+      `glove-sqlite: unknown SQLite driver ${JSON.stringify(choice)}; pass "auto", "node:sqlite" or "better-sqlite3". Nothing was changed.`,
     );
   if (loadNodeSqlite()) return "node:sqlite";
   if (loadBetterSqlite3()) return "better-sqlite3";
   throw new SqliteDriverError(
     `glove-sqlite needs a SQLite driver: Node.js ${process.version} has no node:sqlite (22.13 and newer have it), and better-sqlite3 is not installed. ` +
-      `Install it in your app (npm install better-sqlite3), or run on Node.js 22.13 or newer.`,
+      `Install it in your app (npm install better-sqlite3), or run on Node.js 22.13 or newer. Nothing was changed.`,
     "better-sqlite3",
   );
 }

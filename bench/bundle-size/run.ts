@@ -4,6 +4,7 @@
  * against the issue's 180 KiB budget. See bench/README.md.
  */
 import { BUDGET_BYTES, measurePage } from "./measure.js";
+import { measurePageWithEsbuild } from "./measure-esbuild.js";
 
 const from = process.env.BENCH_FROM === "dist" ? "dist" : "source";
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
@@ -24,3 +25,11 @@ const ok = report.start.minified <= BUDGET_BYTES;
 console.log(
   `\nbudget: ${kib(report.start.minified)} at start, minified (target ≤ ${kib(BUDGET_BYTES)}): ${ok ? "PASS" : "FAIL"}`,
 );
+
+console.log("\nThe same page with esbuild (bundle, minify, ESM with code splitting, React external):");
+const esbuilt = await measurePageWithEsbuild({ from });
+console.log("\n| package | minified |");
+console.log("|---|---:|");
+for (const p of esbuilt.start.packages) console.log(`| ${p.name} | ${kib(p.minified)} |`);
+console.log(`| **total at start** | **${kib(esbuilt.start.minified)}** (gzip ${kib(esbuilt.start.gzip)}) |`);
+console.log(`\non demand: ${kib(esbuilt.lazy.minified)} minified (${esbuilt.lazy.files.length} files)`);

@@ -4,7 +4,7 @@
  * external: the bench measures what Glove and zod add to a React app.
  */
 import { createRoot } from "react-dom/client";
-import { z } from "zod";
+import * as z from "zod";
 import { Render, defineToolView, useGlove, type ToolSchemas } from "glove-react";
 
 const pickSizeSchemas = {

@@ -1,4 +1,4 @@
-import { GloveError } from "glove-core";
+import { GloveError } from "glove-core/errors";
 import type { SlotIssue } from "./types/state.js";
 
 /**

@@ -1,4 +1,4 @@
-import { GloveError } from "glove-core";
+import { GloveError } from "glove-core/errors";
 
 /** Why the transport could not turn useChat's request into a Glove one. */
 export type ChatTransportErrorCode =

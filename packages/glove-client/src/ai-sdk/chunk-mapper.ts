@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from "ai";
-import { PERMISSION_REQUEST_RENDERER, type ToolCall, type ToolResultData, type WireSlot } from "glove-core";
+import type { ToolCall, ToolResultData, WireSlot } from "glove-core";
+import { PERMISSION_REQUEST_RENDERER } from "glove-core/display-manager";
 import type { TurnStatus, WireEvent } from "../types/wire.js";
 
 /** What one Glove event became: the chunks, and whether the reply pauses for a person. */

@@ -3,7 +3,8 @@
  * agent loop, the model relay client and zod's JSON Schema conversion, which a server-mode page
  * never needs and so never downloads.
  */
-import { ConfigurationError, type ModelAdapter } from "glove-core";
+import type { ModelAdapter } from "glove-core";
+import { ConfigurationError } from "glove-core/errors";
 import { createRelayModel } from "glove-core/models/relay";
 import { currentHeaders, type ConfigSource } from "../session/create-session.js";
 import type { GloveSessionConfig } from "../session/session-config.js";

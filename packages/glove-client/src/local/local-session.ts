@@ -1,4 +1,5 @@
-import { AbortError, BranchError, type ContentPart, type ModelAdapter } from "glove-core";
+import type { ContentPart, ModelAdapter } from "glove-core";
+import { AbortError, BranchError } from "glove-core/errors";
 import { GloveStore } from "../state/glove-store.js";
 import type { GloveAction } from "../types/actions.js";
 import type { BranchActionResult, GloveSession, ImageInput, SlotAnswerResult } from "../types/session.js";

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "glove-core";
+import { ConfigurationError } from "glove-core/errors";
 import { runnableTools } from "../tools/runnable-tools.js";
 import { ServerSession } from "../server/server-session.js";
 import type * as LocalModeModule from "../local/local-mode.js";

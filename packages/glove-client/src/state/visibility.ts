@@ -1,4 +1,5 @@
-import { PERMISSION_REQUEST_RENDERER, type DisplayStrategy } from "glove-core";
+import type { DisplayStrategy } from "glove-core";
+import { PERMISSION_REQUEST_RENDERER } from "glove-core/display-manager";
 import type { ClientSlot } from "../types/state.js";
 
 /**

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "glove-core";
+import { ConfigurationError } from "glove-core/errors";
 import type { ToolConfig, ToolView } from "../types/tool.js";
 
 /** Local mode runs every tool in the tab, so each needs a `do`; a view there is a mistake. */

@@ -1,4 +1,4 @@
-import { BranchError } from "glove-core";
+import { BranchError } from "glove-core/errors";
 import { ServerRequestError } from "../errors.js";
 import type { BranchActionResult } from "../types/session.js";
 

@@ -1,4 +1,4 @@
-import { GloveError } from "glove-core";
+import { GloveError } from "glove-core/errors";
 import type { ErrorInfo } from "../types/wire.js";
 
 /** A thrown value as something a UI can show: a stable code and a readable message. */

@@ -1,4 +1,4 @@
-import { PERMISSION_REQUEST_RENDERER } from "glove-core";
+import { PERMISSION_REQUEST_RENDERER } from "glove-core/display-manager";
 import type { SlotRenderer, ToolResultRenderer, ToolView } from "../types/tool.js";
 import { PermissionPrompt } from "./default-renderers.js";
 import { LazyMcpAppView } from "../mcp-apps/lazy-mcp-app-view.js";

@@ -159,6 +159,24 @@ describe("one conversation", () => {
     expect((events.body.error as { code: string }).code).toBe("GLOVE_STUDIO_NO_EVENTS");
   });
 
+  it("finds the rows of a conversation that mention a text, a tool result on its call's row", async () => {
+    const messages = (await get(`api/conversations/${ids.weather}/messages?limit=50`)).body.messages as Array<{
+      text: string;
+      tool_calls?: unknown[];
+    }>;
+    const find = async (text: string) => (await get(`api/conversations/${ids.weather}/find?text=${text}`)).body;
+    const oslo = messages.findIndex((m) => m.text === "It is sunny in Oslo.");
+    expect((await find("SUNNY%20IN%20OSLO")).matches).toEqual([oslo]);
+    // "sunny" is in both tool results and both answers: each result counts on the row of its call.
+    const calls = messages.flatMap((m, i) => (m.tool_calls?.length ? [i] : []));
+    const sunny = (await find("sunny")).matches as number[];
+    for (const call of calls) expect(sunny).toContain(call);
+    expect(sunny).toEqual([...new Set(sunny)].sort((a, b) => a - b));
+    expect(await find("no%20such%20words")).toEqual({ matches: [], truncated: false });
+    expect((await get(`api/conversations/${ids.weather}/find`)).status).toBe(400);
+    expect((await get("api/conversations/nope/find?text=x")).status).toBe(404);
+  });
+
   it("returns hostile content as JSON data, never as a page", async () => {
     const { body, headers, text } = await get(`api/conversations/${ids.hostile}/messages`);
     expect(headers.get("content-type")).toMatch(/^application\/json/);
@@ -196,6 +214,8 @@ describe("serving", () => {
         "messages",
         "traces",
         "fixture",
+        "find",
+        "events",
         "questions",
         "abort",
         "info",

@@ -1,6 +1,7 @@
 /**
- * A long conversation in Chromium: the timeline loads 200 messages and appends a page per
- * "Show more", past the inspector's largest page (500), to the last message.
+ * A long conversation in Chromium: the timeline renders a window of rows however many messages
+ * there are (2,000 here), loads the pages it shows, jumps to the end, and finds a message the
+ * browser's own find could not see (it is not in the page until shown).
  */
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -12,7 +13,9 @@ import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { sqliteKind } from "./support/storages.js";
 import { buildStudioUi, launchChromium, watchPage } from "./support/studio-browser.js";
 
-const COUNT = 1250;
+const COUNT = 2000;
+/** Far fewer rows than messages: what a screen holds and a few around it. */
+const MAX_ROWS = 60;
 const ID = "5f0c9d1e-0000-4000-8000-000000000001";
 let place: Awaited<ReturnType<typeof sqliteKind.create>>;
 let storage: ServerStorage;
@@ -53,18 +56,32 @@ afterAll(async () => {
   if (uiDir) rmSync(uiDir, { recursive: true, force: true });
 });
 
-it("pages through 1,250 messages with Show more", async () => {
-  const page = await browser.newPage();
+it("keeps the rows of 2,000 messages bounded, jumps to the end and finds any message", async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const { errors } = watchPage(page);
   await page.goto(`${studio.url}#/c/${ID}`);
-  const items = page.getByTestId("message");
-  await expect.poll(() => items.count()).toBe(200);
-  for (let loaded = 200; loaded < COUNT; loaded += 200) {
-    await page.getByRole("button", { name: /^Show \d+ more of / }).click();
-    await expect.poll(() => items.count()).toBe(Math.min(COUNT, loaded + 200));
-  }
-  expect(await items.last().innerText()).toContain(`message ${COUNT - 1}`);
-  expect(await page.getByRole("button", { name: /^Show \d+ more of / }).count()).toBe(0);
+  const rows = page.getByTestId("message");
+  await expect.poll(() => rows.first().innerText()).toContain("message 0");
+  expect(await rows.count()).toBeLessThan(MAX_ROWS);
+  expect(await page.getByTestId("timeline").innerText()).not.toContain(`message ${COUNT - 1}`);
+
+  await page.getByRole("button", { name: "Jump to the end" }).click();
+  await expect.poll(() => page.getByTestId("timeline").innerText()).toContain(`message ${COUNT - 1}`);
+  // The last message is in view, at the bottom of the timeline's box.
+  const last = page.locator(`[data-testid="message"]`, { hasText: `message ${COUNT - 1}` });
+  const box = await page.getByTestId("timeline-scroller").boundingBox();
+  const row = await last.boundingBox();
+  expect(row!.y + row!.height).toBeLessThanOrEqual(box!.y + box!.height + 1);
+  expect(row!.y).toBeGreaterThanOrEqual(box!.y);
+  expect(await rows.count()).toBeLessThan(MAX_ROWS);
+
+  await page.getByRole("searchbox", { name: "Find in conversation" }).fill("message 1234");
+  await page.getByRole("button", { name: "Find", exact: true }).click();
+  await expect.poll(() => page.getByTestId("find-count").innerText()).toBe("1 of 1");
+  await expect
+    .poll(() => page.locator('[data-testid="message"][aria-current="true"]').innerText())
+    .toContain("message 1234");
+  expect(await rows.count()).toBeLessThan(MAX_ROWS);
   expect(await page.getByRole("alert").count()).toBe(0);
   expect(errors).toEqual([]);
 });

@@ -4,6 +4,7 @@ import { fixtureSource } from "../fixture/fixture-source.js";
 import { badQuery, json, SECURITY_HEADERS } from "../http/responses.js";
 import type { StudioActions, StudioData, StudioInfo } from "../types/studio.js";
 import { conversationDetail, conversationRecord } from "./conversation-detail.js";
+import { findMessages } from "./find-messages.js";
 import { conversationQuery, integerParam, textParam } from "./query-params.js";
 
 /** Where a studio's API reads, and what it may do (actions only when mounted). */
@@ -128,6 +129,13 @@ export async function studioApi(
       );
     }
     return context.events(id, eventPosition(request, url));
+  }
+  if (part === "find" && partId === undefined) {
+    if (!get) throw methodNotAllowed("GET");
+    await conversationRecord(data, id);
+    const text = textParam(url.searchParams, "text");
+    if (text === undefined) throw badQuery("text", "say what to find");
+    return json(200, await findMessages(data.inspector, id, text));
   }
   if (part === "fixture" && partId === undefined) {
     if (!get) throw methodNotAllowed("GET");

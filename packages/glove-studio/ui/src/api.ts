@@ -38,6 +38,10 @@ export const api = {
   conversation: (conversationId: string) => request<ConversationDetail>(`conversations/${id(conversationId)}`),
   messages: (conversationId: string, offset: number, limit: number) =>
     request<MessagePage>(`conversations/${id(conversationId)}/messages?offset=${offset}&limit=${limit}`),
+  find: (conversationId: string, text: string) =>
+    request<{ matches: number[]; truncated: boolean }>(
+      `conversations/${id(conversationId)}/find?text=${encodeURIComponent(text)}`,
+    ),
   trace: (conversationId: string, turnId: string) =>
     request<TurnTrace>(`conversations/${id(conversationId)}/traces/${id(turnId)}`),
   answer: (conversationId: string, slotId: string, body: { resolve: unknown } | { reject: unknown }) =>

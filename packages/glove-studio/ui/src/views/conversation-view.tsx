@@ -1,14 +1,14 @@
-import { useCallback, useEffect, useState } from "react";
-import { api, type ConversationDetail, type Message, type StudioInfo } from "../api.js";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api, type ConversationDetail, type StudioInfo } from "../api.js";
 import { useLiveConversation } from "../live/use-live.js";
 import { ClippedText } from "../parts/clipped-text.js";
 import { duration, tokens, when } from "../parts/format.js";
 import { StatusBadge } from "../parts/status-badge.js";
 import { Questions } from "./questions.js";
 import { Branches, SidePanels } from "./side-panels.js";
-import { Timeline } from "./timeline.js";
-
-const PAGE = 200;
+import { FindBar } from "./find-bar.js";
+import { useMessagePages } from "./message-pages.js";
+import { VirtualTimeline, type TimelineControls } from "./virtual-timeline.js";
 
 /** One conversation: its record, questions, tasks, inbox, turns and the message timeline, kept current. */
 export function ConversationView({
@@ -22,35 +22,33 @@ export function ConversationView({
   mode: StudioInfo["mode"] | undefined;
 }) {
   const [detail, setDetail] = useState<ConversationDetail | undefined>();
-  // Loaded in pages of PAGE from the start; "Show more" appends the next one.
-  const [messages, setMessages] = useState<{ list: Message[]; total: number } | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const messages = useMessagePages(id);
+  const [detailError, setError] = useState<string | undefined>();
   const [fixture, setFixture] = useState<string | undefined>();
+  const [found, setFound] = useState<number | undefined>();
+  const controls = useRef<TimelineControls | null>(null);
+  const reloadMessages = messages.reload;
 
-  /** Reloads the record and the messages from `offset` (a page boundary) on, keeping those before. */
-  const load = useCallback(
-    async (offset: number) => {
-      try {
-        const [next, page] = await Promise.all([api.conversation(id), api.messages(id, offset, PAGE)]);
-        setDetail(next);
-        setMessages((old) => ({ list: (old?.list ?? []).slice(0, offset).concat(page.messages), total: page.total }));
-        setError(undefined);
-      } catch (e) {
-        setError((e as Error).message);
-      }
-    },
-    [id],
-  );
-  const loaded = messages?.list.length ?? 0;
-  // While live, the last loaded page again (new messages land at the end).
-  const refresh = useCallback(() => load(Math.floor(Math.max(0, loaded - 1) / PAGE) * PAGE), [load, loaded]);
+  /** Reads the record and the messages on screen again. */
+  const refresh = useCallback(async () => {
+    try {
+      const [next] = await Promise.all([api.conversation(id), reloadMessages()]);
+      setDetail(next);
+      setError(undefined);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [id, reloadMessages]);
 
   useEffect(() => {
-    setMessages(undefined);
-    void load(0);
-  }, [load]);
+    setDetail(undefined);
+    setFound(undefined);
+    void refresh();
+    // Only when the conversation changes: `refresh` changes with what was loaded.
+  }, [id]);
   const live = detail?.conversation.status === "running";
   const streaming = useLiveConversation(id, mode, refresh);
+  const error = detailError ?? messages.error;
 
   if (error && !detail)
     return (
@@ -58,7 +56,7 @@ export function ConversationView({
         {error}
       </p>
     );
-  if (!detail || !messages) return <p className="muted">Loading…</p>;
+  if (!detail || messages.total === undefined) return <p className="muted">Loading…</p>;
   const c = detail.conversation;
 
   const copyFixture = async () => {
@@ -109,7 +107,16 @@ export function ConversationView({
       <div className="columns">
         <div>
           <h3>Timeline</h3>
-          <Timeline messages={messages.list} offset={0} traces={detail.traces} />
+          <FindBar conversationId={id} controls={controls} onFound={setFound} />
+          <VirtualTimeline
+            total={messages.total}
+            messageAt={messages.messageAt}
+            loaded={messages.loaded}
+            ensure={messages.ensure}
+            traces={detail.traces}
+            controls={controls}
+            highlight={found}
+          />
           {streaming && (
             <div className="message message-agent streaming" data-testid="streaming">
               <div className="message-head">
@@ -117,11 +124,6 @@ export function ConversationView({
               </div>
               <ClippedText text={streaming} />
             </div>
-          )}
-          {messages.total > loaded && (
-            <button type="button" onClick={() => void load(loaded)}>
-              Show {Math.min(PAGE, messages.total - loaded)} more of {messages.total - loaded}
-            </button>
           )}
         </div>
         <aside>

@@ -1,3 +1,4 @@
+import type { LiHTMLAttributes } from "react";
 import type { Message, TurnTrace } from "../api.js";
 import { ClippedText, JsonBlock } from "../parts/clipped-text.js";
 import { duration } from "../parts/format.js";
@@ -7,7 +8,7 @@ type Result = NonNullable<Message["tool_results"]>[number];
 type Span = TurnTrace["spans"][number];
 
 /** The turns' spans by tool call id, and each span's children (a subagent run under its call). */
-interface SpanIndex {
+export interface SpanIndex {
   byCall: Map<string, Span>;
   children: Map<string, Span[]>;
 }
@@ -42,7 +43,7 @@ function NestedRuns({ span, index }: { span: Span; index: SpanIndex }) {
   );
 }
 
-function resultsById(messages: Message[]): Map<string, Result> {
+export function resultsById(messages: Message[]): Map<string, Result> {
   const byId = new Map<string, Result>();
   for (const m of messages) for (const r of m.tool_results ?? []) if (r.call_id) byId.set(r.call_id, r);
   return byId;
@@ -92,63 +93,76 @@ function ToolCallCard({
   );
 }
 
-/** The messages with their tool calls (input, result, status, duration) and the runtime's markers. */
+/** Whether a message has nothing of its own to show (tool results are shown on their calls). */
+export const onlyResults = (m: Message) => Boolean(m.tool_results?.length && !m.tool_calls?.length && !m.text);
+
+/** One message with its tool calls (input, result, status, duration) and the runtime's markers. */
+export function MessageItem({
+  message: m,
+  resultsByCall: results,
+  index,
+  ...rest
+}: {
+  message: Message;
+  resultsByCall: Map<string, Result>;
+  index: SpanIndex;
+} & LiHTMLAttributes<HTMLLIElement> & { "data-index"?: number }) {
+  const kind = m.is_compaction
+    ? "compaction"
+    : m.is_compaction_request
+      ? "compaction-request"
+      : m.is_skill_injection
+        ? "skill"
+        : m.sender;
+  return (
+    <li {...rest} className={`message message-${kind}`} data-testid="message" data-sender={m.sender}>
+      <div className="message-head">
+        <strong>
+          {kind === "compaction"
+            ? "Compaction summary"
+            : kind === "skill"
+              ? "Skill injection"
+              : kind === "compaction-request"
+                ? "Compaction request"
+                : m.sender}
+        </strong>
+        {m.is_refusal && <StatusBadge status="refused" />}
+      </div>
+      {m.pre_modified_text !== undefined && m.pre_modified_text !== m.text && (
+        <p className="hook muted">
+          Rewritten by a hook; typed: <ClippedText text={m.pre_modified_text} />
+        </p>
+      )}
+      {m.reasoning_content && (
+        <details>
+          <summary>Reasoning</summary>
+          <ClippedText text={m.reasoning_content} />
+        </details>
+      )}
+      {m.text && <ClippedText text={m.text} />}
+      {m.tool_calls?.map((call, j) => (
+        <ToolCallCard
+          key={call.id ?? j}
+          call={call}
+          result={call.id ? results.get(call.id) : undefined}
+          index={index}
+        />
+      ))}
+    </li>
+  );
+}
+
+/** A short list of messages, all rendered (a branch set aside); the conversation's own is virtualised. */
 export function Timeline({ messages, offset, traces }: { messages: Message[]; offset: number; traces: TurnTrace[] }) {
   const results = resultsById(messages);
   const index = spanIndex(traces);
   return (
-    <ol className="timeline" data-testid="timeline" start={offset + 1}>
-      {messages.map((m, i) => {
-        if (m.tool_results?.length && !m.tool_calls?.length && !m.text) return null;
-        const kind = m.is_compaction
-          ? "compaction"
-          : m.is_compaction_request
-            ? "compaction-request"
-            : m.is_skill_injection
-              ? "skill"
-              : m.sender;
-        return (
-          <li
-            key={m.id ?? offset + i}
-            className={`message message-${kind}`}
-            data-testid="message"
-            data-sender={m.sender}
-          >
-            <div className="message-head">
-              <strong>
-                {kind === "compaction"
-                  ? "Compaction summary"
-                  : kind === "skill"
-                    ? "Skill injection"
-                    : kind === "compaction-request"
-                      ? "Compaction request"
-                      : m.sender}
-              </strong>
-              {m.is_refusal && <StatusBadge status="refused" />}
-            </div>
-            {m.pre_modified_text !== undefined && m.pre_modified_text !== m.text && (
-              <p className="hook muted">
-                Rewritten by a hook; typed: <ClippedText text={m.pre_modified_text} />
-              </p>
-            )}
-            {m.reasoning_content && (
-              <details>
-                <summary>Reasoning</summary>
-                <ClippedText text={m.reasoning_content} />
-              </details>
-            )}
-            {m.text && <ClippedText text={m.text} />}
-            {m.tool_calls?.map((call, j) => (
-              <ToolCallCard
-                key={call.id ?? j}
-                call={call}
-                result={call.id ? results.get(call.id) : undefined}
-                index={index}
-              />
-            ))}
-          </li>
-        );
-      })}
+    <ol className="timeline" start={offset + 1}>
+      {messages.map((m, i) =>
+        onlyResults(m) ? null : (
+          <MessageItem key={m.id ?? offset + i} message={m} resultsByCall={results} index={index} />
+        ),
+      )}
     </ol>
   );
 }

@@ -110,7 +110,9 @@ export class PostgresStore implements StoreAdapter {
     this.identifier = sessionId;
     this.schema = options.schema ?? "glove";
     this.#options = options;
-    const tables = tableNames(this.schema); // checks the schema name before any pool is opened
+    // The options are checked before a pool is opened: a refusal leaves nothing behind.
+    const tables = tableNames(this.schema, `PostgresStore session "${sessionId}"`);
+    const fence = checkWriterFence(options.writerFence, sessionId);
     if (options.pool) {
       this.pool = options.pool;
       this.#ownsPool = false;
@@ -118,11 +120,13 @@ export class PostgresStore implements StoreAdapter {
       this.pool = new pg.Pool({ connectionString: checkConnectionString(options.connectionString, sessionId) });
       this.#ownsPool = true;
     } else {
-      throw new ConfigurationError(`PostgresStore session "${sessionId}": pass a pool or a connectionString.`);
+      throw new ConfigurationError(
+        `PostgresStore session "${sessionId}": pass a pool (a pg.Pool) or a connectionString ` +
+          `(postgres://user:password@host:5432/database). Nothing was changed.`,
+      );
     }
     const codec = createRecordCodec({ error: (detail, code) => new PostgresStoreError(sessionId, detail, code) });
     this.#session = new PostgresSession({ pool: this.pool, schema: this.schema, tables, sessionId, codec, child });
-    const fence = checkWriterFence(options.writerFence, sessionId);
     this.#messages = new PostgresMessages(
       this.#session,
       options.repairInterruptedToolCalls ?? true,
@@ -335,7 +339,7 @@ export class PostgresStore implements StoreAdapter {
 function checkConnectionString(value: unknown, sessionId: string): string {
   if (typeof value !== "string") {
     throw new ConfigurationError(
-      `PostgresStore session "${sessionId}": connectionString must be a string, got ${typeof value}.`,
+      `PostgresStore session "${sessionId}": connectionString must be a string, got ${typeof value}. Pass a URL such as postgres://user:password@host:5432/database. Nothing was changed.`,
     );
   }
   if (/^postgres(ql)?:\/\//i.test(value)) {
@@ -344,18 +348,18 @@ function checkConnectionString(value: unknown, sessionId: string): string {
       return value;
     } catch {
       throw new ConfigurationError(
-        `PostgresStore session "${sessionId}": the connectionString is not a valid URL. Expected postgres://user:password@host:5432/database.`,
+        `PostgresStore session "${sessionId}": the connectionString is not a valid URL. Pass one such as postgres://user:password@host:5432/database. Nothing was changed.`,
       );
     }
   }
   if (/^[a-z]+:\/\//i.test(value)) {
     const scheme = value.slice(0, value.indexOf(":"));
     throw new ConfigurationError(
-      `PostgresStore session "${sessionId}": "${scheme}://" is not a PostgreSQL URL. Expected postgres://user:password@host:5432/database.`,
+      `PostgresStore session "${sessionId}": "${scheme}://" is not a PostgreSQL URL. Pass one such as postgres://user:password@host:5432/database. Nothing was changed.`,
     );
   }
   if (/^\s*\w+\s*=/.test(value)) return value;
   throw new ConfigurationError(
-    `PostgresStore session "${sessionId}": the connectionString is neither a postgres:// URL nor "key=value" settings. Expected postgres://user:password@host:5432/database.`,
+    `PostgresStore session "${sessionId}": the connectionString is neither a postgres:// URL nor "key=value" settings. Pass one such as postgres://user:password@host:5432/database. Nothing was changed.`,
   );
 }

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from "pg";
 import { PostgresStoreError } from "./errors.js";
-import { schemaVersionPolicy } from "glove-core";
+import { ConfigurationError, schemaVersionPolicy } from "glove-core";
 import { MIGRATIONS } from "./migrations.js";
 
 export { SCHEMA_VERSION } from "./migrations.js";
@@ -28,11 +28,15 @@ export function migrateOnce(pool: Pool, schema: string, sessionId: string): Prom
   return migration;
 }
 
-/** `name` quoted as an identifier, after checking it is a plain one (identifiers cannot be bind parameters). */
-export function quoteSchema(name: string): string {
+/**
+ * `name` quoted as an identifier, after checking it is a plain one (identifiers cannot be bind
+ * parameters); `who` names the refuser in the error, e.g. `PostgresStore session "chat-1"`.
+ */
+export function quoteSchema(name: string, who = "PostgresStore"): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) {
-    throw new TypeError(
-      `PostgresStore: schema ${JSON.stringify(name)} must be a plain identifier (letters, digits, _; at most 63).`,
+    throw new ConfigurationError(
+      `${who}: schema ${JSON.stringify(name)} is not a plain identifier. Pass a schema name of letters, digits and _ ` +
+        `(not starting with a digit, at most 63), e.g. "glove". Nothing was changed.`,
     );
   }
   return `"${name}"`;

@@ -143,8 +143,8 @@ export class PostgresSession {
 }
 
 /** Glove's tables in `schema`, quoted for SQL text; throws a TypeError for a schema name that is not a plain identifier. */
-export function tableNames(schema: string) {
-  const s = quoteSchema(schema);
+export function tableNames(schema: string, who?: string) {
+  const s = quoteSchema(schema, who);
   return {
     sessions: `${s}.glove_sessions`,
     messages: `${s}.glove_messages`,

@@ -33,7 +33,7 @@ export function checkWriterFence(fence: WriterFence | undefined, sessionId: stri
     !Number.isSafeInteger(fence.writer)
   ) {
     throw new ConfigurationError(
-      `PostgresStore session "${sessionId}": writerFence needs table ("schema.table"), keyColumn (plain lower-case identifiers), an integer writer and refuse().`,
+      `PostgresStore session "${sessionId}": writerFence needs table ("schema.table"), keyColumn (plain lower-case identifiers), an integer writer and refuse(). Pass one that has them. Nothing was changed.`,
     );
   }
   return fence;

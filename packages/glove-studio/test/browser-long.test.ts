@@ -1,7 +1,7 @@
 /**
  * A long conversation in Chromium: the timeline renders a window of rows however many messages
- * there are (2,000 here), loads the pages it shows, jumps to the end, and finds a message the
- * browser's own find could not see (it is not in the page until shown).
+ * there are (2,000 here), loads the pages it shows, jumps to the end and follows what is appended
+ * there, and finds a message the browser's own find could not see (it is not in the page until shown).
  */
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import type { Browser } from "playwright-core";
 import type { Message } from "glove-core";
 import type { ServerStorage } from "glove-server";
 import { startStudio, type RunningStudio } from "glove-studio";
-import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
+import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { sqliteKind } from "./support/storages.js";
 import { buildStudioUi, launchChromium, watchPage } from "./support/studio-browser.js";
 
@@ -56,32 +56,44 @@ afterAll(async () => {
   if (uiDir) rmSync(uiDir, { recursive: true, force: true });
 });
 
-it("keeps the rows of 2,000 messages bounded, jumps to the end and finds any message", async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const { errors } = watchPage(page);
-  await page.goto(`${studio.url}#/c/${ID}`);
-  const rows = page.getByTestId("message");
-  await expect.poll(() => rows.first().innerText()).toContain("message 0");
-  expect(await rows.count()).toBeLessThan(MAX_ROWS);
-  expect(await page.getByTestId("timeline").innerText()).not.toContain(`message ${COUNT - 1}`);
+it(
+  "keeps the rows of 2,000 messages bounded, jumps to the end and finds any message",
+  async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const { errors } = watchPage(page);
+    await page.goto(`${studio.url}#/c/${ID}`);
+    const rows = page.getByTestId("message");
+    await expect.poll(() => rows.first().innerText()).toContain("message 0");
+    expect(await rows.count()).toBeLessThan(MAX_ROWS);
+    expect(await page.getByTestId("timeline").innerText()).not.toContain(`message ${COUNT - 1}`);
 
-  await page.getByRole("button", { name: "Jump to the end" }).click();
-  await expect.poll(() => page.getByTestId("timeline").innerText()).toContain(`message ${COUNT - 1}`);
-  // The last message is in view, at the bottom of the timeline's box.
-  const last = page.locator(`[data-testid="message"]`, { hasText: `message ${COUNT - 1}` });
-  const box = await page.getByTestId("timeline-scroller").boundingBox();
-  const row = await last.boundingBox();
-  expect(row!.y + row!.height).toBeLessThanOrEqual(box!.y + box!.height + 1);
-  expect(row!.y).toBeGreaterThanOrEqual(box!.y);
-  expect(await rows.count()).toBeLessThan(MAX_ROWS);
+    await page.getByRole("button", { name: "Jump to the end" }).click();
+    await expect.poll(() => page.getByTestId("timeline").innerText()).toContain(`message ${COUNT - 1}`);
+    // The last message is in view, at the bottom of the timeline's box.
+    const last = page.locator(`[data-testid="message"]`, { hasText: `message ${COUNT - 1}` });
+    const box = await page.getByTestId("timeline-scroller").boundingBox();
+    const row = await last.boundingBox();
+    expect(row!.y + row!.height).toBeLessThanOrEqual(box!.y + box!.height + 1);
+    expect(row!.y).toBeGreaterThanOrEqual(box!.y);
+    expect(await rows.count()).toBeLessThan(MAX_ROWS);
 
-  await page.getByRole("searchbox", { name: "Find in conversation" }).fill("message 1234");
-  await page.getByRole("button", { name: "Find", exact: true }).click();
-  await expect.poll(() => page.getByTestId("find-count").innerText()).toBe("1 of 1");
-  await expect
-    .poll(() => page.locator('[data-testid="message"][aria-current="true"]').innerText())
-    .toContain("message 1234");
-  expect(await rows.count()).toBeLessThan(MAX_ROWS);
-  expect(await page.getByRole("alert").count()).toBe(0);
-  expect(errors).toEqual([]);
-});
+    // At the end, the view follows what the app appends (the standalone page reads again every 2 s).
+    await (await storage.store(ID)).appendMessages([{ sender: "user", text: "one more message" }]);
+    await expect
+      .poll(() => page.getByTestId("timeline").innerText(), { timeout: PROMPT_WAIT_MS })
+      .toContain("one more message");
+    const appended = await page.locator('[data-testid="message"]', { hasText: "one more message" }).boundingBox();
+    expect(appended!.y + appended!.height).toBeLessThanOrEqual(box!.y + box!.height + 1);
+
+    await page.getByRole("searchbox", { name: "Find in conversation" }).fill("message 1234");
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await expect.poll(() => page.getByTestId("find-count").innerText()).toBe("1 of 1");
+    await expect
+      .poll(() => page.locator('[data-testid="message"][aria-current="true"]').innerText())
+      .toContain("message 1234");
+    expect(await rows.count()).toBeLessThan(MAX_ROWS);
+    expect(await page.getByRole("alert").count()).toBe(0);
+    expect(errors).toEqual([]);
+  },
+  SLOW_WORK_MS,
+);

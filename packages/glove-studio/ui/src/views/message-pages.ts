@@ -18,7 +18,10 @@ export function useMessagePages(id: string) {
   const [, setVersion] = useState(0);
   const [error, setError] = useState<string | undefined>();
 
+  // Answers for another conversation (the page moved on while they were read) are dropped.
+  const current = useRef(id);
   useEffect(() => {
+    current.current = id;
     pages.current = new Map();
     loading.current = new Set();
     range.current = [0, 0];
@@ -28,6 +31,7 @@ export function useMessagePages(id: string) {
   const fetchPages = useCallback(
     async (wanted: number[]) => {
       const answers = await Promise.all(wanted.map((p) => api.messages(id, p * MESSAGE_PAGE, MESSAGE_PAGE)));
+      if (current.current !== id) return undefined;
       return answers.map((answer, i) => [wanted[i]!, answer] as const);
     },
     [id],
@@ -44,16 +48,19 @@ export function useMessagePages(id: string) {
       for (const p of missing) loading.current.add(p);
       void fetchPages(missing)
         .then((answers) => {
+          if (!answers) return;
           for (const [p, answer] of answers) pages.current.set(p, answer.messages);
           setTotal(answers.at(-1)![1].total);
           setVersion((v) => v + 1);
         })
-        .catch((e: Error) => setError(e.message))
+        .catch((e: Error) => {
+          if (current.current === id) setError(e.message);
+        })
         .finally(() => {
           for (const p of missing) loading.current.delete(p);
         });
     },
-    [fetchPages],
+    [fetchPages, id],
   );
 
   /**
@@ -66,6 +73,7 @@ export function useMessagePages(id: string) {
     const wanted = new Set<number>([pageOf(Math.max(0, known - 1))]);
     for (let p = pageOf(start); p <= pageOf(Math.max(start, end)); p++) wanted.add(p);
     const answers = await fetchPages([...wanted].sort((a, b) => a - b));
+    if (!answers) return;
     const next = new Map<number, Message[]>();
     for (const [p, answer] of answers) next.set(p, answer.messages);
     pages.current = next;

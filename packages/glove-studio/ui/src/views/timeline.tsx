@@ -115,39 +115,41 @@ export function MessageItem({
         ? "skill"
         : m.sender;
   return (
-    <li {...rest} className={`message message-${kind}`} data-testid="message" data-sender={m.sender}>
-      <div className="message-head">
-        <strong>
-          {kind === "compaction"
-            ? "Compaction summary"
-            : kind === "skill"
-              ? "Skill injection"
-              : kind === "compaction-request"
-                ? "Compaction request"
-                : m.sender}
-        </strong>
-        {m.is_refusal && <StatusBadge status="refused" />}
+    <li {...rest} className="message-row" data-testid="message" data-sender={m.sender}>
+      <div className={`message message-${kind}`}>
+        <div className="message-head">
+          <strong>
+            {kind === "compaction"
+              ? "Compaction summary"
+              : kind === "skill"
+                ? "Skill injection"
+                : kind === "compaction-request"
+                  ? "Compaction request"
+                  : m.sender}
+          </strong>
+          {m.is_refusal && <StatusBadge status="refused" />}
+        </div>
+        {m.pre_modified_text !== undefined && m.pre_modified_text !== m.text && (
+          <p className="hook muted">
+            Rewritten by a hook; typed: <ClippedText text={m.pre_modified_text} />
+          </p>
+        )}
+        {m.reasoning_content && (
+          <details>
+            <summary>Reasoning</summary>
+            <ClippedText text={m.reasoning_content} />
+          </details>
+        )}
+        {m.text && <ClippedText text={m.text} />}
+        {m.tool_calls?.map((call, j) => (
+          <ToolCallCard
+            key={call.id ?? j}
+            call={call}
+            result={call.id ? results.get(call.id) : undefined}
+            index={index}
+          />
+        ))}
       </div>
-      {m.pre_modified_text !== undefined && m.pre_modified_text !== m.text && (
-        <p className="hook muted">
-          Rewritten by a hook; typed: <ClippedText text={m.pre_modified_text} />
-        </p>
-      )}
-      {m.reasoning_content && (
-        <details>
-          <summary>Reasoning</summary>
-          <ClippedText text={m.reasoning_content} />
-        </details>
-      )}
-      {m.text && <ClippedText text={m.text} />}
-      {m.tool_calls?.map((call, j) => (
-        <ToolCallCard
-          key={call.id ?? j}
-          call={call}
-          result={call.id ? results.get(call.id) : undefined}
-          index={index}
-        />
-      ))}
     </li>
   );
 }

@@ -43,8 +43,6 @@ export function VirtualTimeline({
     getScrollElement: () => scroller.current,
     estimateSize: () => ESTIMATE,
     overscan: 6,
-    // Between rows: measured heights leave out margins.
-    gap: 10,
   });
   const items = virtual.getVirtualItems();
   const first = items[0]?.index ?? 0;

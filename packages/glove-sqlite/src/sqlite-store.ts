@@ -107,6 +107,10 @@ export class SqliteStore implements StoreAdapter {
   /** @internal sub-store constructor */
   constructor(options: SqliteStoreOptions, child: SubStoreInfo);
   constructor(options: SqliteStoreOptions, child?: SubStoreInfo) {
+    if (typeof options !== "object" || options === null)
+      throw new ConfigurationError(
+        'new SqliteStore(options): pass an options object, e.g. { dbPath: "glove.db", sessionId: "…" }. Nothing was changed.',
+      );
     const sessionId = requireSessionId(
       "SqliteStore",
       options.sessionId,

@@ -37,6 +37,13 @@ describe("SqliteStore constructor refusals", () => {
     });
   }
 
+  it("refuses a call without an options object (a clear error, never a TypeError)", () => {
+    for (const options of [undefined, null, "glove.db"]) {
+      const error = thrownBy(() => new SqliteStore(options as never));
+      expectRefusal(error, "new SqliteStore(options): ", "GLOVE_CONFIGURATION");
+    }
+  });
+
   it("refuses options without dbPath or database", () => {
     const error = thrownBy(() => new SqliteStore({ sessionId: "s" }));
     expect(expectRefusal(error, 'SqliteStore session "s": ', "GLOVE_CONFIGURATION")).toContain("dbPath");

@@ -1,3 +1,4 @@
+import { ConfigurationError } from "glove-core";
 import type { Pool } from "pg";
 import { ADDED_COLUMNS, changedColumns, insertedColumns, recordFromRow } from "../record-columns.js";
 import type { ConversationCatalog, ConversationChanges, ConversationRecord } from "../types.js";
@@ -11,7 +12,10 @@ export class PostgresCatalog implements ConversationCatalog {
   #ready: Promise<void> | undefined;
 
   constructor(pool: Pool, schema: string) {
-    if (!SCHEMA_NAME.test(schema)) throw new TypeError(`Invalid PostgreSQL schema name ${JSON.stringify(schema)}.`);
+    if (typeof schema !== "string" || !SCHEMA_NAME.test(schema))
+      throw new ConfigurationError(
+        `PostgresCatalog: invalid PostgreSQL schema name ${JSON.stringify(schema)}. Pass lower-case letters, digits and underscores (at most 63, not starting with a digit), e.g. "glove". Nothing was changed.`,
+      );
     this.#pool = pool;
     // Not "glove_…": glove-postgres refuses schemas with glove_ tables it did not create.
     this.#table = `${schema}.gloveserver_conversations`;

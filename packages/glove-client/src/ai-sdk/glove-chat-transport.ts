@@ -2,6 +2,7 @@ import { isToolUIPart, type ChatRequestOptions, type ChatTransport, type UIMessa
 import { ServerRequestError } from "../errors.js";
 import { ServerApi, type ServerConnectionOptions } from "../server/server-api.js";
 import { newId } from "../util/ids.js";
+import { branchRefusal, waitingRefusal } from "./branch-refusal.js";
 import { ChatTransportError } from "./chat-transport-error.js";
 import { ChunkMapper } from "./chunk-mapper.js";
 import { EventFeed } from "./event-feed.js";
@@ -117,7 +118,8 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
   /**
    * A new answer from an earlier point: `regenerate()` of the last answer is the server's
    * regenerate; of an earlier one, and an edited message, an edit of the user message it answers
-   * (the same text for a regenerate). What followed stays on its branch on the server.
+   * (the same text for a regenerate). What followed stays on its branch on the server. While the
+   * reply waits for a person (or a turn runs) it is refused, nothing sent (`ChatTransportError`).
    */
   async #branch(
     feed: EventFeed,
@@ -126,6 +128,8 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
     regenerate: boolean,
     signal: AbortSignal | undefined,
   ): Promise<ReadableStream<UIMessageChunk>> {
+    const waiting = waitingRefusal(feed.snapshot);
+    if (waiting) throw waiting;
     const users = messages.filter((message) => message.role === "user");
     const target = users.at(-1);
     if (!target)
@@ -139,10 +143,11 @@ export class GloveChatTransport implements ChatTransport<UIMessage> {
       );
     signal?.throwIfAborted();
     const last = stored === storedUserId(feed.snapshot, undefined, -1);
-    const { turnId } =
-      regenerate && last
-        ? await this.#api.regenerate(conversationId)
-        : await this.#api.editMessage(conversationId, stored, text);
+    const { turnId } = await (
+      regenerate && last ? this.#api.regenerate(conversationId) : this.#api.editMessage(conversationId, stored, text)
+    ).catch((error: unknown) => {
+      throw branchRefusal(error);
+    });
     return this.#followNew(feed, conversationId, turnId, signal);
   }
 

@@ -12,7 +12,7 @@ import { browserTestHooks, launchChromium } from "../../web-chat/test/support/br
 import { PROMPT_WAIT_MS, SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 import { startUseChat, type UseChat } from "../src/app.js";
 import { Gates, OPENED_TEXT, WAITING_TEXT, gatedAgent } from "./support/gated-agent.js";
-import { assistantSaid, buildPage, chatIdOf, openChat, send, statusIs, toolPart } from "./support/page.js";
+import { assistantSaid, buildPage, chatIdOf, edit, openChat, send, statusIs, toolPart } from "./support/page.js";
 
 let dir: string;
 let gates: Gates;
@@ -205,6 +205,42 @@ describe("an unmodified useChat page on glove-server", () => {
       expect(await page.locator('li[data-role="assistant"]').count()).toBe(1);
       const stored = (await serverSnapshot(page)).messages.filter((m) => m.sender === "agent").map((m) => m.text);
       expect(stored).toEqual(["Answer 2."]);
+      await page.close();
+    },
+    SLOW_WORK_MS,
+  );
+
+  it(
+    "an edit while an approval waits is useChat's error, the messages stay as they were; answered, the edit works",
+    async () => {
+      const page = await newChat();
+      await send(page, "Please email frank");
+      const asking = toolPart(page, "send_email", "approval-requested");
+      await asking.waitFor();
+      await statusIs(page, "ready");
+      const before = await serverSnapshot(page);
+      await edit(page, "Please email frank", "What is the weather in Rome?");
+      await statusIs(page, "error");
+      await page.getByRole("alert").filter({ hasText: "approve or deny it" }).waitFor();
+      // The messages useChat dropped for the edit are back, the approval still waiting; the server changed nothing.
+      await asking.waitFor();
+      expect(await page.locator('li[data-role="user"]').allInnerTexts()).toEqual([
+        expect.stringContaining("Please email frank"),
+      ]);
+      expect(await page.locator('li[data-role="assistant"]').count()).toBe(1);
+      expect(await serverSnapshot(page)).toEqual(before);
+      // Approved, the turn ends; then the same edit answers the new text.
+      await asking.getByRole("button", { name: "Approve" }).click();
+      await assistantSaid(page, "Done: the email to frank is sent.").waitFor();
+      await statusIs(page, "ready");
+      expect(await page.getByRole("alert").count()).toBe(0);
+      await edit(page, "Please email frank", "What is the weather in Rome?");
+      await assistantSaid(page, "The weather in Rome:").waitFor();
+      await statusIs(page, "ready");
+      expect(await page.locator('li[data-role="user"]').allInnerTexts()).toEqual([
+        expect.stringContaining("What is the weather in Rome?"),
+      ]);
+      expect(app.outbox.filter((e) => e.to === "frank")).toHaveLength(1);
       await page.close();
     },
     SLOW_WORK_MS,

@@ -29,6 +29,12 @@ export async function send(page: Page, text: string): Promise<void> {
   await page.getByRole("button", { name: "Send", exact: true }).click();
 }
 
+/** Edits the user message that says `text` to `replacement` (its Edit button, then Send). */
+export async function edit(page: Page, text: string, replacement: string): Promise<void> {
+  await page.locator('li[data-role="user"]', { hasText: text }).getByRole("button", { name: "Edit" }).click();
+  await send(page, replacement);
+}
+
 /** The conversation behind the page: its useChat id, in the address. */
 export function chatIdOf(page: Page): string {
   return new URL(page.url()).searchParams.get("chat")!;

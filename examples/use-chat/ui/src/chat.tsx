@@ -1,4 +1,7 @@
-/** A plain AI SDK useChat page: nothing in it knows about Glove but the transport it is given. */
+/**
+ * A plain AI SDK useChat page: nothing in it knows about Glove but the transport it is given and
+ * that transport's refusals (`ChatTransportError`), after which it shows the server's history again.
+ */
 import { useState } from "react";
 import { useChat } from "@ai-sdk/react";
 import {
@@ -7,23 +10,34 @@ import {
   type ChatTransport,
   type UIMessage,
 } from "ai";
+import { ChatTransportError } from "glove-react/ai-sdk";
 import { ToolPart } from "./tool-part.js";
 
 export interface ChatProps {
   id: string;
   initialMessages: UIMessage[];
   transport: ChatTransport<UIMessage>;
+  /** The chat's history as the server holds it (the transport's `loadMessages`). */
+  loadMessages(): Promise<UIMessage[]>;
 }
 
-export function Chat({ id, initialMessages, transport }: ChatProps) {
-  const { messages, sendMessage, regenerate, status, stop, error, addToolApprovalResponse } = useChat({
+export function Chat({ id, initialMessages, transport, loadMessages }: ChatProps) {
+  const { messages, setMessages, sendMessage, regenerate, status, stop, error, addToolApprovalResponse } = useChat({
     id,
     messages: initialMessages,
     resume: true,
     transport,
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    // A refused edit or regenerate (e.g. while an approval waits) sent nothing, but useChat already
+    // dropped the messages after the edited one: show the server's history, unchanged, again.
+    onError: (refusal) => {
+      // (Unreachable, the page keeps what it shows: the error already says what to do.)
+      if (ChatTransportError.isInstance(refusal)) void loadMessages().then(setMessages, () => undefined);
+    },
   });
   const [input, setInput] = useState("");
+  /** The user message being edited: the form's next send replaces it (`sendMessage({ text, messageId })`). */
+  const [editing, setEditing] = useState<string | undefined>();
   const busy = status === "submitted" || status === "streaming";
   return (
     <main>
@@ -43,6 +57,17 @@ export function Chat({ id, initialMessages, transport }: ChatProps) {
                 );
               return null;
             })}
+            {message.role === "user" && status !== "submitted" && status !== "streaming" && (
+              <button
+                type="button"
+                onClick={() => {
+                  setEditing(message.id);
+                  setInput(message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n"));
+                }}
+              >
+                Edit
+              </button>
+            )}
           </li>
         ))}
       </ol>
@@ -51,8 +76,9 @@ export function Chat({ id, initialMessages, transport }: ChatProps) {
         onSubmit={(event) => {
           event.preventDefault();
           if (!input.trim()) return;
-          void sendMessage({ text: input });
+          void sendMessage(editing ? { text: input, messageId: editing } : { text: input });
           setInput("");
+          setEditing(undefined);
         }}
       >
         <input

@@ -18,7 +18,7 @@ async function boot(): Promise<void> {
   const messages = await transport.loadMessages(id);
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
-      <Chat id={id} initialMessages={messages} transport={transport} />
+      <Chat id={id} initialMessages={messages} transport={transport} loadMessages={() => transport.loadMessages(id)} />
     </StrictMode>,
   );
 }

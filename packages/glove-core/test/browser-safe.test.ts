@@ -8,7 +8,7 @@ import { importGraph, srcDir as src } from "./support/import-graph.js";
 const ALLOWED_PACKAGES = new Set(["zod"]);
 
 describe("browser-safe entries", () => {
-  for (const entry of ["index.ts", "display/index.ts", "testing/index.ts", "public-errors.ts"]) {
+  for (const entry of ["index.ts", "display/index.ts", "testing/index.ts", "public-errors.ts", "pricing/index.ts"]) {
     it(`${entry} imports no node: module and no package but zod`, () => {
       const { files, external } = importGraph(join(src, entry));
       expect(files.size).toBeGreaterThan(entry === "index.ts" ? 15 : 1);

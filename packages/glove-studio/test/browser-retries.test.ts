@@ -85,6 +85,8 @@ describe("studio waterfall: model-call retries and errors", () => {
       "3 attempts (2 retries); last retry's cause: rate_limit_exceeded: Rate limit reached",
     );
     expect(await row.getByTestId("model").innerText()).toMatch(/\bm\b/);
+    // The model "m" is in no price table: the turn says so instead of a made-up cost.
+    expect(await page.getByTestId("turn-cost").innerText()).toMatch(/cost \$0\.0000 \(1 call without a price\)/);
     await saveScreenshot(page, "waterfall-retries");
     expect(errors).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { DEFAULT_PRICES, priceOf, type PriceTable } from "glove-core/prices";
 import type { TurnTrace } from "../api.js";
 import { retryCount } from "../parts/format.js";
 
@@ -27,4 +28,41 @@ export function retrySummary(span: Span): string | undefined {
   if (count <= 0) return undefined;
   const attempts = `${count + 1} attempts (${retryCount(count)})`;
   return lastCause === undefined ? attempts : `${attempts}; last retry's cause: ${lastCause}`;
+}
+
+/**
+ * What a model call cost in US dollars, from its recorded tokens and glove-core's price table
+ * (glove-core/prices, the table glove-evals uses): undefined when it is not a model call, recorded
+ * no tokens, or its model is unknown or not in the table (a subagent's calls name no model).
+ */
+export function callCost(span: Span, table: PriceTable = DEFAULT_PRICES): number | undefined {
+  if (span.kind !== "model_call") return undefined;
+  const tokensIn = span.attributes["gen_ai.usage.input_tokens"];
+  const tokensOut = span.attributes["gen_ai.usage.output_tokens"];
+  if (typeof tokensIn !== "number" && typeof tokensOut !== "number") return undefined;
+  const { model } = modelOf(span);
+  const price = model === undefined ? undefined : priceOf(model, table);
+  if (!price) return undefined;
+  return (Number(tokensIn ?? 0) * price.inputPerMillion + Number(tokensOut ?? 0) * price.outputPerMillion) / 1e6;
+}
+
+/** A turn's cost: the priced calls added up, and how many calls with tokens had no price. */
+export function turnCost(
+  spans: readonly Span[],
+  table: PriceTable = DEFAULT_PRICES,
+): { usd: number; unpriced: number } {
+  let usd = 0;
+  let unpriced = 0;
+  for (const span of spans) {
+    if (span.kind !== "model_call") continue;
+    const cost = callCost(span, table);
+    if (cost !== undefined) usd += cost;
+    else if (span.attributes["gen_ai.usage.input_tokens"] !== undefined) unpriced++;
+  }
+  return { usd, unpriced };
+}
+
+/** "$0.0123" (four decimals under a dollar, two above). */
+export function usd(amount: number): string {
+  return `$${amount.toFixed(amount < 1 ? 4 : 2)}`;
 }

@@ -2,7 +2,7 @@ import { Fragment, useEffect, useState } from "react";
 import { api, type TurnTrace } from "../api.js";
 import { duration, retryCount, tokens, when } from "../parts/format.js";
 import { StatusBadge } from "../parts/status-badge.js";
-import { modelOf, retriesOf, retrySummary } from "./span-facts.js";
+import { callCost, modelOf, retriesOf, retrySummary, turnCost, usd } from "./span-facts.js";
 
 type Span = TurnTrace["spans"][number];
 
@@ -72,6 +72,15 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
       <p className="muted">
         started {when(trace.startedAt)} · {duration(trace.endedAt ? total : null)} · {trace.spans.length} spans
         {trace.truncated && ` · ${trace.dropped ?? "some"} spans dropped (bound per turn)`}
+        {(() => {
+          const cost = turnCost(trace.spans);
+          return (
+            <span data-testid="turn-cost">
+              {` · cost ${usd(cost.usd)}`}
+              {cost.unpriced > 0 && ` (${cost.unpriced} call${cost.unpriced === 1 ? "" : "s"} without a price)`}
+            </span>
+          );
+        })()}
       </p>
       <p className="muted" data-testid="trace-limits">
         Time to first token is not recorded in stored traces: a model call's bar runs from when it was sent to its last
@@ -86,6 +95,7 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
             <th>Start</th>
             <th>Duration</th>
             <th>Tokens in / out</th>
+            <th>Cost</th>
             <th>Finish</th>
             <th>Retries</th>
             <th>Status</th>
@@ -146,6 +156,12 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
                   <td>
                     {typeof inTokens === "number" ? `${tokens(inTokens)} / ${tokens(Number(outTokens ?? 0))}` : ""}
                   </td>
+                  <td data-testid="cost">
+                    {(() => {
+                      const cost = callCost(span);
+                      return cost === undefined ? "" : usd(cost);
+                    })()}
+                  </td>
                   <td>{String(attr(span, "gen_ai.response.finish_reasons") ?? "")}</td>
                   <td
                     data-testid="retries"
@@ -161,7 +177,7 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
                 {retried && (
                   <tr className="span-detail">
                     <td />
-                    <td colSpan={8} className={errorType !== undefined ? "error" : "muted"} data-testid="retry-detail">
+                    <td colSpan={9} className={errorType !== undefined ? "error" : "muted"} data-testid="retry-detail">
                       {retried}
                     </td>
                   </tr>

@@ -18,6 +18,9 @@ import { checkOrigin } from "./security/origin-check.js";
 import { pathSegments, route } from "./routes/router.js";
 import type { ServerParts } from "./routes/route-context.js";
 import { resolveStorage } from "./storage/resolve-storage.js";
+import { serverRetention } from "./retention/server-retention.js";
+import type { OwnerPurgeReport } from "./retention/owner-purge.js";
+import type { RetentionReport } from "./retention/retention-pass.js";
 
 /** A running Glove server: mount its `fetch` in any web framework or `listen` on Node. */
 export interface GloveServer {
@@ -37,6 +40,16 @@ export interface GloveServer {
    * record stays and the next request rebuilds their Glove from the store.
    */
   readonly hibernatedConversations: number;
+  /**
+   * One retention run now (bounded like the background ones); needs `retention` options. Resolves
+   * with what it deleted (`ran: false` when another instance was running it).
+   */
+  runRetention(): Promise<RetentionReport>;
+  /**
+   * Deletes everything `principalId` owns: each conversation leaves memory (a running turn ends as
+   * interrupted) and its rows leave every table (see the README's Retention section for exceptions).
+   */
+  purgeOwner(principalId: string): Promise<OwnerPurgeReport>;
 }
 
 /**
@@ -73,6 +86,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
         inboxPoller: InboxPoller.for(storage, resolved),
       }),
   };
+  const retention = serverRetention(options.retention, storage, () => parts.host, resolved.log);
   const listeners: Listening[] = [];
   let closing: Promise<void> | undefined;
 
@@ -123,6 +137,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     },
     close() {
       closing ??= (async () => {
+        await retention.stop();
         await parts.host.closeAll();
         await scaled?.close();
         await Promise.all(listeners.map((l) => l.close()));
@@ -137,5 +152,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     get hibernatedConversations() {
       return parts.host.hibernated ?? 0;
     },
+    runRetention: () => retention.run(),
+    purgeOwner: (principalId) => retention.purgeOwner(principalId),
   };
 }

@@ -5,6 +5,7 @@ import type { Authenticate } from "./security/authenticate.js";
 import { hostPolicy, type HostAllowed } from "./security/host-check.js";
 import type { ServerScale } from "./scale/server-scale.js";
 import type { ConversationCatalog, ServerStorage, StoreFactory } from "./storage/types.js";
+import type { GloveServerRetention } from "./retention/retention-options.js";
 
 /** Size limits on what clients may send, so one caller cannot exhaust the server. */
 export interface GloveServerLimits {
@@ -100,6 +101,12 @@ export interface GloveServerOptions {
    * glove-studio at "/studio"). Default: none.
    */
   extensions?: ServerExtension[];
+  /**
+   * What the server deletes from storage on its own, in bounded background runs: inactive
+   * conversations, old traces, settled questions past their tombstone window, old branches. Off
+   * by default (every rule is opt-in). Needs sqliteStorage or postgresStorage.
+   */
+  retention?: GloveServerRetention;
   /** Where unexpected errors are reported. Default console.error. */
   log?: (message: string, error?: unknown) => void;
 }

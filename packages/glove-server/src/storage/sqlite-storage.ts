@@ -17,6 +17,7 @@ import { SqliteInspector } from "./inspect/sqlite-inspector.js";
 import { sqliteInboxFingerprints } from "./sqlite-inbox-fingerprints.js";
 import type { TraceLimits } from "./inspect/trace-limits.js";
 import { purgeStatements } from "./purge-sql.js";
+import { sqliteRetentionDatabase } from "../retention/sqlite-retention-database.js";
 import {
   ADDED_COLUMNS,
   CATALOG_COLUMNS,
@@ -167,6 +168,7 @@ export function sqliteStorage(options: SqliteStorageOptions = {}): ServerStorage
     inspect,
     store: (conversationId) => new SqliteStore({ database, sessionId: conversationId }),
     inboxFingerprints: sqliteInboxFingerprints(database),
+    retention: sqliteRetentionDatabase(database),
     delete: async (conversationId) => {
       if (!purge) {
         const exists = database

@@ -1,6 +1,7 @@
 import type { StoreAdapter } from "glove-core";
 import type { ConversationRecord } from "./conversation-record.js";
 import type { StorageInspector } from "./inspect/types.js";
+import type { RetentionDatabase } from "../retention/retention-database.js";
 
 export type { ConversationRecord, ConversationStats, LastTurnStatus } from "./conversation-record.js";
 
@@ -38,6 +39,8 @@ export interface ServerStorage {
    * resolved elsewhere costs one read per poll period instead of one per conversation.
    */
   inboxFingerprints?: InboxFingerprints;
+  /** The tables and transactions retention and `purgeOwner` work on (sqliteStorage and postgresStorage have it). */
+  retention?: RetentionDatabase;
 }
 
 /** Fingerprints of the inboxes of `conversationIds`, by conversation id. */

@@ -9,6 +9,7 @@ import { PostgresCatalog } from "./postgres-catalog.js";
 import { PostgresInspector } from "./postgres-inspector.js";
 import { PostgresTurnFence } from "./turn-fence.js";
 import { postgresInboxFingerprints } from "./inbox-fingerprints.js";
+import { postgresRetentionDatabase } from "./postgres-retention-database.js";
 
 export { PostgresCatalog } from "./postgres-catalog.js";
 export { PostgresInspector } from "./postgres-inspector.js";
@@ -54,6 +55,7 @@ export function postgresStorage(options: PostgresStorageOptions): ServerStorage 
     store: (conversationId) => PostgresStore.open({ pool: shared, schema, sessionId: conversationId }),
     turnFence: new PostgresTurnFence(shared, schema, catalog),
     inboxFingerprints: postgresInboxFingerprints(shared, schema),
+    retention: postgresRetentionDatabase(shared, schema),
     delete: async (conversationId) => {
       await inspect.traces.delete(conversationId);
       const { rows } = await shared.query(

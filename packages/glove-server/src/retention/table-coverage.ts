@@ -12,7 +12,7 @@ export const CATALOG_TABLE = "gloveserver_conversations";
 export const EXEMPT_TABLES: Readonly<Record<string, string>> = {
   glove_schema_version: "the schema version of glove-sqlite / glove-postgres: no conversation data",
   gloveserver_turn_fences:
-    "writer numbers per conversation id (scale mode): no content and no owner, and a worker of a purged conversation still in flight must stay refused",
+    "writer numbers per conversation id (scale mode): no content and no owner; they must only grow for an id, and a deleted row would start them again at 1, which a worker still in flight could match",
 };
 
 /** How retention reaches each table's rows of one conversation. */

@@ -3,7 +3,7 @@
  * purge opens a store first, so a database from an older version has them all (glove_waits came
  * with schema version 2, glove_branches with 3).
  */
-const SESSION_TABLES = [
+export const SESSION_TABLES = [
   "glove_messages",
   "glove_branches",
   "glove_tasks",

@@ -16,7 +16,7 @@ describe("retention options", () => {
       undefined,
       undefined,
     ]);
-    expect(off).toMatchObject({ intervalMs: 600_000, batchSize: 200, timeBudgetMs: 200, quietMs: 3_600_000 });
+    expect(off).toMatchObject({ intervalMs: 60_000, batchSize: 200, timeBudgetMs: 200, quietMs: 3_600_000 });
     const perAgent = resolveRetention({ inactiveConversationDays: { support: 7, "*": 90 } });
     expect(perAgent.inactiveMs("support")).toBe(7 * 86_400_000);
     expect(perAgent.inactiveMs("other")).toBe(90 * 86_400_000);

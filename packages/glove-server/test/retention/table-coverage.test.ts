@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createGloveServer, EXEMPT_TABLES, RetentionError, type ServerStorage } from "../../src/index.js";
 import { tableCoverage } from "../../src/retention/table-coverage.js";
+import { SESSION_TABLES } from "../../src/storage/purge-sql.js";
 import { authenticate, testAgent } from "../support/harness.js";
 import { dropTestSchemas, STORAGES } from "./support/storages.js";
 import { familyIds, rowsNaming } from "./support/table-rows.js";
@@ -48,6 +49,9 @@ describe.each(STORAGES)("tables retention covers (%s)", (_label, makeStorage) =>
     expect(coverage.sessionTables).toEqual(expect.arrayContaining(["glove_messages", "glove_waits", "glove_branches"]));
     expect(coverage.sessionTables.at(-1)).toBe("glove_sessions");
     expect(coverage.conversationTables).toContain("gloveserver_turn_traces");
+    // A client's DELETE goes through storage.delete, which names its tables: it must name them all.
+    expect([...SESSION_TABLES].sort()).toEqual([...coverage.sessionTables].sort());
+    expect(coverage.conversationTables).toEqual(["gloveserver_turn_traces"]);
     await storage.close?.();
   });
 

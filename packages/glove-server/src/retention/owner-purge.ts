@@ -21,6 +21,7 @@ export async function purgeOwnerRows(
 ): Promise<OwnerPurgeReport> {
   const coverage = tableCoverage(await db.tables());
   const report: OwnerPurgeReport = { conversations: 0, rows: 0 };
+  if (!coverage.catalog) return report;
   for (;;) {
     const ids = (await db.all(ownerPage(db, owner, 100))).map((row) => String(row.id));
     if (ids.length === 0) return report;

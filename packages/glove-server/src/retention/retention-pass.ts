@@ -48,6 +48,7 @@ export async function retentionPass(
   const { db, rules } = ctx;
   const coverage = tableCoverage(await db.tables());
   const report: RetentionReport = { ran: true, examined: 0, conversationsDeleted: 0, rowsDeleted: 0, wrapped: false };
+  if (!coverage.catalog) return { report: { ...report, wrapped: true }, cursor: "" };
   const rows = (await db.all(catalogPage(db, cursor, rules.batchSize))).map(catalogRow);
   let next = cursor;
   for (const row of rows) {

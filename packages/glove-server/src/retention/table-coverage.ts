@@ -21,6 +21,8 @@ export interface TableCoverage {
   sessionTables: string[];
   /** Tables keyed by the conversation id. */
   conversationTables: string[];
+  /** Whether the catalog exists (a fresh PostgreSQL schema has none until the first conversation). */
+  catalog: boolean;
   /** Whether glove_sessions exists (sub-agent stores are found through it). */
   sessions: boolean;
   /** Whether glove_waits exists (pending questions protect a conversation). */
@@ -38,6 +40,7 @@ export function tableCoverage(tables: readonly TableColumns[]): TableCoverage {
   const coverage: TableCoverage = {
     sessionTables: [],
     conversationTables: [],
+    catalog: false,
     sessions: false,
     waits: false,
     branches: false,
@@ -55,6 +58,7 @@ export function tableCoverage(tables: readonly TableColumns[]): TableCoverage {
   }
   // Children before their sessions row: the family query reads glove_sessions, so it goes last.
   coverage.sessionTables.sort((a, b) => Number(a === "glove_sessions") - Number(b === "glove_sessions"));
+  coverage.catalog = names.has(CATALOG_TABLE);
   coverage.sessions = names.has("glove_sessions");
   coverage.waits = names.has("glove_waits");
   coverage.branches = names.has("glove_branches");

@@ -53,6 +53,19 @@ describe.each(STORAGES)("retention runs (%s)", (_label, makeStorage) => {
     await storage.close?.();
   });
 
+  it("finds nothing to do on a storage no conversation has used yet", async () => {
+    const server = createGloveServer({ agents, authenticate, store: makeStorage(), retention: { traceDays: 1 } });
+    expect(await server.runRetention()).toEqual({
+      ran: true,
+      examined: 0,
+      conversationsDeleted: 0,
+      rowsDeleted: 0,
+      wrapped: true,
+    });
+    expect(await server.purgeOwner("alice")).toEqual({ conversations: 0, rows: 0 });
+    await server.close();
+  });
+
   it("runs in the background every intervalMs", async () => {
     const storage = makeStorage();
     const [old] = await buildWorld(storage, [inactive(100)]);

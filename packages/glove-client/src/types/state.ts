@@ -1,5 +1,7 @@
 import type { BranchPoint, InboxItem, Message, Task } from "glove-core";
-import type { ErrorInfo, WireSlot } from "./wire.js";
+import type { ErrorInfo, GloveStats, WireSlot } from "./wire.js";
+
+export type { GloveStats } from "./wire.js";
 
 /**
  * Where the event stream stands. `idle`: nothing to connect to (local mode, or server mode before
@@ -54,14 +56,6 @@ export interface LiveTool {
   data?: unknown;
   message?: string;
   renderData?: unknown;
-}
-
-/** Model calls and tokens used so far in the conversation. */
-export interface GloveStats {
-  /** Model calls. */
-  turns: number;
-  tokens_in: number;
-  tokens_out: number;
 }
 
 /** Everything the reducer keeps; `timeline` is derived from it (see state/timeline.ts). */

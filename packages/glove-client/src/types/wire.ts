@@ -1,5 +1,4 @@
 import type { BranchPoint, InboxItem, Message, SubscriberEvent, Task, WireSlot } from "glove-core";
-import type { GloveStats } from "./state.js";
 
 export type { SlotStatus, WireSlot } from "glove-core";
 
@@ -67,3 +66,11 @@ export type WireEvent = Exclude<SubscriberEvent, { type: "turn_resumed" }> | Ses
 
 /** The name of any event the reducer handles from the agent's side. */
 export type WireEventType = WireEvent["type"];
+
+/** Model calls and tokens used so far in the conversation. */
+export interface GloveStats {
+  /** Model calls. */
+  turns: number;
+  tokens_in: number;
+  tokens_out: number;
+}

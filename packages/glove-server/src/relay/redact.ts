@@ -6,7 +6,6 @@
  * counts as a secret.
  */
 import { getAvailableProviders } from "glove-core";
-import type { ModelRelayOptions } from "./relay-options.js";
 
 /** What stands in for a secret. */
 export const REDACTED = "[redacted]";
@@ -52,12 +51,20 @@ export function createRedactor(secrets: Iterable<string | undefined>): Redactor 
   };
 }
 
+/** The relay options that can hold secrets (a part of ModelRelayOptions). */
+export interface RelaySecretSources {
+  redact?: readonly string[] | undefined;
+  apiKey?: string | undefined;
+  provider: unknown;
+  adapterOptions?: { headers?: Readonly<Record<string, string>> | undefined } | undefined;
+}
+
 /**
  * The server's own secrets the relay knows of: the `apiKey` option, the named
  * provider's key variable when `apiKey` is unset, AWS secrets for Bedrock, header
  * values that look like credentials, and the `redact` option.
  */
-export function relaySecrets(options: ModelRelayOptions): string[] {
+export function relaySecrets(options: RelaySecretSources): string[] {
   const secrets = [...(options.redact ?? [])];
   if (options.apiKey) secrets.push(options.apiKey);
   if (typeof options.provider === "string") {

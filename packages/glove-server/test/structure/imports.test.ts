@@ -5,6 +5,5 @@ describeStructure("glove-server", fileURLToPath(new URL("../../src", import.meta
   knownCircles: [
     "conversations/inbox-wake.ts ↔ conversations/live-conversation.ts ↔ conversations/turn-runner.ts",
     "options.ts ↔ scale/server-scale.ts",
-    "relay/redact.ts ↔ relay/relay-options.ts",
   ],
 });

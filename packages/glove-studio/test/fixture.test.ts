@@ -93,20 +93,16 @@ describe("copy as test", () => {
     const text = fc.string({ unit: "binary", maxLength: 30 });
     const message = fc.oneof(
       text.map((t): Message => ({ sender: "user", text: t })),
-      fc
-        .tuple(text, text, fc.jsonValue())
-        .map(([t, name, input]): Message => ({
-          sender: "agent",
-          text: t,
-          tool_calls: [{ tool_name: name || "tool", input_args: input, id: "c1" }],
-        })),
-      fc
-        .tuple(text, fc.jsonValue())
-        .map(([name, data]): Message => ({
-          sender: "user",
-          text: "",
-          tool_results: [{ tool_name: name || "tool", call_id: "c1", result: { status: "success", data } }],
-        })),
+      fc.tuple(text, text, fc.jsonValue()).map(([t, name, input]): Message => ({
+        sender: "agent",
+        text: t,
+        tool_calls: [{ tool_name: name || "tool", input_args: input, id: "c1" }],
+      })),
+      fc.tuple(text, fc.jsonValue()).map(([name, data]): Message => ({
+        sender: "user",
+        text: "",
+        tool_results: [{ tool_name: name || "tool", call_id: "c1", result: { status: "success", data } }],
+      })),
     );
     fc.assert(
       fc.property(text, text, fc.option(text), fc.array(message, { maxLength: 8 }), (id, agent, title, messages) => {

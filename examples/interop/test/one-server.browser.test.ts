@@ -252,7 +252,8 @@ describe("one glove-server, three frontends in one browser", () => {
       const chat = await useChat.openChat(context, `${app.url}/use-chat/?chat=${id}`, pageErrors);
       await useChat.assistantSaid(chat, "The weather in Oslo:").waitFor();
       await useChat.toolPart(chat, "get_weather", "output-available").waitFor();
-      expect(await chat.locator('li[data-role="user"]').allInnerTexts()).toEqual([
+      // The text of each user message (the page puts an Edit button beside it).
+      expect(await chat.locator('li[data-role="user"] > p').allInnerTexts()).toEqual([
         "wait for use-chat",
         "count please",
         "Please email cy",

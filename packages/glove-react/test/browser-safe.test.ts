@@ -7,7 +7,14 @@ import { importGraph } from "../../glove-core/test/support/import-graph.js";
 
 const src = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
 /** What a Vite (or any bundler) app must be able to resolve: React, glove-client (checked by its own test), glove-core's browser-safe entries. */
-const ALLOWED = new Set(["react", "glove-client", "glove-client/mcp-apps", "glove-core"]);
+const ALLOWED = new Set([
+  "react",
+  "glove-client",
+  "glove-client/mcp-apps",
+  "glove-core",
+  "glove-core/display-manager",
+  "glove-core/errors",
+]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

@@ -103,10 +103,10 @@ export async function startServer(
 ): Promise<TestServer> {
   const kit: AgentKit = { script: [], delayMs: 2, toolSignals: [], ...options.kit };
   const { kit: _kit, ...rest } = options;
-  // Without a store the server keeps its default SQLite file under dataDir (./.glove otherwise):
-  // a folder of its own in the temporary directory, never the repository.
-  const dataDir =
-    rest.store === undefined && rest.dataDir === undefined ? mkdtempSync(join(tmpdir(), "glove-harness-")) : undefined;
+  // Without a store, or with a store factory (the catalog then stays in a file), the server keeps
+  // its SQLite file under dataDir (./.glove otherwise): a folder of its own in the temporary
+  // directory, never the repository.
+  const dataDir = rest.dataDir === undefined ? mkdtempSync(join(tmpdir(), "glove-harness-")) : undefined;
   const server = createGloveServer({
     agents: { assistant: testAgent(kit) },
     authenticate,

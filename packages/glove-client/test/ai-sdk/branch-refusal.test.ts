@@ -3,10 +3,11 @@
  * that says what to do, nothing sent, the conversation as it was — against a real glove-server.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { UIMessage, UIMessageChunk } from "ai";
+import type { UIMessage } from "ai";
 import { ChatTransportError, GloveChatTransport, ServerRequestError } from "glove-client/ai-sdk";
 import { branchRefusal } from "../../src/ai-sdk/branch-refusal.js";
 import { foldChunks } from "../../src/ai-sdk/ui-messages.js";
+import { readAll, user } from "../support/ui-chat.js";
 import { serversClosedBy, wire } from "../support/server.js";
 
 const cleanups: Array<() => unknown> = [];
@@ -15,14 +16,6 @@ afterEach(async () => {
 });
 const server = serversClosedBy(cleanups);
 
-async function readAll(stream: ReadableStream<UIMessageChunk>): Promise<UIMessageChunk[]> {
-  const chunks: UIMessageChunk[] = [];
-  const reader = stream.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
-  return chunks;
-}
-
-const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
 const textOf = (message: UIMessage) => message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
 
 /** What useChat sends for `sendMessage({ text, messageId })`: the history cut after the edited message, which has the new text. */

@@ -10,6 +10,7 @@ import { ScriptedModel, type ScriptedTurn } from "glove-core/testing";
 import type { AgentFactory } from "glove-server";
 import { GloveChatTransport } from "glove-client/ai-sdk";
 import { foldChunks } from "../../src/ai-sdk/ui-messages.js";
+import { readAll, user } from "../support/ui-chat.js";
 import { inProcessScaleEnv, scaledServer, testGlove } from "../../../glove-server/test/scale/support/in-process.js";
 import { deleteFile, slowJob } from "../support/tools.js";
 
@@ -43,14 +44,6 @@ async function instances() {
   return started as [GloveChatTransport, GloveChatTransport];
 }
 
-async function readAll(stream: ReadableStream<UIMessageChunk>): Promise<UIMessageChunk[]> {
-  const chunks: UIMessageChunk[] = [];
-  const reader = stream.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
-  return chunks;
-}
-
-const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
 const send = (transport: GloveChatTransport, chatId: string, messages: UIMessage[], abortSignal?: AbortSignal) =>
   transport.sendMessages({ trigger: "submit-message", chatId, messageId: undefined, messages, abortSignal });
 

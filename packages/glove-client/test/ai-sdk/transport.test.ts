@@ -11,6 +11,7 @@ import {
   type GloveChatTransportOptions,
 } from "glove-client/ai-sdk";
 import { foldChunks } from "../../src/ai-sdk/ui-messages.js";
+import { readAll, user } from "../support/ui-chat.js";
 import { serversClosedBy, startServer, wire } from "../support/server.js";
 
 const cleanups: Array<() => unknown> = [];
@@ -21,15 +22,6 @@ const server = serversClosedBy(cleanups);
 
 const transportFor = (url: string, options: Partial<GloveChatTransportOptions> = {}) =>
   new GloveChatTransport({ server: url, headers: { authorization: "Bearer alice" }, ...options });
-
-async function readAll(stream: ReadableStream<UIMessageChunk>): Promise<UIMessageChunk[]> {
-  const chunks: UIMessageChunk[] = [];
-  const reader = stream.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
-  return chunks;
-}
-
-const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
 
 /** What useChat does with a new message: send the history ending in it, read the reply. */
 async function submit(transport: GloveChatTransport, chatId: string, messages: UIMessage[], abortSignal?: AbortSignal) {

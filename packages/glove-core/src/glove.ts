@@ -21,6 +21,7 @@ import type {
   PlainRequestResult,
   StoreAdapter,
   StoredAnswer,
+  ModelCallObserver,
   SubscriberAdapter,
 } from "./types/index.js";
 import { AbortError, ConfigurationError, DuplicateToolError, throwIfAborted, toAbortError } from "./errors.js";
@@ -238,6 +239,16 @@ export class Glove implements IGloveBuilder, IGloveRunnable {
 
   removeSubscriber(subscriber: SubscriberAdapter): void {
     this.bus.remove(subscriber);
+  }
+
+  /**
+   * Sees every model call this agent makes — its own, its compactions' and its subagents' — as
+   * the request Glove built, the wire request the adapter sent (secrets redacted) and the answer
+   * with its timing. Apart from the subscribers: a client stream never carries requests. Returns
+   * the removal.
+   */
+  observeModelCalls(observer: ModelCallObserver): () => void {
+    return this.bus.observeModelCalls(observer);
   }
 
   setDisplayManager(dm: DisplayManagerAdapter): this {

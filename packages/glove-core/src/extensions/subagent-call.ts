@@ -69,12 +69,19 @@ export class SubagentCall {
       },
     };
     child.addSubscriber(forward);
+    // The parent's model call observers see the child's calls too, under its name.
+    const stopCalls = bus.observesModelCalls
+      ? child.observeModelCalls?.((event) =>
+          bus.reportModelCall({ ...event, agentPath: [this.name, ...(event.agentPath ?? [])] }),
+        )
+      : undefined;
     try {
       const link = waits ? await this.#link(child, waits) : undefined;
       if (link && !link.fresh) return await this.#resume(child, prompt, link.from, signal);
       return await child.processRequest(prompt, signal);
     } finally {
       child.removeSubscriber(forward);
+      stopCalls?.();
     }
   }
 

@@ -1,4 +1,6 @@
 import type {
+  ModelCallEvent,
+  ModelCallObserver,
   NotifySubscribersFunction,
   SubscriberAdapter,
   SubscriberEvent,
@@ -36,6 +38,30 @@ export class EventBus {
       this.sinks.delete(sink);
       this.cached = undefined;
     };
+  }
+
+  private readonly callObservers = new Set<ModelCallObserver>();
+
+  /** Adds a model call observer (requests and answers, never sent to subscribers); returns its removal. */
+  observeModelCalls(observer: ModelCallObserver): () => void {
+    this.callObservers.add(observer);
+    return () => void this.callObservers.delete(observer);
+  }
+
+  /** True while someone observes model calls: only then are requests recorded at all. */
+  get observesModelCalls(): boolean {
+    return this.callObservers.size > 0;
+  }
+
+  /** Tells every model call observer; one that throws is logged and skipped. */
+  reportModelCall(event: ModelCallEvent): void {
+    for (const observer of this.callObservers) {
+      try {
+        observer(event);
+      } catch (error) {
+        console.error(`[glove] model call observer failed on a call's ${event.phase}; continuing.`, error);
+      }
+    }
   }
 
   get size(): number {

@@ -4,6 +4,7 @@ import type {
   ModelPromptResult,
   NotifySubscribersFunction,
   PromptControls,
+  PromptRequest,
   RequestUsage,
   StructuredOutputRequest,
   SubscriberAdapter,
@@ -12,6 +13,7 @@ import type {
 import { ModelResponseError, throwIfAborted, toAbortError } from "../errors.js";
 import type { Context } from "./context.js";
 import { EventBus } from "./event-bus.js";
+import { ModelCallWatch } from "./model-call-watch.js";
 import { checkAnswerMessages } from "./tool-call-checks.js";
 import { SeenToolCallIds, ToolCallIds } from "./tool-call-ids.js";
 import { copyRecord, mapPacked } from "./shapes.js";
@@ -146,26 +148,35 @@ export class PromptMachine implements PromptControls {
     // adapters use request.systemPrompt, which is what keeps shared adapters safe.
     model.setSystemPrompt(systemPrompt);
     const ids = new ToolCallIds(this.seenIds.update(messages), model.name);
+    const request: PromptRequest = {
+      messages: this.enableToolResultSummary ? summarizeOlderToolResults(messages) : messages,
+      tools: tools && tools.length > 0 ? tools : undefined,
+      systemPrompt,
+      // Only present when asked for, so requests without it look exactly as before.
+      ...(options?.output ? { output: options.output } : {}),
+    };
+    // Only while someone observes model calls (a request inspector): otherwise nothing is recorded.
+    const watch = this.bus.observesModelCalls ? new ModelCallWatch(this.bus, model.name, request) : undefined;
+    if (watch) request.reportWire = watch.reportWire;
+    let notify = ids.notify(options?.notify ?? this.bus.emit);
+    if (watch) notify = watch.wrap(notify);
     let result: ModelPromptResult;
+    let normalized: ModelPromptResult;
     try {
-      result = await model.prompt(
-        {
-          messages: this.enableToolResultSummary ? summarizeOlderToolResults(messages) : messages,
-          tools: tools && tools.length > 0 ? tools : undefined,
-          systemPrompt,
-          // Only present when asked for, so requests without it look exactly as before.
-          ...(options?.output ? { output: options.output } : {}),
-        },
-        ids.notify(options?.notify ?? this.bus.emit),
-        signal,
-      );
+      try {
+        result = await model.prompt(request, notify, signal);
+      } catch (error) {
+        if (signal?.aborted) throw toAbortError(signal.reason ?? error);
+        throw error;
+      }
+      throwIfAborted(signal);
+      normalized = normalizeResult(result, model.name);
     } catch (error) {
-      if (signal?.aborted) throw toAbortError(signal.reason ?? error);
+      watch?.failed(error);
       throw error;
     }
-    throwIfAborted(signal);
-    const normalized = normalizeResult(result, model.name);
     normalized.messages = ids.apply(normalized.messages);
+    watch?.answered(normalized);
     this.tally.model_calls++;
     this.tally.tokens_in += normalized.tokens_in;
     this.tally.tokens_out += normalized.tokens_out;

@@ -5,6 +5,7 @@ import type { ContextControls, ExecutorControls, ObserverControls, PromptControl
 import type { SubscriberAdapter } from "./events.js";
 import type { ContentPart, Message } from "./message.js";
 import type { ModelAdapter, ModelPromptResult } from "./model.js";
+import type { ModelCallObserver } from "./model-calls.js";
 import type { GlovePlugin } from "./plugin.js";
 import type { ModelAnswer, PlainRequestResult } from "./result.js";
 import type { InboxItem, StoreAdapter } from "./store.js";
@@ -52,6 +53,11 @@ export interface IGloveRunnable extends GloveCommon<IGloveRunnable> {
   /** Runs one request; the answer's `text` and the request's `usage` are on either kind of result. */
   processRequest(request: string | ContentPart[], signal?: AbortSignal): Promise<PlainRequestResult>;
   rebuild(store?: StoreAdapter): IGloveRunnable;
+  /**
+   * Sees every model call's request, wire request and answer (its subagents' included), apart
+   * from the subscribers' events; returns the removal. See ModelCallObserver.
+   */
+  observeModelCalls?(observer: ModelCallObserver): () => void;
   /**
    * Continues the stored conversation's current turn without a new user message (a turn taken
    * over after its process died): unanswered calls are re-run when their tool allows it, else

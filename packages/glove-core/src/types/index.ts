@@ -11,3 +11,4 @@ export type * from "./controls.js";
 export type * from "./agent.js";
 export type * from "./result.js";
 export type * from "./branches.js";
+export type * from "./model-calls.js";

@@ -1,5 +1,6 @@
 import type { NotifySubscribersFunction } from "./events.js";
 import type { Message } from "./message.js";
+import type { ModelWireRequest } from "./model-calls.js";
 import type { Tool } from "./tool.js";
 
 /** What a model adapter is asked for one call: the history, the tools and the system prompt. */
@@ -21,6 +22,12 @@ export interface PromptRequest {
    * answer either way.
    */
   output?: StructuredOutputRequest;
+  /**
+   * Present when someone observes model calls (`Glove.observeModelCalls`): an adapter that sends
+   * HTTP requests reports the wire request here, once per call, secrets redacted. Adapters that
+   * ignore it are observed at the level of this request only.
+   */
+  reportWire?: (wire: ModelWireRequest) => void;
 }
 
 /** A structured-output request: the answer must be JSON matching a JSON Schema. */

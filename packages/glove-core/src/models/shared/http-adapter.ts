@@ -2,6 +2,7 @@ import { GloveError, ProviderError } from "../../errors.js";
 import type { ModelAdapter, ModelPromptResult, NotifySubscribersFunction, PromptRequest } from "../../types/index.js";
 import { transportOptions, type HttpAdapterOptions } from "./adapter-options.js";
 import { retryEvent } from "./retry-event.js";
+import { wireReport } from "./wire-report.js";
 import { post, retryDelay, retryPolicy, sleep, type OpenResponse, type TransportOptions } from "./transport.js";
 import type { HttpResponse } from "../shared/http/types.js";
 
@@ -108,6 +109,8 @@ export abstract class HttpModelAdapter<C extends ReadContext> implements ModelAd
       notify("model_retry", retryEvent(retry, delayMs, failure));
     for (let firstAttempt = 0; ;) {
       const target = await this.target(body);
+      // For a request inspector (only when one observes); the same body goes out on every attempt.
+      request.reportWire?.(wireReport(this.transport.provider, this.model, target.url, target.headers, body));
       const open = await post(this.transport, {
         url: target.url,
         headers: target.headers,

@@ -5,9 +5,12 @@ import {
   SUBAGENT_DISPATCH_TOOL_NAME,
   TRACE_ATTR,
   TRACE_OPERATION,
+  type ModelCallEvent,
   type SubscriberEventArgs,
   type ToolCall,
 } from "glove-core";
+import { RequestLog, type PreviousCall } from "./request-log.js";
+import { callTiming } from "./call-timing.js";
 import type { TraceSpan, TurnTrace, TurnTraceStatus, TurnTraceStore } from "../storage/inspect/types.js";
 
 /** How often a running turn's trace is saved, so a live view sees progress (its end is always saved). */
@@ -52,6 +55,8 @@ export interface TurnTraceRecorderOptions {
   /** A trace stored earlier for this turn (another worker ran it before): its spans are kept. */
   continues?: TurnTrace | undefined;
   saveEveryMs?: number;
+  /** The conversation's last recorded model call before this turn (read when the turn's first call is saved). */
+  previousCall?: () => Promise<PreviousCall | undefined>;
   log(message: string, error: unknown): void;
 }
 
@@ -68,6 +73,10 @@ export class TurnTraceRecorder {
   #dirty = false;
   #saving: Promise<void> = Promise.resolve();
   #ended = false;
+  /** The request inspector's log; undefined when the storage opted out (`requestLog: false`). */
+  readonly #requests: RequestLog | undefined;
+  /** Each observed call's chat span and start. */
+  readonly #callSpans = new Map<string, { span: TraceSpan; startedAt: number }>();
 
   constructor(private readonly options: TurnTraceRecorderOptions) {
     const earlier = options.continues;
@@ -87,6 +96,10 @@ export class TurnTraceRecorder {
           spans: [],
           truncated: false,
         };
+    this.#requests =
+      options.store.limits?.requestLog === false
+        ? undefined
+        : new RequestLog(options.turnId, earlier, options.previousCall ?? (async () => undefined));
     this.#frames.set("", { parentSpanId: null, path: "", nextChatStart: Date.now(), tools: [] });
     this.#timer = setInterval(() => this.#saveIfChanged(), options.saveEveryMs ?? TRACE_SAVE_EVERY_MS);
     this.#timer.unref?.();
@@ -154,6 +167,37 @@ export class TurnTraceRecorder {
     this.#dirty = true;
   }
 
+  /**
+   * One model call event (Glove.observeModelCalls): the call's span opens when it is sent, its
+   * time to first token and attempts are noted on it, and the request log keeps its request and
+   * answer.
+   */
+  observeCall(event: ModelCallEvent): void {
+    if (this.#ended) return;
+    this.#requests?.observe(event);
+    const frame = this.#frame(event.agentPath);
+    if (event.phase === "request") {
+      if (event.compaction) return;
+      if (!frame.chat) frame.nextChatStart = event.startedAt;
+      const span = this.#chat(frame);
+      this.#callSpans.set(event.callId, { span, startedAt: event.startedAt });
+      this.#requests?.spanOf(event.callId, span.spanId);
+    } else {
+      const seen = this.#callSpans.get(event.callId);
+      if (seen && event.phase === "wire") {
+        // A subagent's model is named by its wire request (the server knows the turn's own only).
+        if (seen.span.attributes[TRACE_ATTR.requestModel] === undefined) {
+          seen.span.attributes[TRACE_ATTR.requestModel] = event.wire.model;
+          seen.span.name = `${TRACE_OPERATION.chat} ${event.wire.model}`;
+        }
+      } else if (seen && event.phase === "answer") {
+        Object.assign(seen.span.attributes, callTiming(seen.startedAt, event));
+        this.#callSpans.delete(event.callId);
+      }
+    }
+    this.#dirty = true;
+  }
+
   /** The turn ended: open spans end with it (a waiting turn's calls stay open) and the trace is saved. */
   async end(how: TracedTurnEnd, errorType?: string): Promise<void> {
     if (this.#ended) return this.#saving;
@@ -203,7 +247,10 @@ export class TurnTraceRecorder {
       spans: this.#trace.spans.map((s) => ({ ...s, attributes: { ...s.attributes } })),
     };
     this.#saving = this.#saving
-      .then(() => this.options.store.save(copy))
+      .then(async () => {
+        const calls = await this.#requests?.settle();
+        await this.options.store.save(calls?.length ? { ...copy, calls: [...calls] } : copy);
+      })
       .catch((error: unknown) =>
         this.options.log(`[glove-server] could not save the trace of turn ${this.#trace.turnId}`, error),
       );

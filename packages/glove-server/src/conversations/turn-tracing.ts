@@ -1,5 +1,6 @@
-import type { SubscriberEventArgs } from "glove-core";
+import type { IGloveRunnable, ModelCallEvent, SubscriberEventArgs } from "glove-core";
 import type { TurnTrace, TurnTraceStore } from "../storage/inspect/types.js";
+import { previousCall } from "./request-log.js";
 import { endContinuedCall } from "./stored-traces.js";
 import { TurnTraceRecorder, type TracedTurnEnd } from "./turn-trace-recorder.js";
 
@@ -34,6 +35,22 @@ export class TurnTracing {
       );
   }
 
+  /**
+   * Records the model calls of `glove` (request inspector, time to first token, attempts) into
+   * the trace of the turn `runningTurn` names when each call is made; returns the removal. Does
+   * nothing without a trace store.
+   */
+  attach(glove: Pick<IGloveRunnable, "observeModelCalls">, runningTurn: () => string | undefined): () => void {
+    if (!this.store || !glove.observeModelCalls) return () => undefined;
+    return glove.observeModelCalls((event) => this.observeCall(runningTurn(), event));
+  }
+
+  /** A model call event of the Glove while `turnId` runs (undefined: no turn holds the conversation). */
+  observeCall(turnId: string | undefined, event: ModelCallEvent): void {
+    if (turnId === undefined || !this.store) return;
+    this.#recorder(turnId).observeCall(event);
+  }
+
   /** The turn ended: its trace (made now when it had no event) is saved with how it ended. */
   end(turnId: string, how: TracedTurnEnd, errorType?: string): Promise<void> {
     if (!this.store) return Promise.resolve();
@@ -62,6 +79,7 @@ export class TurnTracing {
       model: this.model(),
       log: this.log,
       continues,
+      previousCall: () => previousCall(this.store!, this.conversationId, turnId),
     });
     this.#current = { turnId, recorder };
     return recorder;

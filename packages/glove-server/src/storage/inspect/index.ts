@@ -11,6 +11,8 @@ export type {
   TurnTraceStatus,
   TurnTraceStore,
 } from "./types.js";
+export type { RecordedAnswer, RecordedCall, RecordedRequest, RequestDiff, ResolvedRequest } from "./recorded-calls.js";
+export { resolveRecordedCall } from "./resolve-call.js";
 export { InspectError } from "./inspect-error.js";
 export type { InspectErrorCode } from "./inspect-error.js";
 export { MAX_INSPECT_PAGE } from "./conversation-query.js";

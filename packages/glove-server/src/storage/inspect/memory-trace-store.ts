@@ -29,7 +29,7 @@ const newestFirst = (a: Kept, b: Kept): number =>
 export class MemoryTraceStore implements TurnTraceStore {
   readonly #byConversation = new Map<string, Map<string, Kept>>();
 
-  constructor(private readonly limits: TraceLimits) {}
+  constructor(readonly limits: TraceLimits) {}
 
   async save(trace: TurnTrace): Promise<void> {
     let traces = this.#byConversation.get(trace.conversationId);

@@ -23,7 +23,7 @@ export class SqliteTraceStore implements TurnTraceStore {
 
   constructor(
     private readonly db: SqliteDatabase,
-    private readonly limits: TraceLimits,
+    readonly limits: TraceLimits,
   ) {}
 
   async save(trace: TurnTrace): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Message } from "glove-core";
 import type { ConversationRecord } from "../conversation-record.js";
+import type { RecordedCall } from "./recorded-calls.js";
 
 /**
  * Timing of one turn, recorded by glove-server as the turn runs and kept in the same storage as
@@ -21,6 +22,8 @@ export interface TurnTrace {
   dropped?: number;
   /** Set when the turn ended in an error: the code turn_end carried (e.g. "GLOVE_TURN_FAILED"). */
   error?: { code: string };
+  /** The request inspector's record of each model call, in start order (absent when it is off). */
+  calls?: RecordedCall[];
 }
 
 export type TurnTraceStatus = "running" | "completed" | "aborted" | "error" | "waiting" | "interrupted";
@@ -45,8 +48,25 @@ export interface TraceSpan {
   attributes: Record<string, string | number | boolean>;
 }
 
+/** How much turn timing a storage keeps: spans per turn and turns per conversation, and the request log. */
+export interface TraceLimits {
+  /** Spans kept per turn; later ones are counted in `dropped`. Default 1000. */
+  spansPerTurn: number;
+  /** Traces kept per conversation, the newest; older ones are deleted as new ones are saved. Default 200. */
+  tracesPerConversation: number;
+  /**
+   * Keep each model call's request and answer (the Studio's request inspector). Default true;
+   * false records none (privacy): the timing of calls, retries and first tokens is still kept.
+   */
+  requestLog: boolean;
+  /** Characters of recorded requests and answers kept per turn; calls past it keep their timing only. Default 1 000 000. */
+  requestCharsPerTurn: number;
+}
+
 /** Where turn traces are kept; each ServerStorage of this repo implements it. */
 export interface TurnTraceStore {
+  /** What the store keeps; the recorder reads `requestLog` so an opted-out storage records nothing. */
+  readonly limits?: TraceLimits;
   /** Inserts or replaces the trace of (conversationId, turnId). */
   save(trace: TurnTrace): Promise<void>;
   get(conversationId: string, turnId: string): Promise<TurnTrace | undefined>;

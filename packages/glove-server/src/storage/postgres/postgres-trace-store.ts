@@ -14,7 +14,7 @@ export class PostgresTraceStore implements TurnTraceStore {
   constructor(
     private readonly pool: Pool,
     private readonly schema: string,
-    private readonly limits: TraceLimits,
+    readonly limits: TraceLimits,
   ) {
     this.#dialect = { table: `${schema}.gloveserver_turn_traces`, param: (n) => `$${n}`, collate: ` COLLATE "C"` };
     this.#sql = traceStatements(this.#dialect);

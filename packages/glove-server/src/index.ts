@@ -32,6 +32,8 @@ export type {
   StoreFactory,
 } from "./storage/types.js";
 export * from "./storage/inspect/index.js";
+export { TurnTracing } from "./conversations/turn-tracing.js";
+export type { TracedTurnEnd } from "./conversations/turn-trace-recorder.js";
 export * from "./retention/index.js";
 export type { WireSlot, SlotStatus } from "glove-core";
 export { createModelRelay, RELAY_DEFAULT_LIMITS } from "./relay/index.js";

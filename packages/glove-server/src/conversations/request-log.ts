@@ -105,7 +105,7 @@ export class RequestLog {
         if (!pending.compacted) {
           const key = pending.call.agentPath ?? "";
           const base = this.#last.get(key) ?? (key === "" ? before : undefined);
-          pending.call.request = compactRequest(pending, base);
+          pending.call.request = compactRequest(pending, base, this.turnId);
           pending.compacted = true;
           // Compaction's summary call is a side request: the agent's next call refers past it.
           if (!pending.call.compaction) this.#last.set(key, { turnId: this.turnId, call: pending.call });
@@ -118,7 +118,7 @@ export class RequestLog {
 }
 
 /** The call's request: its list as the base call's first `keep` messages plus the rest. */
-function compactRequest(pending: Pending, base: PreviousCall | undefined): RecordedRequest {
+function compactRequest(pending: Pending, base: PreviousCall | undefined, turnId: string): RecordedRequest {
   const { form, rest, listKey, list } = split(pending);
   const hashes = prefixHashes(list);
   let keep = 0;
@@ -127,13 +127,20 @@ function compactRequest(pending: Pending, base: PreviousCall | undefined): Recor
   }
   const marks: Array<[number, string]> = [];
   for (let n = list.length; n >= 1 && marks.length < MARKS; n--) marks.push([n, hashes[n - 1]!]);
-  const sameRest = base !== undefined && base.call.request.form === form && restOf(base.call) === rest;
+  const restHash = hashOf(rest);
+  // Within the turn only: each turn keeps its system prompt and tools once, so they survive older turns being pruned.
+  const sameRest =
+    base !== undefined &&
+    base.turnId === turnId &&
+    base.call.request.form === form &&
+    base.call.request.restHash === restHash;
   const request: RecordedRequest = {
     form,
     keep,
     added: list.slice(keep).map((m) => clipValue(m, pending.call)),
     count: list.length,
     marks,
+    restHash,
     ...(listKey !== undefined ? { listKey } : {}),
   };
   if (keep > 0 && base) request.base = { turnId: base.turnId, callId: base.call.callId };
@@ -141,13 +148,11 @@ function compactRequest(pending: Pending, base: PreviousCall | undefined): Recor
     request.sameRestAsBase = true;
     request.base ??= { turnId: base.turnId, callId: base.call.callId };
   } else request.rest = clip(rest, RECORDED_STRING_CHARS * 4, pending.call);
-  // Kept in memory (not stored) so a later call of this turn can compare its rest.
-  Object.defineProperty(request, "fullRest", { value: rest, enumerable: false });
   return request;
 }
 
-function restOf(call: RecordedCall): string | undefined {
-  return (call.request as { fullRest?: string }).fullRest ?? call.request.rest;
+function hashOf(text: string): string {
+  return createHash("sha256").update(text).digest("base64url").slice(0, 22);
 }
 
 /** The wire body's message list and the rest of it; Glove's own request when the adapter reported none. */

@@ -42,6 +42,8 @@ export interface RecordedRequest {
   /** The body's other fields as JSON text; absent when the same as the base call's. */
   rest?: string;
   sameRestAsBase?: boolean;
+  /** A fingerprint of the rest, so a later call (a later turn's too) can tell it is the same without it. */
+  restHash?: string;
   /** The body's field that holds the message list ("messages"), when it has one. */
   listKey?: string;
   base?: { turnId: string; callId: string };

@@ -1,6 +1,7 @@
 import type { StoredWait } from "glove-core";
 import { HttpError, type ConversationRecord, type ConversationSummary } from "glove-server";
 import type { ConversationDetail, StudioData, StudioQuestion } from "../types/studio.js";
+import { lightTrace } from "./model-calls.js";
 
 const TRACES_SHOWN = 50;
 
@@ -57,7 +58,7 @@ export async function conversationDetail(data: StudioData, id: string): Promise<
     tasks,
     inbox,
     questions,
-    traces,
+    traces: traces.map(lightTrace),
     messageCount: first.total,
     branches,
   };

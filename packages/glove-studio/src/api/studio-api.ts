@@ -5,6 +5,7 @@ import { badQuery, json, SECURITY_HEADERS } from "../http/responses.js";
 import type { StudioActions, StudioData, StudioInfo } from "../types/studio.js";
 import { conversationDetail, conversationRecord } from "./conversation-detail.js";
 import { findMessages } from "./find-messages.js";
+import { lightTrace, modelCall } from "./model-calls.js";
 import { conversationQuery, integerParam, textParam } from "./query-params.js";
 
 /** Where a studio's API reads, and what it may do (actions only when mounted). */
@@ -77,6 +78,11 @@ export async function studioApi(
   const method = request.method;
   const [first, id, part, partId, ...rest] = segments;
   const get = method === "GET" || method === "HEAD";
+  if (part === "traces" && partId !== undefined && rest.length === 2 && rest[0] === "calls") {
+    if (!get) throw methodNotAllowed("GET");
+    await conversationRecord(data, id!);
+    return json(200, await modelCall(data, id!, partId, rest[1]!));
+  }
   if (rest.length > 0) throw noRoute();
 
   if (first === "info" && segments.length === 1) {
@@ -105,9 +111,8 @@ export async function studioApi(
     if (partId === undefined) {
       const before = textParam(url.searchParams, "before");
       const limit = integerParam(url.searchParams, "limit", 50, 1, 200);
-      return json(200, {
-        traces: await data.inspector.traces.list(id, before === undefined ? { limit } : { limit, before }),
-      });
+      const traces = await data.inspector.traces.list(id, before === undefined ? { limit } : { limit, before });
+      return json(200, { traces: traces.map(lightTrace) });
     }
     const trace = await data.inspector.traces.get(id, partId);
     if (!trace)
@@ -116,7 +121,7 @@ export async function studioApi(
         "GLOVE_STUDIO_NOT_FOUND",
         "No trace of that turn (turns are traced from the server version that records them on).",
       );
-    return json(200, trace);
+    return json(200, lightTrace(trace));
   }
   if (part === "events" && partId === undefined) {
     if (!get) throw methodNotAllowed("GET");

@@ -149,7 +149,7 @@ export function describeStudioViews(kind: StorageKind, options: { screenshots: b
       const shown = await models.allInnerTexts();
       expect(shown).toContain("forecaster · model not recorded");
       expect(shown.filter((m) => !m.includes("not recorded")).length).toBeGreaterThan(0);
-      expect(await page.getByTestId("trace-limits").innerText()).toContain("Time to first token is not recorded");
+      expect(await page.getByTestId("trace-limits").innerText()).toContain("its tick marks the first token");
       expect(await indent(subagent)).toBeGreaterThan(
         await indent(page.locator('[data-testid="span"][data-kind="model_call"]').first()),
       );

@@ -1,9 +1,18 @@
 /** The studio's JSON API, relative to the page (so the same build works standalone and mounted). */
 import type { Message } from "glove-core";
-import type { ConversationPage, MessagePage, TurnTrace } from "glove-server";
+import type { ConversationPage, MessagePage, RecordedCall, ResolvedRequest, TurnTrace } from "glove-server";
 import type { ConversationDetail, StudioInfo } from "../../src/types/studio.js";
 
-export type { ConversationDetail, ConversationPage, Message, MessagePage, StudioInfo, TurnTrace };
+export type {
+  ConversationDetail,
+  ConversationPage,
+  Message,
+  MessagePage,
+  RecordedCall,
+  ResolvedRequest,
+  StudioInfo,
+  TurnTrace,
+};
 
 /** An API error as the page shows it: the server's code and message. */
 export class ApiError extends Error {
@@ -44,6 +53,8 @@ export const api = {
     ),
   trace: (conversationId: string, turnId: string) =>
     request<TurnTrace>(`conversations/${id(conversationId)}/traces/${id(turnId)}`),
+  modelCall: (conversationId: string, turnId: string, callId: string) =>
+    request<ResolvedRequest>(`conversations/${id(conversationId)}/traces/${id(turnId)}/calls/${id(callId)}`),
   answer: (conversationId: string, slotId: string, body: { resolve: unknown } | { reject: unknown }) =>
     request<{ status: string }>(`conversations/${id(conversationId)}/questions/${id(slotId)}`, {
       method: "POST",

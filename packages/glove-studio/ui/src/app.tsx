@@ -4,16 +4,22 @@ import { ConversationList } from "./views/conversation-list.js";
 import { ConversationView } from "./views/conversation-view.js";
 import { TurnWaterfall } from "./views/turn-waterfall.js";
 
-/** The views by hash: "#/" the list, "#/c/<id>" one conversation, "#/c/<id>/t/<turnId>" one turn. */
+/**
+ * The views by hash: "#/" the list, "#/c/<id>" one conversation, "#/c/<id>/t/<turnId>" one turn,
+ * "#/c/<id>/t/<turnId>/call/<callId>" one turn with a model call's request open.
+ */
 function parseHash(
   hash: string,
-): { view: "list" } | { view: "conversation"; id: string } | { view: "turn"; id: string; turnId: string } {
+):
+  | { view: "list" }
+  | { view: "conversation"; id: string }
+  | { view: "turn"; id: string; turnId: string; callId?: string | undefined } {
   const parts = hash
     .replace(/^#\/?/, "")
     .split("/")
     .map((p) => decodeURIComponent(p));
   if (parts[0] === "c" && parts[1] && parts[2] === "t" && parts[3])
-    return { view: "turn", id: parts[1], turnId: parts[3] };
+    return { view: "turn", id: parts[1], turnId: parts[3], callId: parts[4] === "call" ? parts[5] : undefined };
   if (parts[0] === "c" && parts[1]) return { view: "conversation", id: parts[1] };
   return { view: "list" };
 }
@@ -45,7 +51,7 @@ export function App() {
         {route.view === "conversation" && (
           <ConversationView id={route.id} canAct={info?.canAct ?? false} mode={info?.mode} />
         )}
-        {route.view === "turn" && <TurnWaterfall id={route.id} turnId={route.turnId} />}
+        {route.view === "turn" && <TurnWaterfall id={route.id} turnId={route.turnId} callId={route.callId} />}
       </main>
     </div>
   );

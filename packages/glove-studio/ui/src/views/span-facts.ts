@@ -66,3 +66,49 @@ export function turnCost(
 export function usd(amount: number): string {
   return `$${amount.toFixed(amount < 1 ? 4 : 2)}`;
 }
+
+/** One attempt of a model call as the trace keeps it (glove.attempts), times from the call's start. */
+export interface SpanAttempt {
+  attempt: number;
+  startMs: number;
+  durationMs: number;
+  outcome: "ok" | "retried" | "failed";
+  status?: number;
+  cause?: string;
+  delayMs?: number;
+}
+
+/** The call's attempts when it took more than one (each with its own timing and cause); [] otherwise. */
+export function attemptsOf(span: Span): SpanAttempt[] {
+  const raw = span.attributes["glove.attempts"];
+  if (typeof raw !== "string") return [];
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    return Array.isArray(parsed)
+      ? parsed.filter(
+          (a): a is SpanAttempt =>
+            typeof a === "object" && a !== null && typeof (a as SpanAttempt).startMs === "number",
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Milliseconds from the call's start to its first streamed token, when recorded. */
+export function firstTokenOf(span: Span): number | undefined {
+  const ms = span.attributes["glove.time_to_first_token_ms"];
+  return typeof ms === "number" && Number.isFinite(ms) ? ms : undefined;
+}
+
+/** "attempt 1: 1.20 s, retried — 429 rate_limit: slow down; waited 500 ms". */
+export function attemptLine(a: SpanAttempt, format: (ms: number) => string): string {
+  const what =
+    a.outcome === "retried"
+      ? `retried — ${a.status !== undefined ? `${a.status} ` : ""}${a.cause ?? ""}`.trim()
+      : a.outcome === "ok"
+        ? "answered"
+        : "failed";
+  const wait = a.delayMs !== undefined ? `; waited ${format(a.delayMs)}` : "";
+  return `attempt ${a.attempt + 1}: at +${format(a.startMs)}, ${format(a.durationMs)}, ${what}${wait}`;
+}

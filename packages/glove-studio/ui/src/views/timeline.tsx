@@ -11,10 +11,35 @@ type Span = TurnTrace["spans"][number];
 export interface SpanIndex {
   byCall: Map<string, Span>;
   children: Map<string, Span[]>;
+  /** The model call that answered with a tool call, by the tool call's id: its request's page. */
+  requestByToolCall: Map<string, string>;
+  /**
+   * A turn's last model call of its own agent, by the number of messages it was sent: the agent
+   * message stored next, at that position, is its answer (unless compaction shortened the view).
+   */
+  requestByPosition: Map<number, string>;
 }
 
+const requestHref = (trace: TurnTrace, callId: string) =>
+  `#/c/${encodeURIComponent(trace.conversationId)}/t/${encodeURIComponent(trace.turnId)}/call/${encodeURIComponent(callId)}`;
+
 export function spanIndex(traces: TurnTrace[]): SpanIndex {
-  const index: SpanIndex = { byCall: new Map(), children: new Map() };
+  const index: SpanIndex = {
+    byCall: new Map(),
+    children: new Map(),
+    requestByToolCall: new Map(),
+    requestByPosition: new Map(),
+  };
+  // Oldest first: a position is kept by the oldest call that claims it (a later turn after compaction sends fewer).
+  for (const trace of [...traces].reverse()) {
+    const own = (trace.calls ?? []).filter((c) => c.agentPath === undefined && !c.compaction);
+    for (const call of own)
+      for (const toolCall of call.answer?.toolCalls ?? [])
+        if (toolCall.id) index.requestByToolCall.set(toolCall.id, requestHref(trace, call.callId));
+    const last = own.at(-1);
+    if (last && !last.answer?.toolCalls?.length && !index.requestByPosition.has(last.contextMessages))
+      index.requestByPosition.set(last.contextMessages, requestHref(trace, last.callId));
+  }
   for (const trace of traces) {
     for (const span of trace.spans) {
       const id = span.attributes["gen_ai.tool.call.id"];
@@ -114,6 +139,13 @@ export function MessageItem({
       : m.is_skill_injection
         ? "skill"
         : m.sender;
+  // The model call this agent message answered: by its tool calls' ids, else by its position.
+  const position = rest["data-index"];
+  const request =
+    m.sender !== "agent"
+      ? undefined
+      : (m.tool_calls?.map((c) => (c.id ? index.requestByToolCall.get(c.id) : undefined)).find(Boolean) ??
+        (m.tool_calls?.length || position === undefined ? undefined : index.requestByPosition.get(position)));
   return (
     <li {...rest} className="message-row" data-testid="message" data-sender={m.sender}>
       <div className={`message message-${kind}`}>
@@ -128,6 +160,11 @@ export function MessageItem({
                   : m.sender}
           </strong>
           {m.is_refusal && <StatusBadge status="refused" />}
+          {request && (
+            <a href={request} className="request-link" data-testid="request-link">
+              Request
+            </a>
+          )}
         </div>
         {m.pre_modified_text !== undefined && m.pre_modified_text !== m.text && (
           <p className="hook muted">

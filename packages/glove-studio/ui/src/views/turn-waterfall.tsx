@@ -1,8 +1,19 @@
 import { Fragment, useEffect, useState } from "react";
+import { RequestInspector } from "./request-inspector.js";
 import { api, type TurnTrace } from "../api.js";
 import { duration, retryCount, tokens, when } from "../parts/format.js";
 import { StatusBadge } from "../parts/status-badge.js";
-import { callCost, modelOf, retriesOf, retrySummary, turnCost, usd } from "./span-facts.js";
+import {
+  attemptLine,
+  attemptsOf,
+  callCost,
+  firstTokenOf,
+  modelOf,
+  retriesOf,
+  retrySummary,
+  turnCost,
+  usd,
+} from "./span-facts.js";
 
 type Span = TurnTrace["spans"][number];
 
@@ -28,8 +39,10 @@ function ordered(spans: Span[]): Array<{ span: Span; depth: number }> {
 const attr = (span: Span, key: string) => span.attributes[key];
 
 /** One turn: a waterfall of its model and tool calls with start, duration, tokens, finish reason, retries and errors. */
-export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
+export function TurnWaterfall({ id, turnId, callId }: { id: string; turnId: string; callId?: string | undefined }) {
   const [trace, setTrace] = useState<TurnTrace | undefined>();
+  const [open, setOpen] = useState<string | undefined>(callId);
+  useEffect(() => setOpen(callId), [callId]);
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
     let stop = false;
@@ -61,6 +74,8 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
     ...trace.spans.map((s) => s.startMs + (s.durationMs ?? Date.now() - s.startMs)),
   );
   const total = Math.max(1, end - start);
+  const calls = new Map((trace.calls ?? []).flatMap((c) => (c.spanId ? [[c.spanId, c] as const] : [])));
+  const at = (ms: number) => `${((ms - start) / total) * 100}%`;
   return (
     <section className="waterfall-view">
       <p>
@@ -83,8 +98,8 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
         })()}
       </p>
       <p className="muted" data-testid="trace-limits">
-        Time to first token is not recorded in stored traces: a model call's bar runs from when it was sent to its last
-        token. Retries show their count and the last one's cause.
+        A model call's bar runs from when it was sent to its last token; its tick marks the first token, and a retried
+        call's attempts show as segments. "Request" shows what the model was sent and answered.
       </p>
       <table className="waterfall" data-testid="waterfall">
         <thead>
@@ -94,6 +109,7 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
             <th className="bar-col">Timeline</th>
             <th>Start</th>
             <th>Duration</th>
+            <th>First token</th>
             <th>Tokens in / out</th>
             <th>Cost</th>
             <th>Finish</th>
@@ -103,6 +119,9 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
         </thead>
         <tbody>
           {ordered(trace.spans).map(({ span, depth }) => {
+            const call = calls.get(span.spanId);
+            const attempts = attemptsOf(span);
+            const firstToken = firstTokenOf(span);
             const left = ((span.startMs - start) / total) * 100;
             const width = Math.max(0.5, (((span.durationMs ?? end - span.startMs) as number) / total) * 100);
             const inTokens = attr(span, "gen_ai.usage.input_tokens");
@@ -124,6 +143,20 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
                 <tr data-testid="span" data-kind={span.kind}>
                   <td className="span-name" style={{ paddingLeft: `${0.5 + depth * 1.25}rem` }}>
                     {span.name}
+                    {call && (
+                      <>
+                        {" "}
+                        <button
+                          type="button"
+                          className="link"
+                          data-testid="show-request"
+                          aria-expanded={open === call.callId}
+                          onClick={() => setOpen(open === call.callId ? undefined : call.callId)}
+                        >
+                          Request
+                        </button>
+                      </>
+                    )}
                   </td>
                   <td data-testid="model">
                     {span.kind === "model_call" &&
@@ -139,6 +172,26 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
                         className={`bar bar-${span.kind} bar-${span.status}`}
                         style={{ left: `${left}%`, width: `${Math.min(width, 100 - left)}%` }}
                       />
+                      {attempts.map((a) => (
+                        <div
+                          key={a.attempt}
+                          className={`bar-attempt bar-attempt-${a.outcome}`}
+                          data-testid="bar-attempt"
+                          title={attemptLine(a, duration)}
+                          style={{
+                            left: at(span.startMs + a.startMs),
+                            width: `${Math.max(0.3, (a.durationMs / total) * 100)}%`,
+                          }}
+                        />
+                      ))}
+                      {firstToken !== undefined && (
+                        <div
+                          className="bar-ttft"
+                          data-testid="bar-ttft"
+                          title={`first token after ${duration(firstToken)}`}
+                          style={{ left: at(span.startMs + firstToken) }}
+                        />
+                      )}
                       {note && (
                         <span
                           className={`bar-note${inside ? " bar-note-inside" : errorType !== undefined ? " bar-note-error" : ""}`}
@@ -153,6 +206,7 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
                   </td>
                   <td>+{duration(span.startMs - start)}</td>
                   <td>{duration(span.durationMs)}</td>
+                  <td data-testid="ttft">{firstToken !== undefined ? duration(firstToken) : ""}</td>
                   <td>
                     {typeof inTokens === "number" ? `${tokens(inTokens)} / ${tokens(Number(outTokens ?? 0))}` : ""}
                   </td>
@@ -177,8 +231,22 @@ export function TurnWaterfall({ id, turnId }: { id: string; turnId: string }) {
                 {retried && (
                   <tr className="span-detail">
                     <td />
-                    <td colSpan={9} className={errorType !== undefined ? "error" : "muted"} data-testid="retry-detail">
+                    <td colSpan={10} className={errorType !== undefined ? "error" : "muted"} data-testid="retry-detail">
                       {retried}
+                      {attempts.length > 0 && (
+                        <ol className="attempts" data-testid="attempts">
+                          {attempts.map((a) => (
+                            <li key={a.attempt}>{attemptLine(a, duration)}</li>
+                          ))}
+                        </ol>
+                      )}
+                    </td>
+                  </tr>
+                )}
+                {call && open === call.callId && (
+                  <tr className="span-detail">
+                    <td colSpan={11}>
+                      <RequestInspector id={id} turnId={turnId} callId={call.callId} />
                     </td>
                   </tr>
                 )}

@@ -1,0 +1,117 @@
+/**
+ * "Why did the model do that?" (decision 0055): the request inspector over a SQLite storage whose
+ * turns were recorded from a real adapter talking to a provider on 127.0.0.1. The API gives each
+ * call's exact request back and the diff against the turn's previous call; the waterfall shows
+ * time to first token and each retry attempt; the timeline links an answer to its request; no
+ * response and no page ever holds the API key.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ResolvedRequest, ServerStorage, TurnTrace } from "glove-server";
+import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
+import { INSPECT_API_KEY, recordedConversation, type RecordedConversation } from "./support/recorded-calls.js";
+import { sqliteKind } from "./support/storages.js";
+import { studioInChromium, type StudioInChromium } from "./support/studio-in-chromium.js";
+import { saveScreenshot, watchPage } from "./support/studio-browser.js";
+
+describe("studio request inspector", () => {
+  let place: Awaited<ReturnType<typeof sqliteKind.create>>;
+  let writer: ServerStorage;
+  let reader: ServerStorage;
+  let recorded: RecordedConversation;
+  let shown: StudioInChromium;
+  const apiTexts: string[] = [];
+  const get = async <T>(path: string): Promise<{ status: number; body: T }> => {
+    const response = await fetch(`${shown.studio.url}api/${path}`);
+    const text = await response.text();
+    apiTexts.push(text);
+    return { status: response.status, body: JSON.parse(text) as T };
+  };
+
+  beforeAll(async () => {
+    place = await sqliteKind.create();
+    writer = place.open();
+    recorded = await recordedConversation(writer);
+    reader = place.open();
+    shown = await studioInChromium(reader, sqliteKind.name);
+  }, SLOW_WORK_MS);
+  afterAll(async () => {
+    await shown?.close();
+    await reader?.close?.();
+    await writer?.close?.();
+    await recorded?.provider.close();
+    await place?.dispose();
+  });
+
+  it("lists calls without their bodies, and gives each call's exact request with the diff from the previous one", async () => {
+    const { id, provider } = recorded;
+    const trace = (await get<TurnTrace>(`conversations/${id}/traces/t1`)).body;
+    expect(trace.calls).toHaveLength(2);
+    expect(trace.calls!.every((c) => c.request.added.length === 0 && c.answer?.text === undefined)).toBe(true);
+    const [first, second] = trace.calls!;
+
+    const call = (await get<ResolvedRequest>(`conversations/${id}/traces/t1/calls/${second!.callId}`)).body;
+    // received[0] was the 429; [1] the first call's retry; [2] the second call.
+    expect(call.body).toEqual(JSON.parse(provider.received[2]!.raw));
+    expect(call.previous?.callId).toBe(first!.callId);
+    expect(call.previous?.keptMessages).toBe(2);
+    expect(call.previous?.added).toHaveLength(2);
+    const later = (
+      await get<ResolvedRequest>(
+        `conversations/${id}/traces/t2/calls/${(await get<TurnTrace>(`conversations/${id}/traces/t2`)).body.calls![0]!.callId}`,
+      )
+    ).body;
+    expect(later.body).toEqual(JSON.parse(provider.received[3]!.raw));
+    expect(later.previous).toBeUndefined();
+
+    const missing = await get<{ error: { code: string } }>(`conversations/${id}/traces/t1/calls/nope`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe("GLOVE_STUDIO_NOT_FOUND");
+    expect((await get(`conversations/${id}`)).status).toBe(200);
+    expect(apiTexts.join("\n")).not.toContain(INSPECT_API_KEY);
+  });
+
+  it("shows time to first token, each attempt, and the request with what changed, in the waterfall", async () => {
+    const page = await shown.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const { errors } = watchPage(page);
+    await page.goto(`${shown.studio.url}#/c/${recorded.id}/t/t1`);
+    const rows = page.locator('[data-testid="span"][data-kind="model_call"]');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).getByTestId("ttft").innerText()).toMatch(/\d+ ms|\d\.\d+ s/);
+    expect(await rows.nth(0).getByTestId("bar-attempt").count()).toBe(2);
+    expect(await rows.nth(0).getByTestId("bar-ttft").count()).toBe(1);
+    const attempts = await page.getByTestId("attempts").innerText();
+    expect(attempts).toContain("attempt 1:");
+    expect(attempts).toContain("retried — 429 fake_error: slow down; waited 40 ms");
+    expect(attempts).toContain("attempt 2:");
+
+    await rows.nth(1).getByTestId("show-request").click();
+    const inspector = page.getByTestId("request-inspector");
+    await inspector.waitFor();
+    expect(await inspector.getByTestId("request-target").innerText()).toContain("openai · gpt-4o-mini · POST");
+    expect(await inspector.getByTestId("request-rest").innerText()).toContain("get_weather");
+    expect(await inspector.getByTestId("request-diff").innerText()).toContain(
+      "2 messages the same, 2 messages new; system prompt, tools and options unchanged.",
+    );
+    expect(await inspector.getByTestId("diff-added").innerText()).toContain('"role": "tool"');
+    expect(await inspector.getByTestId("request-answer").innerText()).toContain("Sunny in Tokyo.");
+    expect(await page.content()).not.toContain(INSPECT_API_KEY);
+    await saveScreenshot(page, "request-inspector");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("links an answer in the timeline to the request that produced it", async () => {
+    const page = await shown.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const { errors } = watchPage(page);
+    await page.goto(`${shown.studio.url}#/c/${recorded.id}`);
+    const links = page.getByTestId("request-link");
+    // The tool call's answer, the text answer of t1, the answer of t2.
+    await expect.poll(() => links.count()).toBe(3);
+    await links.nth(2).click();
+    const inspector = page.getByTestId("request-inspector");
+    await inspector.waitFor();
+    expect(await inspector.getByTestId("request-answer").innerText()).toContain("You are welcome.");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

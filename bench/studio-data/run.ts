@@ -5,6 +5,7 @@ import type { ServerStorage } from "glove-server";
 import { postgresData } from "./catalog-postgres.js";
 import { sqliteData } from "./catalog-sqlite.js";
 import { medianMs, operations } from "./measure.js";
+import { requestLogGrowth } from "./request-log.js";
 import { traceOverhead } from "./trace-overhead.js";
 
 /**
@@ -65,4 +66,16 @@ console.log(
   `\nTurn traces on the streaming path (SQLite, ${overhead.turns} turns each: a tool call, then 250 text deltas): ` +
     `${overhead.tracedMs.toFixed(2)} ms per turn traced, ${overhead.untracedMs.toFixed(2)} ms untraced, ratio ${overhead.ratio.toFixed(2)} (${overhead.tracesStored} traces stored)`,
 );
-console.log(`RESULTS ${JSON.stringify({ reads: results, overhead })}`);
+// The request log per turn, as a ratio to the turn's stored messages, as the conversation grows.
+const requestLog = await requestLogGrowth([10, 100, 1_000]);
+console.log("\nRequest log per turn (the web demo's agent, 3 turns measured at each length: one shows the menu)\n");
+console.log("| messages before | stored messages (chars) | request log (chars) | ratio | whole requests instead |");
+console.log("|---:|---:|---:|---:|---:|");
+for (const p of requestLog)
+  console.log(
+    `| ${p.messages} | ${p.storedMessageChars} | ${p.requestLogChars} | ${p.ratio.toFixed(2)} | ${p.wholeRequestsRatio.toFixed(1)} |`,
+  );
+console.log(
+  `Flatness (ratio at ${requestLog.at(-1)!.messages} messages / at ${requestLog[0]!.messages}): ${(requestLog.at(-1)!.ratio / requestLog[0]!.ratio).toFixed(3)}`,
+);
+console.log(`RESULTS ${JSON.stringify({ reads: results, overhead, requestLog })}`);

@@ -51,14 +51,15 @@ export async function measureList(
     await page.getByTestId("conversation-row").first().waitFor();
     const firstRowsMs = Date.now() - t0;
     const rows = page.getByTestId("conversation-rows");
-    const height = () => rows.evaluate((el) => el.scrollHeight);
+    // By shape: whether the build has the DOM library or not (the web demo's types bring part of it), el scrolls.
+    const height = () => rows.evaluate((el) => (el as unknown as Scroller).scrollHeight);
     const costs: PageCost[] = [];
     for (let i = 0; i < pages; i++) {
       const before = await height();
       if (before / ROW_PX >= conversations) break;
       const m0 = await metrics(cdp);
       const w0 = Date.now();
-      await rows.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await rows.evaluate((el) => (el as unknown as Scroller).scrollTo(0, (el as unknown as Scroller).scrollHeight));
       await page.waitForFunction(
         (h) =>
           (globalThis as unknown as PageGlobals).document.querySelector('[data-testid="conversation-rows"]')!
@@ -86,3 +87,9 @@ export const median = (values: number[]): number => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
+
+/** What the measured list is, in the page. */
+interface Scroller {
+  scrollHeight: number;
+  scrollTo(x: number, y: number): void;
+}

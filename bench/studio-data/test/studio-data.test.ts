@@ -7,6 +7,7 @@ import { postgresData } from "../catalog-postgres.js";
 import { sqliteData } from "../catalog-sqlite.js";
 import { LIST_PAGE, MESSAGE_PAGE, operations } from "../measure.js";
 import { AGENTS, bigMessage, expectedFiltered, isRunning } from "../seed.js";
+import { requestLogGrowth } from "../request-log.js";
 import { traceOverhead } from "../trace-overhead.js";
 import { SLOW_WORK_MS } from "../../../test-support/timeouts.js";
 
@@ -100,6 +101,21 @@ describe("studio-data bench: trace overhead runs the same turns with and without
       expect(result.untracedStored).toBe(0);
       expect(result.tracedMs).toBeGreaterThan(0);
       expect(result.untracedMs).toBeGreaterThan(0);
+    },
+    SLOW_WORK_MS,
+  );
+});
+
+describe("studio-data bench: the request log's storage per turn", () => {
+  it(
+    "measures the same turns at each length: the log stays a flat share of the messages, whole requests would not",
+    async () => {
+      const [short, long] = await requestLogGrowth([10, 60]);
+      expect(short!.messages).toBeGreaterThanOrEqual(10);
+      expect(long!.messages).toBeGreaterThanOrEqual(60);
+      expect(short!.requestLogChars).toBeGreaterThan(0);
+      expect(long!.ratio / short!.ratio).toBeLessThan(1.1);
+      expect(long!.wholeRequestsRatio).toBeGreaterThan(2 * short!.wholeRequestsRatio);
     },
     SLOW_WORK_MS,
   );

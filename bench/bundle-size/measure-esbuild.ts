@@ -1,18 +1,20 @@
 /**
- * The same page as measure.ts, built by esbuild (bundle, minify, ESM with code splitting, React
- * external) — the bundler of many Node-first setups, which shakes less than Vite: a zod import
+ * The same pages as measure.ts, built by esbuild (bundle, minify, ESM with code splitting, the
+ * framework external) — the bundler of many Node-first setups, which shakes less than Vite: a zod import
  * style or a module with side effects that Vite drops may stay here. Split by package through
  * esbuild's metafile (bytes each input put into each output).
  */
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Metafile } from "esbuild";
-import { PAGE_DIR, packageOf, type BundleReport, type MeasureOptions } from "./measure.js";
+import { PAGES, packageOf, type BundleReport, type MeasureOptions } from "./measure.js";
 
 export async function measurePageWithEsbuild(options: MeasureOptions = {}): Promise<BundleReport> {
   const { build } = await import("esbuild");
+  const name = options.page ?? "react";
+  const page = PAGES[name];
   const result = await build({
-    entryPoints: [join(PAGE_DIR, "main.tsx")],
+    entryPoints: [join(page.dir, page.entry)],
     bundle: true,
     minify: true,
     splitting: true,
@@ -25,7 +27,7 @@ export async function measurePageWithEsbuild(options: MeasureOptions = {}): Prom
     logLevel: "silent",
     conditions: [...(options.from === "dist" ? [] : ["glove-source"]), "module", "browser", "production"],
     define: { "process.env.NODE_ENV": '"production"' },
-    external: ["react", "react-dom", "react/*", "react-dom/*"],
+    external: page.framework.flatMap((pkg) => [pkg, `${pkg}/*`]),
   });
   // The metafile names outputs relative to the working directory; the files carry absolute paths.
   const code = new Map(result.outputFiles.map((file) => [relative(process.cwd(), file.path), file.text]));

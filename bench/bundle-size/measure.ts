@@ -1,6 +1,7 @@
 /**
- * Builds bench/bundle-size/page with Vite (production, minified, React external, in memory) and
- * splits the JavaScript a browser fetches at start by package, through the bundle's source map.
+ * Builds bench/bundle-size/page (React) or vue-page (Vue) with Vite (production, minified, the
+ * framework external, in memory) and splits the JavaScript a browser fetches at start by package,
+ * through the bundle's source map.
  */
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +15,18 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** bench/ (this file runs from bench/bundle-size or, compiled, from bench/dist/bundle-size). */
 const BENCH_DIR = basename(dirname(here)) === "dist" ? dirname(dirname(here)) : dirname(here);
 export const PAGE_DIR = join(BENCH_DIR, "bundle-size", "page");
+
+/** The pages measured: one per binding, each with its framework external (what the app has anyway). */
+export const PAGES = {
+  react: { dir: PAGE_DIR, entry: "main.tsx", external: [/^react(-dom)?($|\/)/], framework: ["react", "react-dom"] },
+  vue: {
+    dir: join(BENCH_DIR, "bundle-size", "vue-page"),
+    entry: "main.ts",
+    external: [/^vue($|\/)/, /^@vue\//],
+    framework: ["vue", "@vue/runtime-dom", "@vue/runtime-core", "@vue/reactivity", "@vue/shared"],
+  },
+} as const;
+export type PageName = keyof typeof PAGES;
 
 /** The budget for a minimal server-mode page, zod included, React excluded. */
 export const BUDGET_BYTES = 180 * 1024;
@@ -36,6 +49,8 @@ export interface BundleReport {
 export interface MeasureOptions {
   /** "source": workspace packages from their TypeScript sources (no build needed); "dist": their built output. */
   from?: "source" | "dist";
+  /** Which binding's page (default "react"). */
+  page?: PageName;
 }
 
 /** The package a source-map path belongs to. */
@@ -49,16 +64,19 @@ export function packageOf(source: string): string {
 }
 
 async function build(options: MeasureOptions): Promise<OutputChunk[]> {
+  const name = options.page ?? "react";
+  const page = PAGES[name];
   const [{ build: viteBuild }, { default: react }] = await Promise.all([
     import("vite"),
     import("@vitejs/plugin-react"),
   ]);
   const output = (await viteBuild({
     configFile: false,
-    root: PAGE_DIR,
+    root: page.dir,
     mode: "production",
     logLevel: "warn",
-    plugins: [react()],
+    // The Vue page is render functions in .ts: no plugin (no SFC compiler).
+    plugins: name === "react" ? [react()] : [],
     define: { "process.env.NODE_ENV": '"production"' },
     resolve: { conditions: [...(options.from === "dist" ? [] : ["glove-source"]), "module", "browser", "production"] },
     build: {
@@ -66,7 +84,7 @@ async function build(options: MeasureOptions): Promise<OutputChunk[]> {
       minify: true,
       sourcemap: true,
       // An app build (a library build in "es" format keeps its whitespace); the page mounts itself.
-      rollupOptions: { input: join(PAGE_DIR, "main.tsx"), external: [/^react(-dom)?($|\/)/] },
+      rollupOptions: { input: join(page.dir, page.entry), external: [...page.external] },
     },
   })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
   return (Array.isArray(output) ? output : [output])

@@ -61,3 +61,48 @@ describe("bundle size of a minimal server-mode page", () => {
     expect(packageOf("(unmapped)")).toBe("(unmapped)");
   });
 });
+
+// The same page in Vue (bench/bundle-size/vue-page): glove-vue on glove-client, Vue external.
+describe("bundle size of a minimal server-mode Vue page", () => {
+  it(
+    "fetches at most 180 KiB of minified JavaScript at start with Vite, zod included, no Vue and no zod locale",
+    async () => {
+      const report = await measurePage({ page: "vue" });
+      const names = report.start.packages.map((p) => p.name);
+      expect(names).toEqual(expect.arrayContaining(["glove-vue", "glove-client", "glove-core", "zod"]));
+      expect(names.filter((name) => name === "vue" || name.startsWith("@vue/"))).toEqual([]);
+      expect(names).not.toContain("glove-react");
+      expect(report.start.packages.reduce((sum, p) => sum + p.minified, 0)).toBe(report.start.minified);
+      expect(report.start.modules.filter((source) => /zod\/v4\/locales\/(?!en\.js$)/.test(source))).toEqual([]);
+      // Local mode's agent loop is fetched on demand only.
+      expect(report.lazy.minified).toBeGreaterThan(0);
+      expect(report.start.minified, `${(report.start.minified / 1024).toFixed(1)} KiB at start`).toBeLessThanOrEqual(
+        BUDGET_BYTES,
+      );
+    },
+    SLOW_WORK_MS,
+  );
+
+  it(
+    "leaves Vue, zod's locales (but English) and server code out with esbuild",
+    async () => {
+      const report = await measurePageWithEsbuild({ page: "vue" });
+      const names = report.start.packages.map((p) => p.name);
+      expect(names).toEqual(expect.arrayContaining(["glove-vue", "glove-client", "glove-core", "zod"]));
+      expect(names.filter((name) => name === "vue" || name.startsWith("@vue/"))).toEqual([]);
+      expect(names.filter((name) => /^glove-(server|sqlite|postgres|mcp|studio|otel|evals|react)$/.test(name))).toEqual(
+        [],
+      );
+      expect(
+        report.start.modules.filter((source) =>
+          /^node:|packages\/glove-core\/src\/models\/shared\/http\/(platform-node|node)/.test(source),
+        ),
+      ).toEqual([]);
+      const localeBytes = report.start.packages.find((p) => p.name === "zod (locales)")?.minified ?? 0;
+      expect(localeBytes, "zod locale bytes at start").toBeLessThan(4096);
+      // Reported, not gated, as for React: esbuild's code splitting loads local mode at start because
+      // glove-client's root exports LocalSession and PersistedStore (bench/README.md).
+    },
+    SLOW_WORK_MS,
+  );
+});

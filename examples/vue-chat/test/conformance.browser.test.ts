@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { startWebChat, type WebChat } from "glove-example-web-chat";
 import { browserTestHooks, buildUi, launchChromium } from "../../web-chat/test/support/browser.js";
 import { openPage } from "../../web-chat/test/support/page.js";
@@ -27,8 +27,7 @@ const BINDINGS = [
 
 let dir: string;
 let browser: Browser;
-const servers: WebChat[] = [];
-const contexts: BrowserContext[] = [];
+const servers = new Map<string, WebChat>();
 const pageErrors: Error[] = [];
 const targets = new Map<string, ConformanceTarget>();
 
@@ -40,25 +39,40 @@ beforeAll(async () => {
   [browser] = await Promise.all([launchChromium(), ...built]);
   for (const { binding, title } of BINDINGS) {
     const gates = new Gates();
-    const chat = await startWebChat({
-      port: 0,
-      dataDir: join(dir, binding, "data"),
-      uiDir: join(dir, binding, "ui"),
-      token: `conformance-${binding}`,
-      env: {},
-      agent: sceneAgent(gates),
-    });
-    servers.push(chat);
+    const start = (port = 0) =>
+      startWebChat({
+        port,
+        dataDir: join(dir, binding, "data"),
+        uiDir: join(dir, binding, "ui"),
+        token: `conformance-${binding}`,
+        env: {},
+        agent: sceneAgent(gates),
+      });
+    let chat = await start();
+    servers.set(binding, chat);
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
     context.setDefaultTimeout(PROMPT_WAIT_MS);
-    contexts.push(context);
     const open = async (url = chat.url) => {
       const page = await openPage(context, url, pageErrors);
       // The binding's own page, not the other one (both servers are the web demo's).
       expect(await page.title()).toBe(title);
       return page;
     };
-    targets.set(binding, { binding, chat, gates, open });
+    targets.set(binding, {
+      binding,
+      gates,
+      get chat() {
+        return chat;
+      },
+      open,
+      async restart(page) {
+        const port = chat.port;
+        await chat.close();
+        await page.locator('[data-testid="connection"][data-state="offline"]').waitFor();
+        chat = await start(port);
+        servers.set(binding, chat);
+      },
+    });
   }
 }, SLOW_WORK_MS);
 
@@ -66,7 +80,7 @@ browserTestHooks(
   pageErrors,
   async () => {
     await browser?.close();
-    await Promise.all(servers.map((server) => server.close()));
+    await Promise.all([...servers.values()].map((server) => server.close()));
   },
   () => dir,
 );

@@ -15,11 +15,14 @@ import { STREAM_TEXT, type Gates } from "../../../web-chat/test/support/scenario
 /** One binding's page under test. */
 export interface ConformanceTarget {
   /** "react", "vue"… */
-  binding: string;
-  chat: WebChat;
-  gates: Gates;
+  readonly binding: string;
+  /** The page's server (a new one after `restart`). */
+  readonly chat: WebChat;
+  readonly gates: Gates;
   /** Opens the page (at `url`, default the page's root) and waits for it to be drawn. */
   open(url?: string): Promise<Page>;
+  /** Ctrl-C and start again: the server closes (`page` shows it offline), a new one starts on the same data and port. */
+  restart(page: Page): Promise<void>;
 }
 
 export interface ConformanceCase {
@@ -29,10 +32,34 @@ export interface ConformanceCase {
 
 const streaming = (page: Page, text: string) => page.locator('[data-glove-streaming="true"]', { hasText: text });
 const slot = (page: Page, title: string) => page.locator("[data-slot]", { hasText: title });
-const bubble = (page: Page, role: "user" | "agent", text: string) =>
+const bubble = (page: Page, role: "user" | "agent", text: string | RegExp) =>
   page.locator(`[data-glove-role="${role}"]:not([data-glove-streaming])`, { hasText: text });
-const position = (page: Page, role: "user" | "agent", text: string) =>
-  bubble(page, role, text).getByTestId("branch-position");
+const position = (page: Page, role: "user" | "agent", text: string | RegExp) =>
+  page
+    .locator(`[data-glove-role="${role}"]:not([data-glove-streaming])`, { hasText: text })
+    .getByTestId("branch-position");
+/** The user bubble of the k-th edit exactly ("… edit 1" must not find "… edit 10"). */
+const edit = (k: number) => new RegExp(`run versions edit ${k}(?!\\d)`);
+
+/** The transcript as rows: each message's role and text, each tool call's and slot's state. */
+function conversationRows(page: Page): Promise<string[]> {
+  return transcript(page).evaluate((root) =>
+    [...root.querySelectorAll("[data-glove-role=user], [data-glove-role=agent], [data-tool], [data-slot]")].map(
+      (node) => {
+        const el = node as HTMLElement;
+        if (el.dataset.tool) return `tool:${el.dataset.tool}:${el.dataset.toolStatus}`;
+        if (el.dataset.slot) return `slot:${el.dataset.slot}:${el.dataset.slotStatus}`;
+        // The message's own text, without its buttons (Edit, Regenerate, the picker).
+        const text = [...el.childNodes]
+          .filter((child) => child.nodeType === Node.TEXT_NODE)
+          .map((child) => child.textContent)
+          .join("")
+          .trim();
+        return `${el.dataset.gloveRole}:${text}`;
+      },
+    ),
+  );
+}
 
 export const CONFORMANCE_CASES: ConformanceCase[] = [
   {
@@ -193,6 +220,85 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       await agentSaid(two, "Hello again.").waitFor();
       await one.close();
       await two.close();
+    },
+  },
+  {
+    name: "keeps a waiting form through a server restart: still pending on the reconnected page, answered there, the table booked once",
+    async run(target) {
+      const { open, restart } = target;
+      const page = await open();
+      await send(page, "Book a table for two tonight");
+      const form = page.getByRole("form", { name: "Reservation" });
+      await form.waitFor();
+      await page.locator('[data-tool="reservation_form"][data-tool-status="running"]').waitFor();
+      await restart(page);
+      await page.locator('[data-testid="connection"][data-state="open"]').waitFor();
+      await form.waitFor();
+      expect(await form.getAttribute("data-slot-status")).toBe("pending");
+      expect(await page.getByRole("form", { name: "Reservation" }).count()).toBe(1);
+      await form.getByLabel("Name").fill("Ada");
+      await form.getByRole("button", { name: "Send details" }).click();
+      await form.waitFor({ state: "detached" });
+      const prompt = page.locator('[data-glove-role="permission-request"]');
+      await prompt.waitFor();
+      await prompt.getByRole("button", { name: "Allow" }).click();
+      await agentSaid(page, "All three tasks are done.").waitFor();
+      expect([...target.chat.bookings.values()].filter((booking) => booking.name === "Ada")).toHaveLength(1);
+      expect(await page.locator('[data-result="book_table"]', { hasText: "Ada" }).count()).toBe(1);
+      expect(await page.locator('[data-tool="reservation_form"]').getAttribute("data-tool-status")).toBe("success");
+      await page.close();
+    },
+  },
+  {
+    name: "edits one message ten times: the picker counts eleven versions, walks back to the first, and keeps it after a reload",
+    async run({ open }) {
+      const page = await open();
+      await send(page, "run versions edit 0");
+      await agentSaid(page, "Answer version").waitFor();
+      for (let k = 1; k <= 10; k++) {
+        await bubble(page, "user", edit(k - 1))
+          .getByRole("button", { name: "Edit" })
+          .click();
+        await page.getByLabel("Edit message").fill(`run versions edit ${k}`);
+        await page.getByRole("button", { name: "Save" }).click();
+        expect(await position(page, "user", edit(k)).innerText()).toBe(`${k + 1}/${k + 1}`);
+        await page.locator("[data-glove-streaming]").waitFor({ state: "detached" });
+        await bubble(page, "agent", "Answer version").waitFor();
+      }
+      expect(await occurrences(transcript(page), "run versions edit")).toBe(1);
+      // Back one version at a time, to the first.
+      for (let k = 10; k >= 1; k--) {
+        await bubble(page, "user", edit(k)).getByRole("button", { name: "Previous version" }).click();
+        expect(await position(page, "user", edit(k - 1)).innerText()).toBe(`${k}/11`);
+      }
+      await page.reload();
+      expect(await position(page, "user", edit(0)).innerText()).toBe("1/11");
+      expect(await occurrences(transcript(page), "run versions edit")).toBe(1);
+      await page.close();
+    },
+  },
+  {
+    name: "keeps three tabs identical while a turn streams, asks and is answered from another tab",
+    async run({ open, chat }) {
+      const one = await open();
+      await send(one, "run tabs");
+      const url = `${chat.url}/?c=${await conversationOf(one)}`;
+      const tabs = [one, await open(url), await open(url)];
+      for (const page of tabs) await slot(page, "Which tab answers?").waitFor();
+      await tabs[2]!.getByRole("button", { name: "This one" }).click();
+      for (const page of tabs) await agentSaid(page, "Answered in one tab.").waitFor();
+      // The same rows in the same states (the choice card's "Answered: This one" is the clicking tab's own note).
+      const rows = await Promise.all(tabs.map(conversationRows));
+      expect(rows[1]).toEqual(rows[0]);
+      expect(rows[2]).toEqual(rows[0]);
+      expect(rows[0]).toEqual([
+        "user:run tabs",
+        "agent:Both tabs see this.",
+        "tool:ask_choice:success",
+        "slot:choice:resolved",
+        "agent:Answered in one tab.",
+      ]);
+      for (const page of tabs) await page.close();
     },
   },
 ];

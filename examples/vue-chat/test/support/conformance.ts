@@ -301,4 +301,49 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
       for (const page of tabs) await page.close();
     },
   },
+  {
+    name: "remembers an allowed permission: the next call of the tool runs without asking",
+    async run(target) {
+      const page = await target.open();
+      const booked = target.chat.bookings.size;
+      const prompt = page.locator('[data-glove-role="permission-request"]');
+      await send(page, "run permission");
+      await prompt.waitFor();
+      await prompt.getByLabel("Remember my choice").check();
+      await prompt.getByRole("button", { name: "Allow" }).click();
+      await agentSaid(page, "The table is booked.").waitFor();
+      await send(page, "run permission");
+      await page.locator('[data-tool="book_table"][data-tool-status="success"]').nth(1).waitFor();
+      await agentSaid(page, "The table is booked.").nth(1).waitFor();
+      expect(await prompt.count()).toBe(0);
+      expect(target.chat.bookings.size).toBe(booked + 2);
+      await page.close();
+    },
+  },
+  {
+    name: "shows the tasks and the inbox live, in a second tab too",
+    async run({ open, chat }) {
+      const one = await open();
+      await transcript(one).getByRole("button", { name: "Book a table for two tonight" }).click();
+      const two = await open(`${chat.url}/?c=${await conversationOf(one)}`);
+      for (const page of [one, two])
+        await page.getByTestId("tasks").locator('[data-task-status="in_progress"]').waitFor();
+      const form = two.getByRole("form", { name: "Reservation" });
+      await form.getByLabel("Name").fill("Lin");
+      await form.getByRole("button", { name: "Send details" }).click();
+      await two.locator('[data-glove-role="permission-request"]').getByRole("button", { name: "Allow" }).click();
+      for (const page of [one, two]) {
+        await agentSaid(page, "All three tasks are done.").waitFor();
+        expect(await page.getByTestId("tasks").locator('[data-task-status="completed"]').count()).toBe(3);
+      }
+      await send(one, "Put me on the waitlist for Friday");
+      for (const page of [one, two])
+        await page
+          .getByTestId("inbox")
+          .locator('[data-inbox-status="pending"]', { hasText: "waitlist_friday" })
+          .waitFor();
+      await one.close();
+      await two.close();
+    },
+  },
 ];

@@ -114,4 +114,65 @@ describe("studio request inspector", () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it("treats a damaged or hostile stored request log as data: no 5xx, nothing runs", async () => {
+    const hostile = "<img src=x onerror=window.__pwned=1>";
+    await writer.inspect!.traces.save({
+      conversationId: recorded.id,
+      turnId: "t-hostile",
+      startedAt: new Date().toISOString(),
+      endedAt: new Date().toISOString(),
+      status: "completed",
+      truncated: false,
+      spans: [
+        {
+          spanId: "s-hostile",
+          parentSpanId: null,
+          name: "chat evil",
+          kind: "model_call",
+          startMs: Date.now(),
+          durationMs: 5,
+          status: "ok",
+          attributes: { "glove.attempts": "{not json", "glove.time_to_first_token_ms": "soon" },
+        },
+      ],
+      calls: [
+        "not a call",
+        { callId: "huge", request: { form: "wire", keep: 1e12, added: [], count: 1, marks: [] } },
+        {
+          callId: "evil",
+          spanId: "s-hostile",
+          adapter: hostile,
+          startedAt: 0,
+          contextMessages: 0,
+          request: { form: "wire", keep: 0, added: [hostile], count: 1, marks: [], listKey: "messages", rest: hostile },
+          answer: { text: 5, toolCalls: "no", reasoning: hostile },
+        },
+      ] as unknown as TurnTrace["calls"],
+    });
+    const base = `conversations/${recorded.id}/traces/t-hostile`;
+    const listed = await get<TurnTrace>(base);
+    expect(listed.status).toBe(200);
+    expect(listed.body.calls!.map((c) => c.callId)).toEqual(["evil"]);
+    expect((await get(`${base}/calls/huge`)).status).toBe(404);
+    const evil = await get<ResolvedRequest>(`${base}/calls/evil`);
+    expect(evil.status).toBe(200);
+    expect(evil.body.call.answer).toEqual({ reasoning: hostile });
+    expect((await get(`conversations/${recorded.id}`)).status).toBe(200);
+
+    const page = await shown.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const { errors } = watchPage(page);
+    await page.goto(`${shown.studio.url}#/c/${recorded.id}/t/t-hostile/call/evil`);
+    const inspector = page.getByTestId("request-inspector");
+    await inspector.waitFor();
+    // Shown as text (in closed sections: their text content), never as markup.
+    expect(await inspector.getByTestId("request-messages").textContent()).toContain(hostile);
+    expect(await inspector.getByTestId("request-answer").textContent()).toContain(hostile);
+    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.locator("img").count()).toBe(0);
+    await page.goto(`${shown.studio.url}#/c/${recorded.id}`);
+    await page.getByTestId("timeline").waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

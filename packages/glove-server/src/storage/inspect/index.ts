@@ -12,7 +12,7 @@ export type {
   TurnTraceStore,
 } from "./types.js";
 export type { RecordedAnswer, RecordedCall, RecordedRequest, RequestDiff, ResolvedRequest } from "./recorded-calls.js";
-export { resolveRecordedCall } from "./resolve-call.js";
+export { isRecordedCall, resolveRecordedCall } from "./resolve-call.js";
 export { InspectError } from "./inspect-error.js";
 export type { InspectErrorCode } from "./inspect-error.js";
 export { MAX_INSPECT_PAGE } from "./conversation-query.js";

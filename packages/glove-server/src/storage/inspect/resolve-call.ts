@@ -3,6 +3,38 @@ import type { TurnTrace, TurnTraceStore } from "./types.js";
 
 /** Calls a resolution follows at most (each a stored call; a chain crosses one turn per trace read). */
 const MAX_CHAIN = 100_000;
+/** Messages a recorded list may claim: more is not a conversation but a damaged or hostile row. */
+const MAX_LIST = 1_000_000;
+
+/**
+ * Whether a stored value has the shape of a recorded call (a row may be damaged, or written by
+ * something else): a call that does not is treated as not stored, never trusted.
+ */
+export function isRecordedCall(value: unknown): value is RecordedCall {
+  if (typeof value !== "object" || value === null) return false;
+  const call = value as Partial<RecordedCall>;
+  const request = call.request as Partial<RecordedCall["request"]> | undefined;
+  const count = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0 && n <= MAX_LIST;
+  return (
+    typeof call.callId === "string" &&
+    typeof request === "object" &&
+    request !== null &&
+    count(request.keep) &&
+    count(request.count) &&
+    Array.isArray(request.added) &&
+    (request.base === undefined ||
+      (typeof request.base === "object" &&
+        request.base !== null &&
+        typeof request.base.turnId === "string" &&
+        typeof request.base.callId === "string")) &&
+    (request.rest === undefined || typeof request.rest === "string") &&
+    (request.listKey === undefined || typeof request.listKey === "string")
+  );
+}
+
+function storedCalls(trace: TurnTrace | undefined): RecordedCall[] {
+  return Array.isArray(trace?.calls) ? trace.calls.filter(isRecordedCall) : [];
+}
 
 interface Whole {
   list: unknown[];
@@ -28,7 +60,7 @@ export async function resolveRecordedCall(
     if (!found) cache.set(id, (found = traces.get(conversationId, id)));
     return found;
   };
-  const calls = (await trace(turnId))?.calls ?? [];
+  const calls = storedCalls(await trace(turnId));
   const index = calls.findIndex((c) => c.callId === callId);
   if (index < 0) return undefined;
   const call = calls[index]!;
@@ -55,7 +87,7 @@ async function wholeRequest(
     const fromBase = Math.min(need, at.request.keep);
     const base = at.request.base;
     if ((fromBase <= 0 && !needRest) || !base || chain.length >= MAX_CHAIN) break;
-    const found = (await trace(base.turnId))?.calls?.find((c) => c.callId === base.callId);
+    const found = base.turnId ? storedCalls(await trace(base.turnId)).find((c) => c.callId === base.callId) : undefined;
     if (!found) {
       chain.push(undefined);
       break;

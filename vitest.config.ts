@@ -27,8 +27,9 @@ export default defineConfig({
     // machine's pace, and a loaded machine must make them slow, not failed. Work that builds,
     // spawns or packs sets its own (longer) timeout, see test-support/timeouts.ts.
     testTimeout: 300_000,
-    // Fails the run when a test wrote into the repository's ./.glove (tests write only under tmp).
-    globalSetup: ["test-support/no-writes-in-repo.ts"],
+    // no-writes-in-repo fails the run when a test wrote into the repository's ./.glove (tests write
+    // only under tmp); pack-dir gives test-install/'s files one folder to pack the packages into once.
+    globalSetup: ["test-support/no-writes-in-repo.ts", "test-support/vitest/pack-dir.ts"],
     hookTimeout: 300_000,
     server: { deps: { inline: [/glove-/] } },
     // Most test files wait on sockets, child processes, databases and browsers rather than compute,

@@ -7,7 +7,7 @@ import { documentedInstalls, glovePackageOf, installPlans } from "./support/docu
 
 const KNOWN = ["glove-core", "glove-sqlite", "glove-server", "glove-postgres"];
 
-describe("the docs' install lines (what pack-install.test.ts installs)", () => {
+describe("the docs' install lines (what install-docs.test.ts installs)", () => {
   it("finds npm install in shell blocks and inline code, leaving out the repository's bare install", () => {
     const dir = mkdtempSync(join(tmpdir(), "glove-doc-installs-"));
     try {

@@ -1,9 +1,11 @@
 /**
- * Packs the publishable packages (npm pack), installs the tarballs into a fresh app outside the
- * workspace, and runs README examples there with plain `node`: proves the tarballs carry what they
- * need, that peers resolve to our own glove-core (not the unrelated glove-core 4.x on the public
- * registry), and that the published types compile for moduleResolution node10 and nodenext.
- * Needs the npm registry (or a warm npm cache) for the third-party dependencies.
+ * Installs the packed publishable packages (npm pack, once per run: support/packed.ts) into a fresh
+ * app outside the workspace, and runs README examples there with plain `node`: proves the tarballs
+ * carry what they need, that peers resolve to our own glove-core (not the unrelated glove-core 4.x
+ * on the public registry), and that the published types compile for moduleResolution node10 and
+ * nodenext. The docs' install lines (install-docs.test.ts) and the SQLite apps installed with
+ * scripts on (install-sqlite-apps.test.ts) use the same tarballs in their own files, so the three
+ * run side by side. Needs the npm registry (or a warm npm cache) for the third-party dependencies.
  * GLOVE_SKIP_INSTALL_TEST=1 skips it.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,15 +14,10 @@ import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SLOW_WORK_MS } from "../test-support/timeouts.js";
+import { freshApp, NPM_FLAGS, packedTarballs, PUBLISHABLE } from "./support/packed.js";
 import { ROOT, readmeExample, sh } from "./support/shell.js";
-import { describeDocumentedInstalls } from "./support/documented-install-cases.js";
 
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-/** Every publishable package, packed once for every test below. */
-const PUBLISHABLE = readdirSync(join(ROOT, "packages")).filter((name) => {
-  const manifest = join(ROOT, "packages", name, "package.json");
-  return existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).private !== true;
-});
 /** What the big app below installs: all of them (glove-react brings react 19, its peer, and its types along below). */
 const PACKAGES = PUBLISHABLE;
 /** Every step packs, installs, compiles or spawns node: its pace is the machine's load, so no step has a tight limit. */
@@ -31,27 +28,13 @@ describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")(
   () => {
     const dir = mkdtempSync(join(tmpdir(), "glove-install-"));
     const app = join(dir, "app");
-    /** Each package's tarball, once beforeAll has packed them. */
-    const tarballs = new Map<string, string>();
 
     beforeAll(async () => {
-      await sh(process.execPath, [TSC, "-b", ...PUBLISHABLE.map((p) => join("packages", p))], ROOT);
-      const packed = JSON.parse(
-        await sh(
-          "npm",
-          ["pack", "--json", "--pack-destination", dir, ...PUBLISHABLE.flatMap((p) => ["--workspace", p])],
-          ROOT,
-        ),
-      ) as { name: string; filename: string }[];
-      expect(packed).toHaveLength(PUBLISHABLE.length);
-      for (const p of packed) tarballs.set(p.name, join(dir, p.filename));
-      await sh("mkdir", ["-p", app], dir);
-      writeFileSync(
-        join(app, "package.json"),
-        JSON.stringify({ name: "glove-install-check", private: true, type: "module" }, null, 2),
-      );
+      const tarballs = await packedTarballs();
+      expect([...tarballs.keys()].sort()).toEqual([...PUBLISHABLE].sort());
+      freshApp(dir, "app");
       // --ignore-scripts: nothing here has an install script to run (better-sqlite3, which has one,
-      // is an optional peer, not installed); the documented installs below check that.
+      // is an optional peer, not installed); install-docs.test.ts checks that.
       await sh(
         "npm",
         [
@@ -63,9 +46,7 @@ describe.skipIf(process.env.GLOVE_SKIP_INSTALL_TEST === "1")(
           "@types/react@^19",
           "ai@^6",
           "@ai-sdk/react@^3",
-          "--no-audit",
-          "--no-fund",
-          "--prefer-offline",
+          ...NPM_FLAGS,
           "--ignore-scripts",
         ],
         app,
@@ -288,7 +269,5 @@ export type Checked = [typeof glove, typeof server, typeof bridgeMcpTool, typeof
       () => compileAndRun("newcomer-ai-sdk", true),
       TIMEOUT,
     );
-
-    describeDocumentedInstalls({ dir, tarballs, timeout: TIMEOUT });
   },
 );

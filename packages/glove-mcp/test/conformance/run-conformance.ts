@@ -1,10 +1,11 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
+import { nodeBinary } from "../../../../test-support/node-lines.js";
 import { PROMPT_WAIT_MS } from "../../../../test-support/timeouts.js";
 
 /** How one client did on one conformance scenario. */
@@ -64,20 +65,42 @@ export async function listClientScenarios(suite: ConformanceSuite): Promise<stri
 }
 
 /**
- * The Node that runs the suite and both clients: this one, or MCP_CONFORMANCE_NODE (e.g. a Node 22
- * from `npx -y -p node@22 node -p process.execPath`) to measure on another version.
+ * The Node that runs both clients (the code under test): this one, or MCP_CONFORMANCE_NODE (e.g. a
+ * Node 22 from `npx -y -p node@22 node -p process.execPath`) to measure on another version.
  */
 export const conformanceNode = process.env.MCP_CONFORMANCE_NODE || process.execPath;
 
+let cliNodePath: string | undefined;
+
+/**
+ * The Node that runs the suite's CLI (the scenario servers, not the code under test): the clients'
+ * when it is 22 or newer, else a Node 22 (test-support/node-lines.ts). On Node 20 the CLI loads
+ * through the module hooks of node20-fs-shim.mjs, which resolve every module in a second thread,
+ * and it can keep no compile cache: a Node 22 with NODE_COMPILE_CACHE starts it in about half the
+ * CPU time, and it starts 220 times a run.
+ */
+export function cliNode(): string {
+  if (cliNodePath) return cliNodePath;
+  const major = Number(
+    execFileSync(conformanceNode, ["-p", "process.versions.node"], { encoding: "utf8" }).split(".")[0],
+  );
+  cliNodePath = major >= 22 ? conformanceNode : nodeBinary(22);
+  return cliNodePath;
+}
+
 const repoRoot = fileURLToPath(new URL("../../../..", import.meta.url));
+
+/** Where the CLI keeps V8's compiled code between its starts (Node 22's NODE_COMPILE_CACHE). */
+const compileCache = join(repoRoot, "node_modules", ".cache", "glove-mcp-conformance-compile");
 
 /**
  * Bundles glove-client.mjs with glove-mcp and glove-core from their TypeScript sources (the
  * "glove-source" condition, as vitest resolves them), so the program tests the code as it is now
  * without a `tsc` build. Other dependencies stay imports, resolved from the repo's node_modules.
  */
-export async function bundleGloveClient(): Promise<string> {
-  const outDir = join(repoRoot, "node_modules", ".cache", "glove-mcp-conformance");
+export async function bundleGloveClient(name: string): Promise<string> {
+  // A folder per caller (`name`): the test files bundle side by side, each emptying its own.
+  const outDir = join(repoRoot, "node_modules", ".cache", "glove-mcp-conformance", name);
   const conditions = ["glove-source", "node", "import", "module", "default"];
   await build({
     configFile: false,
@@ -174,11 +197,11 @@ function runCli(
     // The CLI needs fs.globSync (Node 22) only for tier-check; the shim makes it load on Node 20.
     // Its scenario servers listen without a host; the preload binds them to 127.0.0.1 only.
     const child = spawn(
-      conformanceNode,
+      cliNode(),
       ["--import", join(here, "node20-fs-shim.mjs"), "--import", loopbackPreload, cliOf(suite), ...args],
       {
         stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, NO_COLOR: "1" },
+        env: { ...process.env, NO_COLOR: "1", NODE_COMPILE_CACHE: compileCache },
       },
     );
     let stdout = "";

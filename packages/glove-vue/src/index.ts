@@ -26,6 +26,24 @@ export {
 export type { MessageRenderProps, StreamingRenderProps, InputRenderProps } from "./vue/default-renderers.js";
 export { visibleSlots, strategyOf, GloveSessionStore, DisplayPropsError, ServerRequestError } from "glove-client";
 
+export {
+  McpAppFrame,
+  McpAppHost,
+  provideMcpAppHost,
+  useMcpAppHost,
+  mcpAppRenderer,
+  MCP_APP_RENDERER,
+  MCP_APPS_PROTOCOL_VERSION,
+} from "./mcp-apps/index.js";
+export type {
+  McpAppCsp,
+  McpAppHostOptions,
+  McpAppSlotProps,
+  McpAppTheme,
+  McpAppToolCall,
+  McpAppToolResult,
+} from "./mcp-apps/index.js";
+
 export { defineTool } from "./tools/define-tool.js";
 export type { DefineToolConfig, RenderDataOf, ResultDataOf, ToolReturnFor } from "./tools/define-tool.js";
 export { defineToolView } from "./tools/define-tool-view.js";

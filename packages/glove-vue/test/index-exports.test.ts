@@ -25,6 +25,13 @@ describe("glove-vue's exports", () => {
         "ServerRequestError",
         "defineTool",
         "defineToolView",
+        "McpAppFrame",
+        "McpAppHost",
+        "provideMcpAppHost",
+        "useMcpAppHost",
+        "mcpAppRenderer",
+        "MCP_APP_RENDERER",
+        "MCP_APPS_PROTOCOL_VERSION",
       ].sort(),
     );
     // The engine is glove-client's very class, so a store made outside Vue is the same kind.

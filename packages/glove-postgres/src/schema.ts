@@ -1,3 +1,4 @@
+import { holdConnection } from "./held-connection.js";
 import type { Pool, PoolClient } from "pg";
 import { PostgresStoreError } from "./errors.js";
 import { ConfigurationError, schemaVersionPolicy } from "glove-core";
@@ -16,10 +17,11 @@ export function migrateOnce(pool: Pool, schema: string, sessionId: string): Prom
   if (!migration) {
     migration = (async () => {
       const client = await pool.connect();
+      const held = holdConnection(client);
       try {
         await migrate(client, schema, sessionId);
       } finally {
-        client.release();
+        held.release();
       }
     })();
     perPool.set(schema, migration);

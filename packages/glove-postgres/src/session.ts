@@ -1,3 +1,4 @@
+import { holdConnection } from "./held-connection.js";
 import type { Pool, PoolClient } from "pg";
 import type { RecordCodec, SessionRecord, SubStoreInfo } from "glove-core";
 import { emptySessionRecord } from "glove-core";
@@ -84,6 +85,7 @@ export class PostgresSession {
   ): Promise<T> {
     await this.ready();
     const client = await this.pool.connect();
+    const lost = holdConnection(client);
     try {
       await client.query("BEGIN");
       try {
@@ -107,7 +109,7 @@ export class PostgresSession {
         throw error;
       }
     } finally {
-      client.release();
+      lost.release();
     }
   }
 

@@ -1,6 +1,6 @@
 import type { Pool } from "pg";
 import type { RetentionDatabase, SqlStatement, TableColumns } from "../../retention/retention-database.js";
-import { inTransaction } from "./pool-helpers.js";
+import { inTransaction, withConnection } from "./pool-helpers.js";
 
 /** Thrown inside the transaction when its guard changed nothing: rolls it back. */
 class GuardMissed extends Error {}
@@ -47,10 +47,8 @@ export function postgresRetentionDatabase(pool: Pool, schema: string): Retention
     },
     async exclusive<T>(work: () => Promise<T>): Promise<T | undefined> {
       // The lock's connection is held for the run: the pool needs a second one for the work.
-      const client = await pool.connect();
       const key = `glove_server_retention:${schema}`;
-      let broken = false;
-      try {
+      return withConnection(pool, async (client, discard) => {
         const { rows } = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock(hashtext($1)) AS taken", [
           key,
         ]);
@@ -59,11 +57,9 @@ export function postgresRetentionDatabase(pool: Pool, schema: string): Retention
           return await work();
         } finally {
           // A connection that cannot unlock is closed instead: its session's locks go with it.
-          await client.query("SELECT pg_advisory_unlock(hashtext($1))", [key]).catch(() => (broken = true));
+          await client.query("SELECT pg_advisory_unlock(hashtext($1))", [key]).catch(discard);
         }
-      } finally {
-        client.release(broken);
-      }
+      });
     },
   };
 }

@@ -1,12 +1,12 @@
 /* global performance */
 // One glove-server for the scale benchmark, in its own process: prints its URL, serves until SIGTERM.
-// argv: <mode: single|scale> <postgres schema> <redis prefix>
+// argv: <mode: single|scale|owner> <postgres schema> <redis prefix>
 // The model answers every message with CHUNKS text chunks, one every CHUNK_MS (fixed latency);
 // each chunk carries the wall-clock time it was emitted, so clients measure model-output → SSE latency.
 import process from "node:process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Displaymanager, Glove } from "glove-core";
-import { pathToFileURL } from "node:url";
+import { pathToFileURL, URL } from "node:url";
 
 // BENCH_GLOVE_SERVER: another build of glove-server (a copy of its package.json and dist/, e.g. of
 // an earlier commit) to compare in the same run; it resolves glove-core etc. from where it lies.
@@ -17,6 +17,13 @@ const from = (path, name) =>
 const { createGloveServer } = await from("index.js", "glove-server");
 const { postgresStorage } = await from("storage/postgres/index.js", "glove-server/postgres");
 const { redisScale } = await from("scale/redis/index.js", "glove-server/redis");
+// mode "owner": the scale mode as one engine (not exported yet: loaded from the build).
+const ownerScale = async () =>
+  (
+    await (process.env.BENCH_GLOVE_SERVER
+      ? import(pathToFileURL(`${process.env.BENCH_GLOVE_SERVER}/dist/scale/owner/owner-scale.js`).href)
+      : import(new URL("../../packages/glove-server/dist/scale/owner/owner-scale.js", import.meta.url).href))
+  ).ownerScale;
 
 const [mode, schema, prefix] = process.argv.slice(2);
 const PG_URL = process.env.GLOVE_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -51,6 +58,7 @@ const server = createGloveServer({
   },
   store: postgresStorage({ connectionString: PG_URL, schema }),
   ...(mode === "scale" ? { scale: redisScale({ redis: REDIS_URL, prefix, concurrency: 1000 }) } : {}),
+  ...(mode === "owner" ? { scale: (await ownerScale())({ redis: REDIS_URL, prefix }) } : {}),
   events: { heartbeatMs: 600_000 },
   // The bench's one user drives every conversation: no per-principal quotas.
   limits: {

@@ -246,6 +246,10 @@ const scaled = (count) => `scale, ${count} instance${count > 1 ? "s" : ""}`;
 const configs = [
   { label: "single process (no scale)", mode: "single", count: 1 },
   ...INSTANCES.map((count) => ({ label: scaled(count), mode: "scale", count })),
+  // The scale mode as one engine (owner-host.ts, decision 0057); BENCH_OWNER=0 leaves it out.
+  ...(process.env.BENCH_OWNER === "0"
+    ? []
+    : INSTANCES.map((count) => ({ label: `${scaled(count)}, owner engine`, mode: "owner", count }))),
   // BENCH_BEFORE=<dir>: the same scale rounds on an earlier build of glove-server (see instance.mjs).
   ...(BEFORE
     ? INSTANCES.map((count) => ({ label: `${scaled(count)}, before`, mode: "scale", count, before: BEFORE }))
@@ -279,9 +283,12 @@ for (const r of results) {
   );
 }
 const single = results[0];
-const one = results.find((r) => !r.before && r.label.startsWith("scale") && r.count === 1);
+const bullmq = (r) => !r.before && r.label.startsWith("scale") && !r.label.endsWith("owner engine");
+const owner = (r) => r.label.endsWith("owner engine");
+const one = results.find((r) => bullmq(r) && r.count === 1);
+const ownerOne = results.find((r) => owner(r) && r.count === 1);
 log();
-for (const r of results.filter((r) => one && !r.before && r.label.startsWith("scale") && r.count > 1)) {
+for (const r of results.filter((r) => one && bullmq(r) && r.count > 1)) {
   log(
     `Scaling (${r.count} ÷ 1 instance, events/s): ${(r.eventsPerS / one.eventsPerS).toFixed(2)}× (ideal ${r.count}.0×; this machine has ${CORES} cores shared by the instances, Redis, PostgreSQL and the clients, so ~${Math.min(r.count, CORES)}× is the ceiling and less is expected).`,
   );
@@ -295,6 +302,15 @@ if (one) {
   log(
     `Per-event overhead of the scale mode vs the single process (1 instance each, same run): server CPU per event ${(one.serverUsPerEvent / single.serverUsPerEvent).toFixed(2)}× (${single.serverUsPerEvent.toFixed(0)} → ${one.serverUsPerEvent.toFixed(0)} µs, Redis's and PostgreSQL's own CPU not counted); latency p50 +${(one.p50 - single.p50).toFixed(1)} ms (${(one.p50 / single.p50).toFixed(2)}×), p99 +${(one.p99 - single.p99).toFixed(1)} ms; throughput ${(one.eventsPerS / single.eventsPerS).toFixed(2)}× of the single process.`,
   );
+}
+if (ownerOne) {
+  log(
+    `Owner engine vs the single process (1 instance each, same run): server CPU per event ${(ownerOne.serverUsPerEvent / single.serverUsPerEvent).toFixed(2)}× (${single.serverUsPerEvent.toFixed(0)} → ${ownerOne.serverUsPerEvent.toFixed(0)} µs); latency p50 +${(ownerOne.p50 - single.p50).toFixed(1)} ms; throughput ${(ownerOne.eventsPerS / single.eventsPerS).toFixed(2)}×.`,
+  );
+  for (const r of results.filter((r) => owner(r) && r.count > 1))
+    log(
+      `Owner engine, ${r.count} ÷ 1 instance (events/s): ${(r.eventsPerS / ownerOne.eventsPerS).toFixed(2)}×; server CPU per event ${(r.serverUsPerEvent / single.serverUsPerEvent).toFixed(2)}× the single process; p50 +${(r.p50 - single.p50).toFixed(1)} ms.`,
+    );
 }
 log(
   `load after: ${os

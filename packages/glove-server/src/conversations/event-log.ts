@@ -37,6 +37,9 @@ export interface LogReader {
   detach(): void;
 }
 
+/** Told of every event `append` numbers (its id, type and encoded data), e.g. to reserve ids or replicate it. */
+export type EventListener = (id: number, type: string, json: string) => void;
+
 export type ReadResult = { kind: "frames"; text: string; lastId: number } | { kind: "gap" } | { kind: "closed" };
 
 /**
@@ -57,9 +60,9 @@ export class EventLog {
   #readers = new Set<LogReader>();
   #closed = false;
   readonly #limits: Required<EventLogLimits>;
-  readonly #onId: (id: number) => void;
+  readonly #onId: EventListener;
 
-  constructor(baseId: number, limits: EventLogLimits, onId: (id: number) => void = () => undefined) {
+  constructor(baseId: number, limits: EventLogLimits, onId: EventListener = () => undefined) {
     this.#baseId = baseId;
     this.#lastId = baseId;
     this.#limits = { ...limits, maxHeldChars: limits.maxHeldChars ?? limits.maxChars * 64 };
@@ -82,11 +85,12 @@ export class EventLog {
   append(type: string, data: unknown): number {
     if (this.#closed) return this.#lastId;
     const id = ++this.#lastId;
-    const text = frameText(id, type, JSON.stringify(data ?? null));
+    const json = JSON.stringify(data ?? null);
+    const text = frameText(id, type, json);
     this.#frames.push({ id, type, text });
     this.#chars += text.length;
     this.#trim();
-    this.#onId(id);
+    this.#onId(id, type, json);
     this.#wake();
     return id;
   }
@@ -109,6 +113,19 @@ export class EventLog {
     this.#frames.push({ id, type, text });
     this.#chars += text.length;
     this.#trim();
+    this.#wake();
+  }
+
+  /**
+   * Moves the log past ids that will never come here (another owner's range, see the scale
+   * mode's remote conversations): the window restarts at `id`, readers behind it get a snapshot.
+   */
+  skipTo(id: number): void {
+    if (this.#closed || id <= this.#lastId) return;
+    this.#frames = [];
+    this.#head = 0;
+    this.#chars = 0;
+    this.#baseId = this.#lastId = id;
     this.#wake();
   }
 

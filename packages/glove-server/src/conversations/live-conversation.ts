@@ -49,6 +49,15 @@ export interface ConversationDeps {
   traces?: TurnTraceStore | undefined;
   /** Re-reads watched inboxes for items resolved elsewhere (one timer for every conversation). */
   inboxPoller: InboxPoller;
+  /** Told of every event a conversation logs (the scale mode replicates them to other instances). */
+  onEvent?: (conversationId: string, id: number, type: string, json: string) => void;
+  /**
+   * Set when turns cut short by a dead process are continued (the scale mode's takeover) instead
+   * of ending as interrupted; `attempt` counts the turn's takeovers (shown in `turn_resumed`).
+   */
+  takeover?: { attempt(conversationId: string, turnId: string): Promise<number> };
+  /** Told when a conversation left memory, with the last event id it handed out (the scale mode gives up its ownership). */
+  onClosed?: (conversationId: string, lastEventId: number) => void;
 }
 
 /**
@@ -91,7 +100,12 @@ export class LiveConversation implements ConversationHandle {
     this.log = new EventLog(
       record.eventIdsReserved,
       { maxEvents: options.replayEvents, maxChars: options.replayChars, maxHeldChars: options.readerLagChars },
-      (id) => this.#onEventId(id),
+      deps.onEvent
+        ? (id, type, json) => {
+            this.#onEventId(id);
+            deps.onEvent!(record.id, id, type, json);
+          }
+        : (id) => this.#onEventId(id),
     );
     this.slots = new SlotBoard({
       pushed: (slot) => this.log.append("slot_push", { slot }),
@@ -159,8 +173,9 @@ export class LiveConversation implements ConversationHandle {
     });
     const conversation = new LiveConversation(record, glove, observed, deps);
     ref.conversation = conversation;
-    await conversation.#recoverInterruptedTurn(history);
+    // Attached first: a turn taken over starts in the recovery, and its events must reach the log.
     conversation.#attach();
+    await conversation.#recoverInterruptedTurn(history);
     await conversation.sides.start();
     conversation.inboxWake.poke();
     return conversation;
@@ -317,6 +332,7 @@ export class LiveConversation implements ConversationHandle {
     this.deps.agents.release(this.record.agent, this.id);
     const closable = this.observed.inner as { close?: () => unknown };
     if (typeof closable.close === "function") await Promise.resolve(closable.close()).catch(() => undefined);
+    this.deps.onClosed?.(this.id, this.log.lastId);
   }
 
   #attach(): void {
@@ -353,27 +369,33 @@ export class LiveConversation implements ConversationHandle {
 
   /**
    * A turn that was running when its process died: when it waits on stored questions it stays
-   * as it is (suspended: an answer resumes it) and ends for clients as "waiting"; otherwise it
-   * ends as interrupted, with every tool call answered.
+   * as it is (suspended: an answer resumes it) and ends for clients as "waiting"; with takeover
+   * (scale mode) it continues here; otherwise it ends as interrupted, with every tool call answered.
    */
   async #recoverInterruptedTurn(history: Message[]): Promise<void> {
     const turnId = this.record.runningTurnId;
     if (!turnId) return;
     const waiting = ((await this.glove.pendingSlots?.()) ?? []).length > 0;
-    const repair = waiting ? undefined : repairForInterruptedTools(history, []);
+    const takeover = waiting ? undefined : this.#takeoverOf(history);
+    if (takeover && takeover !== "answered") {
+      const attempt = await this.deps.takeover!.attempt(this.id, turnId);
+      this.turns.takeOver(turnId, attempt, takeover.send);
+      return;
+    }
+    const how = waiting ? "waiting" : takeover === "answered" ? "done" : "interrupted";
+    const repair = how === "interrupted" ? repairForInterruptedTools(history, []) : undefined;
     if (repair) await this.observed.store.appendMessages([repair]);
     this.log.append(
       "turn_end",
-      waiting
-        ? { turnId, status: "waiting" }
-        : {
+      how === "interrupted"
+        ? {
             turnId,
-            status: "interrupted",
+            status: how,
             error: { code: "GLOVE_INTERRUPTED", message: "The server stopped while this turn ran." },
-          },
+          }
+        : { turnId, status: how },
     );
     this.record.runningTurnId = null;
-    const how = waiting ? "waiting" : "interrupted";
     // The turn never saved its stats (they are saved when a turn ends): count what its trace recorded.
     const cutShort = this.deps.traces
       ? await endStoredTrace(this.deps.traces, this.id, turnId, how).catch((error: unknown) => {
@@ -382,7 +404,28 @@ export class LiveConversation implements ConversationHandle {
         })
       : NO_STATS;
     this.stats = addStats(this.stats, cutShort);
-    await this.deps.catalog.update(this.id, { runningTurnId: null, lastTurnStatus: how, stats: this.stats });
+    await this.deps.catalog.update(this.id, {
+      runningTurnId: null,
+      runningTurnText: null,
+      runningTurnBase: null,
+      lastTurnStatus: how,
+      stats: this.stats,
+    });
+  }
+
+  /**
+   * How a turn cut short continues on takeover: "answered" when it stored its final answer (only
+   * its turn_end was lost), `send` its message when it never stored it; undefined when it cannot
+   * (no takeover, or nothing tells what it stored): it ends as interrupted.
+   */
+  #takeoverOf(history: Message[]): { send: string | undefined } | "answered" | undefined {
+    if (!this.deps.takeover) return undefined;
+    const { runningTurnBase: base, runningTurnText: text } = this.record;
+    if (base === null || base === undefined) return undefined;
+    if (history.length <= base) return text === null || text === undefined ? undefined : { send: text };
+    const last = history.at(-1)!;
+    if (last.sender === "agent" && !last.tool_calls?.length) return "answered";
+    return { send: undefined };
   }
 
   /** Slots nobody can answer any more once their turn is over. */

@@ -79,6 +79,11 @@ export class ObservedStore {
     return this.#writing > 0;
   }
 
+  /** The history's length as this store knows it (undefined before it was set). */
+  get messageCount(): number | undefined {
+    return this.#messageCount;
+  }
+
   /** Sets the history length the next append continues from (read once when the conversation opens). */
   setMessageCount(count: number): void {
     this.#messageCount = count;

@@ -20,7 +20,7 @@ export async function endStoredTrace(
   store: TurnTraceStore,
   conversationId: string,
   turnId: string,
-  how: "waiting" | "interrupted",
+  how: "waiting" | "interrupted" | "done",
 ): Promise<ConversationStats> {
   const trace = await store.get(conversationId, turnId);
   if (!trace || trace.status !== "running") return { turns: 0, tokens_in: 0, tokens_out: 0 };
@@ -28,7 +28,12 @@ export async function endStoredTrace(
     how === "waiting"
       ? trace.spans.map((s) => (s.status === "running" && s.kind === "model_call" ? interrupted(s) : s))
       : trace.spans.map((s) => (s.status === "running" ? interrupted(s) : s));
-  await store.save({ ...trace, spans, status: how, endedAt: new Date().toISOString() });
+  await store.save({
+    ...trace,
+    spans,
+    status: how === "done" ? "completed" : how,
+    endedAt: new Date().toISOString(),
+  });
   return tracedStats(trace);
 }
 

@@ -31,6 +31,8 @@ interface Turn {
   inbox?: { claimed: boolean; recorded?: Promise<void> };
   /** Its start's catalog update already marked it running (one write at the start, not two). */
   markedRunning?: boolean;
+  /** A turn whose owner died, continued here (scale mode): `send` when its message was never stored. */
+  takeover?: { attempt: number; send: boolean };
 }
 
 /** A promise with its settle functions, and whether it settled. */
@@ -40,6 +42,9 @@ interface Deferred {
   resolve: () => void;
   reject: (error: unknown) => void;
 }
+
+/** The catalog fields of a conversation with no running turn. */
+const NOT_RUNNING = { runningTurnId: null, runningTurnText: null, runningTurnBase: null };
 
 /** How many client message ids a conversation remembers for retries. */
 const REMEMBERED_CLIENT_IDS = 64;
@@ -102,7 +107,7 @@ export class TurnRunner {
       updatedAt: now,
       title: record.title ?? text.trim().slice(0, 80),
       // A turn that starts at once is marked running in the same write (a queued one when it begins).
-      ...(queued ? {} : { runningTurnId: turn.id }),
+      ...(queued ? {} : this.#running(turn)),
     };
     turn.markedRunning = !queued;
     Object.assign(record, changes);
@@ -222,13 +227,32 @@ export class TurnRunner {
     void this.conversation.tracing.end(turn.id, "waiting");
     void this.catalog
       .update(this.conversation.id, {
-        runningTurnId: null,
+        ...NOT_RUNNING,
         updatedAt: new Date().toISOString(),
         stats: this.conversation.stats,
         lastTurnStatus: "waiting",
       })
       .catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
     turn.settle();
+  }
+
+  /**
+   * Continues a turn whose owner died (the scale mode's takeover): clients get `turn_resumed`, then
+   * the rest of the turn — its message sent when it was never stored (`text`), else the stored
+   * turn continued (`continueTurn`: calls that were running end as interrupted unless their tool
+   * may run again).
+   */
+  takeOver(turnId: string, attempt: number, text: string | undefined): void {
+    if (this.running) return;
+    const turn: Turn = {
+      id: turnId,
+      text: text ?? "",
+      controller: new AbortController(),
+      takeover: { attempt, send: text !== undefined },
+      markedRunning: true,
+      ...settlement(),
+    };
+    this.#begin(turn);
   }
 
   /** Resolves once the turn `turnId` (running or queued) has ended; at once for any other. */
@@ -259,10 +283,10 @@ export class TurnRunner {
     conversation.lastActive = Date.now();
     if (!turn.inbox && !turn.markedRunning)
       await catalog
-        .update(conversation.id, { runningTurnId: turn.id })
+        .update(conversation.id, this.#running(turn))
         .catch((error: unknown) => this.options.log("[glove-server] catalog update failed", error));
     // A resumed turn announces itself once its answer is recorded (see `resumed`), an inbox delivery once it claimed answers.
-    if (!turn.answer && !turn.inbox && !turn.branch) {
+    if (!turn.answer && !turn.inbox && !turn.branch && !turn.takeover) {
       conversation.log.append(
         "turn_start",
         turn.clientMessageId !== undefined
@@ -307,7 +331,7 @@ export class TurnRunner {
     await conversation.tracing.end(turn.id, status, error?.code);
     await catalog
       .update(conversation.id, {
-        runningTurnId: null,
+        ...NOT_RUNNING,
         updatedAt: new Date().toISOString(),
         stats: conversation.stats,
         lastTurnStatus: status,
@@ -323,10 +347,33 @@ export class TurnRunner {
     return status;
   }
 
+  /** The catalog fields that mark `turn` running, with what a takeover needs to continue it. */
+  #running(turn: Turn): { runningTurnId: string; runningTurnText: string | null; runningTurnBase: number | null } {
+    const message = !turn.answer && !turn.branch && !turn.inbox && !turn.takeover;
+    return {
+      runningTurnId: turn.id,
+      runningTurnText: message ? turn.text : null,
+      runningTurnBase: this.conversation.observed.messageCount ?? null,
+    };
+  }
+
   /** The Glove's work for the turn: a message, or an answer to a stored question. */
   async #request(turn: Turn): Promise<void> {
     const { glove } = this.conversation;
     const answer = turn.answer;
+    if (turn.takeover) {
+      this.conversation.log.append("turn_resumed", { turnId: turn.id, attempt: turn.takeover.attempt });
+      if (turn.takeover.send) {
+        await glove.processRequest(turn.text, turn.controller.signal);
+        return;
+      }
+      if (!glove.continueTurn)
+        throw new GloveError("This agent cannot continue a turn (its Glove has no continueTurn).", {
+          code: "GLOVE_NOT_SUPPORTED",
+        });
+      await glove.continueTurn(turn.controller.signal);
+      return;
+    }
     if (turn.inbox) {
       await glove.deliverInbox?.({ signal: turn.controller.signal, onClaimed: () => this.#announceDelivery(turn) });
       return;

@@ -25,8 +25,12 @@ export interface ConversationRecord {
    * it, so ids stay strictly increasing across evictions, restarts and crashes.
    */
   eventIdsReserved: number;
-  /** The turn that was running, set while it runs: after a crash it is reported as interrupted. */
+  /** The turn that was running, set while it runs: after a crash it is reported as interrupted (or taken over). */
   runningTurnId: string | null;
+  /** The running turn's message (null for other turns): a takeover sends it when the turn never stored it. */
+  runningTurnText?: string | null;
+  /** The history's length when the running turn started: a takeover tells from it what the turn stored. */
+  runningTurnBase?: number | null;
   /** The client message id of the last turn, so a retried POST does not start a second turn. */
   lastClientMessageId: string | null;
   lastTurnId: string | null;

@@ -11,6 +11,8 @@ export const CATALOG_COLUMNS = {
   updatedAt: "updated_at",
   eventIdsReserved: "event_ids_reserved",
   runningTurnId: "running_turn_id",
+  runningTurnText: "running_turn_text",
+  runningTurnBase: "running_turn_base",
   lastClientMessageId: "last_client_message_id",
   lastTurnId: "last_turn_id",
   lastTurnStatus: "last_turn_status",
@@ -43,6 +45,9 @@ export function recordFromRow(row: Row): ConversationRecord {
     updatedAt: String(row.updated_at),
     eventIdsReserved: Number(row.event_ids_reserved),
     runningTurnId: text("runningTurnId"),
+    runningTurnText: text("runningTurnText"),
+    runningTurnBase:
+      row.running_turn_base === null || row.running_turn_base === undefined ? null : Number(row.running_turn_base),
     lastClientMessageId: text("lastClientMessageId"),
     lastTurnId: text("lastTurnId"),
     lastTurnStatus: text("lastTurnStatus") as ConversationRecord["lastTurnStatus"],
@@ -65,6 +70,8 @@ export const ADDED_COLUMNS: ReadonlyArray<{ column: string; sqlite: string; post
     postgres: "BIGINT NOT NULL DEFAULT 0",
   })),
   { column: CATALOG_COLUMNS.lastTurnStatus, sqlite: "TEXT", postgres: "TEXT" },
+  { column: CATALOG_COLUMNS.runningTurnText, sqlite: "TEXT", postgres: "TEXT" },
+  { column: CATALOG_COLUMNS.runningTurnBase, sqlite: "INTEGER", postgres: "BIGINT" },
 ];
 
 /** `[column, value]` pairs of the fields a change sets, in a fixed order; `stats` sets its three columns. */

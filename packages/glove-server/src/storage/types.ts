@@ -14,6 +14,11 @@ export interface ConversationCatalog {
   get(id: string): Promise<ConversationRecord | undefined>;
   /** The owner's conversations, most recently updated first. */
   listByOwner(owner: string, limit: number): Promise<ConversationRecord[]>;
+  /**
+   * Conversations whose turn is marked running (the scale mode looks among them for turns whose
+   * owner died), at most `limit`, least recently updated first.
+   */
+  listRunning?(limit: number): Promise<ConversationRecord[]>;
   update(id: string, changes: ConversationChanges): Promise<void>;
   delete(id: string): Promise<void>;
   close?(): Promise<void>;

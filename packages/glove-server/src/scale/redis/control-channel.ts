@@ -1,9 +1,12 @@
 import type { Redis } from "ioredis";
 import type { RequestIssue } from "../../errors.js";
 
-/** What one instance asks the instance running a conversation's turn. */
+/** What one instance asks the instance running a conversation's turn (or owning the conversation: `call`). */
 export type ControlRequest =
-  { op: "slot"; slotId: string; resolve: unknown } | { op: "slot"; slotId: string; reject: unknown } | { op: "abort" };
+  | { op: "slot"; slotId: string; resolve: unknown }
+  | { op: "slot"; slotId: string; reject: unknown }
+  | { op: "abort" }
+  | { op: "call"; method: string; args: unknown[]; principal: { id: string } };
 
 /** The running worker's answer: a JSON body, or the HTTP error the route answers with. */
 export type ControlReply =
@@ -93,6 +96,22 @@ export class ControlChannel {
     if (holder === null) return undefined;
     // A worker of an earlier version (its token names no instance) still listens on the conversation's channel.
     const instance = instanceOf(holder);
+    const reply = await this.ask(instance, channel, request, timeoutMs);
+    return reply === "unserved" ? undefined : reply;
+  }
+
+  /**
+   * Asks instance `instance` (undefined: whoever listens on `channel` itself) to handle `request`
+   * with its handler for `channel`. "unserved": nobody received it, or the instance serves no such
+   * channel (so nothing was done); undefined: it received the request but did not answer in time.
+   */
+  async ask(
+    instance: string | undefined,
+    channel: string,
+    request: ControlRequest,
+    timeoutMs: number,
+  ): Promise<ControlReply | "unserved" | undefined> {
+    await this.#ready;
     const target = instance === undefined ? channel : `${this.prefix}:control:${instance}`;
     const reqId = crypto.randomUUID();
     const answer = new Promise<ControlReply | undefined>((resolve) => {
@@ -110,10 +129,10 @@ export class ControlChannel {
     const receivers = await this.command.publish(target, JSON.stringify(envelope));
     if (receivers === 0) {
       this.#pending.get(reqId)?.(NOT_SERVED);
-      return undefined;
+      return "unserved";
     }
     const reply = await answer;
-    return reply && reply.ok === false && reply.status === 0 ? undefined : reply;
+    return reply && reply.ok === false && reply.status === 0 ? "unserved" : reply;
   }
 
   close(): void {

@@ -22,6 +22,11 @@ export interface RedisScaleOptions {
   turnLockMs?: number;
   /** Redis connections per instance that follow event streams (pub/sub; each follows many). Default 2. */
   tailConnections?: number;
+  /**
+   * How long an instance that stopped answering keeps its conversations: a dead owner's
+   * conversations are taken over by another instance after about this (at most twice it). Default 10 000 ms.
+   */
+  leaseMs?: number;
 }
 
 export interface ResolvedRedisScale {
@@ -34,6 +39,7 @@ export interface ResolvedRedisScale {
   concurrency: number;
   turnLockMs: number;
   tailConnections: number;
+  leaseMs: number;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -74,5 +80,6 @@ export function resolveRedisScale(options: RedisScaleOptions): ResolvedRedisScal
     concurrency: positive("concurrency", options.concurrency, 200),
     turnLockMs: positive("turnLockMs", options.turnLockMs, 30_000),
     tailConnections: positive("tailConnections", options.tailConnections, 2),
+    leaseMs: positive("leaseMs", options.leaseMs, 10_000),
   };
 }

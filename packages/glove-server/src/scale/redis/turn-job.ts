@@ -451,6 +451,7 @@ export class TurnWorker {
         body: { aborted: true, turnId, status: status === undefined || status === "handed-over" ? "aborting" : status },
       };
     }
+    if (request.op !== "slot") return { ok: false, status: 0, code: "", message: "" };
     try {
       const answer = "resolve" in request ? { resolve: request.resolve } : { reject: request.reject };
       return { ok: true, body: applySlotAnswer(slots, glove.displayManager, request.slotId, answer) };

@@ -1,5 +1,6 @@
 import { ConfigurationError } from "glove-core";
 import type { Pool } from "pg";
+import { createUnderLock } from "./pool-helpers.js";
 import { ADDED_COLUMNS, changedColumns, insertedColumns, recordFromRow } from "../record-columns.js";
 import type { ConversationCatalog, ConversationChanges, ConversationRecord } from "../types.js";
 
@@ -30,34 +31,22 @@ export class PostgresCatalog implements ConversationCatalog {
 
   /** Creates the table once (concurrent servers are fine: IF NOT EXISTS under an advisory lock). */
   ready(): Promise<void> {
-    this.#ready ??= (async () => {
-      const client = await this.#pool.connect();
-      try {
-        await client.query("SELECT pg_advisory_lock(hashtext('glove_server_catalog'))");
-        await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.#schema}`);
-        await client.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (
-          id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NULL, title TEXT,
-          created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved BIGINT NOT NULL DEFAULT 0,
-          running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`);
-        await client.query(
-          `CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner ON ${this.#table} (owner, updated_at DESC)`,
-        );
-        const added = ADDED_COLUMNS.map(({ column, postgres }) => `ADD COLUMN IF NOT EXISTS ${column} ${postgres}`);
-        await client.query(`ALTER TABLE ${this.#table} ${added.join(", ")}`);
-        // The listing's orders (storage inspection), bytewise whatever the database's collation.
-        const order = `updated_at COLLATE "C" DESC, id COLLATE "C" DESC`;
-        await client.query(`CREATE INDEX IF NOT EXISTS gloveserver_conversations_updated ON ${this.#table} (${order})`);
-        await client.query(
-          `CREATE INDEX IF NOT EXISTS gloveserver_conversations_agent ON ${this.#table} (agent, ${order})`,
-        );
-        await client.query(
-          `CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner_order ON ${this.#table} (owner, ${order})`,
-        );
-      } finally {
-        await client.query("SELECT pg_advisory_unlock(hashtext('glove_server_catalog'))").catch(() => undefined);
-        client.release();
-      }
-    })();
+    // The listing's orders (storage inspection), bytewise whatever the database's collation.
+    const order = `updated_at COLLATE "C" DESC, id COLLATE "C" DESC`;
+    const added = ADDED_COLUMNS.map(({ column, postgres }) => `ADD COLUMN IF NOT EXISTS ${column} ${postgres}`);
+    this.#ready ??= createUnderLock(this.#pool, this.#schema, [
+      `CREATE TABLE IF NOT EXISTS ${this.#table} (
+        id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NULL, title TEXT,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL, event_ids_reserved BIGINT NOT NULL DEFAULT 0,
+        running_turn_id TEXT, last_client_message_id TEXT, last_turn_id TEXT)`,
+      `CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner ON ${this.#table} (owner, updated_at DESC)`,
+      `ALTER TABLE ${this.#table} ${added.join(", ")}`,
+      `CREATE INDEX IF NOT EXISTS gloveserver_conversations_updated ON ${this.#table} (${order})`,
+      `CREATE INDEX IF NOT EXISTS gloveserver_conversations_agent ON ${this.#table} (agent, ${order})`,
+      `CREATE INDEX IF NOT EXISTS gloveserver_conversations_owner_order ON ${this.#table} (owner, ${order})`,
+      // The scale mode's sweep for turns whose owner died reads only the few running ones.
+      `CREATE INDEX IF NOT EXISTS gloveserver_conversations_running ON ${this.#table} (updated_at) WHERE running_turn_id IS NOT NULL`,
+    ]);
     this.#ready.catch(() => (this.#ready = undefined));
     return this.#ready;
   }
@@ -80,6 +69,14 @@ export class PostgresCatalog implements ConversationCatalog {
     const { rows } = await this.#pool.query(
       `SELECT * FROM ${this.#table} WHERE owner = $1 ORDER BY updated_at DESC LIMIT $2`,
       [owner, limit],
+    );
+    return rows.map((row) => recordFromRow(row as Record<string, unknown>));
+  }
+  async listRunning(limit: number): Promise<ConversationRecord[]> {
+    await this.ready();
+    const { rows } = await this.#pool.query(
+      `SELECT * FROM ${this.#table} WHERE running_turn_id IS NOT NULL ORDER BY updated_at LIMIT $1`,
+      [limit],
     );
     return rows.map((row) => recordFromRow(row as Record<string, unknown>));
   }

@@ -1,0 +1,136 @@
+import type { BranchInfo } from "glove-core";
+import type { AbortOutcome, ConversationHandle, SlotAnswer } from "../../conversations/conversation-handle.js";
+import { EventLog } from "../../conversations/event-log.js";
+import type { Principal } from "../../security/authenticate.js";
+import type { ConversationRecord } from "../../storage/types.js";
+
+/** What a remote conversation needs of its host: a way to run a method where the conversation is owned. */
+export interface OwnerCalls {
+  call<T>(record: ConversationRecord, principal: Principal, method: ForwardedMethod, args: unknown[]): Promise<T>;
+}
+
+/** The handle methods a non-owner forwards to the owner (see owner-host.ts). */
+export const FORWARDED_METHODS = [
+  "snapshot",
+  "startTurn",
+  "turnSettled",
+  "answerSlot",
+  "settledQuestion",
+  "abortTurn",
+  "regenerate",
+  "editMessage",
+  "branches",
+  "switchBranch",
+] as const;
+export type ForwardedMethod = (typeof FORWARDED_METHODS)[number];
+
+/** A snapshot as the owner answers it: with the first id its log handed out minus one (ids below never come from it). */
+export interface OwnedSnapshot {
+  data: Record<string, unknown>;
+  lastId: number;
+  baseId: number;
+}
+
+/** How long a reader waits for replicated events it knows exist before it starts over from a snapshot. */
+const CATCH_UP_MS = 3000;
+
+/**
+ * A conversation owned by another instance, as this instance's routes and readers see it: every
+ * action is forwarded to the owner (or run here when this instance becomes the owner meanwhile),
+ * and events arrive from the Redis stream the owner replicates to, into a local log this
+ * instance's readers share.
+ */
+export class RemoteConversation implements ConversationHandle {
+  subscribers = 0;
+  lastActive = Date.now();
+
+  constructor(
+    readonly record: ConversationRecord,
+    public principal: Principal,
+    readonly log: EventLog,
+    private readonly owner: OwnerCalls,
+  ) {}
+
+  get id(): string {
+    return this.record.id;
+  }
+
+  async snapshot(): Promise<{ data: Record<string, unknown>; lastId: number }> {
+    const { data, lastId, baseId } = await this.#call<OwnedSnapshot>("snapshot");
+    // Ids up to the owner's base never come from it: readers here continue after the snapshot at once.
+    if (this.log.lastId < baseId) this.log.skipTo(baseId);
+    await this.catchUp(lastId);
+    if (this.log.lastId < lastId) this.log.skipTo(lastId);
+    return { data, lastId };
+  }
+
+  async catchUp(after: number): Promise<void> {
+    const deadline = Date.now() + CATCH_UP_MS;
+    while (this.log.lastId < after && !this.log.closed && Date.now() < deadline) {
+      await Promise.race([this.log.waitAfter(this.log.lastId), new Promise((resolve) => setTimeout(resolve, 50))]);
+    }
+  }
+
+  startTurn(text: string, clientMessageId: string | undefined): Promise<{ turnId: string; duplicate: boolean }> {
+    return this.#call("startTurn", text, clientMessageId ?? null);
+  }
+
+  turnSettled(turnId: string): Promise<void> {
+    return this.#call<void>("turnSettled", turnId).catch(() => undefined);
+  }
+
+  answerSlot(slotId: string, answer: SlotAnswer): Promise<{ slotId: string; status: "resolved" | "rejected" }> {
+    return this.#call("answerSlot", slotId, answer);
+  }
+
+  settledQuestion(slotId: string): Promise<"resolved" | "rejected" | "cancelled" | undefined> {
+    return this.#call<"resolved" | "rejected" | "cancelled" | null>("settledQuestion", slotId).then(
+      (status) => status ?? undefined,
+    );
+  }
+
+  abortTurn(): Promise<AbortOutcome> {
+    return this.#call("abortTurn");
+  }
+
+  regenerate(): Promise<{ turnId: string }> {
+    return this.#call("regenerate");
+  }
+
+  editMessage(messageId: string, text: string): Promise<{ turnId: string }> {
+    return this.#call("editMessage", messageId, text);
+  }
+
+  branches(): Promise<BranchInfo> {
+    return this.#call("branches");
+  }
+
+  switchBranch(messageId: string): Promise<BranchInfo> {
+    return this.#call("switchBranch", messageId);
+  }
+
+  #call<T>(method: ForwardedMethod, ...args: unknown[]): Promise<T> {
+    this.lastActive = Date.now();
+    return this.owner.call<T>(this.record, this.principal, method, args);
+  }
+}
+
+/** A log for a remote conversation, starting where the Redis stream's kept events start. */
+export function remoteLog(
+  entries: Array<[string, string[]]>,
+  fallbackBase: number,
+  limits: ConstructorParameters<typeof EventLog>[1],
+): EventLog {
+  const first = entries[0] ? Number(entries[0][0].split("-")[0]) : fallbackBase + 1;
+  const log = new EventLog(first - 1, limits);
+  for (const [entryId, fields] of entries) {
+    let type = "message";
+    let data = "null";
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      if (fields[i] === "t") type = fields[i + 1]!;
+      else if (fields[i] === "d") data = fields[i + 1]!;
+    }
+    log.appendNumbered(Number(entryId.split("-")[0]), type, data);
+  }
+  return log;
+}

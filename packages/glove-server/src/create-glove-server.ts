@@ -1,9 +1,11 @@
 import { ConfigurationError } from "glove-core";
+import { withVariants } from "./agents/agent-override.js";
 import { agentSource } from "./agents/agent-source.js";
 import { InboxPoller } from "./conversations/inbox-poller.js";
 import { ConversationHost } from "./conversations/conversation-host.js";
 import { HttpError, notFound } from "./errors.js";
-import { extensionsByPath } from "./extensions/server-extension.js";
+import { extensionTurns } from "./extensions/extension-turns.js";
+import { extensionsByPath, extensionVariants } from "./extensions/server-extension.js";
 import { idleTimeoutFor } from "./http/connection-limits.js";
 import { listenNode, type ListenOptions, type Listening } from "./http/node-listen.js";
 import { takeParsedUrl } from "./http/node-request.js";
@@ -63,9 +65,12 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
     );
   }
   const resolved = resolveOptions(options);
-  const agents = agentSource(options.agents);
-  const storage = resolveStorage(options);
   const extensions = extensionsByPath(options.extensions);
+  const baseAgents = agentSource(options.agents);
+  const variants = extensionVariants(extensions, baseAgents.names);
+  const variantNames = new Set(variants.keys());
+  const agents = withVariants(baseAgents, variants);
+  const storage = resolveStorage(options);
   const storeFor = async (id: string) => storage.store(id);
   // The scale mode brings its own host; the default path stays the in-process one.
   const scaled = options.scale?.start({ storage, agents, options: resolved });
@@ -111,6 +116,7 @@ export function createGloveServer(options: GloveServerOptions): GloveServer {
         mountPath,
         storage,
         host: parts.host,
+        turns: extensionTurns({ ...parts, request, url, principal, params: {} }, variantNames),
       });
     }
     const { handler, params } = route(segments, request.method);

@@ -2,7 +2,8 @@
 export { createGloveServer } from "./create-glove-server.js";
 export type { GloveServer } from "./create-glove-server.js";
 export type { GloveServerOptions, GloveServerLimits, GloveServerEventOptions } from "./options.js";
-export type { ServerExtension, ExtensionContext } from "./extensions/server-extension.js";
+export type { ServerExtension, ExtensionContext, ExtensionTurns } from "./extensions/server-extension.js";
+export { applyOverride, overrideGlove, type AgentOverride, type AgentVariant } from "./agents/agent-override.js";
 export type { AgentContext, AgentFactory, AgentsOption } from "./agents/agent-source.js";
 export type { Authenticate, Principal } from "./security/authenticate.js";
 export type { ServerScale, ScaleContext, ScaleRuntime } from "./scale/server-scale.js";

@@ -4,9 +4,13 @@ export { startStudio, DEFAULT_PORT } from "./standalone/start-studio.js";
 export { fixtureSource, fixtureParts } from "./fixture/fixture-source.js";
 export type { FixtureParts } from "./fixture/fixture-source.js";
 export { STUDIO_CSP } from "./http/responses.js";
+export { memoryAuditLog } from "./act/audit-log.js";
+export type { StudioAction, StudioAuditEntry, StudioAuditLog } from "./types/audit.js";
 export type {
   ConversationDetail,
   CreateStudioOptions,
+  ForkRequest,
+  ForkResult,
   RunningStudio,
   StartStudioOptions,
   StudioActions,

@@ -3,6 +3,7 @@ import { HttpError, MAX_INSPECT_PAGE, type SlotAnswer } from "glove-server";
 import { fixtureSource } from "../fixture/fixture-source.js";
 import { badQuery, json, SECURITY_HEADERS } from "../http/responses.js";
 import type { StudioActions, StudioData, StudioInfo } from "../types/studio.js";
+import { actionRoute, auditRoute } from "./action-routes.js";
 import { conversationDetail, conversationRecord } from "./conversation-detail.js";
 import { findMessages } from "./find-messages.js";
 import { lightTrace, modelCall } from "./model-calls.js";
@@ -43,7 +44,7 @@ function requireActions(context: StudioApiContext): StudioActions {
     throw new HttpError(
       409,
       "GLOVE_STUDIO_READ_ONLY",
-      "The standalone studio only reads the storage; answer or abort from your app, or mount the studio in your glove-server (createStudio).",
+      "The standalone studio only reads the storage; act from your app, or mount the studio in your glove-server (createStudio).",
     );
   }
   return context.actions;
@@ -83,7 +84,13 @@ export async function studioApi(
     await conversationRecord(data, id!);
     return json(200, await modelCall(data, id!, partId, rest[1]!));
   }
+  const acts = () => requireActions(context);
+  if (first === "conversations" && id !== undefined && part !== undefined && rest.length <= 1) {
+    const acted = await actionRoute(acts, data, request, id, part, partId, rest[0]);
+    if (acted) return acted;
+  }
   if (rest.length > 0) throw noRoute();
+  if (first === "audit" && segments.length === 1) return auditRoute(acts, request, url);
 
   if (first === "info" && segments.length === 1) {
     if (!get) throw methodNotAllowed("GET");

@@ -1,27 +1,16 @@
 import { ConfigurationError } from "glove-core";
-import { HttpError, type ExtensionContext, type ServerExtension } from "glove-server";
+import { HttpError, type ServerExtension } from "glove-server";
+import { memoryAuditLog } from "../act/audit-log.js";
+import { hostedActions } from "../act/hosted-actions.js";
 import { conversationRecord } from "../api/conversation-detail.js";
 import { handleStudio } from "../http/studio-handler.js";
 import { conversationEvents } from "../live/conversation-events.js";
 import { errorJson } from "../http/responses.js";
 import { inspectorOf } from "../source/inspector-of.js";
 import { DEFAULT_UI_DIR } from "../source/ui-dir.js";
-import type { CreateStudioOptions, StudioActions, StudioData } from "../types/studio.js";
+import type { CreateStudioOptions, StudioData } from "../types/studio.js";
 
 const log = (message: string, error: unknown) => console.error(message, error);
-
-/** Answers and aborts go through the server's hosting, so a waiting turn resumes in the server that holds it. */
-function hostedActions(context: ExtensionContext, data: StudioData): StudioActions {
-  // The agent sees the conversation's owner, as when the owner acts from the app.
-  const open = async (id: string) => {
-    const record = await conversationRecord(data, id);
-    return context.host.open(record, { id: record.owner });
-  };
-  return {
-    answer: async (id, slotId, answer) => (await open(id)).answerSlot(slotId, answer),
-    abort: async (id) => (await open(id)).abortTurn(),
-  };
-}
 
 /**
  * Glove Studio as a glove-server extension: `createGloveServer({ …, extensions: [createStudio({ allow })] })`
@@ -35,8 +24,12 @@ export function createStudio(options: CreateStudioOptions): ServerExtension {
   }
   const path = options.path ?? "studio";
   const uiDir = options.uiDir ?? DEFAULT_UI_DIR;
+  const audit = options.audit ?? memoryAuditLog();
+  const variants = Object.keys(options.variants ?? {});
   return {
     path,
+    // The server opens a fork's variant as its agent with the override (and refuses clashing names).
+    ...(options.variants ? { agentVariants: options.variants } : {}),
     async handle(context) {
       try {
         if (!(await options.allow(context.principal))) {
@@ -59,7 +52,12 @@ export function createStudio(options: CreateStudioOptions): ServerExtension {
         return errorJson(error, log);
       }
       const data: StudioData = { storage: context.storage, inspector: inspectorOf(context.storage, inspector) };
-      const info = { mode: "mounted" as const, canAct: true, source: "this server's storage" };
+      const info = {
+        mode: "mounted" as const,
+        canAct: true,
+        source: "this server's storage",
+        ...(variants.length > 0 ? { variants } : {}),
+      };
       // The page follows a conversation through its events, read as its owner would.
       const events = async (id: string, after: number | undefined) => {
         const record = await conversationRecord(data, id);
@@ -68,7 +66,7 @@ export function createStudio(options: CreateStudioOptions): ServerExtension {
         return conversationEvents(handle, after);
       };
       return handleStudio(
-        { data, info, actions: hostedActions(context, data), events, uiDir, log },
+        { data, info, actions: hostedActions(context, data, audit, variants), events, uiDir, log },
         context.request,
         context.segments,
         context.url,

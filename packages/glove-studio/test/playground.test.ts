@@ -116,8 +116,11 @@ describe("the mounted studio's playground", () => {
     expect((await messagesOf(forkId, "admin")).map((m) => m.text)).toEqual(source.slice(0, 3).map((m) => m.text));
     // The fork is admin's: alice cannot see it, admin's own API lists it.
     expect((await app!.api(`/conversations/${forkId}`, { user: "alice" })).status).toBe(404);
-    const listed = (await app!.api("/conversations", { user: "admin" })).body.conversations as Array<{ id: string }>;
-    expect(listed.map((c) => c.id)).toContain(forkId);
+    const listed = (await app!.api("/conversations", { user: "admin" })).body.conversations as Array<{
+      id: string;
+      title: string;
+    }>;
+    expect(listed.find((c) => c.id === forkId)?.title).toBe("weather Lisbon");
 
     const variant = await studio(`conversations/${id}/fork`, "admin", { body: { at: 3, variant: "assistant-cheap" } });
     expect(variant.status).toBe(201);

@@ -73,6 +73,12 @@ export function hostedActions(
       const record = await context.turns.createConversation(agent);
       const store = await context.storage.store(record.id);
       await store.appendMessages(copied);
+      // Titled as any conversation is, by its first message (the server titles only on a first turn).
+      const first = copied
+        .find((m) => m.sender === "user")
+        ?.text.trim()
+        .slice(0, 80);
+      if (first) await context.storage.catalog.update(record.id, { title: first });
       await note("fork", source, record.id);
       return { id: record.id, agent, owner: record.owner, messages: copied.length };
     },

@@ -1,10 +1,13 @@
 /** The studio's JSON API, relative to the page (so the same build works standalone and mounted). */
 import type { Message } from "glove-core";
 import type { ConversationPage, MessagePage, RecordedCall, ResolvedRequest, TurnTrace } from "glove-server";
-import type { ConversationDetail, StudioInfo } from "../../src/types/studio.js";
+import type { ConversationDetail, ForkResult, StudioInfo } from "../../src/types/studio.js";
+import type { StudioAuditEntry } from "../../src/types/audit.js";
 
 export type {
   ConversationDetail,
+  ForkResult,
+  StudioAuditEntry,
   ConversationPage,
   Message,
   MessagePage,
@@ -62,6 +65,27 @@ export const api = {
     }),
   abort: (conversationId: string) =>
     request<{ aborted: boolean }>(`conversations/${id(conversationId)}/abort`, { method: "POST", body: "{}" }),
+  send: (conversationId: string, text: string) =>
+    request<{ turnId: string }>(`conversations/${id(conversationId)}/messages`, {
+      method: "POST",
+      body: JSON.stringify({ text }),
+    }),
+  regenerate: (conversationId: string) =>
+    request<{ turnId: string }>(`conversations/${id(conversationId)}/regenerate`, { method: "POST", body: "{}" }),
+  edit: (conversationId: string, messageId: string, text: string) =>
+    request<{ turnId: string }>(`conversations/${id(conversationId)}/messages/${id(messageId)}/edit`, {
+      method: "POST",
+      body: JSON.stringify({ text }),
+    }),
+  switchBranch: (conversationId: string, messageId: string) =>
+    request<unknown>(`conversations/${id(conversationId)}/branches/${id(messageId)}`, { method: "POST", body: "{}" }),
+  fork: (conversationId: string, at: number, variant: string | undefined) =>
+    request<ForkResult>(`conversations/${id(conversationId)}/fork`, {
+      method: "POST",
+      body: JSON.stringify(variant === undefined ? { at } : { at, variant }),
+    }),
+  audit: (conversationId: string) =>
+    request<{ entries: StudioAuditEntry[] }>(`audit?conversation=${encodeURIComponent(conversationId)}&limit=50`),
   async fixture(conversationId: string): Promise<string> {
     const response = await fetch(`api/conversations/${id(conversationId)}/fixture`);
     if (!response.ok) throw new ApiError(response.status, "HTTP_ERROR", `HTTP ${response.status}`);

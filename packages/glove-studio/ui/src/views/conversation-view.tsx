@@ -9,15 +9,19 @@ import { Branches, SidePanels } from "./side-panels.js";
 import { FindBar } from "./find-bar.js";
 import { useMessagePages } from "./message-pages.js";
 import { VirtualTimeline, type TimelineControls } from "./virtual-timeline.js";
+import { AuditPanel, Playground, RowActions, type Pending } from "./playground.js";
 
 /** One conversation: its record, questions, tasks, inbox, turns and the message timeline, kept current. */
 export function ConversationView({
   id,
   canAct,
   mode,
+  variants = [],
 }: {
   id: string;
   canAct: boolean;
+  /** The variants a fork may run on (mounted). */
+  variants?: string[] | undefined;
   /** Mounted pages follow the conversation's events; standalone ones read it again now and then. */
   mode: StudioInfo["mode"] | undefined;
 }) {
@@ -26,6 +30,7 @@ export function ConversationView({
   const [detailError, setError] = useState<string | undefined>();
   const [fixture, setFixture] = useState<string | undefined>();
   const [found, setFound] = useState<number | undefined>();
+  const [pending, setPending] = useState<Pending>();
   const controls = useRef<TimelineControls | null>(null);
   const reloadMessages = messages.reload;
 
@@ -43,6 +48,7 @@ export function ConversationView({
   useEffect(() => {
     setDetail(undefined);
     setFound(undefined);
+    setPending(undefined);
     void refresh();
     // Only when the conversation changes: `refresh` changes with what was loaded.
   }, [id]);
@@ -116,6 +122,11 @@ export function ConversationView({
             traces={detail.traces}
             controls={controls}
             highlight={found}
+            rowActions={
+              canAct
+                ? (message, index) => <RowActions message={message} index={index} onPick={setPending} />
+                : undefined
+            }
           />
           {streaming && (
             <div className="message message-agent streaming" data-testid="streaming">
@@ -125,8 +136,19 @@ export function ConversationView({
               <ClippedText text={streaming} />
             </div>
           )}
+          {canAct && (
+            <Playground
+              id={id}
+              detail={detail}
+              variants={variants}
+              pending={pending}
+              onPick={setPending}
+              onChange={() => void refresh()}
+            />
+          )}
         </div>
         <aside>
+          {canAct && <AuditPanel id={id} version={detail} />}
           <section className="panel" data-testid="turns">
             <h3>Turns</h3>
             {detail.traces.length === 0 && <p className="muted">No turn traces recorded.</p>}

@@ -1,4 +1,4 @@
-import type { LiHTMLAttributes } from "react";
+import type { LiHTMLAttributes, ReactNode } from "react";
 import type { Message, TurnTrace } from "../api.js";
 import { ClippedText, JsonBlock } from "../parts/clipped-text.js";
 import { duration } from "../parts/format.js";
@@ -126,11 +126,14 @@ export function MessageItem({
   message: m,
   resultsByCall: results,
   index,
+  actions,
   ...rest
 }: {
   message: Message;
   resultsByCall: Map<string, Result>;
   index: SpanIndex;
+  /** Buttons acting on the message (the mounted playground's edit and fork). */
+  actions?: ReactNode;
 } & LiHTMLAttributes<HTMLLIElement> & { "data-index"?: number }) {
   const kind = m.is_compaction
     ? "compaction"
@@ -165,6 +168,7 @@ export function MessageItem({
               Request
             </a>
           )}
+          {actions}
         </div>
         {m.pre_modified_text !== undefined && m.pre_modified_text !== m.text && (
           <p className="hook muted">

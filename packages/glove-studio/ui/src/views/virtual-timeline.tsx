@@ -1,5 +1,5 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from "react";
 import type { Message, TurnTrace } from "../api.js";
 import { MessageItem, onlyResults, resultsById, spanIndex } from "./timeline.js";
 
@@ -27,6 +27,7 @@ export function VirtualTimeline({
   traces,
   controls,
   highlight,
+  rowActions,
 }: {
   total: number;
   messageAt: (index: number) => Message | undefined;
@@ -36,6 +37,8 @@ export function VirtualTimeline({
   controls: React.RefObject<TimelineControls | null>;
   /** A row found by "Find", outlined. */
   highlight: number | undefined;
+  /** Buttons for a message's row (mounted: edit, fork from here). */
+  rowActions?: ((message: Message, index: number) => ReactNode) | undefined;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
@@ -94,6 +97,7 @@ export function VirtualTimeline({
               message={message}
               resultsByCall={results}
               index={index}
+              actions={rowActions?.(message, item.index)}
               aria-current={highlight === item.index ? "true" : undefined}
             />
           );

@@ -20,6 +20,8 @@ export { reduce } from "./state/reducer.js";
 export { initialState } from "./state/initial-state.js";
 export { buildTimeline } from "./state/timeline.js";
 export { visibleSlots, strategyOf } from "./state/visibility.js";
+export { transcriptLayout } from "./state/layout.js";
+export type { RenderStrategy, LayoutItem } from "./state/layout.js";
 
 export { LocalSession } from "./local/local-session.js";
 export type { LocalSessionOptions, PersistSessionOptions } from "./local/local-options.js";
@@ -33,6 +35,9 @@ export type { BackoffOptions } from "./server/backoff.js";
 export { backoffDelay } from "./server/backoff.js";
 export { SseParser } from "./server/sse-reader.js";
 export type { SseFrame, SseHandlers } from "./server/sse-reader.js";
+
+export { checkedTool, viewOf } from "./tools/checked-tool.js";
+export type { CheckedToolConfig } from "./tools/checked-tool.js";
 
 export { DisplayPropsError, ServerRequestError, toIssues } from "./errors.js";
 export { toErrorInfo } from "./util/error-info.js";

@@ -12,7 +12,7 @@ export { GloveClient, useGloveClient } from "./vue/glove-client.js";
 export type { GloveClientConfig } from "./vue/glove-client.js";
 export { GloveRender } from "./vue/glove-render.js";
 export type { GloveRenderSource, ToolStatusRenderProps, SlotContainerRenderProps } from "./vue/glove-render.js";
-export type { RenderStrategy } from "./vue/layout.js";
+export type { RenderStrategy } from "glove-client";
 export {
   PermissionPrompt,
   permissionPrompt,

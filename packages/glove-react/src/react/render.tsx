@@ -1,9 +1,10 @@
 import { createElement, Fragment, useMemo, type CSSProperties, type ReactNode } from "react";
 import {
+  transcriptLayout,
   visibleSlots,
   type ClientSlot,
+  type RenderStrategy,
   type AgentTextEntry,
-  type TimelineEntry,
   type ToolEntry,
   type UserEntry,
 } from "glove-client";
@@ -19,8 +20,7 @@ import {
 import { Invoke } from "./hosts.js";
 import type { UseGloveReturn } from "./use-glove-config.js";
 
-/** Where slots go: after the call that pushed them, all before or after the transcript, or alone. */
-export type RenderStrategy = "interleaved" | "slots-before" | "slots-after" | "slots-only";
+export type { RenderStrategy } from "glove-client";
 
 /** What `renderToolStatus` receives: the tool call and whether a slot of it is showing. */
 export interface ToolStatusRenderProps {
@@ -69,55 +69,10 @@ export interface RenderProps {
   style?: CSSProperties | undefined;
 }
 
-type Item =
-  | { type: "entry"; entry: TimelineEntry; index: number }
-  | { type: "slot"; slot: ClientSlot }
-  | { type: "streaming"; text: string }
-  | { type: "slots"; slots: ClientSlot[]; key: string };
-
 const nothing = (): ReactNode => null;
 
 function DefaultSlotContainer({ slots, renderSlot }: SlotContainerRenderProps): ReactNode {
   return <div data-glove-role="slots">{slots.map((slot) => renderSlot(slot))}</div>;
-}
-
-/** The order things are drawn in, for a strategy. */
-function layout(
-  timeline: readonly TimelineEntry[],
-  slots: ClientSlot[],
-  streamingText: string,
-  strategy: RenderStrategy,
-): Item[] {
-  if (strategy === "slots-only") return [{ type: "slots", slots, key: "slots" }];
-  const items: Item[] = [];
-  if (strategy === "slots-before" && slots.length) items.push({ type: "slots", slots, key: "slots-before" });
-  const byCall = new Map<string, ClientSlot[]>();
-  if (strategy === "interleaved") {
-    for (const slot of slots)
-      if (slot.toolCallId) byCall.set(slot.toolCallId, [...(byCall.get(slot.toolCallId) ?? []), slot]);
-  }
-  const placed = new Set<string>();
-  timeline.forEach((entry, index) => {
-    items.push({ type: "entry", entry, index });
-    if (entry.kind !== "tool") return;
-    for (const slot of byCall.get(entry.id) ?? []) {
-      if (placed.has(slot.id)) continue;
-      placed.add(slot.id);
-      items.push({ type: "slot", slot });
-    }
-  });
-  // The running call's text belongs before messages still waiting for their turn.
-  if (streamingText) {
-    const queued = items.findIndex(
-      (item) => item.type === "entry" && item.entry.kind === "user" && item.entry.status === "queued",
-    );
-    items.splice(queued === -1 ? items.length : queued, 0, { type: "streaming", text: streamingText });
-  }
-  // Interleaved: slots whose call is not in the transcript (yet) still show, at the end.
-  if (strategy === "interleaved")
-    for (const slot of slots) if (!placed.has(slot.id)) items.push({ type: "slot", slot });
-  if (strategy === "slots-after" && slots.length) items.push({ type: "slots", slots, key: "slots-after" });
-  return items;
 }
 
 /**
@@ -141,7 +96,7 @@ export function Render({
   const { timeline, streamingText, busy, slots, sendMessage, abort, renderSlot, renderToolResult, connection } = glove;
   const shown = useMemo(() => visibleSlots(slots), [slots]);
   const items = useMemo(
-    () => layout(timeline, shown, streamingText, strategy),
+    () => transcriptLayout(timeline, shown, streamingText, strategy),
     [timeline, shown, streamingText, strategy],
   );
   const callsWithSlot = useMemo(

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { DisplayStrategy } from "glove-core";
 import type { z } from "zod";
+import { viewOf } from "glove-client";
 import type { SlotRenderProps, ToolResultRenderProps, ToolView } from "../types/tool.js";
 
 /**
@@ -37,21 +38,6 @@ export interface DefineToolViewConfig<D extends z.ZodType, R extends z.ZodType, 
   renderResult?(props: ToolResultRenderProps<z.output<RD>>): ReactNode;
 }
 
-/** The parts every tool shares with its view: name, strategy and the user's own renderers. */
-export function viewOf(config: {
-  name: string;
-  displayStrategy?: DisplayStrategy;
-  render?: unknown;
-  renderResult?: unknown;
-}): ToolView {
-  const view: ToolView = { name: config.name };
-  if (config.displayStrategy) view.displayStrategy = config.displayStrategy;
-  // The user's functions themselves (not wrappers made per call): stable identities for React.
-  if (config.render) view.render = config.render as NonNullable<ToolView["render"]>;
-  if (config.renderResult) view.renderResult = config.renderResult as NonNullable<ToolView["renderResult"]>;
-  return view;
-}
-
 /**
  * How a tool that runs on a glove-server looks in the browser: typed `render` / `renderResult`
  * and no `do`, so nothing of the server's tool (its code, its imports) reaches the page. Pass it
@@ -62,5 +48,5 @@ export function defineToolView<
   R extends z.ZodType = z.ZodType<unknown>,
   RD extends z.ZodType = z.ZodType<unknown>,
 >(config: DefineToolViewConfig<D, R, RD>): ToolView {
-  return viewOf(config);
+  return viewOf<ReactNode>(config);
 }

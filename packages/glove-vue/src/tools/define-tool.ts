@@ -1,9 +1,8 @@
 import type { VNodeChild } from "vue";
-import type { DisplayManagerAdapter, DisplayStrategy, IGloveRunnable, ToolResultData, ToolReturn } from "glove-core";
+import type { DisplayStrategy, IGloveRunnable, ToolResultData, ToolReturn } from "glove-core";
 import type { z } from "zod";
-import { DisplayPropsError, toIssues } from "glove-client";
+import { checkedTool } from "glove-client";
 import type { SlotRenderProps, ToolConfig, ToolResultRenderProps, TypedDisplay } from "../types/tool.js";
-import { viewOf } from "./define-tool-view.js";
 
 /** The `renderData` type a `do` returns, or unknown. */
 export type RenderDataOf<T> = T extends { renderData?: infer D } ? (unknown extends D ? unknown : D) : unknown;
@@ -47,45 +46,6 @@ export interface DefineToolConfig<
   renderResult?(props: ToolResultRenderProps<ResultDataOf<RD, T>>): VNodeChild;
 }
 
-/** Checks a value against the tool's schema; a mismatch is the tool's bug and fails its call. */
-function checked(
-  toolName: string,
-  schema: z.ZodType | undefined,
-  value: unknown,
-  field: DisplayPropsError["schema"] = "displayPropsSchema",
-): unknown {
-  if (!schema) return value;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new DisplayPropsError(toolName, toIssues(parsed.error.issues), field);
-  return parsed.data;
-}
-
-/** The result with its renderData checked (and parsed: defaults applied) against renderDataSchema. */
-function checkedResult(toolName: string, schema: z.ZodType | undefined, result: ToolReturn): ToolReturn {
-  if (
-    !schema ||
-    typeof result !== "object" ||
-    result === null ||
-    !("renderData" in result) ||
-    result.renderData === undefined
-  )
-    return result;
-  return { ...result, renderData: checked(toolName, schema, result.renderData, "renderDataSchema") };
-}
-
-function typedDisplay<P, R>(
-  display: DisplayManagerAdapter,
-  toolName: string,
-  schema: z.ZodType | undefined,
-): TypedDisplay<P, R> {
-  return {
-    // async: a props error rejects the push (and so fails the call) instead of throwing synchronously.
-    pushAndWait: async (props) => display.pushAndWait<unknown, R>({ input: checked(toolName, schema, props) }),
-    pushAndForget: async (props) => display.pushAndForget({ input: checked(toolName, schema, props) }),
-    raw: display,
-  };
-}
-
 /**
  * A tool with typed, colocated UI. The result is a `ToolConfig` for `useGlove({ tools })` and
  * equally a `Glove.fold` argument. For a server-side Glove, keep the schemas in a shared module
@@ -100,20 +60,6 @@ export function defineTool<
   T extends ToolReturn = ToolReturn,
   RD extends z.ZodType = z.ZodType<unknown>,
 >(config: DefineToolConfig<I, D, R, T, RD>): ToolConfig<z.output<I>> {
-  const { name, displayPropsSchema, renderDataSchema } = config;
-  const tool: ToolConfig<z.output<I>> = {
-    ...viewOf(config),
-    description: config.description,
-    inputSchema: config.inputSchema as unknown as z.ZodType<z.output<I>>,
-    do: async (input, display, glove, signal) =>
-      checkedResult(
-        name,
-        renderDataSchema,
-        await config.do(input, typedDisplay<z.input<D>, z.output<R>>(display, name, displayPropsSchema), glove, signal),
-      ),
-  };
-  if (config.resolveSchema) tool.resolveSchema = config.resolveSchema;
-  if (config.requiresPermission !== undefined) tool.requiresPermission = config.requiresPermission;
-  if (config.unAbortable !== undefined) tool.unAbortable = config.unAbortable;
-  return tool;
+  // glove-client checks the props, the answer's schema and the renderData; this adds the types.
+  return checkedTool<z.output<I>, z.input<D>, z.output<R>, VNodeChild>(config);
 }

@@ -8,7 +8,14 @@ import {
   type VNode,
   type VNodeChild,
 } from "vue";
-import { visibleSlots, type ClientSlot, type ToolEntry } from "glove-client";
+import {
+  transcriptLayout,
+  visibleSlots,
+  type ClientSlot,
+  type LayoutItem,
+  type RenderStrategy,
+  type ToolEntry,
+} from "glove-client";
 import {
   CompactionMarker,
   DefaultInput,
@@ -18,7 +25,6 @@ import {
   type MessageRenderProps,
   type StreamingRenderProps,
 } from "./default-renderers.js";
-import { layout, type LayoutItem, type RenderStrategy } from "./layout.js";
 import type { UseGloveReturn } from "./use-glove-config.js";
 
 /** What `renderToolStatus` (or the `#tool-status` slot) receives: the call and whether a slot of it shows. */
@@ -90,7 +96,7 @@ export const GloveRender = defineComponent({
   setup(props, { slots }) {
     const shown = computed(() => visibleSlots(props.glove.slots.value));
     const items = computed(() =>
-      layout(props.glove.timeline.value, shown.value, props.glove.streamingText.value, props.strategy),
+      transcriptLayout(props.glove.timeline.value, shown.value, props.glove.streamingText.value, props.strategy),
     );
     const callsWithSlot = computed(
       () => new Set(shown.value.map((slot) => slot.toolCallId).filter((id): id is string => Boolean(id))),

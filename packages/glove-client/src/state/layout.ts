@@ -1,17 +1,22 @@
-import type { ClientSlot, TimelineEntry } from "glove-client";
+import type { ClientSlot } from "../types/state.js";
+import type { TimelineEntry } from "../types/timeline.js";
 
 /** Where slots go: after the call that pushed them, all before or after the transcript, or alone. */
 export type RenderStrategy = "interleaved" | "slots-before" | "slots-after" | "slots-only";
 
-/** One thing `GloveRender` draws, in order. */
+/** One thing a transcript component (glove-react's `Render`, glove-vue's `GloveRender`) draws, in order. */
 export type LayoutItem =
   | { type: "entry"; entry: TimelineEntry; index: number }
   | { type: "slot"; slot: ClientSlot }
   | { type: "streaming"; text: string }
   | { type: "slots"; slots: ClientSlot[]; key: string };
 
-/** The order things are drawn in, for a strategy (the same order as glove-react's `Render`). */
-export function layout(
+/**
+ * The order a transcript draws things in, for a strategy: each entry, an interleaved slot right
+ * after the call that pushed it, the streaming text before messages still queued, and the slots
+ * grouped before or after for the other strategies. Every binding draws this same order.
+ */
+export function transcriptLayout(
   timeline: readonly TimelineEntry[],
   slots: ClientSlot[],
   streamingText: string,

@@ -206,6 +206,23 @@ describe("the mounted studio's playground", () => {
     expect((await messagesOf(id, "alice"))[2]!.text).toBe(HOSTILE);
   });
 
+  it("counts studio turns and forks against the acting user's quotas, not the owner's", async () => {
+    app = await startApp(memoryStorage(), {
+      limits: { turnsPerMinute: 2, conversationsPerMinute: 1 },
+      extensions: [createStudio({ allow: (principal) => principal.id === "admin" })],
+    });
+    const id = await app.converse("alice", "assistant", ["one", "two"]);
+    // alice spent her 2 turns; admin's are untouched.
+    expect((await studio(`conversations/${id}/messages`, "admin", { body: { text: "three" } })).status).toBe(202);
+    await until(async () => (await messagesOf(id, "alice")).length === 6);
+    expect((await studio(`conversations/${id}/messages`, "admin", { body: { text: "four" } })).status).toBe(202);
+    await until(async () => (await messagesOf(id, "alice")).length === 8);
+    expect((await studio(`conversations/${id}/messages`, "admin", { body: { text: "five" } })).status).toBe(429);
+    expect((await studio(`conversations/${id}/fork`, "admin", { body: { at: 0 } })).status).toBe(201);
+    expect((await studio(`conversations/${id}/fork`, "admin", { body: { at: 0 } })).status).toBe(429);
+    expect((await messagesOf(id, "alice")).length).toBe(8);
+  });
+
   it("standalone, every action answers 409 read-only", async () => {
     const storage = memoryStorage();
     const studioApp = await startStudio({ storage, port: 0 });

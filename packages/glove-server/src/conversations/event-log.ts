@@ -10,6 +10,8 @@ function frameText(id: number, type: string, json: string): string {
 /** One event as it goes over the wire, encoded once for every reader. */
 interface Frame {
   id: number;
+  /** The id before it in this log: `id - 1`, except after a jump a new owner continued from (scale mode). */
+  prev: number;
   type: string;
   text: string;
 }
@@ -84,10 +86,11 @@ export class EventLog {
   /** Appends an event and wakes the readers. Returns its id. */
   append(type: string, data: unknown): number {
     if (this.#closed) return this.#lastId;
+    const prev = this.#lastId;
     const id = ++this.#lastId;
     const json = JSON.stringify(data ?? null);
     const text = frameText(id, type, json);
-    this.#frames.push({ id, type, text });
+    this.#frames.push({ id, prev, type, text });
     this.#chars += text.length;
     this.#trim();
     this.#onId(id, type, json);
@@ -97,20 +100,23 @@ export class EventLog {
 
   /**
    * Appends an event numbered elsewhere (the scale mode's shared stream; `json` is its encoded
-   * data). Older ids are ignored; a jump (events trimmed away meanwhile) restarts the window, so
-   * readers behind it get a snapshot instead of a gap.
+   * data). Older ids are ignored. A jump restarts the window (events trimmed away meanwhile, or ids a
+   * dead owner handed out that never reached the stream), so readers behind it get a snapshot —
+   * unless `prev` says the event follows this log's last one directly (a new owner continuing the
+   * stream after a takeover): then readers go on across the jump.
    */
-  appendNumbered(id: number, type: string, json: string): void {
+  appendNumbered(id: number, type: string, json: string, prev?: number): void {
     if (this.#closed || id <= this.#lastId) return;
-    if (id !== this.#lastId + 1) {
+    const continues = id === this.#lastId + 1 || prev === this.#lastId;
+    if (!continues) {
       this.#frames = [];
       this.#head = 0;
       this.#chars = 0;
       this.#baseId = id - 1;
     }
-    this.#lastId = id;
     const text = frameText(id, type, json);
-    this.#frames.push({ id, type, text });
+    this.#frames.push({ id, prev: continues ? this.#lastId : id - 1, type, text });
+    this.#lastId = id;
     this.#chars += text.length;
     this.#trim();
     this.#wake();
@@ -136,7 +142,10 @@ export class EventLog {
   canResumeAfter(after: number): boolean {
     if (after < this.#baseId || after > this.#lastId) return false;
     const first = this.#frames[this.#head];
-    return first === undefined ? after === this.#lastId : after >= first.id - 1;
+    if (first === undefined || after === this.#lastId) return after === this.#lastId;
+    if (after < first.prev) return false;
+    // Ids past a jump were never handed out here: only an id a frame follows is a place to resume.
+    return this.#frames[this.#indexAfter(after)]?.prev === after;
   }
 
   /** Every kept frame after `after`, joined; `gap` when some were already dropped. */
@@ -165,7 +174,21 @@ export class EventLog {
 
   /** The index of the first kept frame after `after` (which `canResumeAfter`). */
   #indexAfter(after: number): number {
-    return this.#head + Math.max(0, after - (this.#frames[this.#head]?.id ?? after + 1) + 1);
+    const frames = this.#frames;
+    const first = frames[this.#head];
+    if (first === undefined || frames[frames.length - 1]!.id <= after) return frames.length;
+    // Ids are consecutive but for a jump now and then: computed, checked, else searched.
+    const guess = this.#head + Math.max(0, after - first.id + 1);
+    if (guess < frames.length && frames[guess]!.id > after && (guess === this.#head || frames[guess - 1]!.id <= after))
+      return guess;
+    let low = this.#head;
+    let high = frames.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (frames[middle]!.id > after) high = middle;
+      else low = middle + 1;
+    }
+    return low;
   }
 
   /**

@@ -84,6 +84,8 @@ export class LiveConversation implements ConversationHandle {
   #reserved: number;
   #reserving = false;
   #unsubscribeDisplay: () => void = () => undefined;
+  /** Stops recording the model calls' requests and answers in the turn traces (the request inspector). */
+  #unobserveCalls: () => void = () => undefined;
   #subscriber: SubscriberAdapter | undefined;
   readonly #calls = new RunningCalls();
 
@@ -328,6 +330,7 @@ export class LiveConversation implements ConversationHandle {
     this.inboxWake.stop();
     await this.tracing.close();
     this.#unsubscribeDisplay();
+    this.#unobserveCalls();
     if (this.#subscriber) this.glove.removeSubscriber(this.#subscriber);
     this.deps.agents.release(this.record.agent, this.id);
     const closable = this.observed.inner as { close?: () => unknown };
@@ -360,6 +363,7 @@ export class LiveConversation implements ConversationHandle {
       },
     };
     this.glove.addSubscriber(this.#subscriber);
+    this.#unobserveCalls = this.tracing.attach(this.glove, () => this.turns.running?.id);
     const display = this.glove.displayManager;
     const sync = (stack: Parameters<SlotBoard["sync"]>[0]) =>
       this.slots.sync(stack, (id) => display.resolverStore.has(id));

@@ -57,4 +57,37 @@ describe("EventLog.appendNumbered (a local copy of a shared stream)", () => {
     const read = log.readAfter(19);
     expect(read.kind === "frames" && read.text).toBe("id: 20\nevent: c\ndata: 3\n\n");
   });
+
+  it("property: across a new owner's marked jumps, a reader at any id the stream had reads exactly the events after it; ids inside a jump get a gap", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1000 }),
+        // Each step: 1 (the next id) or a jump of 2..500 that a new owner marks as following the last id.
+        fc.array(fc.oneof(fc.constant(1), fc.constant(1), fc.integer({ min: 2, max: 500 })), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 80 }),
+        fc.nat(),
+        (base, steps, keep, pick) => {
+          const log = new EventLog(base, { maxEvents: keep, maxChars: 1e9 });
+          const ids: number[] = [];
+          let id = base;
+          for (const step of steps) {
+            const prev = id;
+            id += step;
+            log.appendNumbered(id, "e", String(id), step === 1 ? undefined : prev);
+            ids.push(id);
+          }
+          const kept = ids.slice(-keep);
+          // Any position the stream had, from the one before the kept window to the last: the rest, in order.
+          const positions = [kept.length < ids.length ? ids[ids.length - kept.length - 1]! : base, ...kept];
+          const at = positions[pick % positions.length]!;
+          const read = log.readAfter(at, 1e9);
+          expect(read.kind).toBe("frames");
+          if (read.kind === "frames") expect(idsIn(read.text)).toEqual(kept.filter((k) => k > at));
+          // An id skipped by a jump was never in this stream: no resuming from it.
+          const jumped = ids.find((k, i) => k - (i === 0 ? base : ids[i - 1]!) > 1);
+          if (jumped !== undefined && kept.includes(jumped)) expect(log.readAfter(jumped - 1)).toEqual({ kind: "gap" });
+        },
+      ),
+    );
+  });
 });

@@ -6,11 +6,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createGloveServer, type GloveServer } from "glove-server";
 import { postgresStorage } from "glove-server/postgres";
-import { redisScale } from "glove-server/redis";
 import { authenticate, testAgent, type AgentKit } from "../support/harness.js";
 import { acceptedSoon } from "../support/polling.js";
-import { inProcessScaleEnv } from "./support/in-process.js";
-import { REDIS_URL } from "./support/scale-env.js";
+import { inProcessScaleEnv, scaleMode } from "./support/in-process.js";
 
 const env = inProcessScaleEnv("quota");
 const servers: GloveServer[] = [];
@@ -27,7 +25,7 @@ async function instance(kit: AgentKit): Promise<(path: string, body?: unknown) =
   const server = createGloveServer({
     authenticate,
     store: postgresStorage({ pool: env.pool, schema: env.schema }),
-    scale: redisScale({ redis: REDIS_URL, prefix: env.prefix, turnLockMs: 2000 }),
+    scale: scaleMode(env.prefix, 2000),
     agents: { assistant: testAgent(kit) },
     limits: { conversationsPerPrincipal: 3, concurrentTurnsPerPrincipal: 1 },
   });

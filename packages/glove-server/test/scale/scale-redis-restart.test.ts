@@ -19,6 +19,8 @@ beforeAll(async () => {
   instances = await Promise.all([0, 1].map(() => startInstance(schema, prefix, redis.url, 3000)));
 }, SLOW_WORK_MS);
 afterAll(async () => {
+  // What the instances logged (unexpected errors only), to explain a failure.
+  for (const instance of instances) if (instance.stderr()) console.warn(instance.stderr().slice(-3000));
   killAll();
   await redis?.stop();
   await dropSchema(schema);

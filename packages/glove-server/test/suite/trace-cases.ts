@@ -93,6 +93,12 @@ export function traceCases(start: Start, makeStorage: () => ServerStorage | Prom
     }
     expect(first.startMs).toBeLessThanOrEqual(tool.startMs);
     expect(tool.startMs).toBeLessThanOrEqual(second.startMs);
+    // The request inspector: each model call's request and answer, linked to its span.
+    expect(trace.calls?.map((call) => [call.spanId, call.answer?.finishReason !== undefined])).toEqual([
+      [first.spanId, true],
+      [second.spanId, true],
+    ]);
+    expect(trace.calls![1]!.contextMessages).toBeGreaterThan(trace.calls![0]!.contextMessages);
     const listed = await storage.inspect!.listConversations({ limit: 10, owner: "alice" });
     expect(listed.items).toEqual([expect.objectContaining({ id, status: "idle", lastTurnStatus: "done" })]);
     expect(listed.tokens).toEqual({ in: 22, out: 7 });

@@ -4,20 +4,32 @@ import type { Redis } from "ioredis";
  * Appends a batch of one conversation's events to its stream and publishes each on the stream's
  * channel (`<id>\n<type>\n<json>`, what event-tail.ts reads), only while the owner key still names
  * this instance. KEYS: owner key, stream key. ARGV: instance, MAXLEN, stream lifetime (ms), then
- * id, type, json per event. An id at or below the stream's last is skipped (a resent batch).
+ * id, previous id ('' when it is id - 1), type, json per event. An event after a jump (a new
+ * owner's first, continuing a dead owner's stream) carries the stream's id it follows (`p`), so
+ * readers go on across the jump. An id at or below the stream's last is skipped (a resent batch).
  * Returns 0 when this instance no longer owns the conversation (nothing written).
  */
 const REPLICATE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-for i = 4, #ARGV, 3 do
-  local added = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], ARGV[i] .. '-0', 't', ARGV[i + 1], 'd', ARGV[i + 2])
+for i = 4, #ARGV, 4 do
+  local added
+  local head = ARGV[i]
+  if ARGV[i + 1] == '' then
+    added = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], ARGV[i] .. '-0', 't', ARGV[i + 2], 'd', ARGV[i + 3])
+  else
+    added = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], ARGV[i] .. '-0', 't', ARGV[i + 2], 'd', ARGV[i + 3], 'p', ARGV[i + 1])
+    head = head .. ':' .. ARGV[i + 1]
+  end
   if type(added) ~= 'table' or not added.err then
-    redis.call('PUBLISH', KEYS[2], ARGV[i] .. '\\n' .. ARGV[i + 1] .. '\\n' .. ARGV[i + 2])
+    redis.call('PUBLISH', KEYS[2], head .. '\\n' .. ARGV[i + 2] .. '\\n' .. ARGV[i + 3])
   end
 end
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1
 `;
+
+/** How long a batch is retried while Redis fails (a restart is a pause; the conversation's later batches wait behind it). */
+const RETRY_MS = 60_000;
 
 type ScriptedRedis = Redis & {
   gloveReplicate(ownerKey: string, streamKey: string, ...args: Array<string | number>): Promise<number>;
@@ -50,12 +62,27 @@ export class EventReplicator {
     private readonly instanceId: string,
     private readonly limits: { maxLen: number; maxAgeMs: number },
     private readonly keys: (conversationId: string) => { ownerKey: string; streamKey: string },
-    /** Redis refused a batch: this instance does not own the conversation any more. */
-    private readonly onLost: (conversationId: string) => void,
+    /**
+     * Redis refused a batch (the owner key is gone — Redis lost its data — or names another
+     * instance): true when this instance owns the conversation again and the batch goes again.
+     */
+    private readonly reclaim: (conversationId: string) => Promise<boolean>,
     private readonly onError: (error: unknown) => void,
   ) {
     redis.defineCommand("gloveReplicate", { numberOfKeys: 2, lua: REPLICATE });
     this.#redis = redis as ScriptedRedis;
+  }
+
+  /** The last id sent per conversation: an event that does not follow it says which one it follows. */
+  readonly #lastSent = new Map<string, number>();
+
+  /**
+   * A new owner continues the stream after `lastId` (the last event a dead owner got into it): its
+   * first event says it follows that one. Undefined: nothing to continue (forgets what was sent).
+   */
+  continueAfter(conversationId: string, lastId: number | undefined): void {
+    if (lastId === undefined) this.#lastSent.delete(conversationId);
+    else this.#lastSent.set(conversationId, lastId);
   }
 
   push(conversationId: string, id: number, type: string, json: string): void {
@@ -66,7 +93,9 @@ export class EventReplicator {
       batch = { ...this.keys(conversationId), args: [], flushed, done };
       this.#pending.set(conversationId, batch);
     }
-    batch.args.push(String(id), type, json);
+    const last = this.#lastSent.get(conversationId);
+    batch.args.push(String(id), last === undefined || last === id - 1 ? "" : String(last), type, json);
+    this.#lastSent.set(conversationId, id);
     if (!this.#scheduled) {
       this.#scheduled = true;
       setImmediate(() => this.#flush());
@@ -94,20 +123,30 @@ export class EventReplicator {
   }
 
   async #send(conversationId: string, batch: Batch): Promise<void> {
+    const { maxLen, maxAgeMs } = this.limits;
+    const deadline = Date.now() + RETRY_MS;
     try {
-      const { maxLen, maxAgeMs } = this.limits;
-      const held = await this.#redis.gloveReplicate(
-        batch.ownerKey,
-        batch.streamKey,
-        this.instanceId,
-        maxLen,
-        maxAgeMs,
-        ...batch.args,
-      );
-      if (held === 0) this.onLost(conversationId);
-    } catch (error) {
-      // Redis away: readers elsewhere miss these events and start over from a snapshot (ids move on).
-      this.onError(error);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const held = await this.#redis.gloveReplicate(
+            batch.ownerKey,
+            batch.streamKey,
+            this.instanceId,
+            maxLen,
+            maxAgeMs,
+            ...batch.args,
+          );
+          if (held === 1 || !(await this.reclaim(conversationId))) return;
+        } catch (error) {
+          this.onError(error);
+          if (Date.now() > deadline) {
+            // Given up: readers elsewhere miss these events and start over from a snapshot.
+            this.#lastSent.delete(conversationId);
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 1000)));
+        }
+      }
     } finally {
       batch.done();
     }

@@ -7,7 +7,7 @@ import type { LiveConversation } from "../../conversations/live-conversation.js"
 import { HttpError, notFound } from "../../errors.js";
 import type { ResolvedServerOptions } from "../../options.js";
 import type { Principal } from "../../security/authenticate.js";
-import type { ConversationRecord, ServerStorage } from "../../storage/types.js";
+import type { ConversationCatalog, ConversationRecord, ServerStorage } from "../../storage/types.js";
 import type { ControlChannel, ControlReply, ControlRequest } from "../redis/control-channel.js";
 import type { EventTail } from "../redis/event-tail.js";
 import { allKeys, conversationKeys } from "../redis/keys.js";
@@ -55,7 +55,7 @@ export class OwnerHost implements ConversationHosting {
   /** Conversations this instance owns, by id: the writer number its fenced store writes with. */
   readonly #owned = new Map<string, number>();
   /** Takeovers under way (one per conversation: a second one would fence out the first). */
-  readonly #taking = new Map<string, Promise<void>>();
+  readonly #taking = new Map<string, Promise<LiveConversation>>();
   readonly #timers: Array<ReturnType<typeof setInterval>> = [];
   /** Releases under way (closing waits for them before the connections go). */
   readonly #releasing = new Set<Promise<void>>();
@@ -77,11 +77,14 @@ export class OwnerHost implements ConversationHosting {
       instanceId,
       { maxLen: scale.streamMaxLen, maxAgeMs: scale.streamMaxAgeMs },
       (id) => ({ ownerKey: this.#registry.ownerKey(id), streamKey: this.#keys(id).events }),
-      (id) => void this.#checkOwnership([id]),
+      async (id) => {
+        await this.#checkOwnership([id]);
+        return this.#owned.has(id);
+      },
       (error) => log("[glove-server] could not replicate events to Redis", error),
     );
     this.#local = new ConversationHost({
-      catalog: storage.catalog,
+      catalog: this.#ownedCatalog(storage.catalog),
       agents: parts.agents,
       storeFor: (id) => this.#storeFor(id),
       options,
@@ -206,15 +209,15 @@ export class OwnerHost implements ConversationHosting {
   /** The last event id a cleanly released conversation's previous owner handed out (ids continue from it). */
   readonly #handoffs = new Map<string, number>();
 
-  /** Opens a conversation this instance owns (or just took): fence first, then the record as it is now. */
+  /** Opens a conversation this instance owns, or takes it (fence first, then the record as it is now). */
   async #openOwned(id: string, principal: Principal): Promise<LiveConversation> {
     if (!this.#owned.has(id)) {
       let taking = this.#taking.get(id);
       if (!taking) {
-        taking = this.#take(id).finally(() => this.#taking.delete(id));
+        taking = this.#take(id, principal).finally(() => this.#taking.delete(id));
         this.#taking.set(id, taking);
       }
-      await taking;
+      return taking;
     }
     const record = this.#records.get(id) ?? (await this.parts.storage.catalog.get(id));
     if (!record) throw notFound();
@@ -224,8 +227,8 @@ export class OwnerHost implements ConversationHosting {
   /** The fresh record read with each takeover (a new owner's ids start above everything handed out before). */
   readonly #records = new Map<string, ConversationRecord>();
 
-  async #take(id: string): Promise<void> {
-    const { storage, control } = this.parts;
+  async #take(id: string, principal: Principal): Promise<LiveConversation> {
+    const { storage, control, redis } = this.parts;
     const fence = storage.turnFence;
     const taken = fence?.takeWithRecord
       ? await fence.takeWithRecord(id)
@@ -238,9 +241,30 @@ export class OwnerHost implements ConversationHosting {
     }
     // After a clean release the ids go on from the last one handed out; otherwise from above the
     // catalog's reservation, which covers whatever a dead owner handed out.
-    this.#records.set(id, handoff === undefined ? taken.record : { ...taken.record, eventIdsReserved: handoff });
+    const record = handoff === undefined ? taken.record : { ...taken.record, eventIdsReserved: handoff };
+    this.#records.set(id, record);
     this.#owned.set(id, taken.writer);
     await control.serve(this.#keys(id).control, (request) => this.#serve(id, request));
+    // The stream continues from its last event: readers following it go on across the jump in ids.
+    const [last] = (await redis.xrevrange(this.#keys(id).events, "+", "-", "COUNT", 1)) as Array<[string, string[]]>;
+    const streamLast = last ? Number(last[0].split("-")[0]) : undefined;
+    this.#replicator.continueAfter(id, streamLast);
+    const conversation = await this.#local.open(record, principal);
+    // Without a clean release, events the previous owner never got into the stream are gone:
+    // readers following it get the state as it is now, in the stream, before anything else.
+    if (handoff === undefined && streamLast !== undefined) await this.#resync(conversation);
+    return conversation;
+  }
+
+  /** Logs a `snapshot` event: the conversation's state as of the event before it. */
+  async #resync(conversation: LiveConversation): Promise<void> {
+    for (;;) {
+      const { data, lastId } = await conversation.snapshot();
+      // Nothing may come between the state read and its event (a taken-over turn runs meanwhile).
+      if (conversation.log.lastId !== lastId) continue;
+      conversation.log.append("snapshot", { ...data, lastEventId: lastId + 1 });
+      return;
+    }
   }
 
   /** A request forwarded by another instance for a conversation this instance owns. */
@@ -274,6 +298,20 @@ export class OwnerHost implements ConversationHosting {
     }
   }
 
+  /**
+   * The catalog as an owner writes it: a conversation this instance no longer owns (it was taken
+   * over while this one was paused) changes nothing there any more, as its store is fenced.
+   */
+  #ownedCatalog(catalog: ConversationCatalog): ConversationCatalog {
+    return {
+      create: (record) => catalog.create(record),
+      get: (id) => catalog.get(id),
+      listByOwner: (owner, limit) => catalog.listByOwner(owner, limit),
+      update: (id, changes) => (this.#owned.has(id) ? catalog.update(id, changes) : Promise.resolve()),
+      delete: (id) => catalog.delete(id),
+    };
+  }
+
   async #storeFor(id: string) {
     const { storage } = this.parts;
     const writer = this.#owned.get(id);
@@ -287,6 +325,7 @@ export class OwnerHost implements ConversationHosting {
     this.#owned.delete(id);
     this.#records.delete(id);
     await this.#replicator.flushed(id);
+    this.#replicator.continueAfter(id, undefined);
     await this.#registry.release(id, lastId).catch((error: unknown) => this.#log(error));
   }
 
@@ -301,6 +340,7 @@ export class OwnerHost implements ConversationHosting {
       if (owner === me || !this.#owned.has(id)) continue;
       this.#owned.delete(id);
       this.#records.delete(id);
+      this.#replicator.continueAfter(id, undefined);
       await this.#local.forget(id);
     }
   }

@@ -1,6 +1,7 @@
 import type { BranchInfo } from "glove-core";
 import type { AbortOutcome, ConversationHandle, SlotAnswer } from "../../conversations/conversation-handle.js";
 import { EventLog } from "../../conversations/event-log.js";
+import { streamEntry } from "../redis/event-tail.js";
 import type { Principal } from "../../security/authenticate.js";
 import type { ConversationRecord } from "../../storage/types.js";
 
@@ -121,16 +122,8 @@ export function remoteLog(
   fallbackBase: number,
   limits: ConstructorParameters<typeof EventLog>[1],
 ): EventLog {
-  const first = entries[0] ? Number(entries[0][0].split("-")[0]) : fallbackBase + 1;
-  const log = new EventLog(first - 1, limits);
-  for (const [entryId, fields] of entries) {
-    let type = "message";
-    let data = "null";
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      if (fields[i] === "t") type = fields[i + 1]!;
-      else if (fields[i] === "d") data = fields[i + 1]!;
-    }
-    log.appendNumbered(Number(entryId.split("-")[0]), type, data);
-  }
+  const events = entries.map(([entryId, fields]) => streamEntry(entryId, fields));
+  const log = new EventLog(events[0] ? events[0].id - 1 : fallbackBase, limits);
+  for (const event of events) log.appendNumbered(event.id, event.type, event.json, event.prev);
   return log;
 }

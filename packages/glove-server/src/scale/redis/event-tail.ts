@@ -12,6 +12,22 @@ interface Watch {
 /** Stream entries as ioredis returns them: `[[id, [field, value, …]], …]`. */
 type XRangeReply = Array<[string, string[]]>;
 
+/** A stream entry's event: fields `t` (type), `d` (JSON data) and, after a new owner's jump, `p` (the id it follows). */
+export function streamEntry(
+  entryId: string,
+  fields: string[],
+): { id: number; type: string; json: string; prev: number | undefined } {
+  let type = "message";
+  let json = "null";
+  let prev: number | undefined;
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === "t") type = fields[i + 1]!;
+    else if (fields[i] === "d") json = fields[i + 1]!;
+    else if (fields[i] === "p") prev = Number(fields[i + 1]);
+  }
+  return { id: Number(entryId.slice(0, entryId.indexOf("-"))), type, json, prev };
+}
+
 /** Entries read per XRANGE while catching up. */
 const FILL_COUNT = 1000;
 
@@ -121,11 +137,15 @@ class Lane {
     const first = message.indexOf("\n");
     const second = message.indexOf("\n", first + 1);
     if (first === -1 || second === -1) return;
-    const id = Number(message.slice(0, first));
+    // `<id>` or, for an event a new owner continued the stream with, `<id>:<the id it follows>`.
+    const head = message.slice(0, first);
+    const colon = head.indexOf(":");
+    const id = Number(colon === -1 ? head : head.slice(0, colon));
+    const prev = colon === -1 ? id - 1 : Number(head.slice(colon + 1));
     const log = watch.log;
     if (id <= log.lastId) return; // delivered already (by this instance, or by a read of the stream)
-    if (id === log.lastId + 1) {
-      log.appendNumbered(id, message.slice(first + 1, second), message.slice(second + 1));
+    if (prev === log.lastId) {
+      log.appendNumbered(id, message.slice(first + 1, second), message.slice(second + 1), prev);
       return;
     }
     void this.#fill(watch); // a gap: the events between are in the stream
@@ -150,13 +170,8 @@ class Lane {
           FILL_COUNT,
         )) as XRangeReply;
         for (const [entryId, fields] of entries) {
-          let type = "message";
-          let data = "null";
-          for (let i = 0; i + 1 < fields.length; i += 2) {
-            if (fields[i] === "t") type = fields[i + 1]!;
-            else if (fields[i] === "d") data = fields[i + 1]!;
-          }
-          watch.log.appendNumbered(Number(entryId.slice(0, entryId.indexOf("-"))), type, data);
+          const entry = streamEntry(entryId, fields);
+          watch.log.appendNumbered(entry.id, entry.type, entry.json, entry.prev);
         }
         if (entries.length === FILL_COUNT) watch.again = true;
       } while (watch.again);

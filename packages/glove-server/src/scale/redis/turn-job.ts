@@ -260,6 +260,7 @@ export class TurnWorker {
       },
     };
     let unsubscribeDisplay = () => undefined as void;
+    let unobserveCalls = () => undefined as void;
     let stopServing = async () => undefined as void;
     let status: TurnStatus = "done";
     let error: { code: string; message: string } | undefined;
@@ -271,6 +272,7 @@ export class TurnWorker {
         store: observed.store,
       });
       glove.addSubscriber(subscriber);
+      unobserveCalls = tracing.attach(glove, () => data.turnId);
       const display = glove.displayManager;
       const sync = (stack: Parameters<SlotBoard["sync"]>[0]) =>
         slots.sync(stack, (id) => display.resolverStore.has(id));
@@ -322,6 +324,7 @@ export class TurnWorker {
       }
     } finally {
       unsubscribeDisplay();
+      unobserveCalls();
       if (glove) glove.removeSubscriber(subscriber);
       await stopServing();
     }

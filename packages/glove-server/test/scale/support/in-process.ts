@@ -9,6 +9,7 @@ import { Displaymanager, Glove, type Message, type ModelAdapter, type StoreAdapt
 import { createGloveServer, type AgentFactory, type GloveServer, type GloveServerOptions } from "glove-server";
 import { postgresStorage } from "glove-server/postgres";
 import { redisScale } from "glove-server/redis";
+import { ownerScale } from "../../../src/scale/owner/owner-scale.js";
 import { dropRedisPrefix, PG_URL, REDIS_URL, uniqueName } from "./scale-env.js";
 
 /** A schema, a prefix, a pool and a Redis client for one test file; removed after it. */
@@ -50,10 +51,20 @@ export function scaledServer(
   return createGloveServer({
     authenticate: () => ({ id: "ada" }),
     store: options.store ?? postgresStorage({ pool: env.pool, schema: env.schema }),
-    scale: redisScale({ redis: REDIS_URL, prefix: env.prefix, turnLockMs: options.turnLockMs ?? 2000 }),
+    scale: scaleMode(env.prefix, options.turnLockMs ?? 2000),
     agents: { assistant },
     ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
   });
+}
+
+/**
+ * The scale mode the in-process tests run: BullMQ jobs, or with GLOVE_SCALE_ENGINE=owner the one
+ * engine (owner-host.ts; imported from the sources, its type declared twice: hence the cast).
+ */
+export function scaleMode(prefix: string, lockMs: number): GloveServerOptions["scale"] {
+  return process.env.GLOVE_SCALE_ENGINE === "owner"
+    ? (ownerScale({ redis: REDIS_URL, prefix, leaseMs: lockMs }) as unknown as GloveServerOptions["scale"])
+    : redisScale({ redis: REDIS_URL, prefix, turnLockMs: lockMs });
 }
 
 const JSON_HEADERS = { "content-type": "application/json" };

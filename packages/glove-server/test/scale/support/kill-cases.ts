@@ -115,13 +115,17 @@ export function describeKills(engine: ScaleEngine): void {
         let interrupted = 0;
         let rerun = 0;
         let resumed = 0;
+        let jumps = 0;
         for (const [c, id] of ids.entries()) {
           const events = streams[c]!.events;
           // Ids only grow across reconnects to other instances: no duplicate, and no gap unless a snapshot says so.
           const numbered = events.filter((e) => e.event !== "snapshot");
           for (let i = 1; i < numbered.length; i++) expect(numbered[i]!.id).toBeGreaterThan(numbered[i - 1]!.id!);
           for (let i = 1; i < events.length; i++) {
-            if (events[i]!.event !== "snapshot") expect(events[i]!.id).toBe(events[i - 1]!.id! + 1);
+            if (events[i]!.event === "snapshot" || events[i]!.id === events[i - 1]!.id! + 1) continue;
+            // The owner engine: a new owner continues the stream above a dead owner's ids (at most one jump per kill).
+            expect(engine).toBe("owner");
+            jumps++;
           }
           const ends = events
             .filter((e) => e.event === "turn_end")
@@ -164,11 +168,9 @@ export function describeKills(engine: ScaleEngine): void {
         console.info(
           `[scale-kill ${engine}] ${KILLS} kills, ${sentTurns.flat().length} turns, ${resumed} takeovers seen by clients, ${interrupted} interrupted step calls, ${rerun} lookups`,
         );
-        // Turns were taken over and went on: clients saw turn_resumed (bullmq), or (owner engine, whose
-        // readers start over from a snapshot after a takeover) step calls of dead owners ended
-        // interrupted in turns that still ended with their one answer.
-        if (engine === "bullmq") expect(resumed).toBeGreaterThan(0);
-        else expect(interrupted).toBeGreaterThan(0);
+        // Turns were taken over and went on: clients saw turn_resumed.
+        expect(resumed).toBeGreaterThan(0);
+        expect(jumps).toBeLessThanOrEqual(KILLS * CONVERSATIONS);
       },
       SLOW_WORK_MS,
     );

@@ -10,7 +10,7 @@ import { memoryStorage } from "glove-server";
 import { createStudio, startStudio } from "glove-studio";
 import { PROMPT_WAIT_MS } from "../../../test-support/timeouts.js";
 import { startApp, type SeededApp } from "./support/seeded-app.js";
-import { HOSTILE } from "./support/studio-agent.js";
+import { Gate, HOSTILE } from "./support/studio-agent.js";
 
 let app: SeededApp | undefined;
 afterEach(async () => {
@@ -204,6 +204,26 @@ describe("the mounted studio's playground", () => {
     expect((await studio(`conversations/${id}/messages`, "admin", { body: { text: HOSTILE } })).status).toBe(202);
     await until(async () => (await messagesOf(id, "alice")).length === 4);
     expect((await messagesOf(id, "alice"))[2]!.text).toBe(HOSTILE);
+  });
+
+  it("audits answers and aborts on another user's conversation too", async () => {
+    await start();
+    app!.gate.current = new Gate();
+    const running = (await app!.api("/conversations", { body: {}, user: "alice" })).body.id as string;
+    await app!.api(`/conversations/${running}/messages`, { body: { text: "slow" }, user: "alice" });
+    await until(async () => app!.gate.current.reached);
+    expect((await studio(`conversations/${running}/abort`, "admin", { body: {} })).status).toBe(200);
+    const waiting = await app!.converse("alice", "researcher", ["ask Who?"]);
+    const slotId = ((await app!.waitIdle(waiting, "alice")).slots as Array<{ id: string }>)[0]!.id;
+    const answered = await studio(`conversations/${waiting}/questions/${slotId}`, "admin", {
+      body: { resolve: { name: "Ada" } },
+    });
+    expect(answered.status).toBe(200);
+    const entries = (await studio("audit", "admin")).body.entries as Array<Record<string, unknown>>;
+    expect(entries.map((e) => [e.action, e.conversationId, e.target])).toEqual([
+      ["answer", waiting, slotId],
+      ["abort", running, undefined],
+    ]);
   });
 
   it("counts studio turns and forks against the acting user's quotas, not the owner's", async () => {

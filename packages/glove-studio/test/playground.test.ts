@@ -3,10 +3,13 @@
  * through the server's own turn path; every action on another principal's conversation is audited;
  * a user without `allow` changes nothing; hostile input is refused with a 4xx, never a 5xx.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "glove-core";
 import { ScriptedModel } from "glove-core/testing";
-import { memoryStorage } from "glove-server";
+import { memoryStorage, sqliteStorage } from "glove-server";
 import { createStudio, startStudio } from "glove-studio";
 import { PROMPT_WAIT_MS } from "../../../test-support/timeouts.js";
 import { startApp, type SeededApp } from "./support/seeded-app.js";
@@ -241,6 +244,33 @@ describe("the mounted studio's playground", () => {
     expect((await studio(`conversations/${id}/fork`, "admin", { body: { at: 0 } })).status).toBe(201);
     expect((await studio(`conversations/${id}/fork`, "admin", { body: { at: 0 } })).status).toBe(429);
     expect((await messagesOf(id, "alice")).length).toBe(8);
+  });
+
+  it("forks, edits and switches on SQLite as on memory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "glove-studio-playground-"));
+    try {
+      app = await startApp(sqliteStorage({ path: join(dir, "glove.db") }), {
+        extensions: [createStudio({ allow: (principal) => principal.id === "admin" })],
+      });
+      const id = await app.converse("alice", "assistant", ["weather Oslo", "thanks"]);
+      const first = (await messagesOf(id, "alice"))[0]!;
+      const fork = await studio(`conversations/${id}/fork`, "admin", { body: { at: 1 } });
+      expect(fork.body).toMatchObject({ owner: "admin", messages: 3 });
+      const forkId = fork.body.id as string;
+      expect((await studio(`conversations/${forkId}/messages`, "admin", { body: { text: "more" } })).status).toBe(202);
+      await until(async () => (await messagesOf(forkId, "admin")).length === 5);
+      expect((await messagesOf(forkId, "admin")).at(-1)?.text).toBe("You said: more");
+      expect(
+        (await studio(`conversations/${id}/messages/${first.id}/edit`, "admin", { body: { text: "hi" } })).status,
+      ).toBe(202);
+      await until(async () => (await messagesOf(id, "alice"))[0]?.text === "hi");
+      expect((await studio(`conversations/${id}/branches/${first.id}`, "admin", { body: {} })).status).toBe(200);
+      expect((await messagesOf(id, "alice")).map((m) => m.text)).toContain("thanks");
+    } finally {
+      await app?.close();
+      app = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("standalone, every action answers 409 read-only", async () => {

@@ -1,9 +1,9 @@
 import { afterAll } from "vitest";
 import pg from "pg";
 import { postgresStorage } from "glove-server/postgres";
-import { redisScale } from "glove-server/redis";
 import { describeServerSuite } from "../suite/server-suite.js";
-import { dropRedisPrefix, PG_URL, REDIS_URL, uniqueName } from "./support/scale-env.js";
+import { scaleMode } from "./support/in-process.js";
+import { dropRedisPrefix, PG_URL, uniqueName } from "./support/scale-env.js";
 
 // The single-process suite, unchanged, on one instance of the scale mode: same routes, same events.
 const pool = new pg.Pool({ connectionString: PG_URL, max: 20 });
@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 describeServerSuite(
-  "PostgreSQL + Redis (scale mode, one instance)",
+  `PostgreSQL + Redis (scale mode, ${process.env.GLOVE_SCALE_ENGINE ?? "bullmq"} engine, one instance)`,
   () => {
     const schema = uniqueName("suite");
     schemas.push(schema);
@@ -25,7 +25,7 @@ describeServerSuite(
   () => {
     const prefix = uniqueName("suite");
     prefixes.push(prefix);
-    return { scale: redisScale({ redis: REDIS_URL, prefix, turnLockMs: 2000 }) };
+    return { scale: scaleMode(prefix, 2000) };
   },
   true,
 );

@@ -1,24 +1,10 @@
-import type { Redis as RedisConnection, RedisOptions } from "ioredis";
 import { InboxPoller } from "../../conversations/inbox-poller.js";
 import { ControlChannel } from "../redis/control-channel.js";
-import { Redis } from "../redis/drivers.js";
+import { connectRedis } from "../redis/redis-connection.js";
 import { EventTail } from "../redis/event-tail.js";
-import { resolveRedisScale, type RedisScaleOptions, type ResolvedRedisScale } from "../redis/redis-scale-options.js";
+import { resolveRedisScale, type RedisScaleOptions } from "../redis/redis-scale-options.js";
 import type { ScaleContext, ScaleRuntime, ServerScale } from "../server-scale.js";
 import { OwnerHost } from "./owner-host.js";
-
-/** Reconnects quickly and forever: a Redis restart is a pause, not an error. */
-const CONNECTION: RedisOptions = {
-  maxRetriesPerRequest: null,
-  retryStrategy: (times) => Math.min(50 * times, 1000),
-};
-
-function connect(scale: ResolvedRedisScale, extra: RedisOptions = {}): RedisConnection {
-  const options = { ...scale.connection, ...CONNECTION, ...extra };
-  const redis = scale.url ? new Redis(scale.url, options) : new Redis(options);
-  redis.on("error", () => undefined); // reconnects on its own; failing commands report themselves
-  return redis;
-}
 
 /**
  * The scale mode as one engine (see owner-host.ts): each conversation is run by the instance that
@@ -31,8 +17,8 @@ export function ownerScale(options: RedisScaleOptions): ServerScale {
     kind: "redis-owner",
     start(context: ScaleContext): ScaleRuntime {
       const instanceId = crypto.randomUUID();
-      const command = connect(scale, { enableAutoPipelining: true });
-      const subscriber = connect(scale);
+      const command = connectRedis(scale, { enableAutoPipelining: true });
+      const subscriber = connectRedis(scale);
       const log = context.options.log;
       const control = new ControlChannel(command, subscriber, scale.prefix, instanceId, (error) =>
         log("[glove-server] control message failed", error),

@@ -1,29 +1,16 @@
-import type { Redis as RedisConnection, RedisOptions } from "ioredis";
-import { Queue, Redis } from "./drivers.js";
+import { Queue } from "./drivers.js";
+import { connectRedis } from "./redis-connection.js";
 import { PickupWorker } from "./pickup-worker.js";
 import type { ScaleContext, ScaleRuntime, ServerScale } from "../server-scale.js";
 import { ControlChannel } from "./control-channel.js";
 import { EventTail } from "./event-tail.js";
 import { conversationKeys } from "./keys.js";
-import { resolveRedisScale, type RedisScaleOptions, type ResolvedRedisScale } from "./redis-scale-options.js";
+import { resolveRedisScale, type RedisScaleOptions } from "./redis-scale-options.js";
 import { InboxPoller } from "../../conversations/inbox-poller.js";
 import type { ScaleShared, TurnJobData } from "./scale-shared.js";
 import { ScaledHost } from "./scaled-host.js";
 import { withScripts } from "./scripts.js";
 import { TurnWorker } from "./turn-job.js";
-
-/** Reconnects quickly and forever: a Redis restart is a pause, not an error. */
-const CONNECTION: RedisOptions = {
-  maxRetriesPerRequest: null,
-  retryStrategy: (times) => Math.min(50 * times, 1000),
-};
-
-function connect(scale: ResolvedRedisScale, extra: RedisOptions = {}): RedisConnection {
-  const options = { ...scale.connection, ...CONNECTION, ...extra };
-  const redis = scale.url ? new Redis(scale.url, options) : new Redis(options);
-  redis.on("error", () => undefined); // reconnects on its own; failing commands report themselves
-  return redis;
-}
 
 /**
  * The scale mode on Redis: run the same server as many stateless instances sharing PostgreSQL
@@ -41,11 +28,11 @@ export function redisScale(options: RedisScaleOptions): ServerScale {
     kind: "redis",
     start(context: ScaleContext): ScaleRuntime {
       const instanceId = crypto.randomUUID();
-      const command = withScripts(connect(scale, { enableAutoPipelining: true }));
-      const subscriber = connect(scale);
+      const command = withScripts(connectRedis(scale, { enableAutoPipelining: true }));
+      const subscriber = connectRedis(scale);
       const log = context.options.log;
       const bullPrefix = `${scale.prefix}:bull`;
-      const queue = new Queue<TurnJobData>(scale.queueName, { connection: connect(scale), prefix: bullPrefix });
+      const queue = new Queue<TurnJobData>(scale.queueName, { connection: connectRedis(scale), prefix: bullPrefix });
       queue.on("error", () => undefined);
       const shared: ScaleShared = {
         redis: command,
@@ -64,7 +51,7 @@ export function redisScale(options: RedisScaleOptions): ServerScale {
       const turns = new TurnWorker(shared);
       // Starts each fetched turn at once and fetches a burst in parallel (decision 0039).
       const worker = new PickupWorker<TurnJobData>(scale.queueName, (job, token) => turns.process(job, token), {
-        connection: connect(scale),
+        connection: connectRedis(scale),
         autorun: false,
         prefix: bullPrefix,
         concurrency: scale.concurrency,

@@ -81,9 +81,14 @@ describe("studio waterfall: model-call retries and errors", () => {
     expect(await cell.getAttribute("title")).toBe("last retry: rate_limit_exceeded: Rate limit reached");
     expect(await row.locator(".bar-error").count()).toBe(0);
     // Spelled out under the call too: every attempt counted, the last cause readable without hovering.
-    expect(await page.getByTestId("retry-detail").innerText()).toBe(
-      "3 attempts (2 retries); last retry's cause: rate_limit_exceeded: Rate limit reached",
-    );
+    // …and each attempt with its own timing and cause (the timings vary: ms figures masked).
+    const detail = (await page.getByTestId("retry-detail").innerText()).split("\n").filter(Boolean);
+    expect(detail[0]).toBe("3 attempts (2 retries); last retry's cause: rate_limit_exceeded: Rate limit reached");
+    expect(detail.slice(1).map((line) => line.replace(/\d+ ms/g, "N ms"))).toEqual([
+      "attempt 1: at +N ms, N ms, retried — 503 server_error: Service unavailable; waited N ms",
+      "attempt 2: at +N ms, N ms, retried — 429 rate_limit_exceeded: Rate limit reached; waited N ms",
+      "attempt 3: at +N ms, N ms, answered",
+    ]);
     expect(await row.getByTestId("model").innerText()).toMatch(/\bm\b/);
     // The model "m" is in no price table: the turn says so instead of a made-up cost.
     expect(await page.getByTestId("turn-cost").innerText()).toMatch(/cost \$0\.0000 \(1 call without a price\)/);

@@ -231,4 +231,14 @@ describe("event stream of one reader", () => {
     source.cancel();
     expect(await source.read()).toBeUndefined();
   });
+
+  it("restartAt places a log that holds no event yet at another position, either way; once it holds one, nothing changes", () => {
+    const log = new EventLog(10_000, { maxEvents: 10, maxChars: 1e6 });
+    expect(log.restartAt(68)).toBe(true);
+    expect([log.baseId, log.lastId]).toEqual([68, 68]);
+    expect(log.readAfter(68)).toEqual({ kind: "frames", text: "", lastId: 68 });
+    log.appendNumbered(69, "e", "1");
+    expect(log.restartAt(5)).toBe(false);
+    expect(log.lastId).toBe(69);
+  });
 });

@@ -123,6 +123,20 @@ export class EventLog {
   }
 
   /**
+   * Places a log that holds no events yet at `id` (either way): a copy of another instance's stream
+   * whose start was a guess learns where the owner's ids are. False (nothing changed) once it holds any.
+   */
+  restartAt(id: number): boolean {
+    if (this.#closed || this.#frames.length > this.#head) return false;
+    this.#frames = [];
+    this.#head = 0;
+    this.#chars = 0;
+    this.#baseId = this.#lastId = id;
+    this.#wake();
+    return true;
+  }
+
+  /**
    * Moves the log past ids that will never come here (another owner's range, see the scale
    * mode's remote conversations): the window restarts at `id`, readers behind it get a snapshot.
    */

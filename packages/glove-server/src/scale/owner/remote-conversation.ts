@@ -58,6 +58,8 @@ export class RemoteConversation implements ConversationHandle {
 
   async snapshot(): Promise<{ data: Record<string, unknown>; lastId: number }> {
     const { data, lastId, baseId } = await this.#call<OwnedSnapshot>("snapshot");
+    // A copy that holds no event yet started at a guess (an empty stream: the catalog's reservation): the owner's position wins.
+    if (this.log.lastId > lastId) this.log.restartAt(lastId);
     // Ids up to the owner's base never come from it: readers here continue after the snapshot at once.
     if (this.log.lastId < baseId) this.log.skipTo(baseId);
     await this.catchUp(lastId);

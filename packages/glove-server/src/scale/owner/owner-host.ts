@@ -78,6 +78,8 @@ export class OwnerHost implements ConversationHosting {
       { maxLen: scale.streamMaxLen, maxAgeMs: scale.streamMaxAgeMs },
       (id) => ({ ownerKey: this.#registry.ownerKey(id), streamKey: this.#keys(id).events }),
       async (id) => {
+        // Closing: what a handed-over turn does while it stops stays here.
+        if (this.#closed) return false;
         await this.#checkOwnership([id]);
         return this.#owned.has(id);
       },
@@ -189,10 +191,26 @@ export class OwnerHost implements ConversationHosting {
     await this.parts.redis.del(...allKeys(this.#keys(id)), this.#registry.ownerKey(id));
   }
 
+  /**
+   * Closing hands running turns over instead of ending them: their conversations are released
+   * first (no handoff: this instance's turn still stops), so nothing it does while stopping reaches
+   * Redis or the catalog, and another instance continues each turn (`turn_resumed`) once it takes
+   * the conversation — at once for instances whose readers follow it, else at the next sweep.
+   * Idle conversations are released as usual, their ids continuing on the next owner.
+   */
   async closeAll(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const timer of this.#timers) clearInterval(timer);
+    for (const id of [...this.#owned.keys()]) {
+      const conversation = await this.#local.peek(id)?.catch(() => undefined);
+      if (!conversation?.busy) continue;
+      this.#owned.delete(id);
+      this.#records.delete(id);
+      await this.#replicator.flushed(id);
+      this.#replicator.continueAfter(id, undefined);
+      await this.#registry.release(id, undefined).catch((error: unknown) => this.#log(error));
+    }
     await this.#local.closeAll();
     await Promise.all(this.#releasing);
     for (const id of [...this.#remotes.keys()]) await this.#dropRemote(id);

@@ -29,12 +29,12 @@ return out
 
 /**
  * Deletes the owner key when it still names this instance (ARGV[1]) and leaves the last event id
- * it handed out (ARGV[2]) for the next owner, who continues the ids from there.
+ * it handed out (ARGV[2]; '' for none) for the next owner, who continues the ids from there.
  */
 const RELEASE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
-redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+if ARGV[2] ~= '' then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) end
 return 1
 `;
 
@@ -54,7 +54,13 @@ type ScriptedRedis = Redis & {
     instancePrefix: string,
   ): Promise<[string, string]>;
   gloveOwners(...args: Array<string | number>): Promise<string[]>;
-  gloveOwnerRelease(key: string, handoffKey: string, instance: string, lastId: number, ttlMs: number): Promise<number>;
+  gloveOwnerRelease(
+    key: string,
+    handoffKey: string,
+    instance: string,
+    lastId: number | "",
+    ttlMs: number,
+  ): Promise<number>;
   gloveHeartbeat(key: string, ttlMs: number): Promise<number>;
 };
 
@@ -125,13 +131,17 @@ export class OwnerRegistry {
     return owners.map((owner) => (owner === "" ? undefined : owner));
   }
 
-  /** Gives the conversation up (only when this instance still owns it); `lastId`: the last event id it handed out. */
-  async release(conversationId: string, lastId: number): Promise<void> {
+  /**
+   * Gives the conversation up (only when this instance still owns it). `lastId`: the last event id
+   * it handed out, the next owner's ids continue from it; undefined when events may still come
+   * after it (a turn handed over while it stops): the next owner starts above the reservation.
+   */
+  async release(conversationId: string, lastId: number | undefined): Promise<void> {
     await this.#redis.gloveOwnerRelease(
       this.ownerKey(conversationId),
       this.#handoffKey(conversationId),
       this.instanceId,
-      lastId,
+      lastId ?? "",
       OWNER_KEY_TTL_MS,
     );
   }

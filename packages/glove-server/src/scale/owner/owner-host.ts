@@ -204,7 +204,8 @@ export class OwnerHost implements ConversationHosting {
     for (const timer of this.#timers) clearInterval(timer);
     for (const id of [...this.#owned.keys()]) {
       const conversation = await this.#local.peek(id)?.catch(() => undefined);
-      if (!conversation?.busy) continue;
+      // A turn that only waits for a person is left waiting (written while this instance owns it).
+      if (!conversation?.busy || (await conversation.suspendIfWaiting())) continue;
       this.#owned.delete(id);
       this.#records.delete(id);
       await this.#replicator.flushed(id);

@@ -159,7 +159,12 @@ export class OwnerHost implements ConversationHosting {
       }
       const request: ControlRequest = { op: "call", method, args, principal };
       const timeout = method === "turnSettled" ? SETTLED_TIMEOUT_MS : CALL_TIMEOUT_MS;
-      const reply = await this.parts.control.ask(owner, this.#keys(record.id).control, request, timeout);
+      const reply = await this.#whileOwnerLives(
+        record.id,
+        owner,
+        this.parts.control.ask(owner, this.#keys(record.id).control, request, timeout),
+      );
+      if (reply === "lapsed") continue; // the owner died (or stalled) with the request: ask whoever owns it now
       if (reply === undefined) {
         throw new HttpError(
           503,
@@ -175,6 +180,36 @@ export class OwnerHost implements ConversationHosting {
       if (Date.now() > deadline)
         throw new HttpError(503, "GLOVE_OWNER_UNAVAILABLE", "No instance could take this conversation. Retry soon.");
       await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, 250)));
+    }
+  }
+
+  /**
+   * `asked`'s answer, or "lapsed" as soon as `owner` is no longer the conversation's live owner (a
+   * dead or stalled owner never answers; its lease lapses within the lease time).
+   */
+  async #whileOwnerLives<T>(id: string, owner: string, asked: Promise<T>): Promise<T | "lapsed"> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    const lapsed = new Promise<"lapsed">((resolve) => {
+      const check = () => {
+        timer = setTimeout(
+          () => {
+            if (settled) return;
+            void this.#registry
+              .owners([id])
+              .then(([current]) => (current === owner ? check() : resolve("lapsed")))
+              .catch(check);
+          },
+          Math.max(20, Math.floor(this.parts.scale.leaseMs / 2)),
+        );
+      };
+      check();
+    });
+    try {
+      return await Promise.race([asked, lapsed]);
+    } finally {
+      settled = true;
+      clearTimeout(timer);
     }
   }
 

@@ -44,7 +44,10 @@ describe("glove-server scale mode: the instance running a turn stops gracefully"
       expect(await a.exited).toBe(null); // exited by itself (code 0), not by the signal
       const end = await tab.waitForEvent("turn_end", undefined, PROMPT_WAIT_MS);
       expect(end.data).toEqual({ turnId: sent.body.turnId, status: "done" });
-      expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
+      // The owner engine always continues it elsewhere (turn_resumed); the BullMQ engine's closing
+      // worker sometimes finishes the turn itself before its job is handed over (same outcome).
+      if (process.env.GLOVE_SCALE_ENGINE === "owner")
+        expect(tab.events.some((e) => e.event === "turn_resumed")).toBe(true);
       const history = (await apiOf(b.url)(`/conversations/${id}`)).body.messages as Message[];
       expectValidHistory(history);
       expect(history.filter((m) => m.sender === "user" && !m.tool_results?.length).map((m) => m.text)).toEqual([

@@ -1,4 +1,4 @@
-// scale-postgres-restart.test.ts on the scale mode as one engine (owner-host.ts, decision 0057): the instances it
-// starts inherit this variable (their fixture picks the engine from it).
-process.env.GLOVE_SCALE_ENGINE = "owner";
-await import("./scale-postgres-restart.test.js");
+// scale-postgres-restart.test on the scale mode as one engine (owner-host.ts, decision 0057).
+import { onOwnerEngine } from "./support/owner-engine.js";
+
+await onOwnerEngine(() => import("./scale-postgres-restart.test.js"));

@@ -1,4 +1,4 @@
-// scale-redis-restart.test.ts on the scale mode as one engine (owner-host.ts, decision 0057): the instances it
-// starts inherit this variable (their fixture picks the engine from it).
-process.env.GLOVE_SCALE_ENGINE = "owner";
-await import("./scale-redis-restart.test.js");
+// scale-redis-restart.test on the scale mode as one engine (owner-host.ts, decision 0057).
+import { onOwnerEngine } from "./support/owner-engine.js";
+
+await onOwnerEngine(() => import("./scale-redis-restart.test.js"));

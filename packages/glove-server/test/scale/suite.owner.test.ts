@@ -1,4 +1,4 @@
-// suite.scale.test.ts on the scale mode as one engine (owner-host.ts, decision 0057): scaleMode
-// (support/in-process.ts) picks the engine from this variable.
-process.env.GLOVE_SCALE_ENGINE = "owner";
-await import("./suite.scale.test.js");
+// suite.scale.test on the scale mode as one engine (owner-host.ts, decision 0057).
+import { onOwnerEngine } from "./support/owner-engine.js";
+
+await onOwnerEngine(() => import("./suite.scale.test.js"));

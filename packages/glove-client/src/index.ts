@@ -38,6 +38,14 @@ export type { SseFrame, SseHandlers } from "./server/sse-reader.js";
 
 export { checkedTool, viewOf } from "./tools/checked-tool.js";
 export type { CheckedToolConfig } from "./tools/checked-tool.js";
+export type {
+  RenderDataOf,
+  ResultDataOf,
+  ToolReturnFor,
+  ToolSchemas,
+  TypedToolConfig,
+  TypedToolViewConfig,
+} from "./types/typed-tool.js";
 
 export { DisplayPropsError, ServerRequestError, toIssues } from "./errors.js";
 export { toErrorInfo } from "./util/error-info.js";

@@ -1,50 +1,19 @@
 import type { ReactNode } from "react";
-import type { DisplayStrategy, IGloveRunnable, ToolResultData, ToolReturn } from "glove-core";
+import type { ToolReturn } from "glove-core";
 import type { z } from "zod";
-import { checkedTool } from "glove-client";
-import type { SlotRenderProps, ToolConfig, ToolResultRenderProps, TypedDisplay } from "../types/tool.js";
+import { checkedTool, type TypedToolConfig } from "glove-client";
+import type { ToolConfig } from "../types/tool.js";
 
-/** The `renderData` type a `do` returns, or unknown. */
-export type RenderDataOf<T> = T extends { renderData?: infer D } ? (unknown extends D ? unknown : D) : unknown;
+export type { RenderDataOf, ResultDataOf, ToolReturnFor } from "glove-client";
 
-/** What `do` may return: anything, or with a `renderDataSchema`, a result whose renderData matches it. */
-export type ToolReturnFor<RD> = unknown extends RD ? ToolReturn : string | (ToolResultData & { renderData?: RD });
-
-/** `renderResult`'s data: the renderDataSchema's output when there is one, else what `do` returns. */
-export type ResultDataOf<RD extends z.ZodType, T> = unknown extends z.output<RD> ? RenderDataOf<T> : z.output<RD>;
-
-/**
- * `defineTool`'s argument. `D` (displayPropsSchema) types what `do` pushes and what `render`
- * receives; `R` (resolveSchema) types what `render` may resolve and what `pushAndWait` returns;
- * `RD` (renderDataSchema) types the renderData `do` returns and `renderResult` draws. All are
- * checked at run time too: props when the tool pushes, answers before the tool sees them,
- * renderData when `do` returns.
- */
-export interface DefineToolConfig<
+/** `defineTool`'s argument (glove-client's `TypedToolConfig`), rendering ReactNodes. */
+export type DefineToolConfig<
   I extends z.ZodType,
   D extends z.ZodType,
   R extends z.ZodType,
   T extends ToolReturn,
   RD extends z.ZodType = z.ZodType<unknown>,
-> {
-  name: string;
-  description: string;
-  inputSchema: I;
-  displayPropsSchema?: D | undefined;
-  resolveSchema?: R | undefined;
-  renderDataSchema?: RD | undefined;
-  displayStrategy?: DisplayStrategy | undefined;
-  requiresPermission?: boolean | undefined;
-  unAbortable?: boolean | undefined;
-  do(
-    input: z.output<I>,
-    display: TypedDisplay<z.input<D>, z.output<R>>,
-    glove: IGloveRunnable,
-    signal?: AbortSignal,
-  ): Promise<T & ToolReturnFor<z.input<RD>>>;
-  render?(props: SlotRenderProps<z.output<D>, z.input<R>>): ReactNode;
-  renderResult?(props: ToolResultRenderProps<ResultDataOf<RD, T>>): ReactNode;
-}
+> = TypedToolConfig<I, D, R, T, RD, ReactNode>;
 
 /**
  * A tool with typed, colocated UI. The result is a `ToolConfig` for `useGlove({ tools })` and
